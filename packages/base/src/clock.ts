@@ -1,0 +1,80 @@
+/** Cancels a pending timer; calling it twice is harmless. */
+export type Cancel = () => void;
+
+/**
+ * Time as the code sees it. Everything time-based (token expiry, lease timers,
+ * TOTP periods, gossip probes, snapshot schedules) reads this instead of
+ * `Date.now()`, so tests can move time without sleeping.
+ */
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+  /** Runs `fn` once after `ms` milliseconds of this clock's time. */
+  setTimeout(fn: () => void, ms: number): Cancel;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout(fn, ms) {
+    const timer = setTimeout(fn, ms);
+    // A pending timer must never keep a process alive that was asked to exit.
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+interface PendingTimer {
+  dueMs: number;
+  seq: number;
+  fn: () => void;
+}
+
+/** A clock that moves only when told to; due timers fire in order during `advance`. */
+export class FakeClock implements Clock {
+  #nowMs: number;
+  #timers: PendingTimer[] = [];
+  #seq = 0;
+
+  constructor(start: string | number = '2024-01-01T00:00:00Z') {
+    this.#nowMs = typeof start === 'number' ? start : Date.parse(start);
+  }
+
+  now(): number {
+    return this.#nowMs;
+  }
+
+  setTimeout(fn: () => void, ms: number): Cancel {
+    const timer = { dueMs: this.#nowMs + Math.max(0, ms), seq: this.#seq++, fn };
+    this.#timers.push(timer);
+    return () => {
+      this.#timers = this.#timers.filter((t) => t !== timer);
+    };
+  }
+
+  /** Moves time forward by `ms`, firing every timer that falls due on the way. */
+  advance(ms: number): void {
+    const targetMs = this.#nowMs + ms;
+    for (;;) {
+      const next = this.#nextDue(targetMs);
+      if (!next) break;
+      this.#timers = this.#timers.filter((t) => t !== next);
+      this.#nowMs = next.dueMs;
+      next.fn();
+    }
+    this.#nowMs = targetMs;
+  }
+
+  /** Number of timers not yet fired. */
+  get pendingTimers(): number {
+    return this.#timers.length;
+  }
+
+  #nextDue(limitMs: number): PendingTimer | undefined {
+    let best: PendingTimer | undefined;
+    for (const t of this.#timers) {
+      if (t.dueMs > limitMs) continue;
+      if (!best || t.dueMs < best.dueMs || (t.dueMs === best.dueMs && t.seq < best.seq)) best = t;
+    }
+    return best;
+  }
+}

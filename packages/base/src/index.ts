@@ -1,0 +1,13 @@
+export { type Cancel, type Clock, FakeClock, systemClock } from './clock.js';
+export {
+  createLogger,
+  LOG_LEVELS,
+  type LogFields,
+  type Logger,
+  type LoggerOptions,
+  type LogLevel,
+  type LogSink,
+  redact,
+  silentLogger,
+} from './logger.js';
+export { cryptoRandom, type Random, randomBase62, randomUuid, SeededRandom } from './random.js';

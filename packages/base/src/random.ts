@@ -1,0 +1,62 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Source of random bytes. Production uses the OS CSPRNG; tests use a seeded one. */
+export interface Random {
+  /** `n` fresh random bytes. */
+  bytes(n: number): Uint8Array;
+}
+
+export const cryptoRandom: Random = {
+  bytes: (n) => new Uint8Array(randomBytes(n)),
+};
+
+/**
+ * Deterministic bytes for tests: SHA-256 in counter mode over the seed.
+ * Never use it outside tests: anyone who knows the seed knows every byte.
+ */
+export class SeededRandom implements Random {
+  readonly #seed: string;
+  #counter = 0;
+
+  constructor(seed: number | string) {
+    this.#seed = String(seed);
+  }
+
+  bytes(n: number): Uint8Array {
+    const out = new Uint8Array(n);
+    let filled = 0;
+    while (filled < n) {
+      const block = createHash('sha256')
+        .update(`${this.#seed}:${this.#counter++}`)
+        .digest();
+      const take = Math.min(block.length, n - filled);
+      out.set(block.subarray(0, take), filled);
+      filled += take;
+    }
+    return out;
+  }
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A random string of `length` base62 characters, unbiased (rejection sampling). */
+export function randomBase62(random: Random, length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of random.bytes(length * 2)) {
+      // 248 = 62 * 4: bytes at or above it would favour the first characters.
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** A random RFC 4122 version-4 UUID drawn from `random`. */
+export function randomUuid(random: Random): string {
+  const b = random.bytes(16);
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Buffer.from(b).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Runs every compiled test file (packages/*/dist/**/*.test.js) with Node's own test runner.
+// Node 20's `--test` takes no globs, so this script finds the files and hands them over.
+// Usage: node scripts/run-tests.mjs [substring ...]   (only files whose path contains a substring)
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const filters = process.argv.slice(2);
+
+function findTests(dir, out) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules') continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) findTests(path, out);
+    else if (name.endsWith('.test.js')) out.push(path);
+  }
+  return out;
+}
+
+const files = [];
+for (const pkg of readdirSync(join(root, 'packages'))) {
+  const dist = join(root, 'packages', pkg, 'dist');
+  try {
+    statSync(dist);
+  } catch {
+    continue;
+  }
+  findTests(dist, files);
+}
+const selected = files
+  .map((f) => relative(root, f))
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .sort();
+if (selected.length === 0) {
+  console.error('no test files found: run `npm run build` first');
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=180000', ...selected], {
+  cwd: root,
+  stdio: 'inherit',
+});
+process.exit(result.status ?? 1);
