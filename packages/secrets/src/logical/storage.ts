@@ -1,0 +1,39 @@
+/**
+ * One change inside an atomic batch. Structurally the same as the physical
+ * `StorageOperation`, so a barrier can hand a batch straight down after encrypting it;
+ * it is declared here so backends never import the storage layer.
+ */
+export type StorageOperation = { op: 'put'; key: string; value: Uint8Array } | { op: 'delete'; key: string };
+
+/**
+ * The storage a backend and the core see: behind the barrier (values are
+ * encrypted before they reach disk) and, for a mount, confined to its prefix.
+ * Keys are `/`-separated paths without a leading `/`.
+ */
+export interface Storage {
+  /** The value at `key`, or `undefined` when there is none. The buffer is the caller's to keep or change. */
+  get(key: string): Promise<Uint8Array | undefined>;
+  /** Stores `value` at `key`, replacing any value; durable when the promise resolves. Later changes to `value` do not reach the store. */
+  put(key: string, value: Uint8Array): Promise<void>;
+  /** Removes `key`; removing a missing key is not an error. */
+  delete(key: string): Promise<void>;
+  /**
+   * Direct children of `prefix` (`''` or ending in `/`), sorted by code point, without the prefix.
+   * A child with children of its own is listed once, ending in `/`; a missing prefix lists as `[]`.
+   */
+  list(prefix: string): Promise<string[]>;
+  /** Applies every operation or none, in order; durable when the promise resolves. */
+  transaction(operations: StorageOperation[]): Promise<void>;
+}
+
+/** The JSON value stored at `key`, or `undefined` when there is none. The caller vouches for `T`. */
+export async function getJson<T>(storage: Storage, key: string): Promise<T | undefined> {
+  const bytes = await storage.get(key);
+  if (bytes === undefined) return undefined;
+  return JSON.parse(new TextDecoder().decode(bytes)) as T;
+}
+
+/** Stores `value` at `key` as UTF-8 JSON. */
+export async function putJson(storage: Storage, key: string, value: unknown): Promise<void> {
+  await storage.put(key, new TextEncoder().encode(JSON.stringify(value)));
+}
