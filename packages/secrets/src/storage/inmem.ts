@@ -1,0 +1,76 @@
+import { InternalError } from '../logical/errors.js';
+import type { StorageBackend, StorageOperation } from './storage.js';
+
+/** A map in memory: the dev-mode backend, lost on exit. */
+export class InmemStorage implements StorageBackend {
+  readonly #data = new Map<string, Uint8Array>();
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const value = this.#data.get(key);
+    return value === undefined ? undefined : new Uint8Array(value);
+  }
+
+  async put(key: string, value: Uint8Array): Promise<void> {
+    this.#data.set(key, copyValue(key, value));
+  }
+
+  async delete(key: string): Promise<void> {
+    this.#data.delete(key);
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const children = new Set<string>();
+    for (const key of this.#data.keys()) {
+      if (!key.startsWith(prefix)) continue;
+      const rest = key.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      children.add(slash === -1 ? rest : rest.slice(0, slash + 1));
+    }
+    return [...children].sort(compareCodePoints);
+  }
+
+  async transaction(operations: StorageOperation[]): Promise<void> {
+    // Copy (and so validate) every value before touching the map: a bad operation
+    // anywhere in the batch then leaves the store exactly as it was.
+    const staged = operations.map((o) => (o.op === 'put' ? { ...o, value: copyValue(o.key, o.value) } : o));
+    for (const o of staged) {
+      if (o.op === 'put') this.#data.set(o.key, o.value);
+      else this.#data.delete(o.key);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#data.clear();
+  }
+}
+
+/**
+ * A private copy of `value`. `new Uint8Array(view)` copies only the view's bytes;
+ * `Buffer#slice` would not copy at all, so a caller reusing its buffer could change the store.
+ */
+function copyValue(key: string, value: unknown): Uint8Array {
+  if (!(value instanceof Uint8Array)) throw new InternalError(`storage value for "${key}" must be a Uint8Array`);
+  return new Uint8Array(value);
+}
+
+/**
+ * Orders strings by Unicode code point, which is the byte order of their UTF-8 form:
+ * the order SQLite (and Go, for the established servers) sort keys in. Plain `sort()`
+ * compares UTF-16 units and would put an emoji before U+FF5E.
+ */
+function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+/** Moves surrogates (astral code points) above U+E000–U+FFFF, keeping order within each group. */
+function codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
+}

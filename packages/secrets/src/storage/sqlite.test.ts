@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { SqliteStorage } from './sqlite.js';
+import { storageCases } from './storage.case.js';
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+describe('SqliteStorage', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ward-sqlite-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  let n = 0;
+  const freshPath = () => join(dir, `db-${n++}`, 'ward.db');
+
+  storageCases(async () => new SqliteStorage({ path: freshPath() }));
+
+  it('keeps data across close and reopen', async () => {
+    const path = freshPath();
+    const first = new SqliteStorage({ path });
+    await first.put('a/b', bytes('persisted'));
+    await first.transaction([{ op: 'put', key: 'a/c', value: bytes('too') }]);
+    await first.close();
+    const second = new SqliteStorage({ path });
+    assert.equal(new TextDecoder().decode(await second.get('a/b')), 'persisted');
+    assert.deepEqual(await second.list('a/'), ['b', 'c']);
+    await second.close();
+  });
+
+  it('creates its directory, a file only the owner can read, and uses the WAL journal', async () => {
+    const path = freshPath();
+    const s = new SqliteStorage({ path });
+    await s.put('k', bytes('v'));
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    assert.equal(statSync(`${path}-wal`).mode & 0o777, 0o600);
+    const raw = new Database(path, { readonly: true });
+    assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
+    raw.close();
+    await s.close();
+  });
+
+  it('lets two handles on one file see each other’s writes', async () => {
+    const path = freshPath();
+    const a = new SqliteStorage({ path });
+    const b = new SqliteStorage({ path });
+    await a.put('from/a', bytes('1'));
+    await b.put('from/b', bytes('2'));
+    assert.deepEqual(await a.list('from/'), ['a', 'b']);
+    assert.deepEqual(await b.list('from/'), ['a', 'b']);
+    await a.close();
+    await b.close();
+  });
+
+  it('keeps every acknowledged write when the writing process is killed with SIGKILL', async () => {
+    const path = freshPath();
+    const acked = await writeUntilKilled(path, 200);
+    assert.ok(acked.length >= 200, `only ${acked.length} writes acknowledged`);
+    const s = new SqliteStorage({ path });
+    for (const key of acked) assert.equal(new TextDecoder().decode(await s.get(key)), `value of ${key}`, key);
+    await s.close();
+  });
+});
+
+/**
+ * Runs a child that writes keys as fast as it can, printing each key once its put has
+ * resolved; kills it with SIGKILL as soon as `count` acknowledgements have arrived
+ * (the child is still writing then) and returns every key it acknowledged.
+ */
+async function writeUntilKilled(path: string, count: number): Promise<string[]> {
+  const moduleUrl = new URL('./sqlite.js', import.meta.url).href;
+  const script = `
+    const { SqliteStorage } = await import(${JSON.stringify(moduleUrl)});
+    const s = new SqliteStorage({ path: ${JSON.stringify(path)} });
+    for (let i = 0; ; i++) {
+      const key = 'k/' + i;
+      if (i % 2) await s.put(key, new TextEncoder().encode('value of ' + key));
+      else await s.transaction([{ op: 'put', key, value: new TextEncoder().encode('value of ' + key) }]);
+      process.stdout.write(key + '\\n');
+    }`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  const acked: string[] = [];
+  for await (const line of createInterface({ input: child.stdout })) {
+    acked.push(line);
+    if (acked.length === count) child.kill('SIGKILL');
+  }
+  assert.equal(await exited, 'SIGKILL');
+  return acked;
+}
