@@ -1,0 +1,256 @@
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import type { Clock, Random } from '@ward/base';
+import { InternalError, InvalidRequestError, SealedError } from '../../logical/errors.js';
+import type { Storage, StorageOperation } from '../../logical/storage.js';
+import type { StorageBackend } from '../../storage/index.js';
+import { KEY_BYTES, Keyring } from './keyring.js';
+
+/** The keyring, encrypted with the root key. */
+export const KEYRING_PATH = 'core/keyring';
+/** A copy of the root key, encrypted with the active term (as established servers keep it, to verify a root key later). */
+export const ROOT_KEY_PATH = 'core/root-key';
+
+/** Version 2 of the established format: the storage path is GCM associated data. */
+const VERSION_PATH_AAD = 2;
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+/** 4-byte big-endian term, 1 version byte, 12-byte nonce. */
+const HEADER_BYTES = 4 + 1 + NONCE_BYTES;
+/** The term the keyring entry carries; it is encrypted with the root key, which has no term. */
+const KEYRING_ENTRY_TERM = 1;
+
+/**
+ * Encrypts `plaintext` for storage at `path`:
+ * `[4-byte big-endian term][version 2][12-byte nonce][AES-256-GCM ciphertext][16-byte tag]`.
+ * Binding the path means a value copied to another key no longer decrypts.
+ */
+export function encryptEntry(
+  key: Uint8Array,
+  term: number,
+  path: string,
+  nonce: Uint8Array,
+  plaintext: Uint8Array,
+): Uint8Array {
+  const cipher = createCipheriv('aes-256-gcm', key, nonce);
+  cipher.setAAD(Buffer.from(path, 'utf8'));
+  const body = cipher.update(plaintext);
+  cipher.final(); // GCM produces no output here; it computes the tag.
+  const out = Buffer.allocUnsafe(HEADER_BYTES + body.length + TAG_BYTES);
+  out.writeUInt32BE(term, 0);
+  out[4] = VERSION_PATH_AAD;
+  out.set(nonce, 5);
+  out.set(body, HEADER_BYTES);
+  out.set(cipher.getAuthTag(), HEADER_BYTES + body.length);
+  return out;
+}
+
+/** The term an entry was encrypted with. */
+function entryTerm(value: Uint8Array): number {
+  if (value.length < HEADER_BYTES + TAG_BYTES) throw new InternalError('encrypted value is too short');
+  return ((value[0]! << 24) | (value[1]! << 16) | (value[2]! << 8) | value[3]!) >>> 0;
+}
+
+/**
+ * The plaintext of an entry `encryptEntry` wrote for `path`, or `undefined` when it does not
+ * authenticate (wrong key, another path, or tampered bytes). A malformed entry is an `InternalError`.
+ */
+export function decryptEntry(key: Uint8Array, path: string, value: Uint8Array): Buffer | undefined {
+  entryTerm(value); // checks the length
+  if (value[4] !== VERSION_PATH_AAD) throw new InternalError(`unsupported encryption version ${value[4]}`);
+  const decipher = createDecipheriv('aes-256-gcm', key, value.subarray(5, HEADER_BYTES));
+  decipher.setAAD(Buffer.from(path, 'utf8'));
+  decipher.setAuthTag(value.subarray(value.length - TAG_BYTES));
+  const plaintext = decipher.update(value.subarray(HEADER_BYTES, value.length - TAG_BYTES));
+  try {
+    decipher.final();
+  } catch {
+    plaintext.fill(0);
+    return undefined;
+  }
+  return plaintext;
+}
+
+export interface KeyStatus {
+  term: number;
+  installTimeMs: number;
+  /** Counted in memory and stored with the keyring when it is written (initialise, rotate). */
+  encryptions: number;
+}
+
+export interface AesGcmBarrierOptions {
+  physical: StorageBackend;
+  /** Draws data keys and the nonce of every write; production passes `cryptoRandom`. */
+  random: Random;
+  clock: Clock;
+}
+
+interface Unsealed {
+  keyring: Keyring;
+  rootKey: Uint8Array;
+}
+
+/**
+ * The only thing between the core and untrusted storage: every value is encrypted with the
+ * keyring's active term on the way down and authenticated on the way up. Keys (paths) are
+ * stored in the clear, as established servers do, so listing needs no key.
+ */
+export class AesGcmBarrier implements Storage {
+  readonly #physical: StorageBackend;
+  readonly #random: Random;
+  readonly #clock: Clock;
+  #state: Unsealed | undefined;
+
+  constructor(options: AesGcmBarrierOptions) {
+    this.#physical = options.physical;
+    this.#random = options.random;
+    this.#clock = options.clock;
+  }
+
+  /** Whether a keyring has been stored; works sealed. */
+  async isInitialized(): Promise<boolean> {
+    return (await this.#physical.get(KEYRING_PATH)) !== undefined;
+  }
+
+  /**
+   * Creates keyring term 1 and stores it encrypted with `rootKey`, plus the root key copy,
+   * in one transaction. Leaves the barrier sealed. A second call is refused.
+   */
+  async initialize(rootKey: Uint8Array): Promise<void> {
+    checkRootKey(rootKey);
+    if (await this.isInitialized()) throw new InvalidRequestError('Vault is already initialized');
+    const keyring = Keyring.create(this.#random, this.#clock);
+    try {
+      await this.#persistKeyring(keyring, rootKey);
+    } finally {
+      keyring.zero();
+    }
+  }
+
+  /**
+   * Decrypts the keyring with `rootKey` and opens the barrier; does nothing when already open.
+   * A key that does not decrypt the keyring is an `InvalidRequestError` starting `invalid key: `.
+   */
+  async unseal(rootKey: Uint8Array): Promise<void> {
+    if (this.#state) return;
+    checkRootKey(rootKey);
+    const stored = await this.#physical.get(KEYRING_PATH);
+    if (stored === undefined) throw new InvalidRequestError('Vault is not initialized');
+    const plaintext = decryptEntry(rootKey, KEYRING_PATH, stored);
+    if (plaintext === undefined) {
+      throw new InvalidRequestError(
+        'invalid key: failed to decrypt keys from storage: cipher: message authentication failed',
+      );
+    }
+    const keyring = Keyring.fromJson(plaintext.toString('utf8'));
+    plaintext.fill(0);
+    if (this.#state) {
+      keyring.zero(); // another unseal finished while we read storage
+      return;
+    }
+    this.#state = { keyring, rootKey: new Uint8Array(rootKey) };
+  }
+
+  /** Forgets the keyring and root key, overwriting them with zeroes. Harmless when sealed. */
+  seal(): void {
+    const state = this.#state;
+    this.#state = undefined;
+    state?.keyring.zero();
+    state?.rootKey.fill(0);
+  }
+
+  isSealed(): boolean {
+    return this.#state === undefined;
+  }
+
+  /**
+   * Adds a new term and makes it active once the new keyring is stored, so no value is ever
+   * written under a term that a crash could lose. Old terms keep decrypting old values.
+   */
+  async rotate(): Promise<KeyStatus> {
+    const state = this.#unsealed();
+    const next = state.keyring.clone();
+    const added = next.rotate(this.#random, this.#clock);
+    try {
+      await this.#persistKeyring(next, state.rootKey);
+    } catch (err) {
+      added.key.fill(0);
+      throw err;
+    }
+    if (this.#state !== state) {
+      added.key.fill(0);
+      throw new SealedError();
+    }
+    state.keyring = next;
+    return this.keyStatus();
+  }
+
+  /** The active term, when it was installed and how many values it has encrypted. */
+  keyStatus(): KeyStatus {
+    const { term, installTimeMs, encryptions } = this.#unsealed().keyring.active;
+    return { term, installTimeMs, encryptions };
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    this.#unsealed();
+    const value = await this.#physical.get(key);
+    if (value === undefined) return undefined;
+    // Checked again: the barrier may have been sealed while storage answered.
+    const keyring = this.#unsealed().keyring;
+    const term = entryTerm(value);
+    const entry = keyring.term(term);
+    if (!entry) throw new InternalError(`failed to decrypt "${key}": no key for term ${term}`);
+    const plaintext = decryptEntry(entry.key, key, value);
+    if (plaintext === undefined) throw new InternalError(`failed to decrypt "${key}": message authentication failed`);
+    return plaintext;
+  }
+
+  async put(key: string, value: Uint8Array): Promise<void> {
+    await this.#physical.put(key, this.#encrypt(key, value));
+  }
+
+  async delete(key: string): Promise<void> {
+    this.#unsealed();
+    await this.#physical.delete(key);
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    this.#unsealed();
+    return this.#physical.list(prefix);
+  }
+
+  /** Encrypts every value first, so a bad one fails the batch before storage sees any of it. */
+  async transaction(operations: StorageOperation[]): Promise<void> {
+    this.#unsealed();
+    const encrypted = operations.map((o) => (o.op === 'put' ? { ...o, value: this.#encrypt(o.key, o.value) } : o));
+    await this.#physical.transaction(encrypted);
+  }
+
+  #unsealed(): Unsealed {
+    if (!this.#state) throw new SealedError();
+    return this.#state;
+  }
+
+  #encrypt(key: string, value: Uint8Array): Uint8Array {
+    const active = this.#unsealed().keyring.active;
+    if (!(value instanceof Uint8Array)) throw new InternalError(`storage value for "${key}" must be a Uint8Array`);
+    const encrypted = encryptEntry(active.key, active.term, key, this.#random.bytes(NONCE_BYTES), value);
+    active.encryptions++;
+    return encrypted;
+  }
+
+  async #persistKeyring(keyring: Keyring, rootKey: Uint8Array): Promise<void> {
+    const json = Buffer.from(keyring.toJson(), 'utf8');
+    const keyringValue = encryptEntry(rootKey, KEYRING_ENTRY_TERM, KEYRING_PATH, this.#random.bytes(NONCE_BYTES), json);
+    json.fill(0);
+    const active = keyring.active;
+    const rootKeyValue = encryptEntry(active.key, active.term, ROOT_KEY_PATH, this.#random.bytes(NONCE_BYTES), rootKey);
+    await this.#physical.transaction([
+      { op: 'put', key: KEYRING_PATH, value: keyringValue },
+      { op: 'put', key: ROOT_KEY_PATH, value: rootKeyValue },
+    ]);
+  }
+}
+
+function checkRootKey(rootKey: Uint8Array): void {
+  if (rootKey.length !== KEY_BYTES) throw new InvalidRequestError(`invalid key: root key must be ${KEY_BYTES} bytes`);
+}

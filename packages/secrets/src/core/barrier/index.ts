@@ -1,0 +1,11 @@
+export {
+  AesGcmBarrier,
+  type AesGcmBarrierOptions,
+  decryptEntry,
+  encryptEntry,
+  KEYRING_PATH,
+  type KeyStatus,
+  ROOT_KEY_PATH,
+} from './aes-gcm-barrier.js';
+export { Keyring, type KeyTerm } from './keyring.js';
+export { createView } from './view.js';
