@@ -1,0 +1,196 @@
+import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, isIPv6, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import { InternalError, InvalidRequestError } from '../logical/errors.js';
+import { MethodShim } from './method-shim.js';
+import { ShimSocket } from './shim-socket.js';
+
+/** `max_request_size` when the configuration gives none or 0: 32 MiB, as established servers use. */
+export const DEFAULT_MAX_REQUEST_SIZE = 32 * 1024 * 1024;
+/** Established servers' `max_request_duration`. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 90_000;
+/** Established servers' `http_read_header_timeout`. */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** Established servers' `http_idle_timeout`: clients keep idle connections for minutes, not seconds. */
+const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5 * 60_000;
+/** How often Node checks the two timeouts above; its default (30 s) would stretch 10 s to 40 s. */
+const TIMEOUT_CHECK_INTERVAL_MS = 2_000;
+const DEFAULT_CLOSE_GRACE_MS = 10_000;
+/** Every header named so is ours: the shim's marker, and anything a client sends to imitate it. */
+const MARKER_PREFIX = 'x-ward-list-';
+
+export interface ListenerTlsOptions {
+  cert: string | Buffer;
+  key: string | Buffer;
+  /** CAs for client certificates. With it, clients are asked for a certificate but not required to send one. */
+  ca?: string | Buffer | Array<string | Buffer>;
+}
+
+export interface ListenerOptions {
+  /** `host:port`: `127.0.0.1:8200`, `[::1]:8200`, or `:8200` for every interface. Port 0 picks a free one. */
+  address: string;
+  /** Serve HTTPS with this certificate; plain HTTP without it. */
+  tls?: ListenerTlsOptions;
+  /** Largest request body in bytes (`max_request_size`): 0 or absent means 32 MiB, negative means no limit. */
+  maxRequestSize?: number;
+  /** Called for every request, after a LIST request has got its method back (`req.method === 'LIST'`). */
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** How long an idle keep-alive connection stays open; default 5 minutes. */
+  keepAliveTimeoutMs?: number;
+  /** Longest time to receive a whole request (`max_request_duration`); default 90 s; 0 means no limit. */
+  requestTimeoutMs?: number;
+}
+
+export interface ListenerAddress {
+  /** The address bound, e.g. `127.0.0.1`, `::1`, or `::` for every interface. */
+  host: string;
+  port: number;
+  /** Where a client on this machine reaches it: `http://` or `https://`, loopback for every interface. */
+  url: string;
+}
+
+export interface Listener {
+  /** The body limit readBody should use for requests from this listener; negative means none. */
+  readonly maxRequestSize: number;
+  /** Binds the address. Rejects if it is taken or invalid. */
+  listen(): Promise<ListenerAddress>;
+  /**
+   * Stops accepting connections, closes idle ones, lets requests in progress finish (their responses
+   * say `Connection: close`), and destroys whatever is still open after `graceMs` (default 10 s).
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+/**
+ * An HTTP/1.1 listener that accepts the `LIST` method on every kind of connection (keep-alive,
+ * pipelined, chunked bodies, TLS). Connections are accepted by a plain net or TLS server; each one's
+ * decrypted bytes go through a MethodShim that turns `LIST` into `GET` plus a marker header only this
+ * listener knows, and the request listener turns the marker back into `req.method = 'LIST'` before
+ * calling `options.handler`. The handler never sees the marker.
+ */
+export function createListener(options: ListenerOptions): Listener {
+  const { host, port } = parseAddress(options.address);
+  const maxRequestSize = options.maxRequestSize || DEFAULT_MAX_REQUEST_SIZE;
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  // Random per listener, so a client cannot name it. A client that could would only turn its own GET
+  // into a LIST, which it may send anyway; the marker grants nothing.
+  const marker = `${MARKER_PREFIX}${randomBytes(8).toString('hex')}`;
+  const inFlight = new Set<ServerResponse>();
+  const sockets = new Set<Socket>();
+  let isClosing = false;
+
+  const httpServer = createHttpServer({
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    requestTimeout,
+    headersTimeout: requestTimeout > 0 ? Math.min(HEADERS_TIMEOUT_MS, requestTimeout) : HEADERS_TIMEOUT_MS,
+    connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+  });
+  const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+    restoreListMethod(req, marker);
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    if (isClosing) {
+      res.shouldKeepAlive = false;
+      // Let the connection go as soon as this response is out, once Node has marked it idle.
+      res.once('finish', () => setImmediate(() => httpServer.closeIdleConnections()));
+    }
+    options.handler(req, res);
+  };
+  httpServer.on('request', dispatch);
+  // Without this listener Node sends `100 Continue` to every `Expect: 100-continue`, and a client
+  // that announced a body over the limit would send it all before hearing 413.
+  httpServer.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (maxRequestSize < 0 || declared <= maxRequestSize) res.writeContinue();
+    dispatch(req, res);
+  });
+
+  const netServer: NetServer = options.tls
+    ? createTlsServer({ ...tlsOptions(options.tls), allowHalfOpen: true }).on('secureConnection', hand)
+    : createNetServer({ allowHalfOpen: true, noDelay: true }, hand);
+  // The raw TCP sockets (under TLS too), so close() can destroy them when the grace period ends.
+  netServer.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  function hand(socket: Socket): void {
+    if (isClosing) {
+      socket.destroy();
+      return;
+    }
+    httpServer.emit('connection', new ShimSocket(socket, new MethodShim(marker)));
+  }
+
+  return {
+    maxRequestSize,
+    listen: () =>
+      new Promise<ListenerAddress>((resolve, reject) => {
+        netServer.once('error', reject);
+        netServer.listen({ host, port }, () => {
+          netServer.off('error', reject);
+          // The http server never listens itself, but Node starts its timeout checks and the connection
+          // list that closeIdleConnections() uses on 'listening'.
+          httpServer.emit('listening');
+          resolve(describeAddress(netServer, options.tls !== undefined));
+        });
+      }),
+    close: async ({ graceMs = DEFAULT_CLOSE_GRACE_MS } = {}) => {
+      isClosing = true;
+      const closed = new Promise<void>((resolve) => netServer.close(() => resolve()));
+      for (const res of inFlight) {
+        if (!res.headersSent) res.shouldKeepAlive = false;
+        res.once('finish', () => setImmediate(() => httpServer.closeIdleConnections()));
+      }
+      httpServer.close(); // closes idle connections and stops the timeout checks
+      const timer = setTimeout(() => {
+        for (const socket of sockets) socket.destroy();
+      }, graceMs);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * Gives a request rewritten by the shim its LIST method back, and removes every marker-like header,
+ * so the handler sees what the client sent.
+ */
+function restoreListMethod(req: IncomingMessage, marker: string): void {
+  const raw = req.rawHeaders;
+  let isList = false;
+  for (let i = raw.length - 2; i >= 0; i -= 2) {
+    const name = raw[i]!;
+    if (name.length <= MARKER_PREFIX.length || (name.charCodeAt(0) | 0x20) !== 0x78) continue;
+    const lower = name.toLowerCase();
+    if (!lower.startsWith(MARKER_PREFIX)) continue;
+    if (lower === marker) isList = true;
+    raw.splice(i, 2);
+    delete req.headers[lower];
+  }
+  // The shim rewrites LIST to GET only; the marker on any other method is not its doing.
+  if (isList && req.method === 'GET') req.method = 'LIST';
+}
+
+function parseAddress(address: string): { host: string | undefined; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:[\]]*)):([0-9]{1,5})$/.exec(address);
+  const port = Number(match?.[3]);
+  if (!match || port > 65535) {
+    throw new InvalidRequestError(`invalid listener address ${JSON.stringify(address)}: want host:port`);
+  }
+  return { host: match[1] ?? (match[2] || undefined), port };
+}
+
+function tlsOptions(options: ListenerTlsOptions) {
+  const { cert, key, ca } = options;
+  return ca === undefined ? { cert, key } : { cert, key, ca, requestCert: true, rejectUnauthorized: false };
+}
+
+function describeAddress(server: NetServer, isTls: boolean): ListenerAddress {
+  const bound = server.address();
+  if (bound === null || typeof bound === 'string') throw new InternalError('listener is not bound to a TCP port');
+  const host = bound.address;
+  const reachable = host === '::' || host === '0.0.0.0' ? '127.0.0.1' : host;
+  const urlHost = isIPv6(reachable) ? `[${reachable}]` : reachable;
+  return { host, port: bound.port, url: `${isTls ? 'https' : 'http'}://${urlHost}:${bound.port}` };
+}

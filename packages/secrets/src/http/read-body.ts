@@ -1,0 +1,83 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { InvalidRequestError, RequestTooLargeError } from '../logical/errors.js';
+
+/**
+ * After the response to a refused body, how long the connection may stay open for the client to
+ * read it. Closing while the client is still sending makes the kernel answer with a reset, which
+ * can destroy the 413 before the client reads it; the wait gives it time to stop.
+ */
+const LINGER_MS = 1_000;
+
+/**
+ * Reads the whole request body, refusing more than `limitBytes` (negative: no limit; pass the
+ * listener's `maxRequestSize`).
+ *
+ * Rejects with InvalidRequestError if the connection closes before the body ends. Rejects with
+ * RequestTooLargeError (code `request_too_large`, 413):
+ * - at once, before reading a byte, when `Content-Length` says the body is over the limit;
+ * - for a chunked body, as soon as the bytes received pass the limit. What was read is dropped,
+ *   and the rest of the body is discarded as it arrives, never buffered.
+ *
+ * Either way answer the request through `closeAfterResponse`, so the client is not made to send
+ * the rest of the body before its connection can be reused.
+ */
+export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  const isLimited = limitBytes >= 0;
+  if (isLimited && Number(req.headers['content-length'] ?? 0) > limitBytes) {
+    return Promise.reject(new RequestTooLargeError(limitBytes));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const stop = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (isLimited && received > limitBytes) {
+        stop();
+        req.resume(); // discard the rest: flowing with no 'data' listener
+        reject(new RequestTooLargeError(limitBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(Buffer.concat(chunks, received));
+    };
+    // The client went away before the end of the body (Node emits 'close' without 'end', or 'error').
+    const onError = (cause?: Error): void => {
+      stop();
+      reject(new InvalidRequestError('request body incomplete: the connection closed', { cause }));
+    };
+    const onClose = (): void => onError();
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+/**
+ * Prepares `res` to answer a request whose body will not be read to its end, such as a 413 after
+ * readBody threw RequestTooLargeError. Call it before writing the response.
+ *
+ * Keeping the connection alive would mean reading the whole oversized body first, to find where the
+ * next request starts. Instead the response says `Connection: close` (so Node ends the connection
+ * after it), the rest of the body is discarded unread, and the connection is destroyed `LINGER_MS`
+ * after the response if the client has not closed it by then.
+ */
+export function closeAfterResponse(req: IncomingMessage, res: ServerResponse): void {
+  res.shouldKeepAlive = false;
+  req.resume();
+  res.once('finish', () => {
+    const socket = req.socket;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  });
+}
