@@ -1,0 +1,154 @@
+import type { Random } from '@ward/base';
+// Privy's shamir-secret-sharing: zero dependencies, audited by Cure53 and Zellic, and a port of
+// HashiCorp's own Go implementation (GF(2^8), AES polynomial, x-coordinate as the last byte), so
+// a 32-byte key splits into the 33-byte shares operators of the established servers know.
+// Its coefficients come from its own CSPRNG (`crypto.getRandomValues`), not from our `Random`.
+import { combine, split } from 'shamir-secret-sharing';
+import { InternalError, InvalidRequestError } from '../../logical/errors.js';
+import type { StorageBackend } from '../../storage/index.js';
+import { decryptEntry, encryptEntry } from '../barrier/index.js';
+
+/** Seal configuration, stored in the clear: seal-status reports it while sealed. */
+export const SEAL_CONFIG_PATH = 'core/seal-config';
+/** The root key, encrypted with the unseal key (KEK); only the KEK is ever split. */
+export const UNSEAL_KEYS_PATH = 'core/hsm/barrier-unseal-keys';
+
+const KEY_BYTES = 32;
+const NONCE_BYTES = 12;
+/** The stored-keys entry uses the barrier's format; the KEK has no keyring term, so it is term 1. */
+const UNSEAL_KEYS_TERM = 1;
+const AUTH_FAILED = 'cipher: message authentication failed';
+
+/** Stored at `core/seal-config`; field names as the established servers write them. */
+export interface SealConfig {
+  type: 'shamir';
+  secret_shares: number;
+  secret_threshold: number;
+}
+
+export interface ShamirSealOptions {
+  /** The bootstrap entries live here directly: they cannot sit behind a barrier they open. */
+  physical: StorageBackend;
+  /** Draws the root key, the unseal key and the nonce. */
+  random: Random;
+}
+
+/**
+ * Shamir seal: at init it makes a root key and a separate unseal key (KEK), keeps the root key
+ * encrypted with the KEK, and hands out the KEK split into shares. Unsealing reverses that.
+ */
+export class ShamirSeal {
+  readonly #physical: StorageBackend;
+  readonly #random: Random;
+
+  constructor(options: ShamirSealOptions) {
+    this.#physical = options.physical;
+    this.#random = options.random;
+  }
+
+  /** The stored configuration, or `undefined` before initialisation. */
+  async config(): Promise<SealConfig | undefined> {
+    const stored = await this.#physical.get(SEAL_CONFIG_PATH);
+    if (stored === undefined) return undefined;
+    return JSON.parse(new TextDecoder().decode(stored)) as SealConfig;
+  }
+
+  /**
+   * Makes the root key and KEK, stores the encrypted root key and the configuration in one
+   * transaction, and returns the KEK's shares (1 share: the raw 32-byte KEK; more: 33 bytes each).
+   * Refuses bad counts with the established 400 messages, and a second initialisation.
+   */
+  async initialize(options: { shares: number; threshold: number }): Promise<{
+    keyShares: Uint8Array[];
+    rootKey: Uint8Array;
+  }> {
+    validateCounts(options.shares, options.threshold);
+    if (await this.config()) throw new InvalidRequestError('Vault is already initialized');
+    const rootKey = this.#random.bytes(KEY_BYTES);
+    const kek = this.#random.bytes(KEY_BYTES);
+    try {
+      const keys = Buffer.from(JSON.stringify([Buffer.from(rootKey).toString('base64')]), 'utf8');
+      const sealed = encryptEntry(kek, UNSEAL_KEYS_TERM, UNSEAL_KEYS_PATH, this.#random.bytes(NONCE_BYTES), keys);
+      keys.fill(0);
+      const keyShares =
+        options.shares === 1
+          ? [new Uint8Array(kek)]
+          : await split(new Uint8Array(kek), options.shares, options.threshold);
+      const config: SealConfig = {
+        type: 'shamir',
+        secret_shares: options.shares,
+        secret_threshold: options.threshold,
+      };
+      await this.#physical.transaction([
+        { op: 'put', key: UNSEAL_KEYS_PATH, value: sealed },
+        { op: 'put', key: SEAL_CONFIG_PATH, value: new TextEncoder().encode(JSON.stringify(config)) },
+      ]);
+      return { keyShares, rootKey };
+    } finally {
+      kek.fill(0);
+    }
+  }
+
+  /**
+   * Combines `shares` (at least the threshold) into the KEK and decrypts the root key with it.
+   * Wrong, mixed or duplicate shares are an `InvalidRequestError` starting `invalid key: `.
+   */
+  async recoverRootKey(shares: Uint8Array[]): Promise<Uint8Array> {
+    const config = await this.config();
+    if (!config) throw new InvalidRequestError('Vault is not initialized');
+    if (shares.length < config.secret_threshold) {
+      throw new InvalidRequestError(
+        `invalid key: ${config.secret_threshold} key shares are needed, ${shares.length} given`,
+      );
+    }
+    const stored = await this.#physical.get(UNSEAL_KEYS_PATH);
+    if (stored === undefined) throw new InternalError(`seal is configured but ${UNSEAL_KEYS_PATH} is missing`);
+    const kek = config.secret_threshold === 1 ? new Uint8Array(shares[0]!) : await combineShares(shares);
+    try {
+      if (kek.length !== KEY_BYTES) {
+        throw new InvalidRequestError(
+          `invalid key: failed to decrypt keys from storage: crypto/aes: invalid key size ${kek.length}`,
+        );
+      }
+      const plaintext = decryptEntry(kek, UNSEAL_KEYS_PATH, stored);
+      if (plaintext === undefined)
+        throw new InvalidRequestError(`invalid key: failed to decrypt keys from storage: ${AUTH_FAILED}`);
+      const [rootKey] = JSON.parse(plaintext.toString('utf8')) as string[];
+      plaintext.fill(0);
+      if (rootKey === undefined) throw new InternalError(`${UNSEAL_KEYS_PATH} holds no key`);
+      return new Uint8Array(Buffer.from(rootKey, 'base64'));
+    } finally {
+      kek.fill(0);
+    }
+  }
+}
+
+/** The checks and texts of the established servers, in their order. */
+function validateCounts(shares: number, threshold: number): void {
+  if (!Number.isSafeInteger(shares)) throw new InvalidRequestError('shares must be an integer');
+  if (!Number.isSafeInteger(threshold)) throw new InvalidRequestError('threshold must be an integer');
+  if (shares < 1) throw new InvalidRequestError('shares must be at least one');
+  if (threshold < 1) throw new InvalidRequestError('threshold must be at least one');
+  if (shares > 1 && threshold === 1) {
+    throw new InvalidRequestError('threshold must be greater than one for multiple shares');
+  }
+  if (shares > 255) throw new InvalidRequestError('shares must be less than 256');
+  if (threshold > 255) throw new InvalidRequestError('threshold must be less than 256');
+  if (threshold > shares) throw new InvalidRequestError('threshold cannot be larger than shares');
+}
+
+/** Lagrange-combines the shares; the checks come first so the errors read like HashiCorp's. */
+async function combineShares(shares: Uint8Array[]): Promise<Uint8Array> {
+  const fail = (reason: string) => new InvalidRequestError(`invalid key: failed to compute combined key: ${reason}`);
+  const length = shares[0]?.length ?? 0;
+  if (shares.some((s) => s.length !== length)) throw fail('all parts must be the same length');
+  if (length < 2) throw fail('parts must be at least two bytes');
+  const xs = new Set(shares.map((s) => s[length - 1]));
+  if (xs.size !== shares.length) throw fail('duplicate part detected');
+  try {
+    // The library checks `constructor === Uint8Array`, which a Node Buffer fails.
+    return await combine(shares.map((s) => new Uint8Array(s)));
+  } catch (err) {
+    throw fail(err instanceof Error ? err.message : String(err));
+  }
+}
