@@ -1,0 +1,95 @@
+import { ownedOrganization, type Principal, requireUser } from '../auth/principal.js';
+import type { PlatformContext } from '../context.js';
+import { NotFoundError } from '../jsonapi/errors.js';
+import { paginationMembers, parsePage, slicePage } from '../jsonapi/pagination.js';
+import type { TokenRow } from '../store/index.js';
+import type { ApiRoute } from './api-route.js';
+import { attributesOf, stringAttribute, timestampAttribute } from './input.js';
+import { tokenResource } from './resources.js';
+
+/** User tokens (any number per user, managed only by that user) and the one organization token. */
+export const tokenRoutes: ApiRoute[] = [
+  {
+    method: 'POST',
+    pattern: '/users/:user_id/authentication-tokens',
+    handler: (ctx, req) => {
+      const user = selfUser(req.principal, req.params.user_id);
+      const attributes = attributesOf(req.body ?? { data: { type: 'authentication-tokens' } }, 'authentication-tokens');
+      const description = stringAttribute(attributes, 'description', { required: false }) ?? null;
+      const expiredAtMs = timestampAttribute(attributes, 'expired-at');
+      const { row, secret } = ctx.store.tokens.createUserToken({
+        userId: user.id,
+        description,
+        expiredAtMs,
+        nowMs: ctx.clock.now(),
+      });
+      return { status: 201, document: { data: tokenResource(row, secret) } };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/users/:user_id/authentication-tokens',
+    handler: (ctx, req) => {
+      const page = parsePage(req.query);
+      const user = selfUser(req.principal, req.params.user_id);
+      const all = ctx.store.tokens.forUser(user.id);
+      return {
+        document: {
+          data: slicePage(all, page).map((t) => tokenResource(t)),
+          ...paginationMembers(`/api/v2/users/${user.id}/authentication-tokens`, page, all.length),
+        },
+      };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/authentication-tokens/:id',
+    handler: (ctx, req) => ({ document: { data: tokenResource(ownToken(ctx, req.principal, req.params.id)) } }),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/authentication-tokens/:id',
+    handler: (ctx, req) => {
+      ctx.store.tokens.delete(ownToken(ctx, req.principal, req.params.id).id);
+      return { status: 204 };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/organizations/:organization_name/authentication-token',
+    handler: (ctx, req) => {
+      // Only an owner's user token may mint it: an organization token cannot renew itself.
+      const org = ownedOrganization(ctx, req.principal, req.params.organization_name ?? '');
+      const attributes = req.body === undefined ? {} : attributesOf(req.body, 'authentication-token');
+      const { row, secret } = ctx.store.tokens.replaceOrganizationToken({
+        organizationId: org.id,
+        expiredAtMs: timestampAttribute(attributes, 'expired-at'),
+        nowMs: ctx.clock.now(),
+      });
+      return { status: 201, document: { data: tokenResource(row, secret) } };
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: '/organizations/:organization_name/authentication-token',
+    handler: (ctx, req) => {
+      const org = ownedOrganization(ctx, req.principal, req.params.organization_name ?? '');
+      if (!ctx.store.tokens.deleteOrganizationToken(org.id)) throw new NotFoundError();
+      return { status: 204 };
+    },
+  },
+];
+
+/** The user named in the path, who must be the caller: nobody manages another user's tokens. */
+function selfUser(principal: Principal, userId: string | undefined) {
+  const user = requireUser(principal);
+  if (user.id !== userId) throw new NotFoundError();
+  return user;
+}
+
+function ownToken(ctx: PlatformContext, principal: Principal, id: string | undefined): TokenRow {
+  const user = requireUser(principal);
+  const token = ctx.store.tokens.get(id ?? '');
+  if (!token || token.user_id !== user.id) throw new NotFoundError();
+  return token;
+}

@@ -1,0 +1,54 @@
+import { visibleOrganization } from '../auth/principal.js';
+import { paginationMembers, parsePage, slicePage } from '../jsonapi/pagination.js';
+import { availablePlans } from '../subscriptions/plans.js';
+import { entitlementSetResource, featureSetResource } from '../subscriptions/resources.js';
+import type { ApiRoute } from './api-route.js';
+
+/** The plan catalogue; hosted edition only. */
+export const featureSetRoutes: ApiRoute[] = [
+  {
+    method: 'GET',
+    pattern: '/feature-sets',
+    handler: (ctx, req) => {
+      const page = parsePage(req.query);
+      // Every listed set is offered, so in this list `is-current` is always true.
+      const all = ctx.store.featureSets.offered();
+      return {
+        document: {
+          data: slicePage(all, page).map((fs) => featureSetResource(fs, true)),
+          ...paginationMembers('/api/v2/feature-sets', page, all.length),
+        },
+      };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/organizations/:organization_name/feature-sets',
+    handler: (ctx, req) => {
+      const page = parsePage(req.query);
+      const { org } = visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
+      const current = ctx.store.subscriptions.active(org.id)?.feature_set_id;
+      const all = availablePlans(ctx, org.id);
+      return {
+        document: {
+          data: slicePage(all, page).map((fs) => featureSetResource(fs, fs.id === current)),
+          ...paginationMembers(`/api/v2/organizations/${encodeURIComponent(org.name)}/feature-sets`, page, all.length),
+        },
+      };
+    },
+  },
+];
+
+/** Exists in both editions: the self-hosted one reports its licence (everything, no limits). */
+export const entitlementSetRoutes: ApiRoute[] = [
+  {
+    method: 'GET',
+    pattern: '/organizations/:organization_name/entitlement-set',
+    handler: (ctx, req) => {
+      const { org } = visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
+      const sub = ctx.store.subscriptions.active(org.id);
+      const fs = sub && ctx.store.featureSets.get(sub.feature_set_id);
+      return { document: { data: entitlementSetResource(ctx.edition, org, sub, fs) } };
+    },
+  },
+];

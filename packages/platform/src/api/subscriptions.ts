@@ -1,0 +1,39 @@
+import { visibleOrganization } from '../auth/principal.js';
+import type { PlatformContext } from '../context.js';
+import { NotFoundError } from '../jsonapi/errors.js';
+import type { OrganizationRow, SubscriptionRow } from '../store/index.js';
+import { subscriptionDocument } from '../subscriptions/resources.js';
+import type { ApiReply, ApiRoute } from './api-route.js';
+
+/** Read-only: the router answers 405 to any other method on these paths. Hosted edition only. */
+export const subscriptionRoutes: ApiRoute[] = [
+  {
+    method: 'GET',
+    pattern: '/organizations/:organization_name/subscription',
+    handler: (ctx, req) => {
+      const { org } = visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
+      const sub = ctx.store.subscriptions.active(org.id);
+      if (!sub) throw new NotFoundError();
+      return reply(ctx, sub, org);
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/subscriptions/:id',
+    handler: (ctx, req) => {
+      const sub = ctx.store.subscriptions.get(req.params.id ?? '');
+      const org = sub && ctx.store.organizations.get(sub.organization_id);
+      if (!sub || !org) throw new NotFoundError();
+      // Same 404 as an unknown id when the caller cannot see the organization.
+      visibleOrganization(ctx, req.principal, org.name);
+      return reply(ctx, sub, org);
+    },
+  },
+];
+
+function reply(ctx: PlatformContext, sub: SubscriptionRow, org: OrganizationRow): ApiReply {
+  const fs = ctx.store.featureSets.get(sub.feature_set_id);
+  if (!fs) throw new Error(`subscription ${sub.id} names missing feature set ${sub.feature_set_id}`);
+  const current = sub.is_active === 1 ? sub : ctx.store.subscriptions.active(org.id);
+  return { document: subscriptionDocument(sub, org, fs, current?.feature_set_id) };
+}

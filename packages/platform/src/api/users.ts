@@ -1,0 +1,33 @@
+import { requireUser } from '../auth/principal.js';
+import { NotFoundError, UnprocessableError } from '../jsonapi/errors.js';
+import type { ApiRoute } from './api-route.js';
+import { attributesOf, EMAIL_PATTERN, NAME_PATTERN, stringAttribute } from './input.js';
+import { userResource } from './resources.js';
+
+export const userRoutes: ApiRoute[] = [
+  {
+    method: 'GET',
+    pattern: '/account/details',
+    handler: (_ctx, req) => ({ document: { data: userResource(requireUser(req.principal)) } }),
+  },
+  {
+    // Ward has no sign-up page: a site administrator (the `--dev` admin, for one) adds users.
+    method: 'POST',
+    pattern: '/admin/users',
+    handler: (ctx, req) => {
+      if (requireUser(req.principal).is_site_admin !== 1) throw new NotFoundError();
+      const attributes = attributesOf(req.body, 'users');
+      const username = stringAttribute(attributes, 'username', {
+        required: true,
+        pattern: NAME_PATTERN,
+        hint: 'may hold only letters, digits, "-" and "_" (at most 40)',
+      }) as string;
+      const email = stringAttribute(attributes, 'email', { required: true, pattern: EMAIL_PATTERN }) as string;
+      const user = ctx.store.transaction(() => {
+        if (ctx.store.users.byUsername(username)) throw new UnprocessableError('username has already been taken');
+        return ctx.store.users.create({ username, email, isSiteAdmin: false, nowMs: ctx.clock.now() });
+      });
+      return { status: 201, document: { data: userResource(user) } };
+    },
+  },
+];

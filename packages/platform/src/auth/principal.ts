@@ -1,0 +1,68 @@
+import type { PlatformContext } from '../context.js';
+import { NotFoundError, UnauthorizedError } from '../jsonapi/errors.js';
+import type { MembershipRole, OrganizationRow, UserRow } from '../store/index.js';
+
+/** Who a request acts as: a user (user token or web session) or one organization (its token). */
+export type Principal =
+  | { kind: 'user'; user: UserRow; tokenId: string | null }
+  | { kind: 'organization'; organizationId: string; tokenId: string };
+
+/** Writing `last-used-at` on every request would make each read a write; a minute is precise enough. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** The principal behind `Authorization: Bearer <token>`; anything missing, unknown or expired is a 401. */
+export function authenticate(ctx: PlatformContext, authorization: string | undefined): Principal {
+  const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
+  if (!match?.[1]) throw new UnauthorizedError('a bearer token is required');
+  const token = ctx.store.tokens.bySecret(match[1]);
+  const nowMs = ctx.clock.now();
+  if (!token || (token.expired_at !== null && token.expired_at <= nowMs)) {
+    throw new UnauthorizedError('the token is unknown or expired');
+  }
+  if (token.last_used_at === null || nowMs - token.last_used_at >= LAST_USED_RESOLUTION_MS) {
+    ctx.store.tokens.touch(token.id, nowMs);
+  }
+  if (token.kind === 'organization' && token.organization_id) {
+    return { kind: 'organization', organizationId: token.organization_id, tokenId: token.id };
+  }
+  const user = token.user_id ? ctx.store.users.get(token.user_id) : undefined;
+  if (!user) throw new UnauthorizedError('the token is unknown or expired');
+  return { kind: 'user', user, tokenId: token.id };
+}
+
+/** How the principal relates to an organization it can see. */
+export type Access = MembershipRole | 'organization-token';
+
+/**
+ * The organization named `name` (case-insensitively) if the principal can see it. An unknown
+ * organization and one the principal has no tie to are the same 404, so names are not leaked.
+ */
+export function visibleOrganization(
+  ctx: PlatformContext,
+  principal: Principal,
+  name: string,
+): { org: OrganizationRow; access: Access } {
+  const org = ctx.store.organizations.byName(name);
+  if (org) {
+    if (principal.kind === 'organization') {
+      if (principal.organizationId === org.id) return { org, access: 'organization-token' };
+    } else {
+      const role = ctx.store.organizations.membership(org.id, principal.user.id)?.role;
+      if (role) return { org, access: role };
+    }
+  }
+  throw new NotFoundError();
+}
+
+/** Like `visibleOrganization`, but only for an owner; everyone else gets the same 404. */
+export function ownedOrganization(ctx: PlatformContext, principal: Principal, name: string): OrganizationRow {
+  const { org, access } = visibleOrganization(ctx, principal, name);
+  if (access !== 'owner') throw new NotFoundError();
+  return org;
+}
+
+/** The user behind a user token; an organization token is refused with the usual 404. */
+export function requireUser(principal: Principal): UserRow {
+  if (principal.kind !== 'user') throw new NotFoundError();
+  return principal.user;
+}

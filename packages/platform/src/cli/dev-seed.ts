@@ -1,0 +1,31 @@
+import { randomBase62 } from '@ward/base';
+import type { PlatformContext } from '../context.js';
+
+export const DEV_ADMIN_USERNAME = 'admin';
+
+/**
+ * For `--dev`: an admin user (site administrator) with a token equal to `token`, or a random one.
+ * Idempotent over a kept database: the admin is created once, and the token is added only if
+ * it is not already known.
+ */
+export function seedDevAdmin(ctx: PlatformContext, token: string | undefined): { userId: string; token: string } {
+  const secret = token ?? `${randomBase62(ctx.random, 14)}.wardv1.${randomBase62(ctx.random, 64)}`;
+  return ctx.store.transaction(() => {
+    const nowMs = ctx.clock.now();
+    const admin =
+      ctx.store.users.byUsername(DEV_ADMIN_USERNAME) ??
+      ctx.store.users.create({ username: DEV_ADMIN_USERNAME, email: 'admin@ward.invalid', isSiteAdmin: true, nowMs });
+    const existing = ctx.store.tokens.bySecret(secret);
+    if (existing && existing.user_id !== admin.id) throw new Error('--dev-token is already in use by another token');
+    if (!existing) {
+      ctx.store.tokens.createUserToken({
+        userId: admin.id,
+        description: 'dev admin token',
+        expiredAtMs: null,
+        nowMs,
+        secret,
+      });
+    }
+    return { userId: admin.id, token: secret };
+  });
+}

@@ -1,0 +1,81 @@
+import { parseArgs } from 'node:util';
+import { LOG_LEVELS, type LogLevel } from '@ward/base';
+import { EDITIONS, type Edition } from '../context.js';
+import { CliError } from './exit-error.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dbPath: string;
+  edition: Edition;
+  tlsCertPath: string | undefined;
+  tlsKeyPath: string | undefined;
+  dev: boolean;
+  devToken: string | undefined;
+  logLevel: LogLevel;
+}
+
+export const SERVE_USAGE = `Usage: ward-platform serve [options]
+
+  --listen ADDR        host:port to listen on (default 127.0.0.1:8300; port 0 picks a free one)
+  --db PATH            SQLite database file (default ward-platform.db; :memory: for a throwaway one;
+                       with --dev the default is :memory:)
+  --edition EDITION    hosted (default) or self-hosted; plans and subscriptions exist only in hosted
+  --tls-cert PATH      PEM certificate chain; serve HTTPS (needs --tls-key)
+  --tls-key PATH       PEM private key
+  --dev                seed an admin user "admin" whose API token is --dev-token
+  --dev-token TOKEN    the admin's token (default: a random one, printed)
+  --log-level LEVEL    trace, debug, info (default), warn or error
+`;
+
+/** Parses `serve`'s flags; any mistake is a CliError with exit code 2 (usage). */
+export function parseServeOptions(argv: string[]): ServeOptions {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(argv).values;
+  } catch (err) {
+    throw new CliError(`${(err as Error).message}\n\n${SERVE_USAGE}`, 2);
+  }
+  const listen = values.listen ?? '127.0.0.1:8300';
+  const m = /^(.*):(\d{1,5})$/.exec(listen);
+  const port = Number(m?.[2]);
+  if (!m?.[1] || port > 65535) throw new CliError(`--listen must be host:port, got "${listen}"`, 2);
+  const edition = values.edition ?? 'hosted';
+  if (!EDITIONS.includes(edition as Edition)) throw new CliError('--edition must be hosted or self-hosted', 2);
+  const logLevel = values['log-level'] ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel as LogLevel))
+    throw new CliError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`, 2);
+  if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) {
+    throw new CliError('--tls-cert and --tls-key go together', 2);
+  }
+  if (values['dev-token'] !== undefined && !values.dev) throw new CliError('--dev-token needs --dev', 2);
+  return {
+    host: m[1].replace(/^\[(.*)\]$/, '$1'),
+    port,
+    dbPath: values.db ?? (values.dev ? ':memory:' : 'ward-platform.db'),
+    edition: edition as Edition,
+    tlsCertPath: values['tls-cert'],
+    tlsKeyPath: values['tls-key'],
+    dev: values.dev ?? false,
+    devToken: values['dev-token'],
+    logLevel: logLevel as LogLevel,
+  };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      listen: { type: 'string' },
+      db: { type: 'string' },
+      edition: { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      dev: { type: 'boolean' },
+      'dev-token': { type: 'string' },
+      'log-level': { type: 'string' },
+    },
+  });
+}

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { type Clock, cryptoRandom, type Logger, type Random } from '@ward/base';
+import type { PlatformContext } from '../context.js';
+import { buildServer } from '../http/server.js';
+import { openStore, seedCatalogue } from '../store/index.js';
+import { seedDevAdmin } from './dev-seed.js';
+import { CliError } from './exit-error.js';
+import type { ServeOptions } from './serve-options.js';
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: opens the store, seeds the plan catalogue (and with `--dev` the admin),
+ * and listens. Lines meant for the operator go to `print`; diagnostics go to `logger`.
+ */
+export async function serve(
+  opts: ServeOptions,
+  deps: { clock: Clock; random?: Random; logger: Logger; print: (line: string) => void },
+): Promise<RunningServer> {
+  const random = deps.random ?? cryptoRandom;
+  let tls: { cert: Buffer; key: Buffer } | undefined;
+  if (opts.tlsCertPath && opts.tlsKeyPath) {
+    try {
+      tls = { cert: readFileSync(opts.tlsCertPath), key: readFileSync(opts.tlsKeyPath) };
+    } catch (err) {
+      throw new CliError(`cannot read the TLS files: ${(err as Error).message}`);
+    }
+  }
+  const store = openStore(opts.dbPath, random);
+  // The catalogue is reference data every organization needs (new ones start on the free plan).
+  seedCatalogue(store.db);
+  const ctx: PlatformContext = { store, clock: deps.clock, random, logger: deps.logger, edition: opts.edition };
+  const server = buildServer(ctx, tls);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port, opts.host, () => resolve());
+    });
+  } catch (err) {
+    store.close();
+    throw new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(err as Error).message}`);
+  }
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  const url = `${tls ? 'https' : 'http'}://${host}:${port}`;
+  deps.print(`Ward platform (${opts.edition}) listening on ${url}`);
+  if (opts.dev) {
+    const admin = seedDevAdmin(ctx, opts.devToken);
+    deps.print(`Dev admin user: ${admin.userId}`);
+    if (!opts.devToken) deps.print(`Dev admin token: ${admin.token}`);
+  }
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          store.close();
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,48 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { PlatformContext } from '../context.js';
+import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
+import { API_PREFIX, createApiHandler } from './api-handler.js';
+import { createWebHandler } from './web-handler.js';
+
+export interface TlsOptions {
+  cert: Buffer;
+  key: Buffer;
+}
+
+/** The request listener for the API under `/api/v2` and the web pages under `/app`. */
+export function createRequestListener(ctx: PlatformContext, opts: { secure: boolean }) {
+  const api = createApiHandler(ctx);
+  const web = createWebHandler(ctx);
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    // The host is irrelevant to routing; a fixed base keeps a forged Host header out of URL parsing.
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://ward.invalid');
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    const done = (p: Promise<void>) =>
+      p.catch((err) => {
+        ctx.logger.error('response failed', { err });
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+    if (url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`)) done(api(req, res, url));
+    else if (url.pathname === '/app' || url.pathname.startsWith('/app/')) done(web(req, res, url, opts.secure));
+    else {
+      const body = JSON.stringify({ errors: [{ status: '404', title: 'not found' }] });
+      res.writeHead(404, { 'content-type': JSONAPI_MEDIA_TYPE }).end(body);
+    }
+  };
+}
+
+/** An HTTP (or, given `tls`, HTTPS) server for the platform; the caller listens and closes. */
+export function buildServer(ctx: PlatformContext, tls?: TlsOptions): Server {
+  const listener = createRequestListener(ctx, { secure: tls !== undefined });
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createHttpServer(listener);
+  // Keep-alive clients (benchmarks, proxies) reuse connections; a close must not wait on them forever.
+  server.keepAliveTimeout = 5_000;
+  return server;
+}

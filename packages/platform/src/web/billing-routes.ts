@@ -1,0 +1,82 @@
+import type { PlatformContext } from '../context.js';
+import { ForbiddenError, NotFoundError, UnprocessableError } from '../jsonapi/errors.js';
+import type { OrganizationRow } from '../store/index.js';
+import { availablePlans, changePlan } from '../subscriptions/plans.js';
+import { billingPage, confirmPage } from './billing-view.js';
+import { checkCsrf, currentSession, type SignedIn } from './session.js';
+import type { WebReply, WebRequest, WebRoute } from './web-route.js';
+
+const BILLING = '/app/:organization_name/settings/billing';
+
+/** The billing settings: the only place a plan changes. Hosted edition only. */
+export const billingRoutes: WebRoute[] = [
+  {
+    method: 'GET',
+    pattern: BILLING,
+    handler: (ctx, req) =>
+      asOwner(ctx, req, (org) => {
+        const subscription = ctx.store.subscriptions.active(org.id);
+        const current = subscription && ctx.store.featureSets.get(subscription.feature_set_id);
+        if (!subscription || !current) throw new NotFoundError('this organization has no subscription');
+        const plans = availablePlans(ctx, org.id);
+        return {
+          kind: 'page',
+          html: billingPage({ org, subscription, current, plans, changedTo: req.query.get('changed') }),
+        };
+      }),
+  },
+  {
+    method: 'GET',
+    pattern: `${BILLING}/confirm`,
+    handler: (ctx, req) =>
+      asOwner(ctx, req, (org, signedIn) => {
+        const subscription = ctx.store.subscriptions.active(org.id);
+        const from = subscription && ctx.store.featureSets.get(subscription.feature_set_id);
+        const to = availablePlans(ctx, org.id).find((fs) => fs.id === req.query.get('feature_set'));
+        if (!from || !to) throw new UnprocessableError('choose one of the plans offered on the billing page');
+        return { kind: 'page', html: confirmPage(org, from, to, signedIn.csrfToken) };
+      }),
+  },
+  {
+    method: 'POST',
+    pattern: BILLING,
+    handler: (ctx, req) =>
+      asOwner(ctx, req, (org, signedIn) => {
+        checkCsrf(signedIn.csrfToken, req.form.get('authenticity_token'));
+        const { started } = changePlan(ctx, org.id, req.form.get('feature_set') ?? '');
+        const plan = ctx.store.featureSets.get(started.feature_set_id);
+        ctx.logger.info('plan changed', {
+          organization: org.name,
+          user: signedIn.user.username,
+          plan: plan?.identifier,
+        });
+        // Post/redirect/get: reloading the result page must not submit the change again.
+        return {
+          kind: 'redirect',
+          location: `/app/${encodeURIComponent(org.name)}/settings/billing?changed=${encodeURIComponent(plan?.identifier ?? '')}`,
+        };
+      }),
+  },
+];
+
+/**
+ * Runs `fn` for a signed-in owner of the organization. Signed out: off to sign in and back.
+ * Not a member: 404, as in the API. A member who is not an owner already knows the
+ * organization exists, so is told plainly (403).
+ */
+function asOwner(
+  ctx: PlatformContext,
+  req: WebRequest,
+  fn: (org: OrganizationRow, signedIn: SignedIn) => WebReply,
+): WebReply {
+  const signedIn = currentSession(ctx, req.cookies);
+  if (!signedIn) {
+    const back = `/app/${encodeURIComponent(req.params.organization_name ?? '')}/settings/billing`;
+    return { kind: 'redirect', location: `/app/session/new?return_to=${encodeURIComponent(back)}` };
+  }
+  const org = ctx.store.organizations.byName(req.params.organization_name ?? '');
+  const role = org && ctx.store.organizations.membership(org.id, signedIn.user.id)?.role;
+  if (!org || !role) throw new NotFoundError();
+  if (role !== 'owner') throw new ForbiddenError('only owners of this organization can manage its billing');
+  return fn(org, signedIn);
+}

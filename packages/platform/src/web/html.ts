@@ -1,0 +1,55 @@
+/** Markup that is already safe; anything else interpolated into `html` is escaped. */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+type Part = SafeHtml | string | number | boolean | null | undefined | readonly Part[];
+
+/**
+ * A template tag that escapes every interpolated value unless it is `SafeHtml` (or a list of
+ * them), so a plan or organization name can never inject markup.
+ */
+export function html(strings: TemplateStringsArray, ...values: Part[]): SafeHtml {
+  let out = strings[0] ?? '';
+  values.forEach((v, i) => {
+    out += render(v) + (strings[i + 1] ?? '');
+  });
+  return new SafeHtml(out);
+}
+
+function render(v: Part): string {
+  if (v === null || v === undefined || v === false) return '';
+  if (v instanceof SafeHtml) return v.value;
+  if (Array.isArray(v)) return v.map(render).join('');
+  return escapeHtml(String(v));
+}
+
+/** A whole page: one stylesheet, no scripts, a skip link and a landmark for the content. */
+export function page(title: string, body: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Ward</title>
+<link rel="stylesheet" href="/app/assets/app.css">
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top"><span class="brand">Ward</span></header>
+<main id="main">
+${body}
+</main>
+</body>
+</html>
+`.value;
+}

@@ -1,0 +1,19 @@
+import type { PlatformContext } from '../context.js';
+import type { RouteSpec } from '../http/router.js';
+
+export interface WebRequest {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The urlencoded form of a POST; empty for GET. */
+  form: URLSearchParams;
+  cookies: Map<string, string>;
+  /** Served over TLS, so cookies get `Secure`. */
+  secure: boolean;
+}
+
+export type WebReply =
+  | { kind: 'page'; status?: number; html: string; cookies?: string[] }
+  | { kind: 'redirect'; location: string; cookies?: string[] };
+
+export type WebHandler = (ctx: PlatformContext, req: WebRequest) => WebReply;
+export type WebRoute = RouteSpec<WebHandler>;
