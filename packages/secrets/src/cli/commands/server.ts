@@ -1,0 +1,90 @@
+import { createLogger, cryptoRandom, type LogLevel, systemClock } from '@ward/base';
+import { buildServer } from '../../server/build-server.js';
+import { loadConfigFile, type ServerConfig } from '../../server/config.js';
+import { initializeDev } from '../../server/dev-mode.js';
+import { createDevTls, type DevTlsFiles } from '../../server/dev-tls.js';
+import { flagBool, flagValue, type ParsedArgs, UsageError } from '../flags.js';
+
+export const SERVER_BOOLEAN_FLAGS = new Set(['dev', 'dev-tls']);
+
+export const SERVER_HELP = `Usage: ward server [options]
+
+  Starts the secrets server.
+
+  -config=FILE               Configuration file (HCL or JSON). Required unless -dev.
+  -dev                       Dev mode: in memory, initialised, unsealed, KV v2 at secret/.
+  -dev-root-token-id=ID      Root token text in dev mode (env VAULT_DEV_ROOT_TOKEN_ID).
+  -dev-listen-address=ADDR   Dev listener (default 127.0.0.1:8200; env VAULT_DEV_LISTEN_ADDRESS).
+  -dev-tls                   Dev mode over HTTPS with a generated CA (implies -dev).
+  -dev-tls-cert-dir=DIR      Where -dev-tls writes its files (default: a new temp dir).
+  -log-level=LEVEL           trace, debug, info, warn or error (default info).
+`;
+
+/**
+ * `ward server`: builds the server from a config file or dev flags, runs until
+ * SIGINT/SIGTERM, then shuts down cleanly (requests in flight finish, keys leave memory).
+ */
+export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: NodeJS.WritableStream) {
+  const devTls = flagBool(args, 'dev-tls');
+  const dev = devTls || flagBool(args, 'dev');
+  const configFile = flagValue(args, 'config');
+  if (!dev && !configFile) throw new UsageError('either -dev or -config=FILE is required');
+
+  let tls: DevTlsFiles | undefined;
+  let config: ServerConfig;
+  if (dev) {
+    tls = devTls ? await createDevTls(systemClock.now(), flagValue(args, 'dev-tls-cert-dir')) : undefined;
+    config = devConfig(flagValue(args, 'dev-listen-address') ?? env.VAULT_DEV_LISTEN_ADDRESS ?? '127.0.0.1:8200', tls);
+  } else {
+    config = await loadConfigFile(configFile as string);
+  }
+  const logLevel = (flagValue(args, 'log-level') ?? config.logLevel) as LogLevel;
+  const logger = createLogger({ level: logLevel, json: config.logJson });
+  const server = await buildServer({ config, clock: systemClock, random: cryptoRandom, logger });
+  const addresses = await server.start();
+
+  if (dev) {
+    const creds = await initializeDev(server, flagValue(args, 'dev-root-token-id') ?? env.VAULT_DEV_ROOT_TOKEN_ID);
+    const url = addresses[0]?.url ?? '';
+    out.write(devBanner(url, creds, tls));
+  }
+  for (const a of addresses) logger.info('listening', { url: a.url });
+
+  await waitForSignal();
+  logger.info('shutting down');
+  await server.stop();
+  await tls?.remove();
+}
+
+function devConfig(address: string, tls: DevTlsFiles | undefined): ServerConfig {
+  return {
+    storage: { type: 'inmem' },
+    listeners: [{ address, tlsDisable: !tls, tlsCertFile: tls?.certFile, tlsKeyFile: tls?.keyFile, maxRequestSize: 0 }],
+    logLevel: 'info',
+    logJson: false,
+  };
+}
+
+function devBanner(url: string, creds: { unsealKey: string; rootToken: string }, tls?: DevTlsFiles): string {
+  return [
+    'WARNING! dev mode is enabled! In this mode, the server runs entirely in memory',
+    'and starts unsealed with a single unseal key. Never use it in production.',
+    '',
+    'You may need to set the following environment variables:',
+    '',
+    `    $ export VAULT_ADDR='${url}'`,
+    ...(tls ? [`    $ export VAULT_CACERT='${tls.caFile}'`] : []),
+    '',
+    `Unseal Key: ${creds.unsealKey}`,
+    `Root Token: ${creds.rootToken}`,
+    '',
+    '',
+  ].join('\n');
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}

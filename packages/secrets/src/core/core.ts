@@ -1,0 +1,227 @@
+import { type Clock, type Logger, type Random, randomUuid } from '@ward/base';
+import type { Backend, BackendContext } from '../framework/index.js';
+import { InvalidRequestError } from '../logical/errors.js';
+import type { LogicalRequest } from '../logical/request.js';
+import type { LogicalResponse } from '../logical/response.js';
+import { getJson, putJson } from '../logical/storage.js';
+import type { StorageBackend } from '../storage/index.js';
+import { AesGcmBarrier, createView } from './barrier/index.js';
+import { type Authorizer, rootOnlyAuthorizer } from './policy/authorizer.js';
+import { handleRequest } from './request-handling.js';
+import type { MountEntry } from './router/mount-table.js';
+import { type BackendFactory, type MountInput, MountManager } from './router/mounts.js';
+import { Router } from './router/router.js';
+import { parseUnsealKey, ShamirSeal, UnsealProgress } from './seal/index.js';
+import { TokenStore } from './tokens/token-store.js';
+
+export interface CoreDeps {
+  physical: StorageBackend;
+  /** Storage type reported by seal-status (`sqlite`, `inmem`). */
+  storageType: string;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  /** Mount type → backend factory, from `catalog.ts`. */
+  catalog: Record<string, BackendFactory>;
+  /** Engines mounted on a freshly initialised server (`secret/` = KV v2). */
+  defaultMounts: Array<{ path: string; input: MountInput }>;
+  /** Builds the system backend (`sys/`) over this core. */
+  systemBackend: (core: Core, ctx: BackendContext) => Backend;
+  /** Server version reported by status endpoints and mount listings. */
+  version: string;
+}
+
+/** The object `sys/seal-status` and `sys/unseal` return. */
+export interface SealStatus {
+  type: 'shamir';
+  initialized: boolean;
+  sealed: boolean;
+  t: number;
+  n: number;
+  progress: number;
+  nonce: string;
+  cluster_name?: string;
+  cluster_id?: string;
+}
+
+interface ClusterInfo {
+  cluster_name: string;
+  cluster_id: string;
+}
+
+/**
+ * The server's lifecycle (initialise, unseal, seal) and the entry point of every
+ * logical request. Owns the barrier, the router and mount tables, and the token store.
+ */
+export class Core {
+  readonly barrier: AesGcmBarrier;
+  readonly router = new Router();
+  readonly mounts: MountManager;
+  readonly tokens: TokenStore;
+  readonly authorizer: Authorizer = rootOnlyAuthorizer;
+  readonly #seal: ShamirSeal;
+  readonly #progress: UnsealProgress;
+  #cluster: ClusterInfo | undefined;
+  /** Set once unsealed: when this node became active (for `sys/leader`). */
+  activeSinceMs = 0;
+
+  constructor(readonly deps: CoreDeps) {
+    const { physical, random, clock, logger } = deps;
+    this.barrier = new AesGcmBarrier({ physical, random, clock });
+    this.#seal = new ShamirSeal({ physical, random });
+    this.#progress = new UnsealProgress(random);
+    this.tokens = new TokenStore({ storage: createView(this.barrier, 'sys/token/'), random, clock });
+    this.mounts = new MountManager({
+      barrier: this.barrier,
+      router: this.router,
+      catalog: deps.catalog,
+      clock,
+      random,
+      logger,
+    });
+  }
+
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+
+  get logger(): Logger {
+    return this.deps.logger;
+  }
+
+  isSealed(): boolean {
+    return this.barrier.isSealed();
+  }
+
+  async isInitialized(): Promise<boolean> {
+    return (await this.#seal.config()) !== undefined;
+  }
+
+  /**
+   * Initialises storage: root key, unseal-key shares and a root token. The server stays
+   * sealed afterwards; the operator unseals it with the shares.
+   */
+  async initialize(opts: { shares: number; threshold: number }) {
+    if (await this.isInitialized()) throw new InvalidRequestError('Vault is already initialized');
+    const { keyShares, rootKey } = await this.#seal.initialize(opts);
+    await this.barrier.initialize(rootKey);
+    await this.barrier.unseal(rootKey);
+    try {
+      await putJson(this.barrier, 'core/cluster', {
+        cluster_name: `vault-cluster-${randomUuid(this.deps.random).slice(0, 8)}`,
+        cluster_id: randomUuid(this.deps.random),
+      } satisfies ClusterInfo);
+      await this.tokens.setup();
+      const { token } = await this.tokens.createRoot();
+      await this.mounts.load(this.deps.defaultMounts);
+      return { keys: keyShares, rootToken: token };
+    } finally {
+      await this.seal();
+    }
+  }
+
+  /** Adds one key share; unseals when the threshold is reached. */
+  async submitUnsealKey(keyText: string): Promise<SealStatus> {
+    const config = await this.#seal.config();
+    if (!config) throw new InvalidRequestError('Vault is not initialized');
+    if (!this.isSealed()) return this.sealStatus();
+    this.#progress.submit(parseUnsealKey(keyText));
+    if (this.#progress.progress < config.secret_threshold) return this.sealStatus();
+    const shares = this.#progress.take();
+    await this.unsealWithRootKey(await this.#seal.recoverRootKey(shares));
+    return this.sealStatus();
+  }
+
+  resetUnsealProgress(): void {
+    if (!this.isSealed()) throw new InvalidRequestError('vault is unsealed');
+    this.#progress.reset();
+  }
+
+  /** Opens the barrier and starts everything that lives behind it. */
+  async unsealWithRootKey(rootKey: Uint8Array): Promise<void> {
+    await this.barrier.unseal(rootKey);
+    this.#cluster = await getJson<ClusterInfo>(this.barrier, 'core/cluster');
+    await this.tokens.setup();
+    await this.mounts.load(this.deps.defaultMounts);
+    this.router.add({
+      mountPoint: 'sys/',
+      entry: SYSTEM_MOUNT_ENTRY,
+      backend: this.deps.systemBackend(this, {
+        storage: createView(this.barrier, 'sys/'),
+        logger: this.deps.logger.child({ mount: 'sys/' }),
+        clock: this.deps.clock,
+        random: this.deps.random,
+        options: {},
+        system: { defaultLeaseTtlSeconds: () => 0, maxLeaseTtlSeconds: () => 0 },
+      }),
+    });
+    this.activeSinceMs = this.deps.clock.now();
+    this.deps.logger.info('unsealed');
+  }
+
+  /** Closes the barrier: every key leaves memory; requests answer 503 until unsealed. */
+  async seal(): Promise<void> {
+    if (this.isSealed()) return;
+    await this.mounts.stopAll();
+    this.router.remove('sys/');
+    this.tokens.reset();
+    this.#cluster = undefined;
+    this.barrier.seal();
+    this.deps.logger.info('sealed');
+  }
+
+  async sealStatus(): Promise<SealStatus> {
+    const config = await this.#seal.config();
+    const sealed = this.isSealed();
+    return {
+      type: 'shamir',
+      initialized: config !== undefined,
+      sealed,
+      t: config?.secret_threshold ?? 0,
+      n: config?.secret_shares ?? 0,
+      progress: this.#progress.progress,
+      nonce: this.#progress.nonce,
+      ...(sealed ? {} : this.#cluster),
+    };
+  }
+
+  get version(): string {
+    return this.deps.version;
+  }
+
+  /** Installs a new barrier key term; data written before stays readable. */
+  async rotateKeyring(): Promise<void> {
+    await this.barrier.rotate();
+  }
+
+  keyStatus() {
+    return this.barrier.keyStatus();
+  }
+
+  /** Mounts that exist on every server and are not kept in the mount table. */
+  builtinMounts(): MountEntry[] {
+    return [SYSTEM_MOUNT_ENTRY];
+  }
+
+  cluster(): ClusterInfo | undefined {
+    return this.#cluster;
+  }
+
+  handleRequest(req: LogicalRequest): Promise<LogicalResponse | undefined> {
+    return handleRequest(this, req);
+  }
+}
+
+/** How `sys/` appears in mount listings; it is built in and never stored in the table. */
+export const SYSTEM_MOUNT_ENTRY: MountEntry = {
+  path: 'sys/',
+  type: 'system',
+  description: 'system endpoints used for control, policy and debugging',
+  accessor: 'system_00000000',
+  uuid: '00000000-0000-4000-8000-000000000000',
+  local: false,
+  seal_wrap: true,
+  external_entropy_access: false,
+  options: null,
+  config: { default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false },
+};

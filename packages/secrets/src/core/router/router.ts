@@ -1,0 +1,48 @@
+import type { Backend } from '../../framework/index.js';
+import { NotFoundError } from '../../logical/errors.js';
+import type { MountEntry } from './mount-table.js';
+
+/** A live mount: its table entry and the backend instance serving it. */
+export interface Route {
+  /** Full mount point as requests see it (`secret/`, `auth/userpass/`, `sys/`). */
+  mountPoint: string;
+  entry: MountEntry;
+  backend: Backend;
+}
+
+/**
+ * Finds the mount serving a request path: the longest mount point that prefixes it.
+ * Mount points end in `/`, so candidates are the path's prefixes that end at a `/`;
+ * looking each up in a map costs one probe per path segment, whatever the mount count.
+ */
+export class Router {
+  readonly #routes = new Map<string, Route>();
+
+  add(route: Route): void {
+    this.#routes.set(route.mountPoint, route);
+  }
+
+  remove(mountPoint: string): Route | undefined {
+    const route = this.#routes.get(mountPoint);
+    this.#routes.delete(mountPoint);
+    return route;
+  }
+
+  get(mountPoint: string): Route | undefined {
+    return this.#routes.get(mountPoint);
+  }
+
+  routes(): Route[] {
+    return [...this.#routes.values()];
+  }
+
+  /** The route and the path relative to its mount point; 404 when no mount matches. */
+  match(path: string): { route: Route; relativePath: string } {
+    let best: Route | undefined;
+    for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) {
+      best = this.#routes.get(path.slice(0, i + 1)) ?? best;
+    }
+    if (!best) throw new NotFoundError(`no handler for route "${path}". route entry not found.`);
+    return { route: best, relativePath: path.slice(best.mountPoint.length) };
+  }
+}

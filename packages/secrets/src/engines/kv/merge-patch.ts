@@ -1,0 +1,14 @@
+/** RFC 7396 JSON merge patch: `null` removes a key, objects merge recursively, anything else replaces. */
+export function applyMergePatch(target: Record<string, unknown>, patch: Record<string, unknown>) {
+  const out: Record<string, unknown> = { ...target };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else if (isPlainObject(value) && isPlainObject(out[key])) out[key] = applyMergePatch(out[key], value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

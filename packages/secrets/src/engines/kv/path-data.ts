@@ -1,0 +1,123 @@
+import type { Clock } from '@ward/base';
+import { definePath, field, type KeyedMutex } from '../../framework/index.js';
+import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
+import type { LogicalResponse } from '../../logical/response.js';
+import { rfc3339Nano } from '../../logical/time.js';
+import { applyMergePatch } from './merge-patch.js';
+import { addVersion } from './version-rules.js';
+import { isDeleted, type KeyMetadata, newMetadata, type VersionedStore } from './versioned-store.js';
+
+export interface KvV2Deps {
+  store: VersionedStore;
+  locks: KeyedMutex;
+  clock: Clock;
+}
+
+const fields = {
+  path: field.path({ description: 'Location of the secret.' }),
+  version: field.int({ description: 'Version to read; 0 or absent reads the latest.', default: 0 }),
+  data: field.object({ description: 'The secret: a map of keys to values.' }),
+  options: field.object({ description: 'Write options; `cas` makes the write check-and-set.' }),
+};
+
+/** `data/*path`: read, write, patch and soft-delete versions of a secret. */
+export function pathData(d: KvV2Deps) {
+  return definePath({
+    pattern: 'data/*path',
+    fields,
+    existenceCheck: async ({ data }) => (await d.store.metadata(data.path)) !== undefined,
+    operations: {
+      read: {
+        summary: 'Read the latest or a given version of a secret.',
+        handler: async ({ data }) => readVersion(d, data.path, data.version),
+      },
+      create: {
+        summary: 'Write a new version of a secret.',
+        handler: ({ data }) =>
+          d.locks.run(data.path, async () => {
+            if (!data.data) throw new InvalidRequestError('no data provided');
+            return writeVersion(d, data.path, data.data, casOption(data.options));
+          }),
+      },
+      patch: {
+        summary: 'Merge-patch the latest version into a new version.',
+        handler: ({ data }) =>
+          d.locks.run(data.path, async () => {
+            if (!data.data) throw new InvalidRequestError('no data provided');
+            const current = await readLive(d, data.path);
+            return writeVersion(d, data.path, applyMergePatch(current, data.data), casOption(data.options));
+          }),
+      },
+      delete: {
+        summary: 'Soft-delete the latest version; it can be undeleted.',
+        handler: ({ data }) =>
+          d.locks.run(data.path, async () => {
+            const meta = await d.store.metadata(data.path);
+            const latest = meta?.versions[String(meta.current_version)];
+            if (!meta || !latest || latest.destroyed || isDeleted(latest, d.clock.now())) return undefined;
+            latest.deletion_time = rfc3339Nano(d.clock.now());
+            await d.store.putMetadata(data.path, meta);
+            return undefined;
+          }),
+      },
+    },
+    help: {
+      synopsis: 'Write, patch, read and delete versions of a secret.',
+      description:
+        'Each write stores a new version. Reads return the latest version unless `version` is given. ' +
+        'A delete is soft: the data stays until destroyed and can be undeleted.',
+    },
+  });
+}
+
+function casOption(options: Record<string, unknown> | undefined): number | undefined {
+  const cas = options?.cas;
+  if (cas === undefined || cas === null) return undefined;
+  const n = typeof cas === 'string' ? Number(cas) : cas;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
+    throw new InvalidRequestError('check-and-set parameter must be a non-negative integer');
+  }
+  return n;
+}
+
+async function readVersion(d: KvV2Deps, path: string, requested: number): Promise<LogicalResponse> {
+  const meta = await d.store.metadata(path);
+  const version = requested || meta?.current_version || 0;
+  const vm = meta?.versions[String(version)];
+  if (!meta || !vm) throw new NotFoundError('');
+  const metadata = { ...vm, custom_metadata: meta.custom_metadata, version };
+  if (vm.destroyed || isDeleted(vm, d.clock.now())) {
+    // Established servers answer 404 with the whole envelope, so clients can see why.
+    return { status: 404, data: { data: null, metadata } };
+  }
+  return { data: { data: (await d.store.versionData(path, version)) ?? null, metadata } };
+}
+
+/** The latest version's data, or 404 when there is none alive to patch. */
+async function readLive(d: KvV2Deps, path: string): Promise<Record<string, unknown>> {
+  const meta = await d.store.metadata(path);
+  const vm = meta?.versions[String(meta.current_version)];
+  if (!meta || !vm || vm.destroyed || isDeleted(vm, d.clock.now())) throw new NotFoundError('');
+  return (await d.store.versionData(path, meta.current_version)) ?? {};
+}
+
+async function writeVersion(
+  d: KvV2Deps,
+  path: string,
+  secret: Record<string, unknown>,
+  cas: number | undefined,
+): Promise<LogicalResponse> {
+  const config = await d.store.config();
+  const meta: KeyMetadata = (await d.store.metadata(path)) ?? newMetadata(d.clock.now());
+  if ((meta.cas_required || config.cas_required) && cas === undefined) {
+    throw new InvalidRequestError('check-and-set parameter required for this call');
+  }
+  if (cas !== undefined && cas !== meta.current_version) {
+    throw new InvalidRequestError('check-and-set parameter did not match the current version');
+  }
+  const { version, pruned } = addVersion(meta, config, d.clock.now());
+  await d.store.writeVersion(path, meta, version, secret);
+  if (pruned.length > 0) await d.store.destroyData(path, pruned);
+  const vm = meta.versions[String(version)];
+  return { data: { ...vm, custom_metadata: meta.custom_metadata, version } };
+}

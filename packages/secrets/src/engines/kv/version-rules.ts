@@ -1,0 +1,41 @@
+import { rfc3339Nano } from '../../logical/time.js';
+import { DEFAULT_MAX_VERSIONS, type KeyMetadata, type KvConfig } from './versioned-store.js';
+
+/** The number of versions a secret keeps: its own setting, else the mount's, else 10. */
+export function effectiveMaxVersions(meta: KeyMetadata, config: KvConfig): number {
+  return meta.max_versions || config.max_versions || DEFAULT_MAX_VERSIONS;
+}
+
+/** Seconds after which a new version is deleted: the smaller non-zero of the key's and the mount's. */
+function effectiveDeleteAfter(meta: KeyMetadata, config: KvConfig): number {
+  const values = [meta.delete_version_after, config.delete_version_after].filter((v) => v > 0);
+  return values.length > 0 ? Math.min(...values) : 0;
+}
+
+/**
+ * Records a new version in `meta` (in place) and drops the oldest ones beyond the
+ * version limit. Returns the new version number and the versions whose data must go.
+ */
+export function addVersion(meta: KeyMetadata, config: KvConfig, nowMs: number) {
+  const version = meta.current_version + 1;
+  const deleteAfter = effectiveDeleteAfter(meta, config);
+  meta.versions[String(version)] = {
+    created_time: rfc3339Nano(nowMs),
+    deletion_time: deleteAfter > 0 ? rfc3339Nano(nowMs + deleteAfter * 1000) : '',
+    destroyed: false,
+  };
+  meta.current_version = version;
+  meta.updated_time = rfc3339Nano(nowMs);
+  return { version, pruned: pruneVersions(meta, effectiveMaxVersions(meta, config)) };
+}
+
+/** Removes the oldest versions so that at most `max` remain; returns the removed numbers. */
+export function pruneVersions(meta: KeyMetadata, max: number): number[] {
+  const numbers = Object.keys(meta.versions)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const pruned = numbers.slice(0, Math.max(0, numbers.length - max));
+  for (const v of pruned) delete meta.versions[String(v)];
+  if (pruned.length > 0) meta.oldest_version = numbers[pruned.length] ?? 0;
+  return pruned;
+}

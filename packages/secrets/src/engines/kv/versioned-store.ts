@@ -1,0 +1,114 @@
+import { getJson, putJson, type Storage } from '../../logical/storage.js';
+import { rfc3339Nano } from '../../logical/time.js';
+
+/** One version's lifecycle, as metadata reads show it. */
+export interface VersionMetadata {
+  created_time: string;
+  /** `''` while live; a time (possibly in the future, with `delete_version_after`) once deleted. */
+  deletion_time: string;
+  destroyed: boolean;
+}
+
+/** Everything KV v2 keeps about one secret besides its versions' data. */
+export interface KeyMetadata {
+  cas_required: boolean;
+  created_time: string;
+  current_version: number;
+  custom_metadata: Record<string, string> | null;
+  /** Seconds; 0 = never. */
+  delete_version_after: number;
+  /** 0 = the mount's setting. */
+  max_versions: number;
+  oldest_version: number;
+  updated_time: string;
+  versions: Record<string, VersionMetadata>;
+}
+
+/** Mount-wide settings at `<mount>/config`. */
+export interface KvConfig {
+  /** 0 = the default of 10. */
+  max_versions: number;
+  cas_required: boolean;
+  delete_version_after: number;
+}
+
+export const DEFAULT_MAX_VERSIONS = 10;
+export const DEFAULT_CONFIG: KvConfig = { max_versions: 0, cas_required: false, delete_version_after: 0 };
+
+/**
+ * Storage layout of a KV v2 mount: `metadata/<path>` holds `KeyMetadata` (so listing
+ * `metadata/` lists secrets), `versions/<path>/<n>` holds one version's data, `config`
+ * the mount settings. All of it sits behind the barrier.
+ */
+export class VersionedStore {
+  constructor(private readonly storage: Storage) {}
+
+  config(): Promise<KvConfig> {
+    return getJson<KvConfig>(this.storage, 'config').then((c) => ({ ...DEFAULT_CONFIG, ...c }));
+  }
+
+  putConfig(config: KvConfig): Promise<void> {
+    return putJson(this.storage, 'config', config);
+  }
+
+  metadata(path: string): Promise<KeyMetadata | undefined> {
+    return getJson<KeyMetadata>(this.storage, `metadata/${path}`);
+  }
+
+  putMetadata(path: string, meta: KeyMetadata): Promise<void> {
+    return putJson(this.storage, `metadata/${path}`, meta);
+  }
+
+  async versionData(path: string, version: number): Promise<Record<string, unknown> | undefined> {
+    return (await getJson<{ data: Record<string, unknown> }>(this.storage, versionKey(path, version)))?.data;
+  }
+
+  /** Writes a new version's data and the metadata that names it, atomically. */
+  async writeVersion(path: string, meta: KeyMetadata, version: number, data: Record<string, unknown>) {
+    const encode = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+    await this.storage.transaction([
+      { op: 'put', key: versionKey(path, version), value: encode({ data }) },
+      { op: 'put', key: `metadata/${path}`, value: encode(meta) },
+    ]);
+  }
+
+  destroyData(path: string, versions: number[]): Promise<void> {
+    return this.storage.transaction(versions.map((v) => ({ op: 'delete' as const, key: versionKey(path, v) })));
+  }
+
+  /** Removes the secret, all its versions and its metadata. */
+  async deleteAll(path: string, meta: KeyMetadata): Promise<void> {
+    await this.storage.transaction([
+      ...Object.keys(meta.versions).map((v) => ({ op: 'delete' as const, key: versionKey(path, Number(v)) })),
+      { op: 'delete', key: `metadata/${path}` },
+    ]);
+  }
+
+  list(prefix: string): Promise<string[]> {
+    return this.storage.list(`metadata/${prefix}`);
+  }
+}
+
+function versionKey(path: string, version: number): string {
+  return `versions/${path}/${version}`;
+}
+
+export function newMetadata(nowMs: number): KeyMetadata {
+  const now = rfc3339Nano(nowMs);
+  return {
+    cas_required: false,
+    created_time: now,
+    current_version: 0,
+    custom_metadata: null,
+    delete_version_after: 0,
+    max_versions: 0,
+    oldest_version: 0,
+    updated_time: now,
+    versions: {},
+  };
+}
+
+/** A version is deleted once its deletion time has passed (it may be set in the future). */
+export function isDeleted(v: VersionMetadata, nowMs: number): boolean {
+  return v.deletion_time !== '' && Date.parse(v.deletion_time) <= nowMs;
+}

@@ -1,0 +1,160 @@
+import type { Clock, Logger, Random } from '@ward/base';
+import { InvalidRequestError, UnsupportedOperationError, UnsupportedPathError } from '../logical/errors.js';
+import type { BackendRequest } from '../logical/request.js';
+import type { LogicalResponse } from '../logical/response.js';
+import type { Storage } from '../logical/storage.js';
+import type { Fields } from './fields.js';
+import type { HandlerContext, PathDefinition, PathOperation } from './path.js';
+
+/** The narrow view of the core a backend gets: never the core itself. */
+export interface SystemView {
+  /** Effective default lease TTL of the backend's mount, in seconds. */
+  defaultLeaseTtlSeconds(): number;
+  /** Effective maximum lease TTL of the backend's mount, in seconds. */
+  maxLeaseTtlSeconds(): number;
+}
+
+/** Everything a backend factory receives from the core when a mount is set up. */
+export interface BackendContext {
+  /** The mount's own storage, already confined to its prefix and behind the barrier. */
+  storage: Storage;
+  logger: Logger;
+  clock: Clock;
+  random: Random;
+  system: SystemView;
+  /** The mount's `options` (e.g. KV's `version`). */
+  options: Record<string, string>;
+}
+
+/** Path globs relative to the mount: exact, or prefix when ending in `*`. */
+export interface SpecialPaths {
+  /** Need no token (login endpoints). */
+  unauthenticated?: string[];
+  /** Root-protected: need `sudo` besides the operation's capability. */
+  root?: string[];
+}
+
+/** A mounted engine or auth method, as the router sees it. */
+export interface Backend {
+  readonly type: string;
+  readonly help: string;
+  readonly paths: readonly PathDefinition[];
+  readonly specialPaths: SpecialPaths;
+  /** Answers a request whose path is relative to the mount. */
+  handle(req: BackendRequest): Promise<LogicalResponse | undefined>;
+  /** `undefined` when the matched path has no existence check (the write is then an update). */
+  exists(req: BackendRequest): Promise<boolean | undefined>;
+  /** Called when the mount is removed or the server seals. */
+  cleanup?(): Promise<void>;
+}
+
+export interface BackendSpec {
+  type: string;
+  /** The mount's storage, handed to every handler. */
+  storage: Storage;
+  help: string;
+  paths: PathDefinition[];
+  specialPaths?: SpecialPaths;
+  cleanup?: () => Promise<void>;
+}
+
+/** Builds a `Backend` that routes among `paths`, validates input and calls handlers. */
+export function createBackend(spec: BackendSpec): Backend {
+  const find = (path: string) => {
+    for (const def of spec.paths) {
+      const captured = def.pattern.match(path);
+      if (captured) return { def, captured };
+    }
+    throw new UnsupportedPathError();
+  };
+
+  return {
+    type: spec.type,
+    help: spec.help,
+    paths: spec.paths,
+    specialPaths: spec.specialPaths ?? {},
+    cleanup: spec.cleanup,
+
+    async handle(req) {
+      const { def, captured } = find(req.path);
+      const operation = resolveOperation(def, req.operation);
+      const ctx = buildContext(def, req, spec.storage, captured);
+      const response = await operation.handler(ctx);
+      return withParameterWarnings(response, def, req.data, captured);
+    },
+
+    async exists(req) {
+      const { def, captured } = find(req.path);
+      if (!def.spec.existenceCheck) return undefined;
+      return def.spec.existenceCheck(buildContext(def, { ...req, operation: 'update' }, spec.storage, captured));
+    },
+  };
+}
+
+/** A `create` falls back to the `update` handler and back, as most paths write the same way. */
+function resolveOperation(def: PathDefinition, operation: BackendRequest['operation']) {
+  const ops = def.spec.operations;
+  const chosen =
+    operation === 'create'
+      ? (ops.create ?? ops.update)
+      : operation === 'update'
+        ? (ops.update ?? ops.create)
+        : operation === 'help'
+          ? undefined
+          : ops[operation as PathOperation];
+  if (!chosen) throw new UnsupportedOperationError();
+  return chosen;
+}
+
+function buildContext(
+  def: PathDefinition,
+  req: BackendRequest,
+  storage: Storage,
+  captured: Record<string, string>,
+): HandlerContext<Fields> {
+  const fields = def.spec.fields;
+  const data: Record<string, unknown> = {};
+  const supplied = new Set<string>();
+  const isWrite = req.operation === 'create' || req.operation === 'update';
+  for (const [name, spec] of Object.entries(fields)) {
+    const raw = name in captured ? captured[name] : lookup(req.data, name);
+    if (raw === undefined || raw === null) {
+      if (spec.required && isWrite && !spec.inPath) throw new InvalidRequestError(`missing required field "${name}"`);
+      data[name] = spec.default;
+      continue;
+    }
+    supplied.add(name);
+    data[name] = spec.parse(raw, name);
+  }
+  return { req, storage, data, supplied } as HandlerContext<Fields>;
+}
+
+/** Field names match case-insensitively when the exact name is absent (established behaviour). */
+function lookup(data: Record<string, unknown>, name: string): unknown {
+  if (name in data) return data[name];
+  const lower = name.toLowerCase();
+  for (const key of Object.keys(data)) if (key.toLowerCase() === lower) return data[key];
+  return undefined;
+}
+
+function withParameterWarnings(
+  response: LogicalResponse | undefined,
+  def: PathDefinition,
+  input: Record<string, unknown>,
+  captured: Record<string, string>,
+): LogicalResponse | undefined {
+  if (!response || response.raw) return response;
+  const warnings = [...(response.warnings ?? [])];
+  const replaced = Object.keys(captured).filter((k) => k in input && String(input[k]) !== captured[k]);
+  if (replaced.length > 0) {
+    warnings.push(
+      `Endpoint replaced the value of these parameters with the values captured from the endpoint's path: [${replaced.sort().join(' ')}]`,
+    );
+  }
+  const known = new Set(Object.keys(def.spec.fields).map((k) => k.toLowerCase()));
+  const ignored = Object.keys(input).filter((k) => !known.has(k.toLowerCase()));
+  if (ignored.length > 0 && response.data) {
+    warnings.push(`Endpoint ignored these unrecognized parameters: [${ignored.sort().join(' ')}]`);
+  }
+  return warnings.length > 0 ? { ...response, warnings } : response;
+}

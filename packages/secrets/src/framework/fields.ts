@@ -1,0 +1,149 @@
+import { InvalidRequestError } from '../logical/errors.js';
+import { parseDurationSeconds } from './duration.js';
+
+/** The JSON-schema shape a field shows in OpenAPI. */
+export interface OpenApiType {
+  type: 'string' | 'integer' | 'boolean' | 'object' | 'array';
+  format?: string;
+  items?: { type: string };
+}
+
+/**
+ * A typed field of a path: how a raw JSON/query value is coerced, its default and its
+ * documentation. `T` is the type the handler sees.
+ */
+export interface FieldSpec<T> {
+  readonly description: string;
+  readonly required: boolean;
+  readonly default: T | undefined;
+  /** Set on fields captured from the URL path. */
+  readonly inPath: boolean;
+  readonly openapi: OpenApiType;
+  /** Coerces a supplied raw value, throwing a field-validation `InvalidRequestError`. */
+  parse(raw: unknown, name: string): T;
+}
+
+interface FieldOptions<T> {
+  description: string;
+  required?: boolean;
+  default?: T;
+}
+
+/** `T` when the options give a default or make the field required, else `T | undefined`. */
+type Valued<T, O> = O extends { default: T } ? T : O extends { required: true } ? T : T | undefined;
+
+function make<T>(openapi: OpenApiType, parse: (raw: unknown, name: string) => T, o: FieldOptions<T>, inPath = false) {
+  return { description: o.description, required: o.required ?? false, default: o.default, inPath, openapi, parse };
+}
+
+export function conversionError(name: string, detail: string): InvalidRequestError {
+  return new InvalidRequestError(`Field validation failed: error converting input for field "${name}": ${detail}`);
+}
+
+function parseString(raw: unknown, name: string): string {
+  if (typeof raw === 'string') return raw;
+  if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
+  throw conversionError(name, `expected a string, got ${describe(raw)}`);
+}
+
+function parseInt(raw: unknown, name: string): number {
+  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof n === 'number' && Number.isInteger(n)) return n;
+  throw conversionError(name, `expected an integer, got ${describe(raw)}`);
+}
+
+const TRUE_TEXT = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
+const FALSE_TEXT = new Set(['0', 'f', 'F', 'false', 'FALSE', 'False']);
+
+/** Booleans arrive as JSON booleans or, from forms and queries, as `"true"`-like strings. */
+function parseBool(raw: unknown, name: string): boolean {
+  if (typeof raw === 'boolean') return raw;
+  if (typeof raw === 'number' && (raw === 0 || raw === 1)) return raw === 1;
+  if (typeof raw === 'string' && TRUE_TEXT.has(raw)) return true;
+  if (typeof raw === 'string' && FALSE_TEXT.has(raw)) return false;
+  throw conversionError(name, `expected a boolean, got ${describe(raw)}`);
+}
+
+/** A comma-delimited string or an array of strings; items trimmed, empty items dropped. */
+function parseCommaStrings(raw: unknown, name: string): string[] {
+  const items = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw : undefined;
+  if (!items) throw conversionError(name, `expected a list or a comma-separated string, got ${describe(raw)}`);
+  return items.map((item) => parseString(item, name).trim()).filter((item) => item !== '');
+}
+
+function parseStrings(raw: unknown, name: string): string[] {
+  if (typeof raw === 'string') return [raw];
+  if (!Array.isArray(raw)) throw conversionError(name, `expected a list of strings, got ${describe(raw)}`);
+  return raw.map((item) => parseString(item, name));
+}
+
+function parseObject(raw: unknown, name: string): Record<string, unknown> {
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return raw as Record<string, unknown>;
+  if (typeof raw === 'string' && raw.trim().startsWith('{')) {
+    try {
+      return parseObject(JSON.parse(raw), name);
+    } catch {
+      // fall through to the error below
+    }
+  }
+  throw conversionError(name, `expected a map, got ${describe(raw)}`);
+}
+
+/** A map of string to string, or a list of `key=value` strings. */
+function parseStringMap(raw: unknown, name: string): Record<string, string> {
+  if (Array.isArray(raw)) {
+    const out: Record<string, string> = {};
+    for (const item of raw) {
+      const text = parseString(item, name);
+      const eq = text.indexOf('=');
+      if (eq <= 0) throw conversionError(name, `expected "key=value", got ${JSON.stringify(text)}`);
+      out[text.slice(0, eq)] = text.slice(eq + 1);
+    }
+    return out;
+  }
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(parseObject(raw, name))) out[k] = parseString(v, name);
+  return out;
+}
+
+function describe(raw: unknown): string {
+  if (raw === null) return 'null';
+  if (Array.isArray(raw)) return 'a list';
+  return typeof raw === 'object' ? 'a map' : JSON.stringify(raw);
+}
+
+/** Field builders. Each call returns a `FieldSpec` whose value type follows from its options. */
+export const field = {
+  string: <O extends FieldOptions<string>>(o: O): FieldSpec<Valued<string, O>> =>
+    make({ type: 'string' }, parseString, o) as FieldSpec<Valued<string, O>>,
+  int: <O extends FieldOptions<number>>(o: O): FieldSpec<Valued<number, O>> =>
+    make({ type: 'integer' }, parseInt, o) as FieldSpec<Valued<number, O>>,
+  bool: <O extends FieldOptions<boolean>>(o: O): FieldSpec<Valued<boolean, O>> =>
+    make({ type: 'boolean' }, parseBool, o) as FieldSpec<Valued<boolean, O>>,
+  /** Seconds, from an integer or a duration string such as `"1h"`. */
+  durationSeconds: <O extends FieldOptions<number>>(o: O): FieldSpec<Valued<number, O>> =>
+    make({ type: 'string', format: 'duration' }, parseDurationSeconds, o) as FieldSpec<Valued<number, O>>,
+  commaStrings: <O extends FieldOptions<string[]>>(o: O): FieldSpec<Valued<string[], O>> =>
+    make({ type: 'array', items: { type: 'string' } }, parseCommaStrings, o) as FieldSpec<Valued<string[], O>>,
+  strings: <O extends FieldOptions<string[]>>(o: O): FieldSpec<Valued<string[], O>> =>
+    make({ type: 'array', items: { type: 'string' } }, parseStrings, o) as FieldSpec<Valued<string[], O>>,
+  ints: <O extends FieldOptions<number[]>>(o: O): FieldSpec<Valued<number[], O>> =>
+    make(
+      { type: 'array', items: { type: 'integer' } },
+      (raw, name) =>
+        (typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw : [raw]).map((v) => parseInt(v, name)),
+      o,
+    ) as FieldSpec<Valued<number[], O>>,
+  object: <O extends FieldOptions<Record<string, unknown>>>(o: O): FieldSpec<Valued<Record<string, unknown>, O>> =>
+    make({ type: 'object' }, parseObject, o) as FieldSpec<Valued<Record<string, unknown>, O>>,
+  stringMap: <O extends FieldOptions<Record<string, string>>>(o: O): FieldSpec<Valued<Record<string, string>, O>> =>
+    make({ type: 'object' }, parseStringMap, o) as FieldSpec<Valued<Record<string, string>, O>>,
+  /** A value captured from the URL path (`:name` or `*name` in the pattern); always present when matched. */
+  path: (o: { description: string }): FieldSpec<string> =>
+    make({ type: 'string' }, parseString, { ...o, required: true }, true),
+};
+
+export type Fields = Record<string, FieldSpec<unknown>>;
+
+/** The typed `data` a handler receives for a set of fields. */
+export type FieldValues<F extends Fields> = { [K in keyof F]: F[K] extends FieldSpec<infer T> ? T : never };

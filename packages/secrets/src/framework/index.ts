@@ -1,0 +1,12 @@
+export {
+  type Backend,
+  type BackendContext,
+  type BackendSpec,
+  createBackend,
+  type SpecialPaths,
+  type SystemView,
+} from './backend.js';
+export { formatDuration, parseDurationSeconds } from './duration.js';
+export { type FieldSpec, type Fields, type FieldValues, field } from './fields.js';
+export { KeyedMutex } from './keyed-mutex.js';
+export { definePath, type HandlerContext, type PathDefinition, type PathOperation, type PathSpec } from './path.js';

@@ -1,0 +1,55 @@
+import type { BackendRequest } from '../logical/request.js';
+import type { LogicalResponse } from '../logical/response.js';
+import type { Storage } from '../logical/storage.js';
+import type { Fields, FieldValues } from './fields.js';
+import { type CompiledPattern, compilePattern } from './pattern.js';
+
+/** The operations a path can implement (help is answered by the framework itself). */
+export type PathOperation = 'read' | 'create' | 'update' | 'patch' | 'delete' | 'list';
+
+/** What a handler gets: the request, its mount's storage, and `data` typed and coerced from `fields`. */
+export interface HandlerContext<F extends Fields> {
+  req: BackendRequest;
+  storage: Storage;
+  data: FieldValues<F>;
+  /** Names of the fields the caller actually sent (to tell "absent" from "default"). */
+  supplied: ReadonlySet<string>;
+}
+
+export type Handler<F extends Fields> = (ctx: HandlerContext<F>) => Promise<LogicalResponse | undefined>;
+
+export interface OperationSpec<F extends Fields> {
+  summary: string;
+  description?: string;
+  handler: Handler<F>;
+}
+
+export interface PathSpec<F extends Fields> {
+  pattern: string;
+  fields: F;
+  operations: Partial<Record<PathOperation, OperationSpec<F>>>;
+  /**
+   * Whether the target of a write exists: decides `create` vs `update`, so ACL can tell
+   * them apart. Without one, every write is an `update`.
+   */
+  existenceCheck?: (ctx: HandlerContext<F>) => Promise<boolean>;
+  help: { synopsis: string; description: string };
+}
+
+/** A path declaration after compilation; the type parameter is erased so backends can hold a list. */
+export interface PathDefinition {
+  readonly spec: PathSpec<Fields>;
+  readonly pattern: CompiledPattern;
+}
+
+/**
+ * Declares one path of a backend. The same declaration validates and coerces input,
+ * routes operations, answers the existence check, and produces help and OpenAPI.
+ */
+export function definePath<F extends Fields>(spec: PathSpec<F>): PathDefinition {
+  const pattern = compilePattern(spec.pattern);
+  for (const name of pattern.captures) {
+    if (!spec.fields[name]?.inPath) throw new Error(`path ${spec.pattern}: capture "${name}" needs a field.path()`);
+  }
+  return { spec: spec as unknown as PathSpec<Fields>, pattern };
+}

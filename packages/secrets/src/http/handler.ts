@@ -1,0 +1,82 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Logger, type Random, randomUuid } from '@ward/base';
+import type { Core } from '../core/core.js';
+import {
+  InvalidRequestError,
+  NotFoundError,
+  RequestTooLargeError,
+  UnsupportedOperationError,
+} from '../logical/errors.js';
+import { handleHelp } from './help.js';
+import {
+  apiPath,
+  checkPatchContentType,
+  clientToken,
+  namespaceHeader,
+  operationOf,
+  parseBody,
+  queryData,
+} from './logical-request.js';
+import { closeAfterResponse, readBody } from './read-body.js';
+import { sendError, sendJson, sendLogicalResponse } from './respond.js';
+import { RAW_ROUTES, type ServerInfo } from './sys-raw.js';
+
+export interface ApiHandlerOptions {
+  core: Core;
+  info: ServerInfo;
+  logger: Logger;
+  random: Random;
+  /** Bytes; negative = unlimited. */
+  maxRequestSize: number;
+}
+
+/**
+ * The `/v1/` request handler. It only translates: HTTP in, a logical request to the
+ * core, the envelope (or a typed error's status) out. No business rules live here.
+ */
+export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    serve(options, req, res).catch((err: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      // The rest of an oversized body is never read: the 413 closes the connection.
+      if (err instanceof RequestTooLargeError) closeAfterResponse(req, res);
+      sendError(res, err, options.logger);
+    });
+  };
+}
+
+async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const path = apiPath(url.pathname);
+  if (path === undefined) return sendJson(res, 404, { errors: [] });
+  const body = async () => parseBody(await readBody(req, o.maxRequestSize), req.headers['content-type']);
+
+  const raw = RAW_ROUTES[path];
+  if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.searchParams, body });
+  if (req.method === 'HEAD') throw new UnsupportedOperationError('');
+  if (req.method === 'GET' && url.searchParams.get('help')) {
+    return sendJson(res, 200, await handleHelp(o.core, path, clientToken(req)));
+  }
+
+  const operation = operationOf(req.method ?? '', url.searchParams);
+  if (operation === 'patch') checkPatchContentType(req);
+  const isWrite = operation === 'update' || operation === 'patch';
+  if (isWrite && path.endsWith('/')) throw new InvalidRequestError("cannot write to a path ending in '/'");
+  // Namespaces other than root do not exist yet: a request naming one is for a namespace that is not there.
+  if (namespaceHeader(req) !== '') throw new NotFoundError('namespace not found');
+
+  const requestId = randomUuid(o.random);
+  const response = await o.core.handleRequest({
+    id: requestId,
+    operation,
+    path: operation === 'list' && !path.endsWith('/') ? `${path}/` : path,
+    data: isWrite ? await body() : queryData(url.searchParams),
+    clientToken: clientToken(req),
+    remoteAddress: req.socket.remoteAddress ?? '',
+    namespace: '',
+  });
+  sendLogicalResponse(res, requestId, response);
+}

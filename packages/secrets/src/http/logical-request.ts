@@ -1,0 +1,108 @@
+import type { IncomingMessage } from 'node:http';
+import { InvalidRequestError, UnsupportedMediaTypeError, UnsupportedOperationError } from '../logical/errors.js';
+import type { Operation } from '../logical/request.js';
+
+/** How a verb maps to an operation; the transport shim turns the wire `LIST` into `req.method === 'LIST'`. */
+export function operationOf(method: string, query: URLSearchParams): Operation {
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      return isListQuery(query) ? 'list' : 'read';
+    case 'LIST':
+      return 'list';
+    case 'POST':
+    case 'PUT':
+      return 'update';
+    case 'DELETE':
+      return 'delete';
+    case 'PATCH':
+      return 'patch';
+    default:
+      throw new UnsupportedOperationError('');
+  }
+}
+
+function isListQuery(query: URLSearchParams): boolean {
+  const value = query.get('list');
+  if (value === null) return false;
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value)) return true;
+  if (['', '0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value)) return false;
+  throw new InvalidRequestError('');
+}
+
+/** Query values as data: one value → string, repeated → array; `list` and `help` are reserved. */
+export function queryData(query: URLSearchParams): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const key of new Set(query.keys())) {
+    if (key === 'list' || key === 'help') continue;
+    const values = query.getAll(key);
+    data[key] = values.length === 1 ? values[0] : values;
+  }
+  return data;
+}
+
+/**
+ * Parses a request body: JSON, or a form when the client says so and the body does
+ * not look like JSON (repeated form keys are joined by commas). An empty body is no data.
+ */
+export function parseBody(body: Buffer, contentType: string | undefined): Record<string, unknown> {
+  const text = body.toString('utf8');
+  const firstChar = text.trimStart()[0];
+  if (firstChar === undefined) return {};
+  if (contentType?.startsWith('application/x-www-form-urlencoded') && firstChar !== '{' && firstChar !== '[') {
+    const form = new URLSearchParams(text);
+    const data: Record<string, unknown> = {};
+    for (const key of new Set(form.keys())) data[key] = form.getAll(key).join(',');
+    return data;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new InvalidRequestError(`failed to parse JSON input: ${(err as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new InvalidRequestError('failed to parse JSON input: the body must be a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** PATCH carries a JSON merge patch and must say so. */
+export function checkPatchContentType(req: IncomingMessage): void {
+  const ct = req.headers['content-type'] ?? '';
+  if (!ct.startsWith('application/merge-patch+json')) {
+    throw new UnsupportedMediaTypeError(`PATCH requires Content-Type of application/merge-patch+json, provided ${ct}`);
+  }
+}
+
+/**
+ * The client token: `X-Vault-Token` / `X-Service-Token` (first wins), else an
+ * `Authorization: Bearer` value. Other `Authorization` schemes are not tokens.
+ */
+export function clientToken(req: IncomingMessage): string {
+  const header = req.headers['x-vault-token'] ?? req.headers['x-service-token'];
+  if (typeof header === 'string' && header !== '') return header;
+  const auth = req.headers.authorization;
+  return auth?.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+}
+
+/** The namespace header under either name, canonicalised to `''` (root) or `a/b/`. */
+export function namespaceHeader(req: IncomingMessage): string {
+  const raw = req.headers['x-vault-namespace'] ?? req.headers['x-service-namespace'];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim().replace(/^\/+|\/+$/g, '') ?? '';
+  return value === '' || value === 'root' ? '' : `${value}/`;
+}
+
+/** API path below `/v1/`, URL-decoded; non-printable characters are refused. */
+export function apiPath(pathname: string): string | undefined {
+  if (!pathname.startsWith('/v1/')) return undefined;
+  let path: string;
+  try {
+    path = decodeURIComponent(pathname.slice(4));
+  } catch {
+    throw new InvalidRequestError('invalid URL encoding in path');
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+  if (/[\u0000-\u001f\u007f]/.test(path)) throw new InvalidRequestError('path contains non-printable characters');
+  return path.replace(/^\/+/, '');
+}

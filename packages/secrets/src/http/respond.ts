@@ -1,0 +1,73 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '@ward/base';
+import { type ErrorCode, LogicalError } from '../logical/errors.js';
+import type { LogicalResponse } from '../logical/response.js';
+
+/** The one place an error becomes an HTTP status. A `Record` makes a code without a status a compile error. */
+export const STATUS: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  permission_denied: 403,
+  not_found: 404,
+  unsupported_path: 404,
+  unsupported_operation: 405,
+  precondition_failed: 412,
+  request_too_large: 413,
+  unsupported_media_type: 415,
+  internal: 500,
+  upstream_failed: 502,
+  sealed: 503,
+};
+
+const BASE_HEADERS = { 'Cache-Control': 'no-store', 'Content-Type': 'application/json' };
+
+/** Sends `body` as JSON with `status`; every response of the API goes through here. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, req?: IncomingMessage): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...BASE_HEADERS, 'Content-Length': Buffer.byteLength(text) });
+  res.end(req?.method === 'HEAD' ? undefined : text);
+}
+
+export function sendNoContent(res: ServerResponse): void {
+  res.writeHead(204, { 'Cache-Control': 'no-store' });
+  res.end();
+}
+
+/** `{"errors":[...]}` with the status of the error's code; anything unknown is logged and becomes a bare 500. */
+export function sendError(res: ServerResponse, err: unknown, logger: Logger): void {
+  if (err instanceof LogicalError) {
+    if (err.code === 'internal') logger.error('internal error', { err });
+    const message = err.code === 'internal' ? ['internal error'] : err.errors;
+    sendJson(res, STATUS[err.code], { errors: message });
+    return;
+  }
+  logger.error('unhandled error', { err });
+  sendJson(res, 500, { errors: ['internal error'] });
+}
+
+/**
+ * The standard envelope, or 204 when there is nothing to say (200 when there are
+ * only warnings), or a raw body for the few routes that answer without an envelope.
+ */
+export function sendLogicalResponse(res: ServerResponse, requestId: string, response: LogicalResponse | undefined) {
+  if (response?.raw) {
+    sendJson(res, response.raw.status, response.raw.body);
+    return;
+  }
+  const hasWarnings = (response?.warnings?.length ?? 0) > 0;
+  if (!response || (response.data == null && !response.auth && !response.secret && !hasWarnings)) {
+    sendNoContent(res);
+    return;
+  }
+  const envelope: Record<string, unknown> = {
+    request_id: requestId,
+    lease_id: response.secret?.leaseId ?? '',
+    renewable: response.secret?.renewable ?? false,
+    lease_duration: response.secret?.leaseDurationSeconds ?? 0,
+    data: response.data ?? null,
+    wrap_info: null,
+    warnings: hasWarnings ? response.warnings : null,
+    auth: response.auth ?? null,
+  };
+  if (response.dataAtTopLevel && response.data) Object.assign(envelope, response.data, envelope);
+  sendJson(res, response.status ?? 200, envelope);
+}

@@ -1,0 +1,148 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Core } from '../core/core.js';
+import { InvalidRequestError, UnsupportedOperationError } from '../logical/errors.js';
+import { rfc3339Nano } from '../logical/time.js';
+import { sendJson } from './respond.js';
+
+/** Facts about this build that status endpoints report. */
+export interface ServerInfo {
+  version: string;
+  buildDate: string;
+  storageType: string;
+}
+
+export interface RawContext {
+  core: Core;
+  info: ServerInfo;
+  req: IncomingMessage;
+  res: ServerResponse;
+  query: URLSearchParams;
+  /** The parsed JSON body (read lazily: only writes have one). */
+  body: () => Promise<Record<string, unknown>>;
+}
+
+type RawHandler = (ctx: RawContext) => Promise<void>;
+
+/**
+ * Routes that answer without the envelope and mostly without a token: they must work
+ * while the server is sealed or not yet initialised.
+ */
+export const RAW_ROUTES: Record<string, RawHandler> = {
+  'sys/init': async (ctx) => {
+    if (isRead(ctx)) return sendJson(ctx.res, 200, { initialized: await ctx.core.isInitialized() });
+    requireWrite(ctx);
+    const body = await ctx.body();
+    if (body.pgp_keys !== undefined || body.root_token_pgp_key !== undefined) {
+      throw new InvalidRequestError('PGP-encrypted key shares are not supported by this server');
+    }
+    if (body.recovery_shares !== undefined || body.recovery_threshold !== undefined) {
+      throw new InvalidRequestError('parameters recovery_shares,recovery_threshold not applicable to seal type shamir');
+    }
+    const { keys, rootToken } = await ctx.core.initialize({
+      shares: intParam(body.secret_shares, 'secret_shares'),
+      threshold: intParam(body.secret_threshold, 'secret_threshold'),
+    });
+    sendJson(ctx.res, 200, {
+      keys: keys.map((k) => Buffer.from(k).toString('hex')),
+      keys_base64: keys.map((k) => Buffer.from(k).toString('base64')),
+      root_token: rootToken,
+    });
+  },
+
+  'sys/seal-status': async (ctx) => {
+    if (!isRead(ctx)) throw new UnsupportedOperationError('');
+    sendJson(ctx.res, 200, await sealStatusBody(ctx));
+  },
+
+  'sys/unseal': async (ctx) => {
+    requireWrite(ctx);
+    const body = lowerKeys(await ctx.body());
+    if (body.reset === true || body.reset === 'true') {
+      ctx.core.resetUnsealProgress();
+    } else if (typeof body.key !== 'string' || body.key === '') {
+      throw new InvalidRequestError("'key' must be specified in request body as JSON, or 'reset' set to true");
+    } else {
+      await ctx.core.submitUnsealKey(body.key);
+    }
+    sendJson(ctx.res, 200, await sealStatusBody(ctx));
+  },
+
+  'sys/health': async (ctx) => {
+    if (!isRead(ctx)) throw new UnsupportedOperationError('');
+    const { status, body } = await healthOf(ctx);
+    sendJson(ctx.res, status, body, ctx.req);
+  },
+
+  'sys/leader': async (ctx) => {
+    if (!isRead(ctx)) throw new UnsupportedOperationError('');
+    const unsealed = !ctx.core.isSealed();
+    sendJson(ctx.res, 200, {
+      ha_enabled: false,
+      is_self: unsealed,
+      active_time: unsealed ? rfc3339Nano(ctx.core.activeSinceMs) : '0001-01-01T00:00:00Z',
+      leader_address: '',
+      leader_cluster_address: '',
+      performance_standby: false,
+      performance_standby_last_remote_wal: 0,
+    });
+  },
+};
+
+async function sealStatusBody(ctx: RawContext) {
+  return {
+    ...(await ctx.core.sealStatus()),
+    version: ctx.info.version,
+    build_date: ctx.info.buildDate,
+    migration: false,
+    recovery_seal: false,
+    storage_type: ctx.info.storageType,
+    removed_from_cluster: false,
+  };
+}
+
+/** Health with the established precedence (uninitialised → sealed → active) and overridable codes. */
+async function healthOf(ctx: RawContext) {
+  const initialized = await ctx.core.isInitialized();
+  const sealed = ctx.core.isSealed();
+  const code = (name: string, fallback: number) => {
+    const raw = ctx.query.get(name);
+    if (raw === null || raw === '') return fallback;
+    if (!/^\d+$/.test(raw)) throw new InvalidRequestError('');
+    return Number(raw);
+  };
+  const status = !initialized ? code('uninitcode', 501) : sealed ? code('sealedcode', 503) : code('activecode', 200);
+  const cluster = sealed ? undefined : ctx.core.cluster();
+  return {
+    status,
+    body: {
+      initialized,
+      sealed,
+      standby: false,
+      performance_standby: false,
+      replication_performance_mode: 'disabled',
+      replication_dr_mode: 'disabled',
+      server_time_utc: Math.floor(ctx.core.clock.now() / 1000),
+      version: ctx.info.version,
+      ...cluster,
+    },
+  };
+}
+
+function isRead(ctx: RawContext): boolean {
+  return ctx.req.method === 'GET' || ctx.req.method === 'HEAD';
+}
+
+function requireWrite(ctx: RawContext): void {
+  if (ctx.req.method !== 'PUT' && ctx.req.method !== 'POST') throw new UnsupportedOperationError('');
+}
+
+function intParam(value: unknown, name: string): number {
+  const n = typeof value === 'string' && value !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n)) throw new InvalidRequestError(`${name} must be an integer`);
+  return n;
+}
+
+/** `sys/unseal` matches its field names case-insensitively, as established servers do. */
+function lowerKeys(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k.toLowerCase(), v]));
+}

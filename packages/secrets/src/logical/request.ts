@@ -1,0 +1,42 @@
+/** What a request asks a backend to do. `create` vs `update` comes from the existence check, never the verb. */
+export type Operation = 'read' | 'create' | 'update' | 'patch' | 'delete' | 'list' | 'help';
+
+/** The transport-free request the core routes to a backend. Built by `http/logical-request.ts`. */
+export interface LogicalRequest {
+  /** UUID echoed as `request_id`. */
+  id: string;
+  operation: Operation;
+  /** Path below `/v1/` and below the namespace, without a leading `/`; a list path ends in `/`. */
+  path: string;
+  /** Body (writes) or query (reads, deletes) after parsing; values not yet coerced to field types. */
+  data: Record<string, unknown>;
+  /** The client token, `''` when none was sent. Never logged. */
+  clientToken: string;
+  /** The caller's IP address, for CIDR-bound tokens. */
+  remoteAddress: string;
+  /** Namespace path from the header (`''` = root, else `ns1/ns2/`). */
+  namespace: string;
+}
+
+/** The part of a request a backend handler sees after the core routed it to a mount. */
+export interface BackendRequest {
+  id: string;
+  operation: Operation;
+  /** Path relative to the mount point (`data/foo` for `secret/data/foo`). */
+  path: string;
+  data: Record<string, unknown>;
+  /** Mount point with trailing slash (`secret/`, `auth/userpass/`). */
+  mountPoint: string;
+  remoteAddress: string;
+  /** The authenticated caller, absent on unauthenticated paths. */
+  caller?: Caller;
+}
+
+/** Who made a request, as resolved by the token store. */
+export interface Caller {
+  /** Accessor of the caller's token (never the token itself). */
+  accessor: string;
+  policies: string[];
+  entityId: string;
+  displayName: string;
+}

@@ -1,0 +1,77 @@
+import { readFile } from 'node:fs/promises';
+import type { Clock, Logger, Random } from '@ward/base';
+import { BUILTIN_BACKENDS, DEFAULT_MOUNTS } from '../catalog.js';
+import { Core } from '../core/core.js';
+import { createApiHandler } from '../http/handler.js';
+import { createListener, type Listener, type ListenerAddress } from '../http/listener.js';
+import { createStorage } from '../storage/index.js';
+import { createSystemBackend } from '../sys/backend.js';
+import type { ListenerConfig, ServerConfig } from './config.js';
+import { VERSION } from './version.js';
+
+export interface ServerDeps {
+  config: ServerConfig;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+}
+
+/** A built server: the core and its listeners, not yet listening. */
+export interface WardServer {
+  core: Core;
+  /** Binds every listener; returns where each one listens. */
+  start(): Promise<ListenerAddress[]>;
+  /** Stops listening (letting requests in flight finish), seals, and closes storage. */
+  stop(): Promise<void>;
+}
+
+/** The composition root of the secrets server: storage → core → HTTP. */
+export async function buildServer(deps: ServerDeps): Promise<WardServer> {
+  const { config, clock, random, logger } = deps;
+  const physical = await createStorage(config.storage.type, { path: config.storage.path ?? '' });
+  const core = new Core({
+    physical,
+    storageType: config.storage.type,
+    clock,
+    random,
+    logger: logger.child({ component: 'core' }),
+    catalog: BUILTIN_BACKENDS,
+    defaultMounts: DEFAULT_MOUNTS,
+    systemBackend: createSystemBackend,
+    version: VERSION,
+  });
+  const listeners: Listener[] = [];
+  for (const l of config.listeners) listeners.push(await buildListener(l, core, deps));
+  return {
+    core,
+    start: () => Promise.all(listeners.map((l) => l.listen())),
+    async stop() {
+      await Promise.all(listeners.map((l) => l.close()));
+      await core.seal();
+      await physical.close();
+    },
+  };
+}
+
+async function buildListener(l: ListenerConfig, core: Core, deps: ServerDeps): Promise<Listener> {
+  const tls =
+    l.tlsDisable || !l.tlsCertFile || !l.tlsKeyFile
+      ? undefined
+      : { cert: await readFile(l.tlsCertFile), key: await readFile(l.tlsKeyFile) };
+  const listener = createListener({
+    address: l.address,
+    tls,
+    maxRequestSize: l.maxRequestSize,
+    handler: (req, res) => handler(req, res),
+  });
+  const handler = createApiHandler({
+    core,
+    info: { version: VERSION, buildDate: BUILD_DATE, storageType: deps.config.storage.type },
+    logger: deps.logger.child({ component: 'http' }),
+    random: deps.random,
+    maxRequestSize: listener.maxRequestSize,
+  });
+  return listener;
+}
+
+const BUILD_DATE = '2026-11-22T00:00:00Z';

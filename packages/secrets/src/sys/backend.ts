@@ -1,0 +1,17 @@
+import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
+import { pathMount, pathMountList } from './path-mounts.js';
+import { pathMountTune } from './path-mounts-tune.js';
+import { pathSealAndKeys } from './path-seal.js';
+import type { SystemCore } from './system-core.js';
+
+/** The system backend mounted at `sys/`. */
+export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backend {
+  return createBackend({
+    type: 'system',
+    storage: ctx.storage,
+    help: 'System endpoints used for control, policy and debugging.',
+    // `mounts/*path/tune` before `mounts/*path`: the first matching declaration wins.
+    paths: [pathMountList(sys), pathMountTune(sys), pathMount(sys), ...pathSealAndKeys(sys)],
+    specialPaths: { root: ['seal', 'rotate'] },
+  });
+}

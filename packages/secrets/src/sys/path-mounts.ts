@@ -1,0 +1,117 @@
+import type { MountEntry } from '../core/router/mount-table.js';
+import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../core/router/mounts.js';
+import { definePath, field, type PathDefinition } from '../framework/index.js';
+import { NotFoundError } from '../logical/errors.js';
+import type { SystemCore } from './system-core.js';
+
+/** A mount as `sys/mounts` shows it. */
+export function mountView(entry: MountEntry, version: string) {
+  return {
+    type: entry.type,
+    description: entry.description,
+    accessor: entry.accessor,
+    uuid: entry.uuid,
+    local: entry.local,
+    seal_wrap: entry.seal_wrap,
+    external_entropy_access: entry.external_entropy_access,
+    options: entry.options,
+    plugin_version: '',
+    running_plugin_version: `v${version}+builtin`,
+    running_sha256: '',
+    config: { ...entry.config },
+  };
+}
+
+const mountFields = {
+  path: field.path({ description: 'Where the engine is mounted.' }),
+  type: field.string({ description: 'Engine type (`kv`, `kv-v2`, …).' }),
+  description: field.string({ description: 'Human-readable description of the mount.' }),
+  config: field.object({ description: 'Lease settings: `default_lease_ttl`, `max_lease_ttl`, `force_no_cache`.' }),
+  options: field.stringMap({ description: 'Engine options, e.g. `{"version":"2"}` for KV.' }),
+  local: field.bool({ description: 'Not replicated (accepted for compatibility).' }),
+  seal_wrap: field.bool({ description: 'Accepted for compatibility.' }),
+};
+
+const allMounts = (sys: SystemCore) => [...sys.builtinMounts(), ...sys.mounts.entries('mounts')];
+
+/** `sys/mounts`: list the secrets engines. */
+export function pathMountList(sys: SystemCore): PathDefinition {
+  return definePath({
+    pattern: 'mounts',
+    fields: {},
+    operations: {
+      read: {
+        summary: 'List the mounted secrets engines.',
+        handler: async () => ({
+          data: Object.fromEntries(allMounts(sys).map((e) => [e.path, mountView(e, sys.version)])),
+          dataAtTopLevel: true,
+        }),
+      },
+    },
+    help: { synopsis: 'List mounted secrets engines.', description: 'Keys are mount paths with a trailing slash.' },
+  });
+}
+
+/** `sys/mounts/:path`: read, enable and disable one secrets engine. */
+export function pathMount(sys: SystemCore): PathDefinition {
+  const find = (path: string) => allMounts(sys).find((e) => e.path === `${path.replace(/\/+$/, '')}/`);
+  return definePath({
+    pattern: 'mounts/*path',
+    fields: mountFields,
+    operations: {
+      read: {
+        summary: 'Read one mount.',
+        handler: async ({ data }) => {
+          const entry = find(data.path);
+          if (!entry) throw new NotFoundError('');
+          return { data: mountView(entry, sys.version), dataAtTopLevel: true };
+        },
+      },
+      update: {
+        summary: 'Enable a secrets engine at this path.',
+        handler: async ({ data }) => {
+          await sys.mounts.mount('mounts', data.path, {
+            type: data.type ?? '',
+            description: data.description,
+            config: leaseConfig(data.config),
+            options: data.options ?? null,
+            local: data.local,
+            seal_wrap: data.seal_wrap,
+          });
+          return undefined;
+        },
+      },
+      delete: {
+        summary: 'Disable the engine at this path and erase its data.',
+        handler: async ({ data }) => {
+          await sys.mounts.unmount('mounts', data.path);
+          return undefined;
+        },
+      },
+    },
+    help: {
+      synopsis: 'Enable, read or disable a secrets engine.',
+      description: 'Disabling a mount deletes everything stored under it.',
+    },
+  });
+}
+
+/** `config` of a mount request: TTLs as seconds or duration strings (`"system"` = inherit). */
+export function leaseConfig(raw: Record<string, unknown> | undefined) {
+  if (!raw) return undefined;
+  const ttl = (v: unknown, name: string) =>
+    v === undefined || v === 'system' || v === '' ? 0 : field.durationSeconds({ description: '' }).parse(v, name);
+  return {
+    default_lease_ttl: ttl(raw.default_lease_ttl, 'default_lease_ttl') ?? 0,
+    max_lease_ttl: ttl(raw.max_lease_ttl, 'max_lease_ttl') ?? 0,
+    force_no_cache: raw.force_no_cache === true || raw.force_no_cache === 'true',
+  };
+}
+
+/** Effective TTLs of a mount, as `tune` reads report them. */
+export function effectiveTtls(entry: MountEntry) {
+  return {
+    default_lease_ttl: entry.config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS,
+    max_lease_ttl: entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
+  };
+}

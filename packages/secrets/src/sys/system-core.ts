@@ -1,0 +1,14 @@
+import type { MountEntry } from '../core/router/mount-table.js';
+import type { MountManager } from '../core/router/mounts.js';
+
+/** The part of the core the system backend may use; it never imports `Core` itself. */
+export interface SystemCore {
+  mounts: MountManager;
+  /** Version string reported in mount listings (`running_plugin_version`). */
+  version: string;
+  seal(): Promise<void>;
+  rotateKeyring(): Promise<void>;
+  keyStatus(): { term: number; installTimeMs: number; encryptions: number };
+  /** Built-in mounts shown in listings though they are not in the table (`sys/`). */
+  builtinMounts(): MountEntry[];
+}
