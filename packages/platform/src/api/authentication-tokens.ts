@@ -13,7 +13,7 @@ export const tokenRoutes: ApiRoute[] = [
     method: 'POST',
     pattern: '/users/:user_id/authentication-tokens',
     handler: (ctx, req) => {
-      const user = selfUser(req.principal, req.params.user_id);
+      const user = selfOrAdmin(ctx, req.principal, req.params.user_id);
       const attributes = attributesOf(req.body ?? { data: { type: 'authentication-tokens' } }, 'authentication-tokens');
       const description = stringAttribute(attributes, 'description', { required: false }) ?? null;
       const expiredAtMs = timestampAttribute(attributes, 'expired-at');
@@ -84,6 +84,18 @@ export const tokenRoutes: ApiRoute[] = [
 function selfUser(principal: Principal, userId: string | undefined) {
   const user = requireUser(principal);
   if (user.id !== userId) throw new NotFoundError();
+  return user;
+}
+
+/**
+ * The user named in the path when the caller is that user or a site administrator: Ward has no
+ * password sign-in, so an administrator hands a new user the first token.
+ */
+function selfOrAdmin(ctx: PlatformContext, principal: Principal, userId: string | undefined) {
+  const caller = requireUser(principal);
+  if (caller.id === userId) return caller;
+  const user = caller.is_site_admin === 1 ? ctx.store.users.get(userId ?? '') : undefined;
+  if (!user) throw new NotFoundError();
   return user;
 }
 
