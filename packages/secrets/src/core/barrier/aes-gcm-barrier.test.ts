@@ -61,6 +61,10 @@ describe('AesGcmBarrier', () => {
     flipped[20] = (flipped[20] ?? 0) ^ 1;
     await physical.put('logical/u/mine', flipped);
     await assert.rejects(barrier.get('logical/u/mine'), InternalError);
+    const otherVersion = new Uint8Array(stored);
+    otherVersion[4] = 1;
+    await physical.put('logical/u/mine', otherVersion);
+    await assert.rejects(barrier.get('logical/u/mine'), InternalError);
     await physical.put('logical/u/mine', stored.subarray(0, 10));
     await assert.rejects(barrier.get('logical/u/mine'), InternalError);
   });

@@ -44,9 +44,11 @@ export function encryptEntry(
   return out;
 }
 
-/** The term an entry was encrypted with. */
-function entryTerm(value: Uint8Array): number {
-  if (value.length < HEADER_BYTES + TAG_BYTES) throw new InternalError('encrypted value is too short');
+/** The term the entry at `path` was encrypted with. */
+function entryTerm(path: string, value: Uint8Array): number {
+  if (value.length < HEADER_BYTES + TAG_BYTES) {
+    throw new InternalError(`failed to decrypt "${path}": stored value is too short to be encrypted`);
+  }
   return ((value[0]! << 24) | (value[1]! << 16) | (value[2]! << 8) | value[3]!) >>> 0;
 }
 
@@ -55,8 +57,10 @@ function entryTerm(value: Uint8Array): number {
  * authenticate (wrong key, another path, or tampered bytes). A malformed entry is an `InternalError`.
  */
 export function decryptEntry(key: Uint8Array, path: string, value: Uint8Array): Buffer | undefined {
-  entryTerm(value); // checks the length
-  if (value[4] !== VERSION_PATH_AAD) throw new InternalError(`unsupported encryption version ${value[4]}`);
+  entryTerm(path, value); // checks the length
+  if (value[4] !== VERSION_PATH_AAD) {
+    throw new InternalError(`failed to decrypt "${path}": unsupported encryption version ${value[4]}`);
+  }
   const decipher = createDecipheriv('aes-256-gcm', key, value.subarray(5, HEADER_BYTES));
   decipher.setAAD(Buffer.from(path, 'utf8'));
   decipher.setAuthTag(value.subarray(value.length - TAG_BYTES));
@@ -196,7 +200,7 @@ export class AesGcmBarrier implements Storage {
     if (value === undefined) return undefined;
     // Checked again: the barrier may have been sealed while storage answered.
     const keyring = this.#unsealed().keyring;
-    const term = entryTerm(value);
+    const term = entryTerm(key, value);
     const entry = keyring.term(term);
     if (!entry) throw new InternalError(`failed to decrypt "${key}": no key for term ${term}`);
     const plaintext = decryptEntry(entry.key, key, value);
