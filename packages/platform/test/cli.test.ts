@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../../../bin/ward-platform', import.meta.url));
+const TOKEN = 'cli-test-token';
+
+/** Runs `bin/ward-platform serve …` and resolves once it prints the address it listens on. */
+function startCli(args: string[]): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--listen', '127.0.0.1:0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /listening on (\S+)/.exec(output);
+      if (m?.[1]) resolve({ child, url: m[1], output: () => output });
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening: ${output}`)));
+  });
+}
+
+/** Resolves with the match once the process has printed something matching `pattern`. */
+function waitForOutput(child: ChildProcess, output: () => string, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const m = pattern.exec(output());
+      if (!m) return;
+      child.stdout?.off('data', check);
+      resolve(m);
+    };
+    // Registered after startCli's own listener, so `output()` already holds the new chunk.
+    child.stdout?.on('data', check);
+    check();
+  });
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+function runCli(args: string[]): { status: number | null; stderr: string } {
+  try {
+    execFileSync(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    return { status: 0, stderr: '' };
+  } catch (err) {
+    const e = err as { status: number | null; stderr: Buffer };
+    return { status: e.status, stderr: e.stderr.toString() };
+  }
+}
+
+async function api(url: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${url}/api/v2${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/vnd.api+json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('bin/ward-platform', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ward-platform-cli-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps organizations and subscriptions in its database across a restart', async () => {
+    const db = join(dir, 'platform.db');
+    const first = await startCli(['--db', db, '--dev', '--dev-token', TOKEN]);
+    const created = await api(first.url, 'POST', '/organizations', {
+      data: { type: 'organizations', attributes: { name: 'acme', email: 'a@example.com' } },
+    });
+    assert.equal(created.status, 201);
+    const sub = await api(first.url, 'GET', '/organizations/acme/subscription');
+    assert.equal(await stop(first.child), 0);
+
+    const second = await startCli(['--db', db, '--dev', '--dev-token', TOKEN]);
+    try {
+      const again = await api(second.url, 'GET', '/organizations/acme/subscription');
+      assert.equal(again.status, 200);
+      assert.deepEqual(again.body, sub.body);
+    } finally {
+      assert.equal(await stop(second.child), 0);
+    }
+  });
+
+  it('prints a random admin token when --dev has none, and that token works', async () => {
+    const cli = await startCli(['--dev']);
+    try {
+      const token = (await waitForOutput(cli.child, cli.output, /Dev admin token: (\S+)\n/))[1];
+      const res = await fetch(`${cli.url}/api/v2/account/details`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as { data: { attributes: { username: string } } };
+      assert.equal(body.data.attributes.username, 'admin');
+    } finally {
+      await stop(cli.child);
+    }
+  });
+
+  it('serves HTTPS with --tls-cert and --tls-key', async () => {
+    const cert = join(dir, 'cert.pem');
+    const key = join(dir, 'key.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const cli = await startCli(['--dev', '--dev-token', TOKEN, '--tls-cert', cert, '--tls-key', key]);
+    try {
+      assert.match(cli.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const req = request(
+          `${cli.url}/api/v2/feature-sets`,
+          {
+            ca: execFileSync('cat', [cert]),
+            headers: { authorization: `Bearer ${TOKEN}` },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(status, 200);
+    } finally {
+      await stop(cli.child);
+    }
+  });
+
+  it('exits 2 with a message on bad usage', () => {
+    for (const args of [
+      ['serve', '--edition', 'cloud'],
+      ['serve', '--listen', 'nowhere'],
+      ['serve', '--bogus'],
+      ['frobnicate'],
+      ['serve', '--tls-cert', 'x'],
+    ]) {
+      const res = runCli(args);
+      assert.equal(res.status, 2, args.join(' '));
+      assert.match(res.stderr, /^Error: /);
+    }
+  });
+});
