@@ -1,0 +1,85 @@
+import type { Cancel, Clock, Logger } from '@ward/base';
+import { InvalidRequestError } from '../errors.js';
+import { rpcCall, splitHostPort } from '../rpc/rpc-client.js';
+
+export interface ServerListOptions {
+  clock: Clock;
+  log: Logger;
+  /** Servers from config; kept even if unreachable at boot, as the established client does. */
+  initial: string[];
+  heartbeatIntervalMs: number;
+  /** What this client tells servers about itself on each heartbeat. */
+  self: { nodeId: string; name: string; rpcAddr: string };
+}
+
+/** Normalises `host[:port]` to `host:port` with the default RPC port; bare IPv6 gets brackets. */
+export function normaliseServer(address: string): string {
+  if (!address.startsWith('[') && (address.match(/:/g)?.length ?? 0) > 1) return `[${address}]:4647`;
+  const { host, port } = splitHostPort(address, 4647);
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * A client's known servers: the ones it heartbeats over RPC (rotating past a server
+ * that fails), and the list `GET/POST /v1/agent/servers` shows and replaces.
+ */
+export class ServerList {
+  #servers: string[];
+  #lastHeartbeatMs: number | undefined;
+  #cancel: Cancel | undefined;
+  #isStopped = false;
+
+  constructor(private readonly o: ServerListOptions) {
+    this.#servers = [...new Set(o.initial.map(normaliseServer))];
+  }
+
+  /** Sorted `ip:port` strings. */
+  list(): string[] {
+    return [...this.#servers].sort();
+  }
+
+  get lastHeartbeatMs(): number | undefined {
+    return this.#lastHeartbeatMs;
+  }
+
+  /** Pings every address; replaces the whole list with the ones that answered, or fails with why. */
+  async replace(addresses: string[]): Promise<void> {
+    const normalised = addresses.map(normaliseServer);
+    const results = await Promise.allSettled(normalised.map((a) => rpcCall(a, 'Status.Ping', {}, { timeoutMs: 2000 })));
+    const alive = normalised.filter((_, i) => results[i]?.status === 'fulfilled');
+    if (alive.length === 0) {
+      const errors = results.flatMap((r, i) => (r.status === 'rejected' ? [`${normalised[i]}: ${(r.reason as Error).message}`] : []));
+      throw new InvalidRequestError(errors.length ? errors.join('; ') : 'no servers');
+    }
+    this.#servers = [...new Set(alive)];
+    this.o.log.info('client: server list replaced', { servers: this.list().join(',') });
+  }
+
+  start(): void {
+    const tick = async () => {
+      await this.#heartbeat();
+      if (!this.#isStopped) this.#cancel = this.o.clock.setTimeout(() => void tick(), this.o.heartbeatIntervalMs);
+    };
+    void tick();
+  }
+
+  /** Heartbeats the first server that answers, moving failed ones to the back. */
+  async #heartbeat(): Promise<void> {
+    for (let i = 0; i < this.#servers.length && !this.#isStopped; i++) {
+      const server = this.#servers[0] as string;
+      try {
+        await rpcCall(server, 'Node.Heartbeat', { ...this.o.self }, { timeoutMs: 5000 });
+        this.#lastHeartbeatMs = this.o.clock.now();
+        return;
+      } catch (err) {
+        this.o.log.debug('client: heartbeat failed', { server, error: (err as Error).message });
+        this.#servers = [...this.#servers.slice(1), server];
+      }
+    }
+  }
+
+  stop(): void {
+    this.#isStopped = true;
+    this.#cancel?.();
+  }
+}

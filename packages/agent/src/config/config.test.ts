@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { defaultConfig, mergeConfig } from './config.js';
+import { ConfigError } from './errors.js';
+import { parseFlags } from './flags.js';
+import { parseConfigText } from './hcl-file.js';
+import { loadConfig } from './load.js';
+
+describe('agent config', () => {
+  it('reads the established HCL layout', async () => {
+    const layer = await parseConfigText(
+      'agent.hcl',
+      `name = "s1"
+region = "eu"
+datacenter = "dc9"
+data_dir = "/tmp/x"
+bind_addr = "127.0.0.1"
+ports {
+  http = 5646
+  rpc = 5647
+  serf = 5648
+}
+server {
+  enabled = true
+  bootstrap_expect = 3
+}
+client {
+  enabled = true
+  servers = ["127.0.0.1:5647"]
+}
+acl { enabled = true }
+enable_debug = false
+log_level = "DEBUG"
+log_json = true
+gossip { probe_interval = "200ms" }
+`,
+    );
+    const c = mergeConfig(defaultConfig('h'), layer);
+    assert.equal(c.name, 's1');
+    assert.equal(c.region, 'eu');
+    assert.equal(c.datacenter, 'dc9');
+    assert.deepEqual(c.ports, { http: 5646, rpc: 5647, serf: 5648 });
+    assert.deepEqual(c.server, { enabled: true, bootstrapExpect: 3 });
+    assert.deepEqual(c.client, { enabled: true, servers: ['127.0.0.1:5647'] });
+    assert.equal(c.acl.enabled, true);
+    assert.equal(c.enableDebug, false);
+    assert.equal(c.logLevel, 'debug');
+    assert.equal(c.logJson, true);
+    assert.equal(c.gossip.probeIntervalMs, 200);
+    assert.equal(c.gossip.probeTimeoutMs, 3000);
+  });
+
+  it('rejects values of the wrong type', async () => {
+    await assert.rejects(parseConfigText('a.hcl', 'ports { http = "x" }'), ConfigError);
+    await assert.rejects(parseConfigText('a.hcl', 'log_level = "loud"'), ConfigError);
+  });
+
+  it('lets flags override files, repeats -join, and keeps enable_debug unset unless given', async () => {
+    const f = parseFlags(['-server', '-join=127.0.0.1:1', '-join', '127.0.0.1:2', '-http-port=7000', '-node', 'x']);
+    assert.deepEqual(f.layer.join, ['127.0.0.1:1', '127.0.0.1:2']);
+    const c = mergeConfig(defaultConfig('h'), { ports: { http: 1, rpc: 2 } }, f.layer);
+    assert.deepEqual(c.ports, { http: 7000, rpc: 2, serf: 4648 });
+    assert.equal(c.enableDebug, undefined);
+    assert.equal(parseFlags(['-enable-debug=false']).layer.enableDebug, false);
+    assert.throws(() => parseFlags(['-nope']), ConfigError);
+    assert.throws(() => parseFlags(['-http-port=abc']), ConfigError);
+  });
+
+  it('makes -dev a loopback single-server cluster that is also a client', async () => {
+    const c = await loadConfig(['-dev']);
+    assert.equal(c.bindAddr, '127.0.0.1');
+    assert.equal(c.server.enabled && c.client.enabled, true);
+    assert.equal(c.server.bootstrapExpect, 1);
+    await assert.rejects(loadConfig([]), ConfigError);
+  });
+});

@@ -1,0 +1,95 @@
+import type { LogLevel } from '@ward/base';
+import { DEFAULT_GOSSIP, type GossipConfig } from '../gossip/config.js';
+
+/** The agent's effective configuration after defaults, config file and flags. */
+export interface AgentConfig {
+  name: string;
+  region: string;
+  datacenter: string;
+  /** Empty: nothing is persisted (as in dev mode). */
+  dataDir: string;
+  bindAddr: string;
+  ports: { http: number; rpc: number; serf: number };
+  server: { enabled: boolean; bootstrapExpect: number };
+  client: { enabled: boolean; servers: string[] };
+  acl: { enabled: boolean };
+  /** `undefined` = unset, which matters for pprof availability. */
+  enableDebug: boolean | undefined;
+  logLevel: LogLevel;
+  logJson: boolean;
+  devMode: boolean;
+  /** Gossip addresses to join at start (`-join`, `server { start_join }`). */
+  join: string[];
+  gossip: GossipConfig;
+  /** How often a client heartbeats a server over RPC. */
+  heartbeatIntervalMs: number;
+}
+
+/** A partial config as read from one source; later sources override earlier ones. */
+export type ConfigLayer = {
+  [K in keyof AgentConfig]?: AgentConfig[K] extends object
+    ? AgentConfig[K] extends unknown[]
+      ? AgentConfig[K]
+      : Partial<AgentConfig[K]>
+    : AgentConfig[K];
+};
+
+export const VERSION = '0.1.0';
+
+export function defaultConfig(hostname: string): AgentConfig {
+  return {
+    name: hostname,
+    region: 'global',
+    datacenter: 'dc1',
+    dataDir: '',
+    bindAddr: '0.0.0.0',
+    ports: { http: 4646, rpc: 4647, serf: 4648 },
+    server: { enabled: false, bootstrapExpect: 0 },
+    client: { enabled: false, servers: [] },
+    acl: { enabled: false },
+    enableDebug: undefined,
+    logLevel: 'info',
+    logJson: false,
+    devMode: false,
+    join: [],
+    gossip: { ...DEFAULT_GOSSIP },
+    heartbeatIntervalMs: 10_000,
+  };
+}
+
+/** The dev profile: one server+client on loopback, a single-server cluster. */
+export function devLayer(): ConfigLayer {
+  return {
+    devMode: true,
+    bindAddr: '127.0.0.1',
+    server: { enabled: true, bootstrapExpect: 1 },
+    client: { enabled: true },
+    logLevel: 'debug',
+  };
+}
+
+/** Applies layers in order; nested sections merge key by key. */
+export function mergeConfig(base: AgentConfig, ...layers: ConfigLayer[]): AgentConfig {
+  const out: AgentConfig = structuredClone(base);
+  const target = out as unknown as Record<string, unknown>;
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer)) {
+      if (value === undefined) continue;
+      const current = target[key];
+      if (isPlainObject(value) && isPlainObject(current)) {
+        target[key] = { ...current, ...stripUndefined(value) };
+      } else {
+        target[key] = value;
+      }
+    }
+  }
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function stripUndefined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}

@@ -1,0 +1,134 @@
+import { LOG_LEVELS, type LogLevel } from '@ward/base';
+import type { GossipConfig } from '../gossip/config.js';
+import type { ConfigLayer } from './config.js';
+import { parseDurationMs } from './duration.js';
+import { ConfigError } from './errors.js';
+
+/** What the command line asks for: config files to read, then a layer that overrides them. */
+export interface ParsedFlags {
+  isDev: boolean;
+  configFiles: string[];
+  layer: ConfigLayer;
+}
+
+type Kind = 'bool' | 'string' | 'int' | 'list' | 'duration';
+
+/** Every flag `ward-agent agent` accepts, with its kind (`-x=v`, `-x v` and `--x` all work). */
+const FLAGS: Record<string, Kind> = {
+  dev: 'bool',
+  server: 'bool',
+  client: 'bool',
+  'acl-enabled': 'bool',
+  'enable-debug': 'bool',
+  'log-json': 'bool',
+  node: 'string',
+  region: 'string',
+  dc: 'string',
+  bind: 'string',
+  'data-dir': 'string',
+  'log-level': 'string',
+  config: 'list',
+  join: 'list',
+  servers: 'list',
+  'bootstrap-expect': 'int',
+  'http-port': 'int',
+  'rpc-port': 'int',
+  'serf-port': 'int',
+  'gossip-probe-interval': 'duration',
+  'gossip-probe-timeout': 'duration',
+  'gossip-suspicion-mult': 'int',
+  'gossip-interval': 'duration',
+  'gossip-push-pull-interval': 'duration',
+  'gossip-reconnect-interval': 'duration',
+  'heartbeat-interval': 'duration',
+};
+
+type Values = Record<string, boolean | string | number | string[]>;
+
+export function parseFlags(argv: string[]): ParsedFlags {
+  const v = readValues(argv);
+  const logLevel = v['log-level'] as string | undefined;
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel.toLowerCase() as LogLevel)) {
+    throw new ConfigError(`unknown log level: ${logLevel}`);
+  }
+  const gossip: Partial<GossipConfig> = {
+    probeIntervalMs: v['gossip-probe-interval'] as number | undefined,
+    probeTimeoutMs: v['gossip-probe-timeout'] as number | undefined,
+    suspicionMult: v['gossip-suspicion-mult'] as number | undefined,
+    gossipIntervalMs: v['gossip-interval'] as number | undefined,
+    pushPullIntervalMs: v['gossip-push-pull-interval'] as number | undefined,
+    reconnectIntervalMs: v['gossip-reconnect-interval'] as number | undefined,
+  };
+  const layer: ConfigLayer = {
+    name: v.node as string | undefined,
+    region: v.region as string | undefined,
+    datacenter: v.dc as string | undefined,
+    bindAddr: v.bind as string | undefined,
+    dataDir: v['data-dir'] as string | undefined,
+    logLevel: logLevel?.toLowerCase() as LogLevel | undefined,
+    logJson: v['log-json'] as boolean | undefined,
+    enableDebug: v['enable-debug'] as boolean | undefined,
+    acl: { enabled: v['acl-enabled'] as boolean | undefined },
+    ports: {
+      http: v['http-port'] as number | undefined,
+      rpc: v['rpc-port'] as number | undefined,
+      serf: v['serf-port'] as number | undefined,
+    },
+    server: {
+      enabled: v.server as boolean | undefined,
+      bootstrapExpect: v['bootstrap-expect'] as number | undefined,
+    },
+    client: { enabled: v.client as boolean | undefined, servers: v.servers as string[] | undefined },
+    join: v.join as string[] | undefined,
+    gossip,
+    heartbeatIntervalMs: v['heartbeat-interval'] as number | undefined,
+  };
+  return { isDev: v.dev === true, configFiles: (v.config as string[] | undefined) ?? [], layer };
+}
+
+function readValues(argv: string[]): Values {
+  const out: Values = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const m = /^--?([a-z-]+)(?:=(.*))?$/s.exec(arg);
+    if (!m) throw new ConfigError(`unexpected argument: ${arg}`);
+    const name = m[1] as string;
+    const kind = FLAGS[name];
+    if (!kind) throw new ConfigError(`flag provided but not defined: -${name}`);
+    let raw = m[2];
+    if (kind === 'bool') {
+      out[name] = raw === undefined ? true : parseBool(name, raw);
+      continue;
+    }
+    if (raw === undefined) {
+      raw = argv[++i];
+      if (raw === undefined) throw new ConfigError(`flag needs an argument: -${name}`);
+    }
+    out[name] = convert(name, kind, raw, out[name]);
+  }
+  return out;
+}
+
+function convert(name: string, kind: Kind, raw: string, prev: Values[string] | undefined): Values[string] {
+  switch (kind) {
+    case 'int': {
+      if (!/^\d+$/.test(raw)) throw new ConfigError(`invalid value ${JSON.stringify(raw)} for flag -${name}`);
+      return Number(raw);
+    }
+    case 'duration':
+      return parseDurationMs(raw, `-${name}`);
+    case 'list': {
+      // Repeatable, and a comma-separated value counts as several.
+      const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+      return [...((prev as string[] | undefined) ?? []), ...items];
+    }
+    default:
+      return raw;
+  }
+}
+
+function parseBool(name: string, raw: string): boolean {
+  if (['true', '1', 't'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'f'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`invalid boolean value ${JSON.stringify(raw)} for flag -${name}`);
+}

@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from '@cdktf/hcl2json';
+import { LOG_LEVELS, type LogLevel } from '@ward/base';
+import type { GossipConfig } from '../gossip/config.js';
+import type { ConfigLayer } from './config.js';
+import { parseDurationMs } from './duration.js';
+import { ConfigError } from './errors.js';
+
+type Obj = Record<string, unknown>;
+
+/** Reads an agent config file in the established HCL layout. */
+export async function readConfigFile(path: string): Promise<ConfigLayer> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+  }
+  return parseConfigText(path, text);
+}
+
+export async function parseConfigText(fileName: string, text: string): Promise<ConfigLayer> {
+  let doc: Obj;
+  try {
+    doc = (await parse(fileName, text)) as Obj;
+  } catch (err) {
+    throw new ConfigError(`cannot parse ${fileName}: ${(err as Error).message}`);
+  }
+  const r = new Reader(fileName, doc);
+  const server = r.block('server');
+  const client = r.block('client');
+  const ports = r.block('ports');
+  const logLevel = r.str(doc, 'log_level')?.toLowerCase();
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
+    throw new ConfigError(`${fileName}: unknown log_level ${JSON.stringify(logLevel)}`);
+  }
+  return {
+    name: r.str(doc, 'name'),
+    region: r.str(doc, 'region'),
+    datacenter: r.str(doc, 'datacenter'),
+    dataDir: r.str(doc, 'data_dir'),
+    bindAddr: r.str(doc, 'bind_addr'),
+    ports: { http: r.num(ports, 'http'), rpc: r.num(ports, 'rpc'), serf: r.num(ports, 'serf') },
+    server: { enabled: r.bool(server, 'enabled'), bootstrapExpect: r.num(server, 'bootstrap_expect') },
+    client: { enabled: r.bool(client, 'enabled'), servers: r.strs(client, 'servers') },
+    acl: { enabled: r.bool(r.block('acl'), 'enabled') },
+    enableDebug: r.bool(doc, 'enable_debug'),
+    logLevel: logLevel as LogLevel | undefined,
+    logJson: r.bool(doc, 'log_json'),
+    join: r.strs(server, 'start_join'),
+    gossip: gossipLayer(r, r.block('gossip')),
+  };
+}
+
+/** Ward's own `gossip { … }` block: protocol timings, so tests and small clusters can go faster. */
+function gossipLayer(r: Reader, g: Obj): Partial<GossipConfig> {
+  const dur = (k: string) => {
+    const v = g[k];
+    return v === undefined ? undefined : parseDurationMs(v as string | number, `gossip.${k}`);
+  };
+  return {
+    probeIntervalMs: dur('probe_interval'),
+    probeTimeoutMs: dur('probe_timeout'),
+    suspicionMult: r.num(g, 'suspicion_mult'),
+    gossipIntervalMs: dur('gossip_interval'),
+    pushPullIntervalMs: dur('push_pull_interval'),
+    reconnectIntervalMs: dur('reconnect_interval'),
+    reconnectTimeoutMs: dur('reconnect_timeout'),
+    tombstoneTimeoutMs: dur('tombstone_timeout'),
+  };
+}
+
+/** Typed access to hcl2json output, where every block is an array of objects. */
+class Reader {
+  constructor(
+    private readonly file: string,
+    private readonly doc: Obj,
+  ) {}
+
+  block(name: string): Obj {
+    const v = this.doc[name];
+    if (v === undefined) return {};
+    const first = Array.isArray(v) ? v[0] : v;
+    if (typeof first !== 'object' || first === null) throw new ConfigError(`${this.file}: ${name} must be a block`);
+    return first as Obj;
+  }
+
+  str(o: Obj, k: string): string | undefined {
+    const v = o[k];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string') throw new ConfigError(`${this.file}: ${k} must be a string`);
+    return v;
+  }
+
+  num(o: Obj, k: string): number | undefined {
+    const v = o[k];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+      throw new ConfigError(`${this.file}: ${k} must be a non-negative integer`);
+    }
+    return v;
+  }
+
+  bool(o: Obj, k: string): boolean | undefined {
+    const v = o[k];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'boolean') throw new ConfigError(`${this.file}: ${k} must be true or false`);
+    return v;
+  }
+
+  strs(o: Obj, k: string): string[] | undefined {
+    const v = o[k];
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) {
+      throw new ConfigError(`${this.file}: ${k} must be a list of strings`);
+    }
+    return v as string[];
+  }
+}

@@ -1,0 +1,24 @@
+import { hostname } from 'node:os';
+import { type AgentConfig, defaultConfig, devLayer, mergeConfig } from './config.js';
+import { ConfigError } from './errors.js';
+import { parseFlags } from './flags.js';
+import { readConfigFile } from './hcl-file.js';
+
+/** Builds the effective config: defaults, then -dev, then each -config file, then the other flags. */
+export async function loadConfig(argv: string[]): Promise<AgentConfig> {
+  const flags = parseFlags(argv);
+  const files = await Promise.all(flags.configFiles.map(readConfigFile));
+  const config = mergeConfig(defaultConfig(hostname()), ...(flags.isDev ? [devLayer()] : []), ...files, flags.layer);
+  validate(config);
+  return config;
+}
+
+function validate(c: AgentConfig): void {
+  if (!c.server.enabled && !c.client.enabled) {
+    throw new ConfigError('must specify either server, client or dev mode for the agent');
+  }
+  if (!c.name) throw new ConfigError('node name must not be empty');
+  if (c.gossip.probeTimeoutMs >= c.gossip.probeIntervalMs) {
+    throw new ConfigError('gossip probe timeout must be shorter than the probe interval');
+  }
+}

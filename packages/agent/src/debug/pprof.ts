@@ -1,0 +1,95 @@
+import { InternalError, NotFoundError } from '../errors.js';
+
+export interface ProfileResult {
+  contentType: string;
+  /** Set for binary profiles: the attachment name. */
+  filename?: string;
+  body: Buffer;
+}
+
+export interface ProfileRequest {
+  profile: string;
+  seconds: number;
+  debug: number;
+  gc: number;
+}
+
+/** Profiles Node can produce: CPU (V8 sampling) and heap (V8 sampling heap profiler). */
+const BINARY_PROFILES = new Set(['profile', 'heap', 'allocs']);
+
+/** How often the heap profiler samples, and how deep it records stacks. */
+const HEAP_INTERVAL_BYTES = 512 * 1024;
+const HEAP_STACK_DEPTH = 64;
+
+type PprofModule = typeof import('@datadog/pprof');
+
+/**
+ * Runtime profiles in the pprof format (gzip-compressed protobuf) via @datadog/pprof,
+ * loaded on first use so an agent that is never profiled never loads the native module.
+ * One object per agent: it remembers whether heap sampling has started.
+ */
+export class Profiler {
+  #mod: PprofModule | undefined;
+  #isHeapStarted = false;
+  #isCpuBusy = false;
+
+  constructor(private readonly argv: string[]) {}
+
+  async run(req: ProfileRequest): Promise<ProfileResult> {
+    if (req.profile === 'cmdline') return { contentType: 'text/plain; charset=utf-8', body: Buffer.from(this.argv.join('\x00')) };
+    if (!BINARY_PROFILES.has(req.profile)) throw new NotFoundError(`Pprof profile not found profile: ${req.profile}`);
+    const pprof = await this.#load();
+    const profile = req.profile === 'profile' ? await this.#cpu(pprof, req.seconds) : await this.#heap(pprof, req.gc);
+    if (req.debug > 0) return { contentType: 'text/plain; charset=utf-8', body: Buffer.from(describe(req.profile, profile)) };
+    return { contentType: 'application/octet-stream', filename: req.profile, body: await pprof.encode(profile) };
+  }
+
+  async #load(): Promise<PprofModule> {
+    this.#mod ??= await import('@datadog/pprof');
+    return this.#mod;
+  }
+
+  async #cpu(pprof: PprofModule, seconds: number) {
+    // V8 runs one CPU profiler per process: a second concurrent request would corrupt the first.
+    if (this.#isCpuBusy) throw new InternalError('a CPU profile is already running');
+    this.#isCpuBusy = true;
+    try {
+      return await pprof.time.profile({ durationMillis: seconds * 1000 });
+    } finally {
+      this.#isCpuBusy = false;
+    }
+  }
+
+  async #heap(pprof: PprofModule, gc: number) {
+    if (!this.#isHeapStarted) {
+      pprof.heap.start(HEAP_INTERVAL_BYTES, HEAP_STACK_DEPTH);
+      this.#isHeapStarted = true;
+    }
+    if (gc > 0) (globalThis as { gc?: () => void }).gc?.();
+    return pprof.heap.profile();
+  }
+}
+
+interface TextProfile {
+  sampleType: Array<{ type: number | bigint; unit: number | bigint }>;
+  sample: Array<{ locationId: Array<number | bigint>; value: Array<number | bigint> }>;
+  location: Array<{ id: number | bigint; line: Array<{ functionId: number | bigint; line: number | bigint }> }>;
+  function: Array<{ id: number | bigint; name: number | bigint; filename: number | bigint }>;
+  stringTable: { strings: string[] };
+}
+
+/** `debug=1`: a readable summary, the top functions by the last sample value (self). */
+function describe(name: string, p: unknown): string {
+  const prof = p as TextProfile;
+  const str = (i: number | bigint) => prof.stringTable.strings[Number(i)] ?? '';
+  const fns = new Map(prof.function.map((f) => [Number(f.id), `${str(f.name) || '(anonymous)'} ${str(f.filename)}`]));
+  const locs = new Map(prof.location.map((l) => [Number(l.id), fns.get(Number(l.line[0]?.functionId ?? 0)) ?? '?']));
+  const totals = new Map<string, number>();
+  for (const s of prof.sample) {
+    const leaf = locs.get(Number(s.locationId[0] ?? 0)) ?? '?';
+    totals.set(leaf, (totals.get(leaf) ?? 0) + Number(s.value[s.value.length - 1] ?? 0));
+  }
+  const types = prof.sampleType.map((t) => `${str(t.type)}/${str(t.unit)}`).join(' ');
+  const rows = [...totals.entries()].sort((a, b) => b[1] - a[1]).slice(0, 50);
+  return `${name} profile: ${prof.sample.length} samples [${types}]\n${rows.map(([f, v]) => `${String(v).padStart(14)}  ${f}`).join('\n')}\n`;
+}

@@ -1,0 +1,91 @@
+import type { Agent } from './agent.js';
+import { InternalError, InvalidRequestError } from './errors.js';
+import { rpcCall } from './rpc/rpc-client.js';
+import { rpcAddressOf, regionServers } from './server/servers.js';
+
+/** Where a `server_id`/`node_id` request runs. */
+export type Target = { kind: 'local' } | { kind: 'remote'; address: string; agentId: string };
+
+export interface PeerInfo {
+  name: string;
+  id: string;
+  rpcAddr: string;
+}
+
+/** Live servers of the agent's region, from its own gossip view or, on a client, a server's. */
+export async function livePeers(agent: Agent): Promise<PeerInfo[]> {
+  if (agent.memberlist) {
+    const live = regionServers(agent.memberlist.members(), agent.config.region).filter((m) => m.state === 'alive' || m.state === 'suspect');
+    return live.map((m) => ({ name: m.name, id: m.tags.id ?? '', rpcAddr: rpcAddressOf(m) }));
+  }
+  const server = agent.serverList?.list()[0];
+  if (!server) throw new InternalError('no known servers');
+  return rpcCall<PeerInfo[]>(server, 'Status.Peers', {});
+}
+
+/**
+ * Resolves `server_id` (a server's name, `name.region`, node ID, or `leader`) or
+ * `node_id` (a client's node ID) to where the request should run. An unknown server
+ * is `unknownServer`'s error, since endpoints differ on its status.
+ */
+export async function resolveTarget(
+  agent: Agent,
+  ids: { serverId?: string; nodeId?: string },
+  unknownServer: (id: string) => Error,
+): Promise<Target> {
+  if (ids.serverId && ids.nodeId) throw new InvalidRequestError('Cannot target node and server simultaneously');
+  if (ids.serverId) return serverTarget(agent, ids.serverId, unknownServer);
+  if (ids.nodeId) return nodeTarget(agent, ids.nodeId);
+  return { kind: 'local' };
+}
+
+async function serverTarget(agent: Agent, id: string, unknownServer: (id: string) => Error): Promise<Target> {
+  let address: string | undefined;
+  let agentId = id;
+  if (id === 'leader') {
+    const leader = agent.memberlist ? agent.leaderRpc() : await leaderViaServer(agent);
+    if (!leader) throw new InternalError('No cluster leader');
+    if (leader === 'self') return { kind: 'local' };
+    address = leader;
+  } else {
+    const peers = await livePeers(agent);
+    const region = agent.config.region;
+    const p = peers.find((x) => x.name === id || x.name === `${id}.${region}` || x.id === id);
+    if (!p) throw unknownServer(id);
+    address = p.rpcAddr;
+    agentId = p.name;
+  }
+  return address === agent.rpcAddress ? { kind: 'local' } : { kind: 'remote', address, agentId };
+}
+
+async function leaderViaServer(agent: Agent): Promise<string | undefined> {
+  const server = agent.serverList?.list()[0];
+  if (!server) return undefined;
+  return (await rpcCall<{ leader: string }>(server, 'Status.Leader', {})).leader || undefined;
+}
+
+async function nodeTarget(agent: Agent, id: string): Promise<Target> {
+  if (agent.isClient && id === agent.nodeId) return { kind: 'local' };
+  const address = await findNode(agent, id, false);
+  if (!address) throw new InternalError(`node not found: ${id}`);
+  return address === agent.rpcAddress ? { kind: 'local' } : { kind: 'remote', address, agentId: id };
+}
+
+/** A client's RPC address: from this server's registry, else by asking the servers. */
+export async function findNode(agent: Agent, id: string, isLocalOnly: boolean): Promise<string | undefined> {
+  const local = agent.nodes.get(id);
+  if (local) return local.rpcAddr;
+  if (isLocalOnly) return undefined;
+  const servers = agent.memberlist
+    ? (await livePeers(agent)).map((p) => p.rpcAddr).filter((a) => a !== agent.rpcAddress)
+    : (agent.serverList?.list() ?? []);
+  for (const server of servers) {
+    try {
+      const r = await rpcCall<{ rpcAddr?: string }>(server, 'Node.Lookup', { id }, { timeoutMs: 2000 });
+      if (r.rpcAddr) return r.rpcAddr;
+    } catch {
+      // That server is down or does not know the node: ask the next.
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,28 @@
+import type { Agent } from '../../agent.js';
+import { InvalidRequestError } from '../../errors.js';
+import { empty, json, type Reply } from '../reply.js';
+import { type AgentRequest, queryBool } from '../request.js';
+
+/** PUT|POST /v1/agent/join?address=…: push-pull with each; `error` is empty once one succeeded. */
+export async function join(agent: Agent, req: AgentRequest): Promise<Reply> {
+  const addresses = req.query.getAll('address').filter(Boolean);
+  if (addresses.length === 0) throw new InvalidRequestError('missing address to join');
+  const { numJoined, errors } = await agent.join(addresses);
+  if (numJoined === 0) agent.log.warn('agent: join failed', { error: errors.join('; ') });
+  const error = numJoined > 0 ? '' : `${errors.length} error${errors.length === 1 ? '' : 's'} occurred:\n\t* ${errors.join('\n\t* ')}\n\n`;
+  return json({ num_joined: numJoined, error });
+}
+
+/** PUT|POST /v1/agent/force-leave?node=…[&prune=true]: a failed member becomes left. */
+export async function forceLeave(agent: Agent, req: AgentRequest): Promise<Reply> {
+  const node = req.query.get('node');
+  if (!node) throw new InvalidRequestError('missing node to force leave');
+  let prune: boolean;
+  try {
+    prune = queryBool(req.query, 'prune', false, 'invalid prune value');
+  } catch {
+    throw new InvalidRequestError('invalid prune value');
+  }
+  agent.memberlist?.forceLeave(node, prune);
+  return empty;
+}

@@ -1,0 +1,23 @@
+import type { Agent } from '../../agent.js';
+import { collectHostData, type HostData } from '../../debug/host-data.js';
+import { InvalidRequestError } from '../../errors.js';
+import { resolveTarget } from '../../forward.js';
+import { rpcCall } from '../../rpc/rpc-client.js';
+import { json, type Reply } from '../reply.js';
+import type { AgentRequest } from '../request.js';
+
+/** GET /v1/agent/host[?server_id=…|node_id=…]: `{AgentID, HostData}` of this or another agent. */
+export async function host(agent: Agent, req: AgentRequest): Promise<Reply> {
+  const serverId = req.query.get('server_id') || undefined;
+  const nodeId = req.query.get('node_id') || undefined;
+  if (serverId && nodeId) throw new InvalidRequestError('Can only forward to either client node or server');
+  const target = await resolveTarget(agent, { serverId, nodeId }, (id) => new InvalidRequestError(`unknown nomad server ${id}`));
+  if (target.kind === 'remote') {
+    const data = await rpcCall<HostData>(target.address, 'Agent.Host', {}, { token: req.token });
+    return json({ AgentID: target.agentId, HostData: data });
+  }
+  // The debug gate is the target's: checked here only when this agent is the target.
+  await agent.authorize(req.token, 'debug');
+  const agentId = agent.isServer ? agent.memberName : agent.nodeId;
+  return json({ AgentID: agentId, HostData: await collectHostData(agent.deps.env) });
+}

@@ -1,0 +1,42 @@
+import type { Agent } from '../../agent.js';
+import type { ProfileResult } from '../../debug/pprof.js';
+import { InternalError, NotFoundError } from '../../errors.js';
+import { resolveTarget } from '../../forward.js';
+import { rpcCall } from '../../rpc/rpc-client.js';
+import type { Reply } from '../reply.js';
+import { type AgentRequest, queryInt } from '../request.js';
+
+/** Default profile length; the spec's default (the established code uses 1). */
+const DEFAULT_SECONDS = 3;
+
+/** GET /v1/agent/pprof/<profile>: runtime profiles in pprof format, or text with `debug=1`. */
+export async function pprof(agent: Agent, req: AgentRequest): Promise<Reply> {
+  const profile = req.params['*'] ?? '';
+  if (!profile) throw new NotFoundError('Invalid method');
+  const seconds = queryInt(req.query, 'seconds', DEFAULT_SECONDS);
+  const args = {
+    profile,
+    seconds: seconds > 0 ? seconds : DEFAULT_SECONDS,
+    debug: queryInt(req.query, 'debug', 0),
+    gc: queryInt(req.query, 'gc', 0),
+  };
+  const target = await resolveTarget(
+    agent,
+    { serverId: req.query.get('server_id') || undefined, nodeId: req.query.get('node_id') || undefined },
+    (id) => new InternalError(`unknown nomad server ${id}`),
+  );
+  let result: ProfileResult;
+  if (target.kind === 'remote') {
+    const r = await rpcCall<Omit<ProfileResult, 'body'> & { body: string }>(target.address, 'Agent.Pprof', args, {
+      token: req.token,
+      timeoutMs: (args.seconds + 30) * 1000,
+    });
+    result = { ...r, body: Buffer.from(r.body, 'base64') };
+  } else {
+    // Availability (enable_debug × ACLs) is decided by the agent that runs the profile.
+    await agent.authorize(req.token, 'pprof');
+    result = await agent.profiler.run(args);
+  }
+  if (result.contentType.startsWith('text/')) return { kind: 'text', body: result.body };
+  return { kind: 'binary', body: result.body, contentType: result.contentType, filename: result.filename };
+}

@@ -1,0 +1,66 @@
+import type { IncomingMessage } from 'node:http';
+import { InvalidRequestError } from '../errors.js';
+
+/** An HTTP request as handlers see it: parsed query, the caller's token, the body on demand. */
+export interface AgentRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** Path captures from the route pattern (`:name`, `*`). */
+  params: Record<string, string>;
+  token: string | undefined;
+  /** Aborted when the client disconnects. */
+  signal: AbortSignal;
+  /** The JSON body, `{}` when empty; 400 when not JSON. */
+  body(): Promise<Record<string, unknown>>;
+}
+
+/**
+ * The ACL token: `X-Cluster-Token`, then the established `X-Nomad-Token`, then
+ * `Authorization: Bearer <token>` (scheme case-insensitive, first word only).
+ */
+export function requestToken(req: IncomingMessage): string | undefined {
+  for (const h of ['x-cluster-token', 'x-nomad-token']) {
+    const v = req.headers[h];
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  const auth = req.headers.authorization;
+  const m = auth ? /^bearer\s+(\S+)/i.exec(auth) : null;
+  return m?.[1];
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new InvalidRequestError('Request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (!text) return {};
+  try {
+    const v = JSON.parse(text);
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
+    return v as Record<string, unknown>;
+  } catch {
+    throw new InvalidRequestError('Request decode failed: body must be a JSON object');
+  }
+}
+
+/** A boolean query parameter the way Go's strconv.ParseBool reads it; absent → `fallback`. */
+export function queryBool(q: URLSearchParams, name: string, fallback: boolean, errorPrefix: string): boolean {
+  const v = q.get(name);
+  if (v === null) return fallback;
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v)) return false;
+  throw new InvalidRequestError(`${errorPrefix}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
+}
+
+/** An integer query parameter; absent or unparseable → `fallback`. */
+export function queryInt(q: URLSearchParams, name: string, fallback: number): number {
+  const v = q.get(name);
+  return v !== null && /^-?\d+$/.test(v) ? Number(v) : fallback;
+}

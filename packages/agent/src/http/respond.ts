@@ -1,0 +1,66 @@
+import type { ServerResponse } from 'node:http';
+import type { Logger } from '@ward/base';
+import { AgentError, type ErrorCode } from '../errors.js';
+import type { Reply } from './reply.js';
+
+/** The one place an error becomes a status. A Record makes a code without a status a compile error. */
+const STATUS: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  permission_denied: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  not_applicable: 501,
+  unhealthy: 500,
+  upstream_failed: 500,
+  internal: 500,
+};
+
+/** Error bodies are plain text: the message only, as the established API sends them. */
+export function sendError(res: ServerResponse, err: unknown, log: Logger): number {
+  let status = 500;
+  let message = 'internal error';
+  if (err instanceof AgentError) {
+    status = STATUS[err.code];
+    message = err.message;
+  }
+  if (status >= 500) log.error('http: request failed', { status, error: err instanceof Error ? err.message : String(err) });
+  if (res.headersSent) {
+    res.destroy();
+    return status;
+  }
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end(message);
+  return status;
+}
+
+export async function sendReply(res: ServerResponse, reply: Reply, isPretty: boolean, signal: AbortSignal): Promise<void> {
+  switch (reply.kind) {
+    case 'json': {
+      const text = isPretty ? `${JSON.stringify(reply.body, null, 4)}\n` : JSON.stringify(reply.body);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(text);
+      return;
+    }
+    case 'empty':
+      res.writeHead(200);
+      res.end();
+      return;
+    case 'text':
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+      res.end(reply.body);
+      return;
+    case 'binary': {
+      const headers: Record<string, string> = { 'Content-Type': reply.contentType, 'X-Content-Type-Options': 'nosniff' };
+      if (reply.filename) headers['Content-Disposition'] = `attachment; filename="${reply.filename}"`;
+      res.writeHead(200, headers);
+      res.end(reply.body);
+      return;
+    }
+    case 'stream':
+      res.writeHead(200, { 'Content-Type': reply.contentType });
+      res.flushHeaders();
+      await reply.run((chunk) => res.write(chunk), signal);
+      res.end();
+      return;
+  }
+}

@@ -1,0 +1,83 @@
+import type { Agent, Requirement } from '../agent.js';
+import { aclRoutes } from './handlers/acl.js';
+import { forceLeave, join } from './handlers/gossip.js';
+import { health } from './handlers/health.js';
+import { host } from './handlers/host.js';
+import { members } from './handlers/members.js';
+import { monitor } from './handlers/monitor.js';
+import { pprof } from './handlers/pprof.js';
+import { self } from './handlers/self.js';
+import { listServers, updateServers } from './handlers/servers.js';
+import type { Reply } from './reply.js';
+import type { AgentRequest } from './request.js';
+
+export interface Route {
+  methods: readonly string[];
+  /** Literal segments, `:name` captures one segment, a final `*` captures the rest. */
+  path: string;
+  /** Server-only or client-only endpoints answer 501 `Invalid method` on the other kind. */
+  role?: 'server' | 'client';
+  /** Checked before the handler runs (403 on failure). */
+  need: Requirement;
+  handler(agent: Agent, req: AgentRequest): Promise<Reply>;
+}
+
+const GET = ['GET'] as const;
+/** "POST" endpoints also accept PUT, as the established agent does. */
+const WRITE = ['PUT', 'POST'] as const;
+
+/** Every endpoint of the agent, in one place. */
+export const ROUTES: readonly Route[] = [
+  { methods: GET, path: '/v1/agent/members', need: 'node:read', handler: members },
+  { methods: GET, path: '/v1/agent/servers', role: 'client', need: 'agent:read', handler: listServers },
+  { methods: WRITE, path: '/v1/agent/servers', role: 'client', need: 'agent:write', handler: updateServers },
+  { methods: GET, path: '/v1/agent/self', need: 'agent:read', handler: self },
+  { methods: WRITE, path: '/v1/agent/join', role: 'server', need: 'none', handler: join },
+  { methods: WRITE, path: '/v1/agent/force-leave', role: 'server', need: 'agent:write', handler: forceLeave },
+  { methods: GET, path: '/v1/agent/health', need: 'none', handler: health },
+  // Host and profiles check the debug gate on the agent that does the work (maybe another one).
+  { methods: GET, path: '/v1/agent/host', need: 'none', handler: host },
+  { methods: GET, path: '/v1/agent/monitor', need: 'agent:read', handler: monitor },
+  { methods: GET, path: '/v1/agent/pprof/*', need: 'agent:write', handler: pprof },
+  ...aclRoutes,
+];
+
+/**
+ * The route for `method` and `path` with its captures; `'wrong-method'` when only the
+ * path matches (405), undefined when nothing does (404).
+ */
+export function matchRoute(
+  method: string,
+  path: string,
+  routes: readonly Route[] = ROUTES,
+): { route: Route; params: Record<string, string> } | 'wrong-method' | undefined {
+  let isPathKnown = false;
+  for (const route of routes) {
+    const params = matchPath(route.path, path);
+    if (!params) continue;
+    if (route.methods.includes(method)) return { route, params };
+    isPathKnown = true;
+  }
+  return isPathKnown ? 'wrong-method' : undefined;
+}
+
+/** Captures of `path` against a route pattern, or undefined when it does not match. */
+export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
+  const want = pattern.split('/');
+  const got = path.split('/');
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i] as string;
+    if (w === '*') {
+      params['*'] = got.slice(i).join('/');
+      return params;
+    }
+    const g = got[i];
+    if (g === undefined) return undefined;
+    if (w.startsWith(':')) {
+      if (g === '') return undefined;
+      params[w.slice(1)] = decodeURIComponent(g);
+    } else if (w !== g) return undefined;
+  }
+  return got.length === want.length ? params : undefined;
+}

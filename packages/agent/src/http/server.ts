@@ -1,0 +1,66 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Agent } from '../agent.js';
+import { MethodNotAllowedError, NotApplicableError, NotFoundError } from '../errors.js';
+import { type AgentRequest, readJsonBody, requestToken } from './request.js';
+import { sendError, sendReply } from './respond.js';
+import { matchRoute } from './routes.js';
+
+/** The agent's HTTP API: translates requests to route handlers and their replies to bytes. */
+export class HttpServer {
+  private constructor(private readonly server: Server) {}
+
+  static async listen(agent: Agent, bind: string, port: number): Promise<HttpServer> {
+    const server = createServer((req, res) => void handle(agent, req, res));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, bind, () => resolve());
+    });
+    return new HttpServer(server);
+  }
+
+  get port(): number {
+    return (this.server.address() as { port: number }).port;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+async function handle(agent: Agent, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const startMs = agent.deps.clock.now();
+  const url = new URL(req.url ?? '/', 'http://agent');
+  const method = req.method ?? 'GET';
+  const log = agent.log.child({ '@module': 'http' });
+  log.trace('http: request received', { method, path: url.pathname });
+  const abort = new AbortController();
+  res.on('close', () => abort.abort());
+  let status = 200;
+  try {
+    const match = matchRoute(method, url.pathname);
+    if (!match) throw new NotFoundError('404 page not found');
+    if (match === 'wrong-method') throw new MethodNotAllowedError();
+    const { route, params } = match;
+    if ((route.role === 'server' && !agent.isServer) || (route.role === 'client' && !agent.isClient)) {
+      throw new NotApplicableError();
+    }
+    const request: AgentRequest = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      params,
+      token: requestToken(req),
+      signal: abort.signal,
+      body: () => readJsonBody(req),
+    };
+    await agent.authorize(request.token, route.need);
+    const reply = await route.handler(agent, request);
+    const pretty = url.searchParams.get('pretty');
+    await sendReply(res, reply, pretty !== null && pretty !== '0', abort.signal);
+  } catch (err) {
+    status = sendError(res, err, log);
+  }
+  log.debug('http: request complete', { method, path: url.pathname, status, duration_ms: agent.deps.clock.now() - startMs });
+}
+

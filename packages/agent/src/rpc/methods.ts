@@ -1,0 +1,75 @@
+import type { LogLevel } from '@ward/base';
+import type { AclOp } from '../acl/service.js';
+import type { Agent } from '../agent.js';
+import { collectHostData } from '../debug/host-data.js';
+import { findNode, livePeers } from '../forward.js';
+import { localMembers } from '../members.js';
+import { followLogs } from '../monitor/local-monitor.js';
+import type { RpcCall, RpcMethod } from './rpc-server.js';
+
+const unary = (handle: (call: RpcCall) => Promise<unknown>): RpcMethod => ({ kind: 'unary', handle });
+
+/**
+ * The agent's RPC methods. Methods acting for a user carry the user's token and check it
+ * here, on the agent that does the work, exactly as its HTTP endpoint would.
+ */
+export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
+  return new Map<string, RpcMethod>([
+    ['Status.Ping', unary(async () => ({}))],
+    ['Status.Leader', unary(async () => ({ leader: agent.isServer ? leaderAddress(agent) : '' }))],
+    ['Status.Peers', unary(async () => (agent.isServer ? livePeers(agent) : []))],
+    [
+      'Status.Members',
+      unary(async ({ token }) => {
+        await agent.authorize(token, 'node:read');
+        return localMembers(agent);
+      }),
+    ],
+    [
+      'Node.Heartbeat',
+      unary(async ({ args }) => {
+        agent.nodes.heartbeat(String(args.nodeId), String(args.name), String(args.rpcAddr));
+        return {};
+      }),
+    ],
+    ['Node.Lookup', unary(async ({ args }) => ({ rpcAddr: await findNode(agent, String(args.id), true) }))],
+    ['ACL.ResolveToken', unary(async ({ token }) => agent.aclStore.resolve(token))],
+    ['ACL.Op', unary(async ({ token, args }) => agent.acl.execute(token, args as unknown as AclOp))],
+    [
+      'Agent.Host',
+      unary(async ({ token }) => {
+        await agent.authorize(token, 'debug');
+        return collectHostData(agent.deps.env);
+      }),
+    ],
+    [
+      'Agent.Pprof',
+      unary(async ({ token, args }) => {
+        await agent.authorize(token, 'pprof');
+        const r = await agent.profiler.run({
+          profile: String(args.profile),
+          seconds: Number(args.seconds),
+          debug: Number(args.debug),
+          gc: Number(args.gc),
+        });
+        return { ...r, body: r.body.toString('base64') };
+      }),
+    ],
+    [
+      'Agent.Monitor',
+      {
+        kind: 'stream',
+        async handle({ token, args, signal }, write) {
+          await agent.authorize(token, 'agent:read');
+          const o = { level: args.logLevel as LogLevel, json: args.logJson === true, signal };
+          await followLogs(agent.deps.hub, o, (line) => write(Buffer.from(line)));
+        },
+      },
+    ],
+  ]);
+}
+
+function leaderAddress(agent: Agent): string {
+  const l = agent.leaderRpc();
+  return l === 'self' ? agent.rpcAddress : (l ?? '');
+}

@@ -1,0 +1,92 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import type { Logger } from '@ward/base';
+import { AgentError } from '../errors.js';
+import { LineReader, type RpcReply, type RpcRequest } from './protocol.js';
+
+export interface RpcCall {
+  token: string | undefined;
+  args: Record<string, unknown>;
+  /** Aborted when the caller hangs up (streams stop then). */
+  signal: AbortSignal;
+}
+
+/** A unary method returns its result; a stream method writes chunks until done or aborted. */
+export type RpcMethod =
+  | { kind: 'unary'; handle(call: RpcCall): Promise<unknown> }
+  | { kind: 'stream'; handle(call: RpcCall, write: (chunk: Uint8Array) => void): Promise<void> };
+
+/** Serves the agent's RPC methods on the rpc port. */
+export class RpcServer {
+  readonly #sockets = new Set<Socket>();
+
+  private constructor(
+    private readonly server: Server,
+    private readonly methods: Map<string, RpcMethod>,
+    private readonly log: Logger,
+  ) {
+    server.on('connection', (s) => this.#serve(s));
+  }
+
+  static async listen(bind: string, port: number, methods: Map<string, RpcMethod>, log: Logger): Promise<RpcServer> {
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, bind, () => resolve());
+    });
+    return new RpcServer(server, methods, log);
+  }
+
+  get port(): number {
+    return (this.server.address() as { port: number }).port;
+  }
+
+  #serve(socket: Socket): void {
+    this.#sockets.add(socket);
+    const abort = new AbortController();
+    socket.on('close', () => {
+      this.#sockets.delete(socket);
+      abort.abort();
+    });
+    socket.on('error', () => {});
+    let started = false;
+    const reader = new LineReader((value) => {
+      if (started) return;
+      started = true;
+      void this.#dispatch(value as RpcRequest, socket, abort.signal);
+    });
+    socket.on('data', (chunk) => {
+      try {
+        reader.push(chunk);
+      } catch {
+        socket.destroy();
+      }
+    });
+  }
+
+  async #dispatch(req: RpcRequest, socket: Socket, signal: AbortSignal): Promise<void> {
+    const send = (reply: RpcReply) => {
+      if (!socket.destroyed) socket.write(`${JSON.stringify(reply)}\n`);
+    };
+    const method = this.methods.get(req?.method);
+    try {
+      if (!method) throw new Error(`rpc: unknown method ${String(req?.method)}`);
+      const call = { token: req.token, args: req.args ?? {}, signal };
+      if (method.kind === 'unary') {
+        send({ ok: true, result: await method.handle(call) });
+      } else {
+        await method.handle(call, (chunk) => send({ chunk: Buffer.from(chunk).toString('base64') }));
+        send({ end: true });
+      }
+    } catch (err) {
+      if (!(err instanceof AgentError)) this.log.warn('rpc: request failed', { method: req?.method, error: err });
+      const code = err instanceof AgentError ? err.code : 'upstream_failed';
+      send({ ok: false, error: { code, message: err instanceof Error ? err.message : String(err) } });
+    }
+    socket.end();
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.#sockets) s.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
