@@ -161,7 +161,7 @@ function restoreListMethod(req: IncomingMessage, marker: string): void {
   let isList = false;
   for (let i = raw.length - 2; i >= 0; i -= 2) {
     const name = raw[i]!;
-    if (name.length <= MARKER_PREFIX.length || (name.charCodeAt(0) | 0x20) !== 0x78) continue;
+    if (name.length < MARKER_PREFIX.length || (name.charCodeAt(0) | 0x20) !== 0x78) continue;
     const lower = name.toLowerCase();
     if (!lower.startsWith(MARKER_PREFIX)) continue;
     if (lower === marker) isList = true;

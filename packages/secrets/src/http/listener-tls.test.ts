@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createListener } from './listener.js';
+import { echoHandler, echoOf, RawClient } from './raw-http.testing.js';
+
+/** A throwaway self-signed certificate for localhost and 127.0.0.1 (Node cannot make X.509 itself). */
+function selfSignedCertificate(): { cert: string; key: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'ward-tls-'));
+  try {
+    const certFile = join(dir, 'cert.pem');
+    const keyFile = join(dir, 'key.pem');
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1']
+        .concat(['-keyout', keyFile, '-out', certFile, '-subj', '/CN=localhost'])
+        .concat(['-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1']),
+      { stdio: 'ignore' },
+    );
+    return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('listener over TLS', () => {
+  const certificate = selfSignedCertificate();
+  const listener = createListener({ address: '127.0.0.1:0', tls: certificate, handler: echoHandler });
+  let port = 0;
+  let url = '';
+
+  before(async () => {
+    ({ port, url } = await listener.listen());
+  });
+  after(() => listener.close({ graceMs: 0 }));
+
+  it('reports an https URL', () => {
+    assert.equal(url, `https://127.0.0.1:${port}`);
+  });
+
+  it('serves LIST, keep-alive and pipelined, with chunked bodies, on the decrypted stream', async () => {
+    const client = await RawClient.connect(port, { ca: certificate.cert });
+    await client.write('LIST /v1/a/ HTTP/1.1\r\nHost: ward\r\n\r\n');
+    const first = echoOf(await client.readResponse());
+    assert.deepEqual([first.method, first.url, first.encrypted], ['LIST', '/v1/a/', true]);
+
+    await client.write(
+      'LIST /v1/b/ HTTP/1.1\r\nHost: ward\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nLIST\r\n0\r\nT: 1\r\n\r\n' +
+        'GET /v1/c HTTP/1.1\r\nHost: ward\r\nContent-Length: 5\r\n\r\nLIST ' +
+        'LIST /v1/d/ HTTP/1.1\r\nHost: ward\r\n\r\n',
+    );
+    const echoes = [];
+    for (let i = 0; i < 3; i++) echoes.push(echoOf(await client.readResponse()));
+    assert.deepEqual(
+      echoes.map((e) => [e.method, e.url, e.body]),
+      [
+        ['LIST', '/v1/b/', 'LIST'],
+        ['GET', '/v1/c', 'LIST '],
+        ['LIST', '/v1/d/', ''],
+      ],
+    );
+    assert.deepEqual(echoes[0]?.trailers, { t: '1' });
+    client.close();
+  });
+
+  it('rewrites a LIST that arrives one byte per TLS record', async () => {
+    const client = await RawClient.connect(port, { ca: certificate.cert });
+    await client.writeByteByByte('LIST /v1/e/ HTTP/1.1\r\nHost: ward\r\n\r\n');
+    assert.equal(echoOf(await client.readResponse()).method, 'LIST');
+    client.close();
+  });
+});
