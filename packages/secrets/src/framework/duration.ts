@@ -1,6 +1,19 @@
 import { InvalidRequestError } from '../logical/errors.js';
 
-const UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600, d: 86400 };
+const NANOS_PER_SECOND = 1_000_000_000n;
+const UNIT_NANOS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  ms: 1_000_000n,
+  s: NANOS_PER_SECOND,
+  m: 60n * NANOS_PER_SECOND,
+  h: 3_600n * NANOS_PER_SECOND,
+  d: 86_400n * NANOS_PER_SECOND,
+};
+
+/** One `<amount><unit>` part of a duration string: `1`, `1.5`, `.5` or `1.` before the unit. */
+const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h|d)/g;
 
 /**
  * Parses a duration the way established servers do: a number of seconds (`3600`, `"3600"`)
@@ -15,15 +28,19 @@ export function parseDurationSeconds(value: unknown, fieldName: string): number 
   const text = value.trim();
   if (text === '') return 0;
   if (/^\d+$/.test(text)) return Number(text);
-  const parts = text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d)/g);
-  let seconds = 0;
+  // Summed in integer nanoseconds, as Go does: in floating point 2.05 * 60 is 122.99999999999999,
+  // which would round down to 122s where Go says 123s.
+  let nanos = 0n;
   let consumed = 0;
-  for (const [whole, amount, unit] of parts) {
-    seconds += Number(amount) * (UNIT_SECONDS[unit ?? 's'] ?? 1);
+  for (const [whole, amount = '', unit = ''] of text.matchAll(PART)) {
+    const scale = UNIT_NANOS[unit] ?? NANOS_PER_SECOND;
+    const [integer = '', fraction = ''] = amount.split('.');
+    nanos += BigInt(integer || '0') * scale;
+    if (fraction !== '') nanos += (BigInt(fraction) * scale) / 10n ** BigInt(fraction.length);
     consumed += whole.length;
   }
   if (consumed !== text.length || consumed === 0) throw durationError(fieldName, value);
-  return Math.floor(seconds);
+  return Number(nanos / NANOS_PER_SECOND);
 }
 
 /** Formats seconds as a Go duration string (`0s`, `1h0m0s`, `90s` → `1m30s`), as KV v2 config reads show. */

@@ -46,7 +46,7 @@ function parseString(raw: unknown, name: string): string {
   throw conversionError(name, `expected a string, got ${describe(raw)}`);
 }
 
-function parseInt(raw: unknown, name: string): number {
+function parseInteger(raw: unknown, name: string): number {
   const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
   if (typeof n === 'number' && Number.isInteger(n)) return n;
   throw conversionError(name, `expected an integer, got ${describe(raw)}`);
@@ -89,11 +89,15 @@ function parseObject(raw: unknown, name: string): Record<string, unknown> {
   throw conversionError(name, `expected a map, got ${describe(raw)}`);
 }
 
-/** A map of string to string, or a list of `key=value` strings. */
+/**
+ * A map of string to string, or a list of `key=value` strings; a lone `key=value` string
+ * (a form or query value) is a list of one, as Go's weak decoding makes it.
+ */
 function parseStringMap(raw: unknown, name: string): Record<string, string> {
-  if (Array.isArray(raw)) {
+  const pairs = typeof raw === 'string' && !raw.trim().startsWith('{') ? [raw] : raw;
+  if (Array.isArray(pairs)) {
     const out: Record<string, string> = {};
-    for (const item of raw) {
+    for (const item of pairs) {
       const text = parseString(item, name);
       const eq = text.indexOf('=');
       if (eq <= 0) throw conversionError(name, `expected "key=value", got ${JSON.stringify(text)}`);
@@ -117,7 +121,7 @@ export const field = {
   string: <O extends FieldOptions<string>>(o: O): FieldSpec<Valued<string, O>> =>
     make({ type: 'string' }, parseString, o) as FieldSpec<Valued<string, O>>,
   int: <O extends FieldOptions<number>>(o: O): FieldSpec<Valued<number, O>> =>
-    make({ type: 'integer' }, parseInt, o) as FieldSpec<Valued<number, O>>,
+    make({ type: 'integer' }, parseInteger, o) as FieldSpec<Valued<number, O>>,
   bool: <O extends FieldOptions<boolean>>(o: O): FieldSpec<Valued<boolean, O>> =>
     make({ type: 'boolean' }, parseBool, o) as FieldSpec<Valued<boolean, O>>,
   /** Seconds, from an integer or a duration string such as `"1h"`. */
@@ -130,8 +134,11 @@ export const field = {
   ints: <O extends FieldOptions<number[]>>(o: O): FieldSpec<Valued<number[], O>> =>
     make(
       { type: 'array', items: { type: 'integer' } },
+      // A blank form field arrives as '' and means no items, not one unparsable item.
       (raw, name) =>
-        (typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw : [raw]).map((v) => parseInt(v, name)),
+        (raw === '' ? [] : typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw : [raw]).map((v) =>
+          parseInteger(v, name),
+        ),
       o,
     ) as FieldSpec<Valued<number[], O>>,
   object: <O extends FieldOptions<Record<string, unknown>>>(o: O): FieldSpec<Valued<Record<string, unknown>, O>> =>

@@ -23,11 +23,14 @@ export function compilePattern(source: string): CompiledPattern {
   const parts = source.split('/').map((segment) => {
     const m = /^([:*])([a-z_][a-z0-9_]*)(\?)?$/.exec(segment);
     if (!m) {
+      // A typo such as `:Name` would otherwise become a literal that no request ever matches.
+      if (/^[:*]/.test(segment)) throw new Error(`invalid path pattern ${source}: bad capture "${segment}"`);
       openapi.push(segment);
       return escapeRegex(segment);
     }
-    const [, kind, name, optional] = m;
-    captures.push(name as string);
+    const [, kind, name = '', optional] = m;
+    if (captures.includes(name)) throw new Error(`invalid path pattern ${source}: "${name}" captured twice`);
+    captures.push(name);
     openapi.push(`{${name}}`);
     const body = kind === '*' ? '.' : '[^/]';
     return `(?<${name}>${body}${optional ? '*' : '+'})`;

@@ -5,7 +5,14 @@ import type { LogicalResponse } from '../../logical/response.js';
 import { rfc3339Nano } from '../../logical/time.js';
 import { applyMergePatch } from './merge-patch.js';
 import { addVersion } from './version-rules.js';
-import { isDeleted, type KeyMetadata, newMetadata, type VersionedStore } from './versioned-store.js';
+import {
+  isDeleted,
+  type KeyMetadata,
+  type KvConfig,
+  newMetadata,
+  type VersionedStore,
+  type VersionMetadata,
+} from './versioned-store.js';
 
 export interface KvV2Deps {
   store: VersionedStore;
@@ -36,7 +43,10 @@ export function pathData(d: KvV2Deps) {
         handler: ({ data }) =>
           d.locks.run(data.path, async () => {
             if (!data.data) throw new InvalidRequestError('no data provided');
-            return writeVersion(d, data.path, data.data, casOption(data.options));
+            const config = await d.store.config();
+            const meta = (await d.store.metadata(data.path)) ?? newMetadata(d.clock.now());
+            checkCas(meta, config, casOption(data.options));
+            return writeVersion(d, data.path, meta, config, data.data);
           }),
       },
       patch: {
@@ -44,8 +54,18 @@ export function pathData(d: KvV2Deps) {
         handler: ({ data }) =>
           d.locks.run(data.path, async () => {
             if (!data.data) throw new InvalidRequestError('no data provided');
-            const current = await readLive(d, data.path);
-            return writeVersion(d, data.path, applyMergePatch(current, data.data), casOption(data.options));
+            const meta = await d.store.metadata(data.path);
+            if (!meta) throw new NotFoundError('');
+            const config = await d.store.config();
+            checkCas(meta, config, casOption(data.options));
+            const vm = meta.versions[String(meta.current_version)];
+            if (!vm) throw new NotFoundError('');
+            if (vm.destroyed || isDeleted(vm, d.clock.now())) {
+              // As a read does: 404 with the version's metadata, so clients can see why.
+              return { status: 404, data: versionView(meta, meta.current_version, vm) };
+            }
+            const current = (await d.store.versionData(data.path, meta.current_version)) ?? {};
+            return writeVersion(d, data.path, meta, config, applyMergePatch(current, data.data));
           }),
       },
       delete: {
@@ -85,7 +105,7 @@ async function readVersion(d: KvV2Deps, path: string, requested: number): Promis
   const version = requested || meta?.current_version || 0;
   const vm = meta?.versions[String(version)];
   if (!meta || !vm) throw new NotFoundError('');
-  const metadata = { ...vm, custom_metadata: meta.custom_metadata, version };
+  const metadata = versionView(meta, version, vm);
   if (vm.destroyed || isDeleted(vm, d.clock.now())) {
     // Established servers answer 404 with the whole envelope, so clients can see why.
     return { status: 404, data: { data: null, metadata } };
@@ -93,31 +113,34 @@ async function readVersion(d: KvV2Deps, path: string, requested: number): Promis
   return { data: { data: (await d.store.versionData(path, version)) ?? null, metadata } };
 }
 
-/** The latest version's data, or 404 when there is none alive to patch. */
-async function readLive(d: KvV2Deps, path: string): Promise<Record<string, unknown>> {
-  const meta = await d.store.metadata(path);
-  const vm = meta?.versions[String(meta.current_version)];
-  if (!meta || !vm || vm.destroyed || isDeleted(vm, d.clock.now())) throw new NotFoundError('');
-  return (await d.store.versionData(path, meta.current_version)) ?? {};
+/** One version as data reads and write responses show it. */
+function versionView(meta: KeyMetadata, version: number, vm: VersionMetadata) {
+  return { ...vm, custom_metadata: meta.custom_metadata, version };
 }
 
+/** Check-and-set: required by the mount or the key, and when given it must name the current version. */
+function checkCas(meta: KeyMetadata, config: KvConfig, cas: number | undefined): void {
+  if (cas === undefined) {
+    if (meta.cas_required || config.cas_required) {
+      throw new InvalidRequestError('check-and-set parameter required for this call');
+    }
+    return;
+  }
+  if (cas !== meta.current_version) {
+    throw new InvalidRequestError('check-and-set parameter did not match the current version');
+  }
+}
+
+/** Stores `secret` as the next version of `meta` (changed in place) and prunes what is over the limit. */
 async function writeVersion(
   d: KvV2Deps,
   path: string,
+  meta: KeyMetadata,
+  config: KvConfig,
   secret: Record<string, unknown>,
-  cas: number | undefined,
 ): Promise<LogicalResponse> {
-  const config = await d.store.config();
-  const meta: KeyMetadata = (await d.store.metadata(path)) ?? newMetadata(d.clock.now());
-  if ((meta.cas_required || config.cas_required) && cas === undefined) {
-    throw new InvalidRequestError('check-and-set parameter required for this call');
-  }
-  if (cas !== undefined && cas !== meta.current_version) {
-    throw new InvalidRequestError('check-and-set parameter did not match the current version');
-  }
   const { version, pruned } = addVersion(meta, config, d.clock.now());
   await d.store.writeVersion(path, meta, version, secret);
   if (pruned.length > 0) await d.store.destroyData(path, pruned);
-  const vm = meta.versions[String(version)];
-  return { data: { ...vm, custom_metadata: meta.custom_metadata, version } };
+  return { data: versionView(meta, version, meta.versions[String(version)] as VersionMetadata) };
 }

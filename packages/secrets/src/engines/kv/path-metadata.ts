@@ -1,4 +1,4 @@
-import { definePath, field } from '../../framework/index.js';
+import { definePath, field, formatDuration } from '../../framework/index.js';
 import { NotFoundError } from '../../logical/errors.js';
 import type { KvV2Deps } from './path-data.js';
 import { effectiveMaxVersions, pruneVersions } from './version-rules.js';
@@ -12,6 +12,8 @@ const fields = {
   custom_metadata: field.stringMap({ description: 'Caller-defined string metadata of the secret.' }),
 };
 
+const SETTINGS = ['max_versions', 'cas_required', 'delete_version_after', 'custom_metadata'] as const;
+
 /** `metadata/*path?`: a secret's metadata and version history, listing, and permanent deletion. */
 export function pathMetadata(d: KvV2Deps) {
   return definePath({
@@ -24,7 +26,7 @@ export function pathMetadata(d: KvV2Deps) {
         handler: async ({ data }) => {
           const meta = await d.store.metadata(data.path);
           if (!meta) throw new NotFoundError('');
-          return { data: { ...meta } };
+          return { data: { ...meta, delete_version_after: formatDuration(meta.delete_version_after) } };
         },
       },
       list: {
@@ -39,6 +41,8 @@ export function pathMetadata(d: KvV2Deps) {
         summary: 'Create or update the metadata of a secret.',
         handler: ({ data, supplied }) =>
           d.locks.run(data.path, async () => {
+            // A write that names no setting changes nothing, and must not create an empty secret.
+            if (!SETTINGS.some((name) => supplied.has(name))) return undefined;
             const meta = (await d.store.metadata(data.path)) ?? newMetadata(d.clock.now());
             if (supplied.has('max_versions')) meta.max_versions = data.max_versions ?? 0;
             if (supplied.has('cas_required')) meta.cas_required = data.cas_required ?? false;

@@ -15,17 +15,15 @@ export function pathPassthrough(system: SystemView) {
         handler: async ({ storage, data }) => {
           const secret = await getJson<Record<string, unknown>>(storage, data.path);
           if (!secret) throw new NotFoundError('');
-          // A `ttl` (or legacy `lease`) key in the secret is the refresh interval clients should use.
-          const ttl = secret.ttl ?? secret.lease;
-          const leaseDurationSeconds =
-            ttl === undefined ? system.defaultLeaseTtlSeconds() : parseDurationSeconds(ttl, 'ttl');
+          const leaseDurationSeconds = storedLeaseSeconds(secret) ?? system.defaultLeaseTtlSeconds();
           return { data: secret, secret: { leaseId: '', leaseDurationSeconds, renewable: false } };
         },
       },
       create: {
         summary: 'Store a secret, replacing what was there.',
         handler: async ({ storage, req, data }) => {
-          const { path: _captured, ...secret } = req.data;
+          // The raw body is the secret: a key named `path` is the caller's data, not the URL capture.
+          const secret = req.data;
           if (Object.keys(secret).length === 0) throw new InvalidRequestError('missing data fields');
           if (secret.ttl !== undefined) parseDurationSeconds(secret.ttl, 'ttl');
           await putJson(storage, data.path, secret);
@@ -53,4 +51,18 @@ export function pathPassthrough(system: SystemView) {
       description: 'Stores any map of keys to values. Values are encrypted at rest; no versions are kept.',
     },
   });
+}
+
+/**
+ * The refresh interval a secret asks for in its `ttl` (or legacy `lease`) key. A value
+ * that is not a duration is ignored, as established servers do, so the secret stays readable.
+ */
+function storedLeaseSeconds(secret: Record<string, unknown>): number | undefined {
+  const raw = 'ttl' in secret ? secret.ttl : secret.lease;
+  if (raw === undefined) return undefined;
+  try {
+    return parseDurationSeconds(raw, 'ttl');
+  } catch {
+    return undefined;
+  }
 }
