@@ -37,7 +37,7 @@ export class TestPlatform {
   constructor(edition: Edition = 'hosted', seed = 1) {
     const random = new SeededRandom(seed);
     const store = openStore(':memory:', random);
-    seedCatalogue(store.db);
+    seedCatalogue(store);
     this.ctx = { store, clock: this.clock, random, logger: silentLogger, edition };
     seedDevAdmin(this.ctx, ADMIN_TOKEN);
     this.server = buildServer(this.ctx);

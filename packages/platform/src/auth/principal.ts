@@ -2,10 +2,14 @@ import type { PlatformContext } from '../context.js';
 import { NotFoundError, UnauthorizedError } from '../jsonapi/errors.js';
 import type { MembershipRole, OrganizationRow, UserRow } from '../store/index.js';
 
-/** Who a request acts as: a user (user token or web session) or one organization (its token). */
-export type Principal =
-  | { kind: 'user'; user: UserRow; tokenId: string | null }
-  | { kind: 'organization'; organizationId: string; tokenId: string };
+/** Who an API request acts as: a user (user token) or one organization (its token). */
+export type Principal = (
+  | { kind: 'user'; user: UserRow; tokenId: string }
+  | { kind: 'organization'; organizationId: string; tokenId: string }
+) & {
+  /** Until when this authentication holds without asking the token store again (expiry, next `last-used-at`). */
+  recheckAtMs: number;
+};
 
 /** Writing `last-used-at` on every request would make each read a write; a minute is precise enough. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -19,15 +23,18 @@ export function authenticate(ctx: PlatformContext, authorization: string | undef
   if (!token || (token.expired_at !== null && token.expired_at <= nowMs)) {
     throw new UnauthorizedError('the token is unknown or expired');
   }
-  if (token.last_used_at === null || nowMs - token.last_used_at >= LAST_USED_RESOLUTION_MS) {
+  let lastUsedMs = token.last_used_at;
+  if (lastUsedMs === null || nowMs - lastUsedMs >= LAST_USED_RESOLUTION_MS) {
     ctx.store.tokens.touch(token.id, nowMs);
+    lastUsedMs = nowMs;
   }
+  const recheckAtMs = Math.min(token.expired_at ?? Number.POSITIVE_INFINITY, lastUsedMs + LAST_USED_RESOLUTION_MS);
   if (token.kind === 'organization' && token.organization_id) {
-    return { kind: 'organization', organizationId: token.organization_id, tokenId: token.id };
+    return { kind: 'organization', organizationId: token.organization_id, tokenId: token.id, recheckAtMs };
   }
   const user = token.user_id ? ctx.store.users.get(token.user_id) : undefined;
   if (!user) throw new UnauthorizedError('the token is unknown or expired');
-  return { kind: 'user', user, tokenId: token.id };
+  return { kind: 'user', user, tokenId: token.id, recheckAtMs };
 }
 
 /** How the principal relates to an organization it can see. */

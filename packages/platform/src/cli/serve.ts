@@ -32,7 +32,7 @@ export async function serve(
   }
   const store = openStore(opts.dbPath, random);
   // The catalogue is reference data every organization needs (new ones start on the free plan).
-  seedCatalogue(store.db);
+  seedCatalogue(store);
   const ctx: PlatformContext = { store, clock: deps.clock, random, logger: deps.logger, edition: opts.edition };
   const server = buildServer(ctx, tls);
   try {

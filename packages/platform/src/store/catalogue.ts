@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import type { Store } from './index.js';
 import type { FeatureSetRow } from './records.js';
 
 const UNLIMITED = {
@@ -151,13 +151,6 @@ export const FREE_IDENTIFIER = 'free';
 export const TRIAL_IDENTIFIER = 'trial';
 
 /** Inserts the catalogue's feature sets that are missing; existing rows are left as they are. */
-export function seedCatalogue(db: Db): void {
-  const columns = Object.keys(CATALOGUE[0] ?? {});
-  const insert = db.prepare(
-    `INSERT INTO feature_sets (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})
-     ON CONFLICT(id) DO NOTHING`,
-  );
-  db.transaction(() => {
-    for (const fs of CATALOGUE) insert.run(fs);
-  })();
+export function seedCatalogue(store: Pick<Store, 'featureSets'>): void {
+  store.featureSets.seed(CATALOGUE);
 }

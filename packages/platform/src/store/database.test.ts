@@ -13,12 +13,12 @@ describe('database', () => {
     try {
       const path = join(dir, 'platform.db');
       const first = openStore(path, new SeededRandom(1));
-      seedCatalogue(first.db);
+      seedCatalogue(first);
       const org = first.organizations.create({ name: 'acme', email: 'a@example.com', nowMs: 5 });
       first.close();
 
       const second = openStore(path, new SeededRandom(2));
-      seedCatalogue(second.db);
+      seedCatalogue(second);
       assert.deepEqual(second.organizations.byName('acme'), org);
       assert.equal(second.featureSets.offered().length, CATALOGUE.length);
       assert.deepEqual(
@@ -33,7 +33,7 @@ describe('database', () => {
 
   it('refuses a second active subscription for one organization', () => {
     const store = openStore(':memory:', new SeededRandom(1));
-    seedCatalogue(store.db);
+    seedCatalogue(store);
     const org = store.organizations.create({ name: 'acme', email: 'a@example.com', nowMs: 0 });
     const row = {
       organization_id: org.id,

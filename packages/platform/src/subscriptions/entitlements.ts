@@ -11,10 +11,13 @@ import {
 /** `run_task_limit` → `run-task-limit`. */
 export const wireName = (column: string): string => column.replaceAll('_', '-');
 
+/** Column and wire name of each limit, worked out once: this runs on every subscription read. */
+const LIMITS = LIMIT_COLUMNS.map((c) => [c, wireName(c)] as const);
+
 /** The seven limit attributes of a row, null meaning unlimited. */
 export function limitAttributes(limits: Limits): Attributes {
   const out: Attributes = {};
-  for (const c of LIMIT_COLUMNS) out[wireName(c)] = limits[c];
+  for (const [column, name] of LIMITS) out[name] = limits[column];
   return out;
 }
 

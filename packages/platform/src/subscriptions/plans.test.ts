@@ -18,7 +18,7 @@ class BreakableRandom implements Random {
 function setup() {
   const random = new BreakableRandom();
   const store = openStore(':memory:', random);
-  seedCatalogue(store.db);
+  seedCatalogue(store);
   const clock = new FakeClock('2024-05-01T00:00:00Z');
   const deps = { store, clock, random };
   const org = store.organizations.create({ name: 'acme', email: 'a@example.com', nowMs: clock.now() });

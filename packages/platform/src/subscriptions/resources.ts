@@ -4,13 +4,15 @@ import type { FeatureSetRow, OrganizationRow, SubscriptionRow } from '../store/i
 import { ENTITLEMENT_COLUMNS, FREE_IDENTIFIER, TRIAL_IDENTIFIER } from '../store/index.js';
 import { entitlementAttributes, limitAttributes, wireName } from './entitlements.js';
 
+const ENTITLEMENTS = ENTITLEMENT_COLUMNS.map((c) => [c, wireName(c)] as const);
+
 /**
  * A feature set as a JSON:API resource. `isCurrent` is whether it is the plan of the
  * organization being looked at (or, in the global list, whether it is still offered).
  */
 export function featureSetResource(fs: FeatureSetRow, isCurrent: boolean): ResourceObject {
   const entitlements: Record<string, boolean> = {};
-  for (const c of ENTITLEMENT_COLUMNS) entitlements[wireName(c)] = fs[c] === 1;
+  for (const [column, name] of ENTITLEMENTS) entitlements[name] = fs[column] === 1;
   return {
     id: fs.id,
     type: 'feature-sets',

@@ -10,7 +10,8 @@ h1 { font-size: 1.6rem; margin-top: 0; }
 table { border-collapse: collapse; margin: 1rem 0; width: 100%; }
 th, td { border: 1px solid #d0d7de; padding: .4rem .6rem; text-align: left; vertical-align: top; }
 thead th { background: #f6f8fa; }
-td.yes { color: #116329; } td.no { color: #6e7781; }
+td.yes { color: #116329; }
+td.no { color: #57606a; }
 th.current, td.current { background: #ddf4ff; }
 .notice { border: 1px solid #1a7f37; background: #dafbe1; padding: .75rem 1rem; border-radius: 6px; }
 .error { border: 1px solid #cf222e; background: #ffebe9; padding: .75rem 1rem; border-radius: 6px; }

@@ -83,16 +83,17 @@ ${comparisonTable(v)}
 /** Every plan the organization may choose, side by side: one column per plan. */
 function comparisonTable(v: BillingView): SafeHtml {
   const cls = (fs: FeatureSetRow) => (fs.id === v.current.id ? 'current' : null);
-  const yesNo = (on: boolean) => (on ? html`<td class="yes">Included</td>` : html`<td class="no">Not included</td>`);
+  const yesNo = (fs: FeatureSetRow, on: boolean) =>
+    html`<td class="${on ? 'yes' : 'no'} ${cls(fs)}">${on ? 'Included' : 'Not included'}</td>`;
   return html`<table>
 <caption>Plans compared; your current plan is marked</caption>
 <thead><tr><th scope="col">Feature</th>${v.plans.map((fs) => html`<th scope="col" class="${cls(fs)}">${fs.name}${fs.id === v.current.id ? ' (current plan)' : ''}</th>`)}</tr></thead>
 <tbody>
 <tr><th scope="row">Price</th>${v.plans.map((fs) => html`<td class="${cls(fs)}">${price(fs)}</td>`)}</tr>
 <tr><th scope="row">Users</th>${v.plans.map((fs) => html`<td class="${cls(fs)}">${limitText(fs.user_limit)}</td>`)}</tr>
-<tr><th scope="row">Concurrent runs</th>${v.plans.map((fs) => html`<td>${fs.default_runs_ceiling}</td>`)}</tr>
-${ENTITLEMENT_COLUMNS.map((c) => html`<tr><th scope="row">${FEATURE_LABELS[c]}</th>${v.plans.map((fs) => yesNo(fs[c] === 1))}</tr>`)}
-<tr><th scope="row">Change</th>${v.plans.map((fs) => html`<td>${choose(v, fs)}</td>`)}</tr>
+<tr><th scope="row">Concurrent runs</th>${v.plans.map((fs) => html`<td class="${cls(fs)}">${fs.default_runs_ceiling}</td>`)}</tr>
+${ENTITLEMENT_COLUMNS.map((c) => html`<tr><th scope="row">${FEATURE_LABELS[c]}</th>${v.plans.map((fs) => yesNo(fs, fs[c] === 1))}</tr>`)}
+<tr><th scope="row">Change</th>${v.plans.map((fs) => html`<td class="${cls(fs)}">${choose(v, fs)}</td>`)}</tr>
 </tbody>
 </table>`;
 }

@@ -1,0 +1,31 @@
+// A Ward platform server for the benchmark, run as its own process so it does not share an
+// event loop with the load generator. Prints `PORT <n>` once it listens.
+import type { AddressInfo } from 'node:net';
+import { cryptoRandom, silentLogger, systemClock } from '@ward/base';
+import { seedDevAdmin } from '../src/cli/dev-seed.js';
+import type { PlatformContext } from '../src/context.js';
+import { buildServer } from '../src/http/server.js';
+import { openStore, seedCatalogue } from '../src/store/index.js';
+import { startOnFreePlan } from '../src/subscriptions/plans.js';
+
+const token = process.env.BENCH_TOKEN ?? 'bench-token';
+const store = openStore(':memory:', cryptoRandom);
+seedCatalogue(store);
+const ctx: PlatformContext = {
+  store,
+  clock: systemClock,
+  random: cryptoRandom,
+  logger: silentLogger,
+  edition: 'hosted',
+};
+const admin = seedDevAdmin(ctx, token);
+store.transaction(() => {
+  const org = store.organizations.create({ name: 'bench', email: 'bench@example.com', nowMs: systemClock.now() });
+  store.organizations.addMember(org.id, admin.userId, 'owner', systemClock.now());
+  startOnFreePlan(ctx, org.id);
+});
+const server = buildServer(ctx);
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`PORT ${(server.address() as AddressInfo).port}\n`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
