@@ -151,6 +151,29 @@ describe('KV v2 over HTTP', () => {
       assert.deepEqual(r.body.warnings, ['Endpoint ignored these unrecognized parameters: [colour]']);
     });
 
+    it('lists the ignored-parameters warning before the replaced-by-path warning', {
+      todo: 'framework/backend.ts (not KV) adds the replaced warning first; established servers add it second',
+    }, async () => {
+      const r = await t.request('POST', 'secret/data/warn-order', {
+        body: { path: 'elsewhere', data: { a: 1 }, junk: 1 },
+      });
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.body.warnings, [
+        'Endpoint ignored these unrecognized parameters: [junk]',
+        "Endpoint replaced the value of these parameters with the values captured from the endpoint's path: [path]",
+      ]);
+      assert.equal((await t.request('GET', 'secret/data/elsewhere')).status, 404, 'the capture won');
+    });
+
+    it('warns about a body key replaced by the path capture even when the values are equal', {
+      todo: 'framework/backend.ts (not KV) warns only when the values differ; established servers warn whenever the key is sent',
+    }, async () => {
+      const r = await t.request('POST', 'secret/data/warn-same', { body: { path: 'warn-same', data: { a: 1 } } });
+      assert.deepEqual(r.body.warnings, [
+        "Endpoint replaced the value of these parameters with the values captured from the endpoint's path: [path]",
+      ]);
+    });
+
     it('sends no warning, and no body, when the response has no data', async () => {
       await write('secret/data/warn-204', { a: 1 });
       const r = await t.request('POST', 'secret/metadata/warn-204', { body: { max_versions: 3, bogus: 1 } });
@@ -239,6 +262,30 @@ describe('KV v2 over HTTP', () => {
       assert.deepEqual(r.body, { errors: ['check-and-set parameter required for this call'] });
       assert.equal((await write(`${mount}/data/strict`, { a: 2 }, { cas: 1 })).version, 2);
       assert.equal((await write(`${mount}/data/relaxed`, { a: 1 })).version, 1);
+    });
+    it('takes cas as a number string, refuses one it cannot parse, and treats a negative one as a mismatch', async () => {
+      const mount = await freshMount();
+      await write(`${mount}/data/k`, { a: 1 });
+      assert.equal((await write(`${mount}/data/k`, { a: 2 }, { cas: '1' })).version, 2);
+      const bad = await t.request('POST', `${mount}/data/k`, { body: { data: { a: 3 }, options: { cas: 'two' } } });
+      assert.equal(bad.status, 400);
+      assert.deepEqual(bad.body, { errors: ['error parsing check-and-set parameter'] });
+      const negative = await t.request('POST', `${mount}/data/k`, { body: { data: { a: 3 }, options: { cas: -1 } } });
+      assert.equal(negative.status, 400);
+      assert.deepEqual(negative.body, { errors: ['check-and-set parameter did not match the current version'] });
+    });
+
+    it('warns that a key cannot opt out of cas the mount requires', async () => {
+      const mount = await freshMount();
+      await t.request('POST', `${mount}/config`, { body: { cas_required: true } });
+      const r = await t.request('POST', `${mount}/metadata/k`, { body: { cas_required: false } });
+      assert.equal(r.status, 200);
+      assert.equal(r.body.data, null);
+      assert.deepEqual(r.body.warnings, [
+        '"cas_required" set to false, but is mandated by backend config. This value will be ignored.',
+      ]);
+      const w = await t.request('POST', `${mount}/data/k`, { body: { data: { a: 1 } } });
+      assert.deepEqual(w.body, { errors: ['check-and-set parameter required for this call'] });
     });
   });
 
@@ -510,6 +557,46 @@ describe('KV v2 over HTTP', () => {
       const r = await t.request('POST', 'secret/metadata/badmeta', { body: { custom_metadata: { a: { b: 1 } } } });
       assert.equal(r.status, 400);
       assert.match(r.body.errors[0], /^Field validation failed: error converting input for field "custom_metadata"/);
+    });
+
+    it('refuses custom_metadata over the established limits, naming each problem', async () => {
+      const mount = await freshMount();
+      const tooMany = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, 'v']));
+      const many = await t.request('POST', `${mount}/metadata/limits`, { body: { custom_metadata: tooMany } });
+      assert.equal(many.status, 400);
+      assert.deepEqual(many.body, {
+        errors: [
+          '1 error occurred:\n\t* custom_metadata validation failed: payload must contain at most 64 keys, provided 65\n\n',
+        ],
+      });
+      const bad = await t.request('POST', `${mount}/metadata/limits`, {
+        body: { custom_metadata: { empty: '', [`${'k'.repeat(129)}`]: 'v', long: 'v'.repeat(513) } },
+      });
+      assert.equal(bad.status, 400);
+      assert.deepEqual(bad.body, {
+        errors: [
+          '3 errors occurred:\n' +
+            '\t* custom_metadata validation failed: length of value for key "empty" is 0 but must be 0 < len(value) <= 512\n' +
+            `\t* custom_metadata validation failed: length of key "${'k'.repeat(129)}" is 129 but must be 0 < len(key) <= 128\n` +
+            '\t* custom_metadata validation failed: length of value for key "long" is 513 but must be 0 < len(value) <= 512\n\n',
+        ],
+      });
+      const fine = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`k${i}`, 'v'.repeat(512)]));
+      assert.equal(
+        (await t.request('POST', `${mount}/metadata/limits`, { body: { custom_metadata: fine } })).status,
+        204,
+      );
+    });
+
+    it('refuses a negative max_versions instead of pruning the version just written', async () => {
+      const mount = await freshMount();
+      for (const path of ['metadata/neg', 'config']) {
+        const r = await t.request('POST', `${mount}/${path}`, { body: { max_versions: -1 } });
+        assert.equal(r.status, 400, path);
+        assert.deepEqual(r.body, { errors: ['max_versions cannot be negative'] });
+      }
+      await write(`${mount}/data/neg`, { a: 1 });
+      assert.deepEqual((await t.request('GET', `${mount}/data/neg`)).body.data.data, { a: 1 });
     });
 
     it('DELETE removes every version and the metadata; a new write starts again at version 1', async () => {

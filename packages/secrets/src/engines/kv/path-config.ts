@@ -1,5 +1,6 @@
 import { definePath, field, formatDuration } from '../../framework/index.js';
 import type { KvV2Deps } from './path-data.js';
+import { requireValidMaxVersions } from './version-rules.js';
 
 /** `config`: mount-wide KV v2 settings. */
 export function pathConfig(d: KvV2Deps) {
@@ -28,7 +29,7 @@ export function pathConfig(d: KvV2Deps) {
         summary: 'Change the mount settings.',
         handler: async ({ data, supplied }) => {
           const c = await d.store.config();
-          if (supplied.has('max_versions')) c.max_versions = data.max_versions ?? 0;
+          if (data.max_versions !== undefined) c.max_versions = requireValidMaxVersions(data.max_versions);
           if (supplied.has('cas_required')) c.cas_required = data.cas_required ?? false;
           if (supplied.has('delete_version_after')) c.delete_version_after = data.delete_version_after ?? 0;
           await d.store.putConfig(c);

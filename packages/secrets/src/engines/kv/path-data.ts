@@ -90,13 +90,13 @@ export function pathData(d: KvV2Deps) {
   });
 }
 
+/** `options.cas` as an integer; established servers decode it weakly, so `"2"` is 2. */
 function casOption(options: Record<string, unknown> | undefined): number | undefined {
   const cas = options?.cas;
   if (cas === undefined || cas === null) return undefined;
-  const n = typeof cas === 'string' ? Number(cas) : cas;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-    throw new InvalidRequestError('check-and-set parameter must be a non-negative integer');
-  }
+  const n = typeof cas === 'string' && cas.trim() !== '' ? Number(cas) : cas;
+  if (typeof n !== 'number' || !Number.isInteger(n))
+    throw new InvalidRequestError('error parsing check-and-set parameter');
   return n;
 }
 

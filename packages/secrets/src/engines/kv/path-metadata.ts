@@ -1,7 +1,8 @@
 import { definePath, field, formatDuration } from '../../framework/index.js';
 import { NotFoundError } from '../../logical/errors.js';
+import { validateCustomMetadata } from './custom-metadata.js';
 import type { KvV2Deps } from './path-data.js';
-import { effectiveMaxVersions, pruneVersions } from './version-rules.js';
+import { effectiveMaxVersions, pruneVersions, requireValidMaxVersions } from './version-rules.js';
 import { newMetadata } from './versioned-store.js';
 
 const fields = {
@@ -43,14 +44,24 @@ export function pathMetadata(d: KvV2Deps) {
           d.locks.run(data.path, async () => {
             // A write that names no setting changes nothing, and must not create an empty secret.
             if (!SETTINGS.some((name) => supplied.has(name))) return undefined;
+            if (data.max_versions !== undefined) requireValidMaxVersions(data.max_versions);
+            if (data.custom_metadata) validateCustomMetadata(data.custom_metadata);
+            const config = await d.store.config();
             const meta = (await d.store.metadata(data.path)) ?? newMetadata(d.clock.now());
             if (supplied.has('max_versions')) meta.max_versions = data.max_versions ?? 0;
             if (supplied.has('cas_required')) meta.cas_required = data.cas_required ?? false;
             if (supplied.has('delete_version_after')) meta.delete_version_after = data.delete_version_after ?? 0;
             if (supplied.has('custom_metadata')) meta.custom_metadata = data.custom_metadata ?? null;
-            const pruned = pruneVersions(meta, effectiveMaxVersions(meta, await d.store.config()));
+            const pruned = pruneVersions(meta, effectiveMaxVersions(meta, config));
             await d.store.putMetadata(data.path, meta);
             if (pruned.length > 0) await d.store.destroyData(data.path, pruned);
+            if (data.cas_required === false && config.cas_required) {
+              return {
+                warnings: [
+                  '"cas_required" set to false, but is mandated by backend config. This value will be ignored.',
+                ],
+              };
+            }
             return undefined;
           }),
       },

@@ -1,3 +1,4 @@
+import { InvalidRequestError } from '../../logical/errors.js';
 import { rfc3339Nano } from '../../logical/time.js';
 import { DEFAULT_MAX_VERSIONS, type KeyMetadata, type KvConfig } from './versioned-store.js';
 
@@ -38,4 +39,10 @@ export function pruneVersions(meta: KeyMetadata, max: number): number[] {
   for (const v of pruned) delete meta.versions[String(v)];
   if (pruned.length > 0) meta.oldest_version = numbers[pruned.length] ?? 0;
   return pruned;
+}
+
+/** Refuses a negative version limit: pruning to it would drop even the version just written. */
+export function requireValidMaxVersions(value: number): number {
+  if (value < 0) throw new InvalidRequestError('max_versions cannot be negative');
+  return value;
 }
