@@ -10,4 +10,4 @@ export {
   redact,
   silentLogger,
 } from './logger.js';
-export { cryptoRandom, type Random, randomBase62, randomUuid, SeededRandom } from './random.js';
+export { createCryptoRandom, cryptoRandom, type Random, randomBase62, randomUuid, SeededRandom } from './random.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cryptoRandom, randomBase62, randomUuid, SeededRandom } from './random.js';
+import { createCryptoRandom, cryptoRandom, randomBase62, randomUuid, SeededRandom } from './random.js';
 
 describe('Random', () => {
   it('gives the same bytes for the same seed and different bytes for another', () => {
@@ -15,5 +15,19 @@ describe('Random', () => {
 
   it('makes version-4 UUIDs', () => {
     assert.match(randomUuid(cryptoRandom), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('createCryptoRandom', () => {
+  it('never hands out the same bytes twice, across pool refills and for large requests', () => {
+    const random = createCryptoRandom();
+    const seen = new Set<string>();
+    for (let i = 0; i < 3000; i++) {
+      const hex = Buffer.from(random.bytes(12)).toString('hex');
+      assert.equal(seen.has(hex), false);
+      seen.add(hex);
+    }
+    assert.equal(random.bytes(1000).length, 1000);
+    assert.notDeepEqual(random.bytes(32), random.bytes(32));
   });
 });

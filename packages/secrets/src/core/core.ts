@@ -93,8 +93,9 @@ export class Core {
     return this.barrier.isSealed();
   }
 
+  /** Both halves must exist: a crash between writing the seal config and the keyring leaves neither usable. */
   async isInitialized(): Promise<boolean> {
-    return (await this.#seal.config()) !== undefined;
+    return (await this.#seal.config()) !== undefined && (await this.barrier.isInitialized());
   }
 
   /**
@@ -123,12 +124,19 @@ export class Core {
   /** Adds one key share; unseals when the threshold is reached. */
   async submitUnsealKey(keyText: string): Promise<SealStatus> {
     const config = await this.#seal.config();
-    if (!config) throw new InvalidRequestError('Vault is not initialized');
+    if (!config || !(await this.isInitialized())) throw new InvalidRequestError('Vault is not initialized');
     if (!this.isSealed()) return this.sealStatus();
     this.#progress.submit(parseUnsealKey(keyText));
     if (this.#progress.progress < config.secret_threshold) return this.sealStatus();
     const shares = this.#progress.take();
-    await this.unsealWithRootKey(await this.#seal.recoverRootKey(shares));
+    try {
+      const rootKey = await this.#seal.recoverRootKey(shares);
+      await this.unsealWithRootKey(rootKey);
+      rootKey.fill(0);
+    } finally {
+      // Key material leaves memory as soon as it has served.
+      for (const share of shares) share.fill(0);
+    }
     return this.sealStatus();
   }
 

@@ -16,6 +16,7 @@ import {
   operationOf,
   parseBody,
   queryData,
+  splitTarget,
 } from './logical-request.js';
 import { closeAfterResponse, readBody } from './read-body.js';
 import { sendError, sendJson, sendLogicalResponse } from './respond.js';
@@ -49,19 +50,19 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
 }
 
 async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = splitTarget(req.url ?? '/');
   const path = apiPath(url.pathname);
   if (path === undefined) return sendJson(res, 404, { errors: [] });
   const body = async () => parseBody(await readBody(req, o.maxRequestSize), req.headers['content-type']);
 
   const raw = RAW_ROUTES[path];
-  if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.searchParams, body });
+  if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.query, body });
   if (req.method === 'HEAD') throw new UnsupportedOperationError('');
-  if (req.method === 'GET' && url.searchParams.get('help')) {
+  if (req.method === 'GET' && url.query.get('help')) {
     return sendJson(res, 200, await handleHelp(o.core, path, clientToken(req)));
   }
 
-  const operation = operationOf(req.method ?? '', url.searchParams);
+  const operation = operationOf(req.method ?? '', url.query);
   if (operation === 'patch') checkPatchContentType(req);
   const isWrite = operation === 'update' || operation === 'patch';
   if (isWrite && path.endsWith('/')) throw new InvalidRequestError("cannot write to a path ending in '/'");
@@ -73,7 +74,7 @@ async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResp
     id: requestId,
     operation,
     path: operation === 'list' && !path.endsWith('/') ? `${path}/` : path,
-    data: isWrite ? await body() : queryData(url.searchParams),
+    data: isWrite ? await body() : queryData(url.query),
     clientToken: clientToken(req),
     remoteAddress: req.socket.remoteAddress ?? '',
     namespace: '',

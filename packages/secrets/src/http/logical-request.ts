@@ -93,7 +93,17 @@ export function namespaceHeader(req: IncomingMessage): string {
   return value === '' || value === 'root' ? '' : `${value}/`;
 }
 
-/** API path below `/v1/`, URL-decoded; non-printable characters are refused. */
+/** The path and query of a request target, without the cost of a full `URL` on every request. */
+export function splitTarget(target: string): { pathname: string; query: URLSearchParams } {
+  const q = target.indexOf('?');
+  if (q === -1) return { pathname: target, query: new URLSearchParams() };
+  return { pathname: target.slice(0, q), query: new URLSearchParams(target.slice(q + 1)) };
+}
+
+/**
+ * API path below `/v1/`, URL-decoded. Non-printable characters and `.`/`..` segments
+ * are refused: a path must name exactly what policies and mounts see.
+ */
 export function apiPath(pathname: string): string | undefined {
   if (!pathname.startsWith('/v1/')) return undefined;
   let path: string;
@@ -104,5 +114,6 @@ export function apiPath(pathname: string): string | undefined {
   }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
   if (/[\u0000-\u001f\u007f]/.test(path)) throw new InvalidRequestError('path contains non-printable characters');
+  if (/(^|\/)\.\.?(\/|$)/.test(path)) throw new InvalidRequestError('path must not contain "." or ".." segments');
   return path.replace(/^\/+/, '');
 }

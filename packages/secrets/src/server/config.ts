@@ -31,7 +31,12 @@ type Block = Record<string, unknown>;
 
 /** Reads and validates an HCL (or JSON) configuration file. */
 export async function loadConfigFile(file: string): Promise<ServerConfig> {
-  const text = await readFile(file, 'utf8');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new InvalidRequestError(`error loading configuration from ${file}: ${(err as Error).message}`);
+  }
   let doc: Block;
   try {
     doc = text.trimStart().startsWith('{') ? JSON.parse(text) : ((await parse(file, text)) as Block);

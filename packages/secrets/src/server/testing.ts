@@ -1,0 +1,93 @@
+import { type Clock, cryptoRandom, FakeClock, type Logger, type Random, silentLogger } from '@ward/base';
+import { buildServer, type WardServer } from './build-server.js';
+import type { ListenerConfig, StorageConfig } from './config.js';
+import { initializeDev } from './dev-mode.js';
+
+/** A response as a test sees it: status, parsed JSON body (or undefined), headers. */
+export interface TestResponse {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes
+  body: any;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  /** Token to send as X-Vault-Token; `null` sends none. Defaults to the root token. */
+  token?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  server: WardServer;
+  url: string;
+  rootToken: string;
+  clock: Clock;
+  /** One HTTP request to `/v1/<path>` over a real socket. */
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  stop(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  storage?: StorageConfig;
+  listener?: Partial<ListenerConfig>;
+  clock?: Clock;
+  random?: Random;
+  logger?: Logger;
+  /** Skip initialisation (default: initialised and unsealed like dev mode, root token `root`). */
+  uninitialized?: boolean;
+}
+
+/**
+ * A whole server on 127.0.0.1 port 0 for tests: real listener, real core, in-memory
+ * storage unless told otherwise. By default it is initialised and unsealed like dev mode.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const clock = options.clock ?? new FakeClock(Date.now());
+  const server = await buildServer({
+    config: {
+      storage: options.storage ?? { type: 'inmem' },
+      listeners: [{ address: '127.0.0.1:0', tlsDisable: true, maxRequestSize: 0, ...options.listener }],
+      logLevel: 'info',
+      logJson: false,
+    },
+    clock,
+    random: options.random ?? cryptoRandom,
+    logger: options.logger ?? silentLogger,
+  });
+  const [address] = await server.start();
+  if (!address) throw new Error('server did not listen');
+  const rootToken = options.uninitialized ? '' : (await initializeDev(server, 'root')).rootToken;
+  return {
+    server,
+    url: address.url,
+    rootToken,
+    clock,
+    request: (method, path, o = {}) => request(address.url, method, path, { token: rootToken, ...o }),
+    stop: () => server.stop(),
+  };
+}
+
+/** Sends one request to `${url}/v1/${path}` and parses a JSON reply. */
+export async function request(
+  url: string,
+  method: string,
+  path: string,
+  o: RequestOptions = {},
+): Promise<TestResponse> {
+  const headers: Record<string, string> = { ...o.headers };
+  if (o.token) headers['X-Vault-Token'] = o.token;
+  const res = await fetch(`${url}/v1/${path}`, {
+    method,
+    headers,
+    body: o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body),
+  });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  return { status: res.status, body, headers: res.headers };
+}

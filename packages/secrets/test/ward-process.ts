@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The `bin/ward` executable of this checkout. */
+export const WARD_BIN = fileURLToPath(new URL('../../../../bin/ward', import.meta.url));
+
+export interface WardProcess {
+  child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the first match of `pattern` in the output (waits up to `timeoutMs`). */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Resolves with the exit code (or signal name). */
+  exited: Promise<number | string>;
+}
+
+/** Starts `bin/ward` with `args`; output is collected for `waitFor`. */
+export function startWard(args: string[], env: NodeJS.ProcessEnv = {}): WardProcess {
+  const child = spawn(process.execPath, [WARD_BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  const waiters = new Set<() => void>();
+  const onData = (d: Buffer) => {
+    text += d.toString();
+    for (const w of waiters) w();
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exited = new Promise<number | string>((resolve) => {
+    child.on('exit', (code, signal) => resolve(code ?? signal ?? -1));
+  });
+  return {
+    child,
+    output: () => text,
+    exited,
+    waitFor(pattern, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const m = text.match(pattern);
+          if (!m) return;
+          cleanup();
+          resolve(m);
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`timed out waiting for ${pattern}; output so far:\n${text}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        exited.then(() => {
+          check();
+          if (waiters.has(check)) {
+            cleanup();
+            reject(new Error(`ward exited before printing ${pattern}; output:\n${text}`));
+          }
+        });
+        check();
+      });
+    },
+  };
+}
