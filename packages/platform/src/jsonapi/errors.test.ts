@@ -42,7 +42,7 @@ describe('errorReply', () => {
   it('documents every error code in the README', () => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     for (const [code, { status }] of Object.entries(ERRORS)) {
-      assert.match(readme, new RegExp(`\\| \`${code}\` \\| ${status} \\|`), `README lacks ${code}`);
+      assert.match(readme, new RegExp(`\\|\\s*\`${code}\`\\s*\\|\\s*${status}\\s*\\|`), `README lacks ${code}`);
     }
   });
 });
