@@ -651,6 +651,122 @@ describe('KV v2 over HTTP', () => {
     });
   });
 
+  describe('metadata: PATCH', () => {
+    it('changes only the settings it names and merges custom_metadata, null removing a key', async () => {
+      const mount = await freshMount();
+      await write(`${mount}/data/p`, { a: 1 });
+      await t.request('POST', `${mount}/metadata/p`, {
+        body: { max_versions: 4, custom_metadata: { keep: 'k', drop: 'd', change: 'old' } },
+      });
+      const r = await t.request('PATCH', `${mount}/metadata/p`, {
+        body: { cas_required: true, custom_metadata: { drop: null, change: 'new', add: 'a' } },
+        headers: MERGE_PATCH,
+      });
+      assert.equal(r.status, 204);
+      const meta = await t.request('GET', `${mount}/metadata/p`);
+      assert.equal(meta.body.data.max_versions, 4);
+      assert.equal(meta.body.data.cas_required, true);
+      assert.deepEqual(meta.body.data.custom_metadata, { keep: 'k', change: 'new', add: 'a' });
+      assert.equal(meta.body.data.current_version, 1, 'no new version');
+    });
+
+    it('removing a custom_metadata key that is not there changes nothing', async () => {
+      const mount = await freshMount();
+      await write(`${mount}/data/bare`, { a: 1 });
+      const r = await t.request('PATCH', `${mount}/metadata/bare`, {
+        body: { custom_metadata: { absent: null, added: 'x' } },
+        headers: MERGE_PATCH,
+      });
+      assert.equal(r.status, 204);
+      const meta = await t.request('GET', `${mount}/metadata/bare`);
+      assert.deepEqual(meta.body.data.custom_metadata, { added: 'x' });
+    });
+
+    it('refuses a null custom_metadata value in a plain write', async () => {
+      const mount = await freshMount();
+      const r = await t.request('POST', `${mount}/metadata/nulls`, { body: { custom_metadata: { k: null } } });
+      assert.equal(r.status, 400);
+      assert.match(r.body.errors[0], /length of value for key "k" is 0/);
+    });
+
+    it('answers 404 for a key that has no metadata, and creates none', async () => {
+      const mount = await freshMount();
+      const r = await t.request('PATCH', `${mount}/metadata/none`, { body: { max_versions: 2 }, headers: MERGE_PATCH });
+      assert.equal(r.status, 404);
+      assert.equal((await t.request('GET', `${mount}/metadata/none`)).status, 404);
+    });
+
+    it('needs the merge-patch content type', async () => {
+      const r = await t.request('PATCH', 'secret/metadata/x', { body: { max_versions: 2 } });
+      assert.equal(r.status, 415);
+    });
+
+    it('validates what it is given like a write', async () => {
+      const mount = await freshMount();
+      await write(`${mount}/data/v`, { a: 1 });
+      const neg = await t.request('PATCH', `${mount}/metadata/v`, { body: { max_versions: -2 }, headers: MERGE_PATCH });
+      assert.deepEqual(neg.body, { errors: ['max_versions cannot be negative'] });
+      const empty = await t.request('PATCH', `${mount}/metadata/v`, {
+        body: { custom_metadata: { k: '' } },
+        headers: MERGE_PATCH,
+      });
+      assert.equal(empty.status, 400);
+      assert.match(empty.body.errors[0], /custom_metadata validation failed: length of value for key "k" is 0/);
+    });
+  });
+
+  describe('subkeys', () => {
+    const secret = { user: 'u', db: { host: 'h', port: 5432, tls: { ca: 'x' }, empty: {} }, list: [1, { a: 1 }] };
+
+    it('shows the structure of the latest version with every leaf replaced by null', async () => {
+      const mount = await freshMount();
+      await write(`${mount}/data/s`, { old: true });
+      const w = await write(`${mount}/data/s`, secret);
+      const r = await t.request('GET', `${mount}/subkeys/s`);
+      assert.equal(r.status, 200);
+      assertEnvelope(r.body);
+      assert.deepEqual(r.body.data, {
+        subkeys: { user: null, db: { host: null, port: null, tls: { ca: null }, empty: null }, list: null },
+        metadata: {
+          created_time: w.created_time,
+          custom_metadata: null,
+          deletion_time: '',
+          destroyed: false,
+          version: 2,
+        },
+      });
+    });
+
+    it('stops at depth and reads an older version with ?version', async () => {
+      const mount = await freshMount();
+      await write(`${mount}/data/s`, secret);
+      await write(`${mount}/data/s`, { other: 1 });
+      const one = await t.request('GET', `${mount}/subkeys/s?version=1&depth=1`);
+      assert.deepEqual(one.body.data.subkeys, { user: null, db: null, list: null });
+      const two = await t.request('GET', `${mount}/subkeys/s?version=1&depth=2`);
+      assert.deepEqual(two.body.data.subkeys, {
+        user: null,
+        db: { host: null, port: null, tls: null, empty: null },
+        list: null,
+      });
+      assert.equal(two.body.data.metadata.version, 1);
+    });
+
+    it('answers 404 for a key never written, and 404 with the full envelope for a deleted version', async () => {
+      const mount = await freshMount();
+      const missing = await t.request('GET', `${mount}/subkeys/none`);
+      assert.equal(missing.status, 404);
+      assert.deepEqual(missing.body, { errors: [] });
+      await write(`${mount}/data/s`, secret);
+      await t.request('DELETE', `${mount}/data/s`);
+      const r = await t.request('GET', `${mount}/subkeys/s`);
+      assert.equal(r.status, 404);
+      assertEnvelope(r.body);
+      assert.equal(r.body.data.subkeys, null);
+      assert.equal(r.body.data.metadata.version, 1);
+    });
+  });
+
   describe('max_versions', () => {
     it('a key keeps its last max_versions versions; oldest_version moves up', async () => {
       const mount = await freshMount();

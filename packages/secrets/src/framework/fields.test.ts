@@ -137,6 +137,21 @@ describe('field.stringMap', () => {
   });
 });
 
+describe('field.nullableStringMap', () => {
+  const f = field.nullableStringMap({ description: 'd' });
+  it('keeps null values, which a merge patch uses to remove keys', () => {
+    assert.deepEqual(f.parse({ a: null, b: 'x', n: 2 }, 'f'), { a: null, b: 'x', n: '2' });
+  });
+  it('takes key=value lists like field.stringMap', () => {
+    assert.deepEqual(f.parse(['a=1'], 'f'), { a: '1' });
+    assert.deepEqual(f.parse('a=1', 'f'), { a: '1' });
+  });
+  it('refuses nested values', () => {
+    assertRefused(f, { a: { b: 'c' } }, 'custom_metadata');
+    assertRefused(f, 5);
+  });
+});
+
 describe('field options', () => {
   it('carry description, default and required for the path framework and OpenAPI', () => {
     const f = field.int({ description: 'How many.', default: 3 });

@@ -110,6 +110,14 @@ function parseStringMap(raw: unknown, name: string): Record<string, string> {
   return out;
 }
 
+/** As `parseStringMap`, but a map value may be `null`: in a merge patch that removes the key. */
+function parseNullableStringMap(raw: unknown, name: string): Record<string, string | null> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return parseStringMap(raw, name);
+  const out: Record<string, string | null> = {};
+  for (const [k, v] of Object.entries(raw)) out[k] = v === null ? null : parseString(v, name);
+  return out;
+}
+
 function describe(raw: unknown): string {
   if (raw === null) return 'null';
   if (Array.isArray(raw)) return 'a list';
@@ -145,6 +153,11 @@ export const field = {
     make({ type: 'object' }, parseObject, o) as FieldSpec<Valued<Record<string, unknown>, O>>,
   stringMap: <O extends FieldOptions<Record<string, string>>>(o: O): FieldSpec<Valued<Record<string, string>, O>> =>
     make({ type: 'object' }, parseStringMap, o) as FieldSpec<Valued<Record<string, string>, O>>,
+  /** A string map whose values may be `null`, for fields a merge patch edits key by key. */
+  nullableStringMap: <O extends FieldOptions<Record<string, string | null>>>(
+    o: O,
+  ): FieldSpec<Valued<Record<string, string | null>, O>> =>
+    make({ type: 'object' }, parseNullableStringMap, o) as FieldSpec<Valued<Record<string, string | null>, O>>,
   /** A value captured from the URL path (`:name` or `*name` in the pattern); always present when matched. */
   path: (o: { description: string }): FieldSpec<string> =>
     make({ type: 'string' }, parseString, { ...o, required: true }, true),

@@ -4,13 +4,15 @@ import { pathConfig } from './path-config.js';
 import { pathData } from './path-data.js';
 import { pathMetadata } from './path-metadata.js';
 import { pathPassthrough } from './path-passthrough.js';
+import { pathSubkeys } from './path-subkeys.js';
 import { pathVersionActions } from './path-versions.js';
 import { VersionedStore } from './versioned-store.js';
 
 const HELP_V1 = 'The KV engine (version 1) stores arbitrary secrets, encrypted, without versions.';
 const HELP_V2 =
   'The KV engine (version 2) stores arbitrary secrets with a version history: ' +
-  'write under `data/`, read history under `metadata/`, and delete, undelete or destroy versions.';
+  'write under `data/`, read history under `metadata/`, the shape of a secret under `subkeys/`, ' +
+  'and delete, undelete or destroy versions.';
 
 /** Factory of the `kv` engine: version 1 by default, version 2 when the mount's `options.version` is `2`. */
 export function createKvBackend(ctx: BackendContext): Backend {
@@ -24,6 +26,6 @@ export function createKvBackend(ctx: BackendContext): Backend {
     type: 'kv',
     storage: ctx.storage,
     help: HELP_V2,
-    paths: [pathConfig(deps), pathData(deps), pathMetadata(deps), ...pathVersionActions(deps)],
+    paths: [pathConfig(deps), pathData(deps), pathMetadata(deps), pathSubkeys(deps), ...pathVersionActions(deps)],
   });
 }

@@ -101,16 +101,21 @@ function casOption(options: Record<string, unknown> | undefined): number | undef
 }
 
 async function readVersion(d: KvV2Deps, path: string, requested: number): Promise<LogicalResponse> {
+  const found = await findVersion(d, path, requested);
+  if (!found.isLive) {
+    // Established servers answer 404 with the whole envelope, so clients can see why.
+    return { status: 404, data: { data: null, metadata: found.metadata } };
+  }
+  return { data: { data: (await d.store.versionData(path, found.version)) ?? null, metadata: found.metadata } };
+}
+
+/** The requested version (0 = the latest) and its metadata as reads show it; 404 when there is no such version. */
+export async function findVersion(d: KvV2Deps, path: string, requested: number) {
   const meta = await d.store.metadata(path);
   const version = requested || meta?.current_version || 0;
   const vm = meta?.versions[String(version)];
   if (!meta || !vm) throw new NotFoundError('');
-  const metadata = versionView(meta, version, vm);
-  if (vm.destroyed || isDeleted(vm, d.clock.now())) {
-    // Established servers answer 404 with the whole envelope, so clients can see why.
-    return { status: 404, data: { data: null, metadata } };
-  }
-  return { data: { data: (await d.store.versionData(path, version)) ?? null, metadata } };
+  return { version, metadata: versionView(meta, version, vm), isLive: !vm.destroyed && !isDeleted(vm, d.clock.now()) };
 }
 
 /** One version as data reads and write responses show it. */
