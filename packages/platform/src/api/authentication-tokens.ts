@@ -4,7 +4,7 @@ import { NotFoundError } from '../jsonapi/errors.js';
 import { paginationMembers, parsePage, slicePage } from '../jsonapi/pagination.js';
 import type { TokenRow } from '../store/index.js';
 import type { ApiRoute } from './api-route.js';
-import { attributesOf, stringAttribute, timestampAttribute } from './input.js';
+import { attributesOf, optionalString, timestampAttribute } from './input.js';
 import { tokenResource } from './resources.js';
 
 /** User tokens (any number per user, managed only by that user) and the one organization token. */
@@ -15,7 +15,7 @@ export const tokenRoutes: ApiRoute[] = [
     handler: (ctx, req) => {
       const user = selfOrAdmin(ctx, req.principal, req.params.user_id);
       const attributes = attributesOf(req.body ?? { data: { type: 'authentication-tokens' } }, 'authentication-tokens');
-      const description = stringAttribute(attributes, 'description', { required: false }) ?? null;
+      const description = optionalString(attributes, 'description') ?? null;
       const expiredAtMs = timestampAttribute(attributes, 'expired-at');
       const { row, secret } = ctx.store.tokens.createUserToken({
         userId: user.id,

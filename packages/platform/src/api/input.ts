@@ -14,11 +14,32 @@ export function attributesOf(body: unknown, type: string): Record<string, unknow
   return attributes;
 }
 
-/** A string attribute matching `pattern`; `required` makes absence a 422 too. */
-export function stringAttribute(
+interface StringRule {
+  pattern?: RegExp;
+  /** Completes "<name> …" in the 422 detail when the value does not match. */
+  hint?: string;
+}
+
+/** A string attribute that must be present and match `pattern` (422 otherwise). */
+export function requiredString(attributes: Record<string, unknown>, name: string, rule: StringRule = {}): string {
+  const value = stringAttribute(attributes, name, { ...rule, required: true });
+  if (value === undefined) throw new UnprocessableError(`${name} is required`, pointer(`/data/attributes/${name}`));
+  return value;
+}
+
+/** A string attribute that may be absent or null, else must match `pattern`. */
+export function optionalString(
   attributes: Record<string, unknown>,
   name: string,
-  rule: { required: boolean; pattern?: RegExp; hint?: string },
+  rule: StringRule = {},
+): string | undefined {
+  return stringAttribute(attributes, name, { ...rule, required: false });
+}
+
+function stringAttribute(
+  attributes: Record<string, unknown>,
+  name: string,
+  rule: StringRule & { required: boolean },
 ): string | undefined {
   const value = attributes[name];
   if (value === undefined || value === null) {

@@ -3,7 +3,7 @@ import { UnprocessableError } from '../jsonapi/errors.js';
 import { paginationMembers, parsePage, slicePage } from '../jsonapi/pagination.js';
 import { startOnFreePlan } from '../subscriptions/plans.js';
 import type { ApiRoute } from './api-route.js';
-import { attributesOf, EMAIL_PATTERN, NAME_PATTERN, stringAttribute } from './input.js';
+import { attributesOf, EMAIL_PATTERN, NAME_PATTERN, requiredString } from './input.js';
 import { membershipResource, organizationResource } from './resources.js';
 
 export const organizationRoutes: ApiRoute[] = [
@@ -32,12 +32,13 @@ export const organizationRoutes: ApiRoute[] = [
     handler: (ctx, req) => {
       const user = requireUser(req.principal);
       const attributes = attributesOf(req.body, 'organizations');
-      const name = stringAttribute(attributes, 'name', {
-        required: true,
+      const name = requiredString(attributes, 'name', {
         pattern: NAME_PATTERN,
         hint: 'may hold only letters, digits, "-" and "_" (at most 40)',
-      }) as string;
-      const email = stringAttribute(attributes, 'email', { required: true, pattern: EMAIL_PATTERN }) as string;
+      });
+      const email = requiredString(attributes, 'email', {
+        pattern: EMAIL_PATTERN,
+      });
       // The organization, its owner and its free subscription appear together or not at all.
       const org = ctx.store.transaction(() => {
         if (ctx.store.organizations.byName(name)) throw new UnprocessableError('name has already been taken');
@@ -74,7 +75,9 @@ export const organizationRoutes: ApiRoute[] = [
     handler: (ctx, req) => {
       const org = ownedOrganization(ctx, req.principal, req.params.organization_name ?? '');
       const attributes = attributesOf(req.body, 'organization-memberships');
-      const email = stringAttribute(attributes, 'email', { required: true, pattern: EMAIL_PATTERN }) as string;
+      const email = requiredString(attributes, 'email', {
+        pattern: EMAIL_PATTERN,
+      });
       const user = ctx.store.users.byEmail(email);
       // Ward has no invitations by mail: only an existing user can be added.
       if (!user) throw new UnprocessableError('no user has that email address');

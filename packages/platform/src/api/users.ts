@@ -1,7 +1,7 @@
 import { requireUser } from '../auth/principal.js';
 import { NotFoundError, UnprocessableError } from '../jsonapi/errors.js';
 import type { ApiRoute } from './api-route.js';
-import { attributesOf, EMAIL_PATTERN, NAME_PATTERN, stringAttribute } from './input.js';
+import { attributesOf, EMAIL_PATTERN, NAME_PATTERN, requiredString } from './input.js';
 import { userResource } from './resources.js';
 
 export const userRoutes: ApiRoute[] = [
@@ -17,12 +17,13 @@ export const userRoutes: ApiRoute[] = [
     handler: (ctx, req) => {
       if (requireUser(req.principal).is_site_admin !== 1) throw new NotFoundError();
       const attributes = attributesOf(req.body, 'users');
-      const username = stringAttribute(attributes, 'username', {
-        required: true,
+      const username = requiredString(attributes, 'username', {
         pattern: NAME_PATTERN,
         hint: 'may hold only letters, digits, "-" and "_" (at most 40)',
-      }) as string;
-      const email = stringAttribute(attributes, 'email', { required: true, pattern: EMAIL_PATTERN }) as string;
+      });
+      const email = requiredString(attributes, 'email', {
+        pattern: EMAIL_PATTERN,
+      });
       const user = ctx.store.transaction(() => {
         if (ctx.store.users.byUsername(username)) throw new UnprocessableError('username has already been taken');
         return ctx.store.users.create({ username, email, isSiteAdmin: false, nowMs: ctx.clock.now() });

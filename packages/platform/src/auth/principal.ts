@@ -3,10 +3,7 @@ import { NotFoundError, UnauthorizedError } from '../jsonapi/errors.js';
 import type { MembershipRole, OrganizationRow, UserRow } from '../store/index.js';
 
 /** Who an API request acts as: a user (user token) or one organization (its token). */
-export type Principal = (
-  | { kind: 'user'; user: UserRow; tokenId: string }
-  | { kind: 'organization'; organizationId: string; tokenId: string }
-) & {
+export type Principal = ({ kind: 'user'; user: UserRow } | { kind: 'organization'; organizationId: string }) & {
   /** Until when this authentication holds without asking the token store again (expiry, next `last-used-at`). */
   recheckAtMs: number;
 };
@@ -30,11 +27,11 @@ export function authenticate(ctx: PlatformContext, authorization: string | undef
   }
   const recheckAtMs = Math.min(token.expired_at ?? Number.POSITIVE_INFINITY, lastUsedMs + LAST_USED_RESOLUTION_MS);
   if (token.kind === 'organization' && token.organization_id) {
-    return { kind: 'organization', organizationId: token.organization_id, tokenId: token.id, recheckAtMs };
+    return { kind: 'organization', organizationId: token.organization_id, recheckAtMs };
   }
   const user = token.user_id ? ctx.store.users.get(token.user_id) : undefined;
   if (!user) throw new UnauthorizedError('the token is unknown or expired');
-  return { kind: 'user', user, tokenId: token.id, recheckAtMs };
+  return { kind: 'user', user, recheckAtMs };
 }
 
 /** How the principal relates to an organization it can see. */

@@ -1,7 +1,7 @@
 import { randomBase62 } from '@ward/base';
 import type { PlatformContext } from '../context.js';
 
-export const DEV_ADMIN_USERNAME = 'admin';
+const DEV_ADMIN_USERNAME = 'admin';
 
 /**
  * For `--dev`: an admin user (site administrator) with a token equal to `token`, or a random one.

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../jsonapi/errors.js';
 
 /** Larger than any document this API accepts, small enough that a client cannot exhaust memory. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The raw request body, refusing anything over `MAX_BODY_BYTES`. */
 export async function readBody(req: IncomingMessage): Promise<string> {

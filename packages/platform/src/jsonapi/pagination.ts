@@ -1,8 +1,8 @@
 import type { Json } from './document.js';
 import { InvalidRequestError } from './errors.js';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
 
 export interface Page {
   number: number;

@@ -29,7 +29,7 @@ const LIMIT_LABELS: Record<(typeof LIMIT_COLUMNS)[number], string> = {
   versioned_policy_set_limit: 'Versioned policy sets',
 };
 
-export function price(fs: FeatureSetRow): string {
+function price(fs: FeatureSetRow): string {
   if (!fs.self_serve_billing) return 'By contract';
   return fs.cost === 0 ? 'Free' : `US$${(fs.cost / 100).toFixed(2)} per month`;
 }

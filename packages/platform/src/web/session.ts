@@ -5,10 +5,10 @@ import { ForbiddenError } from '../jsonapi/errors.js';
 import type { UserRow } from '../store/index.js';
 import { setCookie } from './cookies.js';
 
-export const SESSION_COOKIE = 'ward_session';
+const SESSION_COOKIE = 'ward_session';
 /** Double-submit cookie for the sign-in form, which has no session to hold a CSRF token yet. */
 export const SIGN_IN_CSRF_COOKIE = 'ward_sign_in';
-export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 export interface SignedIn {
   user: UserRow;
