@@ -42,6 +42,16 @@ describe('KV v1 over HTTP', () => {
     assert.equal(r.body.auth, null);
   });
 
+  it('sends the JSON content type and no-store on a 204 write, as on every API response', {
+    todo: 'http/respond.ts (not KV): sendNoContent sets Cache-Control only; reference §1.3 says 204s carry Content-Type: application/json too',
+  }, async () => {
+    const kv = await freshMount();
+    const w = await t.request('POST', `${kv}/headers`, { body: { a: 'b' } });
+    assert.equal(w.status, 204);
+    assert.equal(w.headers.get('cache-control'), 'no-store');
+    assert.equal(w.headers.get('content-type'), 'application/json');
+  });
+
   it('mounts as kv-v1 and as kv with options.version 1 too', async () => {
     for (const body of [{ type: 'kv-v1' }, { type: 'kv', options: { version: '1' } }]) {
       const kv = await freshMount(body);

@@ -613,6 +613,31 @@ describe('KV v2 over HTTP', () => {
       assert.equal((await t.request('GET', `${mount}/data/gone?version=2`)).status, 404, 'old data did not come back');
     });
 
+    it('keeps a key and the keys below it apart: deleting one leaves the other', async () => {
+      const mount = await freshMount();
+      await write(`${mount}/data/app`, { level: 'top' });
+      await write(`${mount}/data/app/1`, { level: 'nested' });
+      await write(`${mount}/data/app`, { level: 'top2' });
+      assert.equal((await t.request('DELETE', `${mount}/metadata/app`)).status, 204);
+      const nested = await t.request('GET', `${mount}/data/app/1`);
+      assert.equal(nested.status, 200);
+      assert.deepEqual(nested.body.data.data, { level: 'nested' });
+      assert.deepEqual((await t.request('LIST', `${mount}/metadata/`)).body.data.keys, ['app/']);
+      await write(`${mount}/data/app`, { level: 'again' });
+      assert.equal((await t.request('DELETE', `${mount}/metadata/app/1`)).status, 204);
+      assert.deepEqual((await t.request('GET', `${mount}/data/app`)).body.data.data, { level: 'again' });
+      assert.deepEqual((await t.request('LIST', `${mount}/metadata/`)).body.data.keys, ['app']);
+    });
+
+    it('stores keys with spaces and non-ASCII characters under their decoded names', async () => {
+      const mount = await freshMount();
+      await write(`${mount}/data/${encodeURIComponent('my key')}/${encodeURIComponent('clé')}`, { a: 1 });
+      assert.deepEqual((await t.request('LIST', `${mount}/metadata/`)).body.data.keys, ['my key/']);
+      assert.deepEqual((await t.request('LIST', `${mount}/metadata/my%20key/`)).body.data.keys, ['clé']);
+      const r = await t.request('GET', `${mount}/data/my%20key/cl%C3%A9`);
+      assert.deepEqual(r.body.data.data, { a: 1 });
+    });
+
     it('lists keys and folders (ending in /) with LIST and with GET ?list=true', async () => {
       const mount = await freshMount();
       for (const key of ['b', 'a', 'dir/x', 'dir/sub/y', 'b/inner']) await write(`${mount}/data/${key}`, { k: key });
