@@ -182,6 +182,16 @@ describe('HTTP conventions of /v1', () => {
     assert.equal((await t.request('GET', 'kv-a/data/s')).status, 404);
   });
 
+  it('lists the token auth method and refuses unknown or reserved auth mounts', async () => {
+    const list = await t.request('GET', 'sys/auth');
+    assert.equal(list.body.data['token/'].type, 'token');
+    assert.equal(list.body.data['token/'].description, 'token based credentials');
+    const unknown = await t.request('POST', 'sys/auth/mine', { body: { type: 'nope' } });
+    assert.deepEqual(unknown.body, { errors: ['plugin not found in the catalog: nope'] });
+    const reserved = await t.request('POST', 'sys/auth/token', { body: { type: 'kv' } });
+    assert.equal(reserved.status, 400);
+  });
+
   it('answers ?help=1 with the help of the path, needing a valid token', async () => {
     const res = await t.request('GET', 'secret/data/x?help=1');
     assert.equal(res.status, 200);

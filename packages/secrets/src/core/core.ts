@@ -211,6 +211,11 @@ export class Core {
     return [SYSTEM_MOUNT_ENTRY];
   }
 
+  /** The token store is always mounted at `auth/token/`. */
+  builtinAuthMounts(): MountEntry[] {
+    return [TOKEN_AUTH_ENTRY];
+  }
+
   cluster(): ClusterInfo | undefined {
     return this.#cluster;
   }
@@ -232,4 +237,15 @@ export const SYSTEM_MOUNT_ENTRY: MountEntry = {
   external_entropy_access: false,
   options: null,
   config: { default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false },
+};
+
+/** How the token store appears in `sys/auth`. */
+export const TOKEN_AUTH_ENTRY: MountEntry = {
+  ...SYSTEM_MOUNT_ENTRY,
+  path: 'token/',
+  type: 'token',
+  description: 'token based credentials',
+  accessor: 'auth_token_00000000',
+  uuid: '00000000-0000-4000-8000-000000000001',
+  seal_wrap: false,
 };

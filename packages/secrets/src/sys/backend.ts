@@ -1,4 +1,5 @@
 import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
+import { pathAuth, pathAuthList } from './path-auth.js';
 import { pathMount, pathMountList } from './path-mounts.js';
 import { pathMountTune } from './path-mounts-tune.js';
 import { pathSealAndKeys } from './path-seal.js';
@@ -11,7 +12,14 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
     storage: ctx.storage,
     help: 'System endpoints used for control, policy and debugging.',
     // `mounts/*path/tune` before `mounts/*path`: the first matching declaration wins.
-    paths: [pathMountList(sys), pathMountTune(sys), pathMount(sys), ...pathSealAndKeys(sys)],
-    specialPaths: { root: ['seal', 'rotate'] },
+    paths: [
+      pathMountList(sys),
+      pathMountTune(sys),
+      pathMount(sys),
+      pathAuthList(sys),
+      pathAuth(sys),
+      ...pathSealAndKeys(sys),
+    ],
+    specialPaths: { root: ['seal', 'rotate', 'auth/*'] },
   });
 }

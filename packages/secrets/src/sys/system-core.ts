@@ -11,4 +11,6 @@ export interface SystemCore {
   keyStatus(): { term: number; installTimeMs: number; encryptions: number };
   /** Built-in mounts shown in listings though they are not in the table (`sys/`). */
   builtinMounts(): MountEntry[];
+  /** Built-in auth methods (`token/`). */
+  builtinAuthMounts(): MountEntry[];
 }

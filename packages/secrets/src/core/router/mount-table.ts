@@ -47,6 +47,8 @@ export function checkNewMount(table: readonly MountEntry[], path: string, name: 
   if (name === 'mounts' && PROTECTED_PREFIXES.some((p) => path.startsWith(p))) {
     throw new InvalidRequestError(`cannot mount "${path}"`);
   }
+  // The token store is the one auth method every server has, at `auth/token/`.
+  if (name === 'auth' && path.startsWith('token/')) throw new InvalidRequestError(`path is already in use at token/`);
   for (const entry of table) {
     if (entry.path === path) throw new InvalidRequestError(`path is already in use at ${entry.path}`);
     if (path.startsWith(entry.path) || entry.path.startsWith(path)) {

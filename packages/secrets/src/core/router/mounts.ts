@@ -73,7 +73,7 @@ export class MountManager {
   async mount(table: TableName, rawPath: string, input: MountInput): Promise<MountEntry> {
     const path = normalizeMountPath(rawPath);
     checkNewMount(this.#tables[table], path, table);
-    const entry = this.#newEntry(path, input);
+    const entry = this.#newEntry(table, path, input);
     await this.#start(table, entry);
     this.#tables[table] = [...this.#tables[table], entry];
     await saveTable(this.deps.barrier, table, this.#tables[table]);
@@ -120,7 +120,7 @@ export class MountManager {
     }
   }
 
-  #newEntry(path: string, input: MountInput): MountEntry {
+  #newEntry(table: TableName, path: string, input: MountInput): MountEntry {
     const alias = TYPE_ALIASES[input.type];
     const type = alias?.type ?? input.type;
     if (!type) throw new InvalidRequestError('backend type must be specified as a string');
@@ -139,7 +139,7 @@ export class MountManager {
       path,
       type,
       description: input.description ?? '',
-      accessor: `${type}_${createHash('sha256').update(uuid).digest('hex').slice(0, 8)}`,
+      accessor: `${table === 'auth' ? 'auth_' : ''}${type}_${createHash('sha256').update(uuid).digest('hex').slice(0, 8)}`,
       uuid,
       local: input.local ?? false,
       seal_wrap: input.seal_wrap ?? false,
