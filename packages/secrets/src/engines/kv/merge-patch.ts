@@ -1,10 +1,15 @@
-/** RFC 7396 JSON merge patch: `null` removes a key, objects merge recursively, anything else replaces. */
+/**
+ * RFC 7396 JSON merge patch: `null` removes a key, objects merge recursively, anything else
+ * replaces. An object patching a non-object is merged into `{}`, so its nulls vanish too.
+ */
 export function applyMergePatch(target: Record<string, unknown>, patch: Record<string, unknown>) {
   const out: Record<string, unknown> = { ...target };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
-    else if (isPlainObject(value) && isPlainObject(out[key])) out[key] = applyMergePatch(out[key], value);
-    else out[key] = value;
+    else if (isPlainObject(value)) {
+      const current = out[key];
+      out[key] = applyMergePatch(isPlainObject(current) ? current : {}, value);
+    } else out[key] = value;
   }
   return out;
 }
