@@ -110,6 +110,39 @@ describe('bin/ward-platform', () => {
     }
   });
 
+  it('bootstraps a site administrator into the database of a running server', async () => {
+    const db = join(dir, 'bootstrap.db');
+    const cli = await startCli(['--db', db]);
+    try {
+      // Without --dev a new database has no users, so nothing can authenticate yet.
+      assert.equal((await fetch(`${cli.url}/api/v2/organizations`)).status, 401);
+      const out = execFileSync(process.execPath, [
+        BIN,
+        'admin',
+        'create',
+        '--db',
+        db,
+        '--username',
+        'root',
+        '--email',
+        'root@example.com',
+      ]);
+      const token = /API token: (\S+)/.exec(out.toString())?.[1];
+      assert.ok(token);
+      const res = await fetch(`${cli.url}/api/v2/account/details`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as { data: { attributes: { username: string; 'is-site-admin': boolean } } };
+      assert.equal(body.data.attributes.username, 'root');
+      assert.equal(body.data.attributes['is-site-admin'], true);
+      assert.equal(
+        runCli(['admin', 'create', '--db', db, '--username', 'root', '--email', 'root@example.com']).status,
+        1,
+      );
+    } finally {
+      await stop(cli.child);
+    }
+  });
+
   it('serves HTTPS with --tls-cert and --tls-key', async () => {
     const cert = join(dir, 'cert.pem');
     const key = join(dir, 'key.pem');

@@ -1,4 +1,5 @@
 import { createLogger, systemClock } from '@ward/base';
+import { ADMIN_CREATE_USAGE, adminCreate } from './admin-create.js';
 import { CliError } from './exit-error.js';
 import { serve } from './serve.js';
 import { parseServeOptions, SERVE_USAGE } from './serve-options.js';
@@ -6,9 +7,11 @@ import { parseServeOptions, SERVE_USAGE } from './serve-options.js';
 const USAGE = `Usage: ward-platform <command> [options]
 
 Commands:
-  serve    run the platform API (/api/v2) and the billing pages (/app)
+  serve          run the platform API (/api/v2) and the billing pages (/app)
+  admin create   add a site administrator and print its API token
 
-${SERVE_USAGE}`;
+${SERVE_USAGE}
+${ADMIN_CREATE_USAGE}`;
 
 /**
  * Entry point of `bin/ward-platform`, and the only place that ends the process: errors become
@@ -28,6 +31,10 @@ export async function run(argv: string[]): Promise<void> {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       return;
+    }
+    if (command === 'admin' && rest[0] === 'create') {
+      for (const line of adminCreate(rest.slice(1), { clock: systemClock })) process.stdout.write(`${line}\n`);
+      process.exit(0);
     }
     if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
       process.stdout.write(USAGE);

@@ -48,8 +48,9 @@ export function createWebHandler(ctx: PlatformContext) {
     } catch (err) {
       const status = statusOf(err);
       if (status === 500) ctx.logger.error('page failed', { method: req.method, path: url.pathname, err });
+      // Only our own errors' messages are meant for people; anything else stays in the log.
       const message = err instanceof PlatformError ? err.message : 'internal error';
-      reply = { kind: 'page', status, html: errorPage(status, status === 500 ? 'internal error' : message) };
+      reply = { kind: 'page', status, html: errorPage(status, message) };
     }
     const headers: Record<string, string | string[]> = { ...SECURITY_HEADERS };
     if (reply.cookies) headers['set-cookie'] = reply.cookies;
