@@ -306,7 +306,9 @@ describe('KV v2 over HTTP', () => {
     it('merges into the latest version as a new version: null removes, objects merge, the rest replaces', async () => {
       await write('secret/data/patch', { keep: 'k', drop: 'd', nested: { x: 1, y: 2 }, list: [1, 2], swap: 'old' });
       const p = await t.request('PATCH', 'secret/data/patch', {
-        body: { data: { drop: null, nested: { y: null, z: 3 }, list: [3], swap: { now: 'object', gone: null }, added: true } },
+        body: {
+          data: { drop: null, nested: { y: null, z: 3 }, list: [3], swap: { now: 'object', gone: null }, added: true },
+        },
         headers: MERGE_PATCH,
       });
       assert.equal(p.status, 200);
