@@ -88,6 +88,19 @@ describe('organizations', () => {
     assert.equal(bad.status, 400);
   });
 
+  it('refuses a body over 1 MiB with 413', async () => {
+    const huge = JSON.stringify(orgBody('big', `${'a'.repeat(1024 * 1024)}@example.com`));
+    const res = await fetch(`${p.baseUrl}/api/v2/organizations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/vnd.api+json' },
+      body: huge,
+    });
+    assert.equal(res.status, 413);
+    const body = (await res.json()) as { errors: Array<{ code: string }> };
+    assert.equal(body.errors[0]?.code, 'payload_too_large');
+    assert.equal((await p.api('GET', '/organizations/big', { token: owner.token })).status, 404);
+  });
+
   it('lists only the organizations the token belongs to, paginated', async () => {
     await p.createOrganization(owner.token, 'beta');
     await p.createOrganization(stranger.token, 'gamma');
