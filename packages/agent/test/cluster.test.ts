@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AgentProcess, FAST_GOSSIP, statuses, waitUntil } from './harness.js';
+import { AgentProcess, collect, FAST_GOSSIP, statuses, waitUntil } from './harness.js';
 
 // Issue 8 "Done when": three servers and a client on loopback form a pool, detect a
 // SIGKILLed server as failed, force-leave it to left, take it back on restart, and the
@@ -152,14 +152,14 @@ describe('a three-server pool with a client', () => {
     const ac = new AbortController();
     const res = await s1.fetch('/v1/agent/monitor?server_id=s2&log_level=debug&plain=true', { signal: ac.signal });
     assert.equal(res.status, 200);
-    const reader = res.body!.getReader();
-    let text = '';
-    await waitUntil('s2 log line', async () => {
-      await s2.fetch('/v1/agent/health');
-      const { value } = await reader.read();
-      text += Buffer.from(value ?? []).toString();
-      return /\[DEBUG\] http: request complete: .*path=\/v1\/agent\/health/.test(text);
-    });
-    ac.abort();
+    const stream = collect(res, ac.signal);
+    try {
+      await waitUntil('s2 log line', async () => {
+        await s2.fetch('/v1/agent/health');
+        return /\[DEBUG\] http: request complete: .*path=\/v1\/agent\/health/.test(stream.text);
+      });
+    } finally {
+      ac.abort();
+    }
   });
 });

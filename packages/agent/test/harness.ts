@@ -122,3 +122,17 @@ export async function statuses(agent: AgentProcess, token?: string): Promise<Rec
   const body = await agent.json<{ Members: MemberView[] }>('/v1/agent/members', { token });
   return Object.fromEntries(body.Members.map((m) => [m.Name, m.Status]));
 }
+
+/** Reads a streaming body in the background; `text` grows as bytes arrive. */
+export function collect(res: Response, signal: AbortSignal): { text: string } {
+  const out = { text: '' };
+  const reader = res.body!.getReader();
+  void (async () => {
+    while (!signal.aborted) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      out.text += Buffer.from(value).toString();
+    }
+  })().catch(() => {});
+  return out;
+}
