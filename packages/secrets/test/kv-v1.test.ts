@@ -42,9 +42,7 @@ describe('KV v1 over HTTP', () => {
     assert.equal(r.body.auth, null);
   });
 
-  it('sends the JSON content type and no-store on a 204 write, as on every API response', {
-    todo: 'http/respond.ts (not KV): sendNoContent sets Cache-Control only; reference §1.3 says 204s carry Content-Type: application/json too',
-  }, async () => {
+  it('sends the JSON content type and no-store on a 204 write, as on every API response', async () => {
     const kv = await freshMount();
     const w = await t.request('POST', `${kv}/headers`, { body: { a: 'b' } });
     assert.equal(w.status, 204);

@@ -151,9 +151,7 @@ describe('KV v2 over HTTP', () => {
       assert.deepEqual(r.body.warnings, ['Endpoint ignored these unrecognized parameters: [colour]']);
     });
 
-    it('lists the ignored-parameters warning before the replaced-by-path warning', {
-      todo: 'framework/backend.ts (not KV) adds the replaced warning first; established servers add it second',
-    }, async () => {
+    it('lists the ignored-parameters warning before the replaced-by-path warning', async () => {
       const r = await t.request('POST', 'secret/data/warn-order', {
         body: { path: 'elsewhere', data: { a: 1 }, junk: 1 },
       });
@@ -165,9 +163,7 @@ describe('KV v2 over HTTP', () => {
       assert.equal((await t.request('GET', 'secret/data/elsewhere')).status, 404, 'the capture won');
     });
 
-    it('warns about a body key replaced by the path capture even when the values are equal', {
-      todo: 'framework/backend.ts (not KV) warns only when the values differ; established servers warn whenever the key is sent',
-    }, async () => {
+    it('warns about a body key replaced by the path capture even when the values are equal', async () => {
       const r = await t.request('POST', 'secret/data/warn-same', { body: { path: 'warn-same', data: { a: 1 } } });
       assert.deepEqual(r.body.warnings, [
         "Endpoint replaced the value of these parameters with the values captured from the endpoint's path: [path]",

@@ -145,16 +145,17 @@ function withParameterWarnings(
 ): LogicalResponse | undefined {
   if (!response || response.raw) return response;
   const warnings = [...(response.warnings ?? [])];
-  const replaced = Object.keys(captured).filter((k) => k in input && String(input[k]) !== captured[k]);
-  if (replaced.length > 0) {
-    warnings.push(
-      `Endpoint replaced the value of these parameters with the values captured from the endpoint's path: [${replaced.sort().join(' ')}]`,
-    );
-  }
+  // Established order: ignored parameters first, then parameters the path overrode.
   const known = new Set(Object.keys(def.spec.fields).map((k) => k.toLowerCase()));
   const ignored = Object.keys(input).filter((k) => !known.has(k.toLowerCase()));
   if (ignored.length > 0 && response.data) {
     warnings.push(`Endpoint ignored these unrecognized parameters: [${ignored.sort().join(' ')}]`);
+  }
+  const replaced = Object.keys(captured).filter((k) => k in input);
+  if (replaced.length > 0) {
+    warnings.push(
+      `Endpoint replaced the value of these parameters with the values captured from the endpoint's path: [${replaced.sort().join(' ')}]`,
+    );
   }
   return warnings.length > 0 ? { ...response, warnings } : response;
 }

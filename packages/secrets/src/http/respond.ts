@@ -28,7 +28,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, req
 }
 
 export function sendNoContent(res: ServerResponse): void {
-  res.writeHead(204, { 'Cache-Control': 'no-store' });
+  res.writeHead(204, BASE_HEADERS);
   res.end();
 }
 
