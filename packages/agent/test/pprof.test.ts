@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
+import { after, describe, it } from 'node:test';
+import { Profile } from 'pprof-format';
+import { startTestAgent, type TestAgent } from '../src/testing.js';
+
+const started: TestAgent[] = [];
+after(async () => {
+  await Promise.all(started.map((a) => a.stop()));
+});
+
+async function agentWith(enableDebug: boolean | undefined, aclEnabled: boolean): Promise<{ a: TestAgent; writeToken?: string; readToken?: string }> {
+  const a = await startTestAgent({ enableDebug, acl: { enabled: aclEnabled } });
+  started.push(a);
+  if (!aclEnabled) return { a };
+  const boot = (await (await a.fetch('/v1/acl/bootstrap', { method: 'POST' })).json()) as { SecretID: string };
+  const mk = async (name: string, level: string) => {
+    const rules = `agent {\n  policy = "${level}"\n}\n`;
+    assert.equal((await a.fetch(`/v1/acl/policy/${name}`, { method: 'POST', token: boot.SecretID, body: JSON.stringify({ Rules: rules }) })).status, 200);
+    const t = await a.fetch('/v1/acl/token', { method: 'POST', token: boot.SecretID, body: JSON.stringify({ Name: name, Policies: [name] }) });
+    return ((await t.json()) as { SecretID: string }).SecretID;
+  };
+  return { a, writeToken: await mk('w', 'write'), readToken: await mk('r', 'read') };
+}
+
+async function status(a: TestAgent, token?: string): Promise<[number, string]> {
+  const res = await a.fetch('/v1/agent/pprof/cmdline', { token });
+  return [res.status, res.status === 200 ? 'ok' : await res.text()];
+}
+
+// Spec Part B, "Availability of /agent/pprof": every row of the enable_debug × ACL table.
+describe('pprof availability', () => {
+  const denied: [number, string] = [403, 'Permission denied'];
+
+  it('enable_debug unset, ACLs off: not available', async () => {
+    const { a } = await agentWith(undefined, false);
+    assert.deepEqual(await status(a), denied);
+  });
+
+  it('enable_debug true, ACLs off: available', async () => {
+    const { a } = await agentWith(true, false);
+    assert.deepEqual(await status(a), [200, 'ok']);
+  });
+
+  it('enable_debug false, ACLs off: not available', async () => {
+    const { a } = await agentWith(false, false);
+    assert.deepEqual(await status(a), denied);
+  });
+
+  it('enable_debug unset, ACLs on: available with agent:write, not with agent:read or anonymous', async () => {
+    const { a, writeToken, readToken } = await agentWith(undefined, true);
+    assert.deepEqual(await status(a, writeToken), [200, 'ok']);
+    assert.deepEqual(await status(a, readToken), denied);
+    assert.deepEqual(await status(a), denied);
+  });
+
+  it('enable_debug true, ACLs on: available with agent:write', async () => {
+    const { a, writeToken, readToken } = await agentWith(true, true);
+    assert.deepEqual(await status(a, writeToken), [200, 'ok']);
+    assert.deepEqual(await status(a, readToken), denied);
+  });
+
+  it('enable_debug false, ACLs on: available with agent:write', async () => {
+    const { a, writeToken } = await agentWith(false, true);
+    assert.deepEqual(await status(a, writeToken), [200, 'ok']);
+  });
+});
+
+describe('pprof profiles', () => {
+  it('returns the command line as NUL-separated text', async () => {
+    const { a } = await agentWith(true, false);
+    const res = await a.fetch('/v1/agent/pprof/cmdline');
+    assert.equal(res.headers.get('content-type'), 'text/plain; charset=utf-8');
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(await res.text(), 'node\0ward-agent\0agent\0-node=test');
+  });
+
+  it('returns a CPU profile for `seconds` that a pprof decoder parses', async () => {
+    const { a } = await agentWith(true, false);
+    const res = await a.fetch('/v1/agent/pprof/profile?seconds=1');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/octet-stream');
+    assert.equal(res.headers.get('content-disposition'), 'attachment; filename="profile"');
+    const profile = Profile.decode(gunzipSync(Buffer.from(await res.arrayBuffer())));
+    const types = profile.sampleType.map((t) => profile.stringTable.strings[Number(t.type)]);
+    assert.ok(types.includes('wall'), `sample types: ${types.join(',')}`);
+    assert.ok(Number(profile.durationNanos) >= 900_000_000);
+  });
+
+  it('returns a heap profile, and text with debug=1', async () => {
+    const { a } = await agentWith(true, false);
+    const res = await a.fetch('/v1/agent/pprof/heap');
+    assert.equal(res.headers.get('content-disposition'), 'attachment; filename="heap"');
+    const profile = Profile.decode(gunzipSync(Buffer.from(await res.arrayBuffer())));
+    const types = profile.sampleType.map((t) => profile.stringTable.strings[Number(t.type)]);
+    assert.deepEqual(types, ['inuse_objects', 'inuse_space']);
+    const text = await a.fetch('/v1/agent/pprof/heap?debug=1');
+    assert.equal(text.headers.get('content-type'), 'text/plain; charset=utf-8');
+    assert.equal(text.headers.get('content-disposition'), null);
+    assert.match(await text.text(), /^heap profile: \d+ samples \[inuse_objects\/count inuse_space\/bytes\]/);
+  });
+
+  it('answers 404 for an unknown profile and for no profile', async () => {
+    const { a } = await agentWith(true, false);
+    const res = await a.fetch('/v1/agent/pprof/goroutine');
+    assert.deepEqual([res.status, await res.text()], [404, 'Pprof profile not found profile: goroutine']);
+    const none = await a.fetch('/v1/agent/pprof/');
+    assert.deepEqual([none.status, await none.text()], [404, 'Invalid method']);
+  });
+});
