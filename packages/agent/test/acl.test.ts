@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestAgent, type TestAgent } from '../src/testing.js';
+import { waitUntil } from './harness.js';
+
+const policy = (agent: string | undefined, node: string | undefined) =>
+  JSON.stringify({
+    Rules: `${agent ? `agent {\n  policy = "${agent}"\n}\n` : ''}${node ? `node {\n  policy = "${node}"\n}\n` : ''}`,
+  });
+
+describe('ACLs across two servers and a client', () => {
+  let s1: TestAgent;
+  let s2: TestAgent;
+  let client: TestAgent;
+  let root: string;
+
+  const makeToken = async (via: TestAgent, name: string, policies: string[]): Promise<string> => {
+    const res = await via.fetch('/v1/acl/token', { method: 'POST', token: root, body: JSON.stringify({ Name: name, Policies: policies }) });
+    assert.equal(res.status, 200, await res.clone().text());
+    return ((await res.json()) as { SecretID: string }).SecretID;
+  };
+
+  before(async () => {
+    const acl = { acl: { enabled: true } };
+    s1 = await startTestAgent({ ...acl, name: 'a', server: { enabled: true, bootstrapExpect: 2 } });
+    s2 = await startTestAgent({
+      ...acl,
+      name: 'b',
+      server: { enabled: true, bootstrapExpect: 2 },
+      join: [`127.0.0.1:${s1.agent.memberlist!.local.port}`],
+    });
+    client = await startTestAgent({ ...acl, name: 'c', server: { enabled: false }, client: { enabled: true, servers: [s1.agent.rpcAddress] } });
+    await waitUntil('a leader', () => s1.agent.leader() !== undefined && s2.agent.leader() !== undefined);
+  });
+
+  after(async () => {
+    await Promise.all([s1, s2, client].map((a) => a?.stop()));
+  });
+
+  it('bootstraps once, through a follower, and the token works on every agent', async () => {
+    const res = await s2.fetch('/v1/acl/bootstrap', { method: 'POST' });
+    assert.equal(res.status, 200);
+    const token = (await res.json()) as { SecretID: string; Type: string; AccessorID: string };
+    assert.equal(token.Type, 'management');
+    root = token.SecretID;
+    const again = await s1.fetch('/v1/acl/bootstrap', { method: 'POST' });
+    assert.equal(again.status, 400);
+    assert.match(await again.text(), /^ACL bootstrap already done/);
+    for (const a of [s1, s2, client]) assert.equal((await a.fetch('/v1/agent/self', { token: root })).status, 200);
+  });
+
+  it('denies anonymous requests without an anonymous policy, but not health and join', async () => {
+    assert.deepEqual(await textOf(s1.fetch('/v1/agent/members')), [403, 'Permission denied']);
+    assert.deepEqual(await textOf(s1.fetch('/v1/agent/self')), [403, 'Permission denied']);
+    assert.equal((await s1.fetch('/v1/agent/health')).status, 200);
+    const join = await s1.fetch(`/v1/agent/join?address=127.0.0.1:${s2.agent.memberlist!.local.port}`, { method: 'POST' });
+    assert.equal(join.status, 200);
+  });
+
+  it('answers an unknown token with 403 ACL token not found', async () => {
+    for (const a of [s1, client]) assert.deepEqual(await textOf(a.fetch('/v1/agent/self', { token: 'nope' })), [403, 'ACL token not found']);
+  });
+
+  it('enforces node:read, agent:read and agent:write from policies', async () => {
+    assert.equal((await s1.fetch('/v1/acl/policy/reader', { method: 'PUT', token: root, body: policy('read', 'read') })).status, 200);
+    assert.equal((await s2.fetch('/v1/acl/policy/writer', { method: 'POST', token: root, body: policy('write', undefined) })).status, 200);
+    const reader = await makeToken(s2, 'reader', ['reader']);
+    const writer = await makeToken(s1, 'writer', ['writer']);
+    assert.equal((await s2.fetch('/v1/agent/members', { token: reader })).status, 200);
+    assert.equal((await s2.fetch('/v1/agent/self', { token: reader })).status, 200);
+    assert.deepEqual(await textOf(s2.fetch('/v1/agent/force-leave?node=x', { method: 'POST', token: reader })), [403, 'Permission denied']);
+    assert.equal((await s2.fetch('/v1/agent/force-leave?node=x', { method: 'POST', token: writer })).status, 200);
+    assert.deepEqual(await textOf(s2.fetch('/v1/agent/members', { token: writer })), [403, 'Permission denied']);
+    assert.equal((await client.fetch('/v1/agent/servers', { token: reader })).status, 200);
+    assert.deepEqual(
+      await textOf(client.fetch(`/v1/agent/servers?address=${s1.agent.rpcAddress}`, { method: 'POST', token: reader })),
+      [403, 'Permission denied'],
+    );
+    assert.equal((await client.fetch(`/v1/agent/servers?address=${s1.agent.rpcAddress}`, { method: 'POST', token: writer })).status, 200);
+  });
+
+  it('lets deny in one policy override a grant in another', async () => {
+    await s1.fetch('/v1/acl/policy/no-agent', { method: 'POST', token: root, body: policy('deny', undefined) });
+    const mixed = await makeToken(s1, 'mixed', ['reader', 'no-agent']);
+    assert.deepEqual(await textOf(s1.fetch('/v1/agent/self', { token: mixed })), [403, 'Permission denied']);
+    assert.equal((await s1.fetch('/v1/agent/members', { token: mixed })).status, 200);
+  });
+
+  it('reads the token from X-Nomad-Token and Authorization: Bearer too', async () => {
+    assert.equal((await s1.fetch('/v1/agent/self', { headers: { 'X-Nomad-Token': root } })).status, 200);
+    assert.equal((await s1.fetch('/v1/agent/self', { headers: { Authorization: `bearer ${root}` } })).status, 200);
+  });
+
+  it('gives anonymous requests the anonymous policy', async () => {
+    await s2.fetch('/v1/acl/policy/anonymous', { method: 'POST', token: root, body: policy(undefined, 'read') });
+    assert.equal((await s1.fetch('/v1/agent/members')).status, 200);
+    assert.equal((await client.fetch('/v1/agent/members')).status, 200);
+    assert.equal((await s1.fetch('/v1/agent/self')).status, 403);
+  });
+
+  it('lists, reads and deletes policies and tokens; only management may', async () => {
+    const reader = await makeToken(s1, 'r2', ['reader']);
+    const policies = (await (await s2.fetch('/v1/acl/policies', { token: root })).json()) as Array<{ Name: string }>;
+    assert.deepEqual(policies.map((p) => p.Name), ['anonymous', 'no-agent', 'reader', 'writer']);
+    const p = (await (await s2.fetch('/v1/acl/policy/reader', { token: root })).json()) as { Rules: string };
+    assert.match(p.Rules, /agent/);
+    assert.equal((await s2.fetch('/v1/acl/policies', { token: reader })).status, 403);
+    const tokens = (await (await s1.fetch('/v1/acl/tokens', { token: root })).json()) as Array<Record<string, unknown>>;
+    assert.ok(tokens.every((t) => !('SecretID' in t)));
+    const me = (await (await client.fetch('/v1/acl/token/self', { token: reader })).json()) as { AccessorID: string; Name: string };
+    assert.equal(me.Name, 'r2');
+    assert.equal((await s2.fetch(`/v1/acl/token/${me.AccessorID}`, { method: 'DELETE', token: root })).status, 200);
+    assert.deepEqual(await textOf(s1.fetch('/v1/agent/members', { token: reader })), [403, 'ACL token not found']);
+    assert.equal((await s1.fetch('/v1/acl/policy/nope', { token: root })).status, 404);
+    const bad = await s1.fetch('/v1/acl/policy/bad', { method: 'POST', token: root, body: JSON.stringify({ Rules: 'agent {\n policy = "sudo"\n}' }) });
+    assert.equal(bad.status, 400);
+  });
+});
+
+describe('ACL API with ACLs disabled', () => {
+  it('answers 400 ACL support disabled', async () => {
+    const a = await startTestAgent();
+    try {
+      assert.deepEqual(await textOf(a.fetch('/v1/acl/bootstrap', { method: 'POST' })), [400, 'ACL support disabled']);
+    } finally {
+      await a.stop();
+    }
+  });
+});
+
+async function textOf(res: Promise<Response>): Promise<[number, string]> {
+  const r = await res;
+  return [r.status, await r.text()];
+}
