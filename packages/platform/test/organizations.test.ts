@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { TestPlatform, type TestUser } from './testing.js';
 
@@ -99,6 +100,25 @@ describe('organizations', () => {
     const body = (await res.json()) as { errors: Array<{ code: string }> };
     assert.equal(body.errors[0]?.code, 'payload_too_large');
     assert.equal((await p.api('GET', '/organizations/big', { token: owner.token })).status, 404);
+
+    // Without a Content-Length the limit is found while reading; the client still gets the 413.
+    const chunked = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(
+        `${p.baseUrl}/api/v2/organizations`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/vnd.api+json' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
+      req.on('error', reject);
+      for (let i = 0; i < 20; i++) req.write('x'.repeat(64 * 1024));
+      req.end();
+    });
+    assert.equal(chunked, 413);
   });
 
   it('lists only the organizations the token belongs to, paginated', async () => {
