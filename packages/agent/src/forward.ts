@@ -1,7 +1,7 @@
 import type { Agent } from './agent.js';
 import { InternalError, InvalidRequestError } from './errors.js';
 import { rpcCall } from './rpc/rpc-client.js';
-import { rpcAddressOf, regionServers } from './server/servers.js';
+import { regionServers, rpcAddressOf } from './server/servers.js';
 
 /** Where a `server_id`/`node_id` request runs. */
 export type Target = { kind: 'local' } | { kind: 'remote'; address: string; agentId: string };
@@ -15,7 +15,9 @@ export interface PeerInfo {
 /** Live servers of the agent's region, from its own gossip view or, on a client, a server's. */
 export async function livePeers(agent: Agent): Promise<PeerInfo[]> {
   if (agent.memberlist) {
-    const live = regionServers(agent.memberlist.members(), agent.config.region).filter((m) => m.state === 'alive' || m.state === 'suspect');
+    const live = regionServers(agent.memberlist.members(), agent.config.region).filter(
+      (m) => m.state === 'alive' || m.state === 'suspect',
+    );
     return live.map((m) => ({ name: m.name, id: m.tags.id ?? '', rpcAddr: rpcAddressOf(m) }));
   }
   const server = agent.serverList?.list()[0];

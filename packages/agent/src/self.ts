@@ -64,7 +64,9 @@ function stats(agent: Agent): Stats {
       arch: process.arch === 'x64' ? 'amd64' : process.arch,
       cpu_count: String(availableParallelism()),
       // Node has no goroutines: the closest count of concurrent work is active handles.
-      goroutines: String((process as unknown as { getActiveResourcesInfo(): string[] }).getActiveResourcesInfo().length),
+      goroutines: String(
+        (process as unknown as { getActiveResourcesInfo(): string[] }).getActiveResourcesInfo().length,
+      ),
       'kernel.name': process.platform,
       max_procs: String(availableParallelism()),
       version: process.version,

@@ -17,7 +17,13 @@ export async function startTestAgent(layer: ConfigLayer = {}, env: NodeJS.Proces
     bindAddr: '127.0.0.1',
     ports: { http: 0, rpc: 0, serf: 0 },
     server: { enabled: true, bootstrapExpect: 1 },
-    gossip: { probeIntervalMs: 100, probeTimeoutMs: 50, gossipIntervalMs: 50, pushPullIntervalMs: 1000, suspicionMult: 2 },
+    gossip: {
+      probeIntervalMs: 100,
+      probeTimeoutMs: 50,
+      gossipIntervalMs: 50,
+      pushPullIntervalMs: 1000,
+      suspicionMult: 2,
+    },
     heartbeatIntervalMs: 500,
   });
   const config = mergeConfig(base, layer);

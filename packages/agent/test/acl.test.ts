@@ -15,7 +15,11 @@ describe('ACLs across two servers and a client', () => {
   let root: string;
 
   const makeToken = async (via: TestAgent, name: string, policies: string[]): Promise<string> => {
-    const res = await via.fetch('/v1/acl/token', { method: 'POST', token: root, body: JSON.stringify({ Name: name, Policies: policies }) });
+    const res = await via.fetch('/v1/acl/token', {
+      method: 'POST',
+      token: root,
+      body: JSON.stringify({ Name: name, Policies: policies }),
+    });
     assert.equal(res.status, 200, await res.clone().text());
     return ((await res.json()) as { SecretID: string }).SecretID;
   };
@@ -29,7 +33,12 @@ describe('ACLs across two servers and a client', () => {
       server: { enabled: true, bootstrapExpect: 2 },
       join: [`127.0.0.1:${s1.agent.memberlist!.local.port}`],
     });
-    client = await startTestAgent({ ...acl, name: 'c', server: { enabled: false }, client: { enabled: true, servers: [s1.agent.rpcAddress] } });
+    client = await startTestAgent({
+      ...acl,
+      name: 'c',
+      server: { enabled: false },
+      client: { enabled: true, servers: [s1.agent.rpcAddress] },
+    });
     await waitUntil('a leader', () => s1.agent.leader() !== undefined && s2.agent.leader() !== undefined);
   });
 
@@ -53,22 +62,35 @@ describe('ACLs across two servers and a client', () => {
     assert.deepEqual(await textOf(s1.fetch('/v1/agent/members')), [403, 'Permission denied']);
     assert.deepEqual(await textOf(s1.fetch('/v1/agent/self')), [403, 'Permission denied']);
     assert.equal((await s1.fetch('/v1/agent/health')).status, 200);
-    const join = await s1.fetch(`/v1/agent/join?address=127.0.0.1:${s2.agent.memberlist!.local.port}`, { method: 'POST' });
+    const join = await s1.fetch(`/v1/agent/join?address=127.0.0.1:${s2.agent.memberlist!.local.port}`, {
+      method: 'POST',
+    });
     assert.equal(join.status, 200);
   });
 
   it('answers an unknown token with 403 ACL token not found', async () => {
-    for (const a of [s1, client]) assert.deepEqual(await textOf(a.fetch('/v1/agent/self', { token: 'nope' })), [403, 'ACL token not found']);
+    for (const a of [s1, client])
+      assert.deepEqual(await textOf(a.fetch('/v1/agent/self', { token: 'nope' })), [403, 'ACL token not found']);
   });
 
   it('enforces node:read, agent:read and agent:write from policies', async () => {
-    assert.equal((await s1.fetch('/v1/acl/policy/reader', { method: 'PUT', token: root, body: policy('read', 'read') })).status, 200);
-    assert.equal((await s2.fetch('/v1/acl/policy/writer', { method: 'POST', token: root, body: policy('write', undefined) })).status, 200);
+    assert.equal(
+      (await s1.fetch('/v1/acl/policy/reader', { method: 'PUT', token: root, body: policy('read', 'read') })).status,
+      200,
+    );
+    assert.equal(
+      (await s2.fetch('/v1/acl/policy/writer', { method: 'POST', token: root, body: policy('write', undefined) }))
+        .status,
+      200,
+    );
     const reader = await makeToken(s2, 'reader', ['reader']);
     const writer = await makeToken(s1, 'writer', ['writer']);
     assert.equal((await s2.fetch('/v1/agent/members', { token: reader })).status, 200);
     assert.equal((await s2.fetch('/v1/agent/self', { token: reader })).status, 200);
-    assert.deepEqual(await textOf(s2.fetch('/v1/agent/force-leave?node=x', { method: 'POST', token: reader })), [403, 'Permission denied']);
+    assert.deepEqual(await textOf(s2.fetch('/v1/agent/force-leave?node=x', { method: 'POST', token: reader })), [
+      403,
+      'Permission denied',
+    ]);
     assert.equal((await s2.fetch('/v1/agent/force-leave?node=x', { method: 'POST', token: writer })).status, 200);
     assert.deepEqual(await textOf(s2.fetch('/v1/agent/members', { token: writer })), [403, 'Permission denied']);
     assert.equal((await client.fetch('/v1/agent/servers', { token: reader })).status, 200);
@@ -76,7 +98,11 @@ describe('ACLs across two servers and a client', () => {
       await textOf(client.fetch(`/v1/agent/servers?address=${s1.agent.rpcAddress}`, { method: 'POST', token: reader })),
       [403, 'Permission denied'],
     );
-    assert.equal((await client.fetch(`/v1/agent/servers?address=${s1.agent.rpcAddress}`, { method: 'POST', token: writer })).status, 200);
+    assert.equal(
+      (await client.fetch(`/v1/agent/servers?address=${s1.agent.rpcAddress}`, { method: 'POST', token: writer }))
+        .status,
+      200,
+    );
   });
 
   it('lets deny in one policy override a grant in another', async () => {
@@ -101,18 +127,28 @@ describe('ACLs across two servers and a client', () => {
   it('lists, reads and deletes policies and tokens; only management may', async () => {
     const reader = await makeToken(s1, 'r2', ['reader']);
     const policies = (await (await s2.fetch('/v1/acl/policies', { token: root })).json()) as Array<{ Name: string }>;
-    assert.deepEqual(policies.map((p) => p.Name), ['anonymous', 'no-agent', 'reader', 'writer']);
+    assert.deepEqual(
+      policies.map((p) => p.Name),
+      ['anonymous', 'no-agent', 'reader', 'writer'],
+    );
     const p = (await (await s2.fetch('/v1/acl/policy/reader', { token: root })).json()) as { Rules: string };
     assert.match(p.Rules, /agent/);
     assert.equal((await s2.fetch('/v1/acl/policies', { token: reader })).status, 403);
     const tokens = (await (await s1.fetch('/v1/acl/tokens', { token: root })).json()) as Array<Record<string, unknown>>;
     assert.ok(tokens.every((t) => !('SecretID' in t)));
-    const me = (await (await client.fetch('/v1/acl/token/self', { token: reader })).json()) as { AccessorID: string; Name: string };
+    const me = (await (await client.fetch('/v1/acl/token/self', { token: reader })).json()) as {
+      AccessorID: string;
+      Name: string;
+    };
     assert.equal(me.Name, 'r2');
     assert.equal((await s2.fetch(`/v1/acl/token/${me.AccessorID}`, { method: 'DELETE', token: root })).status, 200);
     assert.deepEqual(await textOf(s1.fetch('/v1/agent/members', { token: reader })), [403, 'ACL token not found']);
     assert.equal((await s1.fetch('/v1/acl/policy/nope', { token: root })).status, 404);
-    const bad = await s1.fetch('/v1/acl/policy/bad', { method: 'POST', token: root, body: JSON.stringify({ Rules: 'agent {\n policy = "sudo"\n}' }) });
+    const bad = await s1.fetch('/v1/acl/policy/bad', {
+      method: 'POST',
+      token: root,
+      body: JSON.stringify({ Rules: 'agent {\n policy = "sudo"\n}' }),
+    });
     assert.equal(bad.status, 400);
   });
 });

@@ -12,13 +12,26 @@ describe('a three-server pool with a client', () => {
   let s3: AgentProcess;
   let client: AgentProcess;
   const server = (name: string, join?: string) =>
-    AgentProcess.start(['-server', `-node=${name}`, '-bootstrap-expect=3', '-enable-debug', ...(join ? [`-join=${join}`] : []), ...FAST_GOSSIP]);
+    AgentProcess.start([
+      '-server',
+      `-node=${name}`,
+      '-bootstrap-expect=3',
+      '-enable-debug',
+      ...(join ? [`-join=${join}`] : []),
+      ...FAST_GOSSIP,
+    ]);
 
   before(async () => {
     s1 = await server('s1');
     s2 = await server('s2', s1.serfAddr);
     s3 = await server('s3', s1.serfAddr);
-    client = await AgentProcess.start(['-client', '-node=c1', `-servers=${s1.rpcAddr}`, '-enable-debug', ...FAST_GOSSIP]);
+    client = await AgentProcess.start([
+      '-client',
+      '-node=c1',
+      `-servers=${s1.rpcAddr}`,
+      '-enable-debug',
+      ...FAST_GOSSIP,
+    ]);
     agents.push(s1, s2, s3, client);
   });
 
@@ -28,10 +41,14 @@ describe('a three-server pool with a client', () => {
 
   it('forms one pool in which every server sees all three alive', async () => {
     const all = { 's1.global': 'alive', 's2.global': 'alive', 's3.global': 'alive' };
-    for (const s of [s1, s2, s3]) await waitUntil('pool to form', async () => assert.deepEqual(await statuses(s), all) ?? true);
-    const body = await s2.json<{ ServerName: string; ServerRegion: string; ServerDC: string; Members: Array<Record<string, unknown>> }>(
-      '/v1/agent/members',
-    );
+    for (const s of [s1, s2, s3])
+      await waitUntil('pool to form', async () => assert.deepEqual(await statuses(s), all) ?? true);
+    const body = await s2.json<{
+      ServerName: string;
+      ServerRegion: string;
+      ServerDC: string;
+      Members: Array<Record<string, unknown>>;
+    }>('/v1/agent/members');
     assert.equal(body.ServerName, 's2');
     assert.equal(body.ServerRegion, 'global');
     assert.equal(body.ServerDC, 'dc1');
@@ -40,9 +57,24 @@ describe('a three-server pool with a client', () => {
     assert.equal(m.Port, s1.ports.serf);
     assert.deepEqual(
       { ...(m.Tags as Record<string, string>), id: 'x' },
-      { role: 'nomad', region: 'global', dc: 'dc1', build: '0.1.0', revision: '', vsn: '1', raft_vsn: '3', id: 'x', rpc_addr: '127.0.0.1', port: String(s1.ports.rpc), expect: '3' },
+      {
+        role: 'nomad',
+        region: 'global',
+        dc: 'dc1',
+        build: '0.1.0',
+        revision: '',
+        vsn: '1',
+        raft_vsn: '3',
+        id: 'x',
+        rpc_addr: '127.0.0.1',
+        port: String(s1.ports.rpc),
+        expect: '3',
+      },
     );
-    assert.deepEqual([m.ProtocolMin, m.ProtocolMax, m.ProtocolCur, m.DelegateMin, m.DelegateMax, m.DelegateCur], [1, 5, 2, 2, 5, 4]);
+    assert.deepEqual(
+      [m.ProtocolMin, m.ProtocolMax, m.ProtocolCur, m.DelegateMin, m.DelegateMax, m.DelegateCur],
+      [1, 5, 2, 2, 5, 4],
+    );
   });
 
   it('lets a client list the members through its server', async () => {
@@ -52,7 +84,9 @@ describe('a three-server pool with a client', () => {
   it('reports a healthy leader and the peer set in self', async () => {
     await waitUntil('health', async () => (await s3.fetch('/v1/agent/health')).status === 200);
     assert.deepEqual(await s3.json('/v1/agent/health'), { server: { ok: true, message: 'ok' } });
-    const self = await s2.json<{ stats: Record<string, Record<string, string>>; member: { Name: string } }>('/v1/agent/self');
+    const self = await s2.json<{ stats: Record<string, Record<string, string>>; member: { Name: string } }>(
+      '/v1/agent/self',
+    );
     assert.equal(self.member.Name, 's2.global');
     assert.equal(self.stats.raft?.num_peers, '2');
     assert.equal(self.stats.nomad?.leader_addr, s1.rpcAddr);
@@ -62,11 +96,13 @@ describe('a three-server pool with a client', () => {
 
   it('turns a SIGKILLed server failed, and force-leave turns it left and drops the peer', async () => {
     await s3.kill('SIGKILL');
-    for (const s of [s1, s2]) await waitUntil('s3 failed', async () => (await statuses(s))['s3.global'] === 'failed', 10_000);
+    for (const s of [s1, s2])
+      await waitUntil('s3 failed', async () => (await statuses(s))['s3.global'] === 'failed', 10_000);
     const res = await s1.fetch('/v1/agent/force-leave?node=s3.global', { method: 'POST' });
     assert.equal(res.status, 200);
     assert.equal(await res.text(), '');
-    for (const s of [s1, s2]) await waitUntil('s3 left', async () => (await statuses(s))['s3.global'] === 'left', 10_000);
+    for (const s of [s1, s2])
+      await waitUntil('s3 left', async () => (await statuses(s))['s3.global'] === 'left', 10_000);
     const self = await s1.json<{ stats: Record<string, Record<string, string>> }>('/v1/agent/self');
     assert.equal(self.stats.raft?.num_peers, '1');
     assert.doesNotMatch(self.stats.raft?.latest_configuration ?? '', new RegExp(s3.rpcAddr));
@@ -74,16 +110,23 @@ describe('a three-server pool with a client', () => {
   });
 
   it('takes a restarted server back as alive', async () => {
-    s3 = await AgentProcess.start(['-server', '-node=s3', '-bootstrap-expect=3', '-enable-debug', `-join=${s1.serfAddr}`, ...FAST_GOSSIP], {
-      ports: s3.ports,
-    });
+    s3 = await AgentProcess.start(
+      ['-server', '-node=s3', '-bootstrap-expect=3', '-enable-debug', `-join=${s1.serfAddr}`, ...FAST_GOSSIP],
+      {
+        ports: s3.ports,
+      },
+    );
     agents.push(s3);
-    for (const s of [s1, s2, s3]) await waitUntil('s3 alive again', async () => (await statuses(s))['s3.global'] === 'alive', 10_000);
+    for (const s of [s1, s2, s3])
+      await waitUntil('s3 alive again', async () => (await statuses(s))['s3.global'] === 'alive', 10_000);
   });
 
   it("replaces the client's server list, keeping only servers that answer", async () => {
     assert.deepEqual(await client.json('/v1/agent/servers'), [s1.rpcAddr]);
-    const res = await client.fetch(`/v1/agent/servers?address=${s3.rpcAddr}&address=${s2.rpcAddr}&address=127.0.0.1:1`, { method: 'POST' });
+    const res = await client.fetch(
+      `/v1/agent/servers?address=${s3.rpcAddr}&address=${s2.rpcAddr}&address=127.0.0.1:1`,
+      { method: 'POST' },
+    );
     assert.equal(res.status, 200);
     assert.equal(await res.text(), '');
     assert.deepEqual(await client.json('/v1/agent/servers'), [s2.rpcAddr, s3.rpcAddr].sort());
@@ -91,18 +134,25 @@ describe('a three-server pool with a client', () => {
     assert.equal(none.status, 400);
     const missing = await client.fetch('/v1/agent/servers', { method: 'POST' });
     assert.deepEqual([missing.status, await missing.text()], [400, 'missing server address']);
-    const self = await client.json<{ stats: Record<string, Record<string, string>>; member: { Status: string } }>('/v1/agent/self');
+    const self = await client.json<{ stats: Record<string, Record<string, string>>; member: { Status: string } }>(
+      '/v1/agent/self',
+    );
     assert.equal(self.stats.client?.known_servers, [s2.rpcAddr, s3.rpcAddr].sort().join(','));
     assert.equal(self.member.Status, 'none');
     assert.equal(self.stats.raft, undefined);
   });
 
   it('joins by address, counting each success, and reports failures in `error`', async () => {
-    const ok = await s2.json<{ num_joined: number; error: string }>(`/v1/agent/join?address=${s1.serfAddr}&address=${s1.serfAddr}`, {
-      method: 'PUT',
-    });
+    const ok = await s2.json<{ num_joined: number; error: string }>(
+      `/v1/agent/join?address=${s1.serfAddr}&address=${s1.serfAddr}`,
+      {
+        method: 'PUT',
+      },
+    );
     assert.deepEqual(ok, { num_joined: 2, error: '' });
-    const bad = await s2.json<{ num_joined: number; error: string }>('/v1/agent/join?address=127.0.0.1:1', { method: 'POST' });
+    const bad = await s2.json<{ num_joined: number; error: string }>('/v1/agent/join?address=127.0.0.1:1', {
+      method: 'POST',
+    });
     assert.equal(bad.num_joined, 0);
     assert.match(bad.error, /failed to join 127\.0\.0\.1:1/);
     const missing = await s2.fetch('/v1/agent/join', { method: 'POST' });
@@ -119,7 +169,10 @@ describe('a three-server pool with a client', () => {
       assert.deepEqual([res.status, await res.text()], [501, 'Invalid method'], path);
     }
     const wrong = await s1.fetch('/v1/agent/members', { method: 'POST' });
-    assert.deepEqual([wrong.status, await wrong.text(), wrong.headers.get('content-type')], [405, 'Invalid method', 'text/plain; charset=utf-8']);
+    assert.deepEqual(
+      [wrong.status, await wrong.text(), wrong.headers.get('content-type')],
+      [405, 'Invalid method', 'text/plain; charset=utf-8'],
+    );
     const noNode = await s1.fetch('/v1/agent/force-leave', { method: 'POST' });
     assert.deepEqual([noNode.status, await noNode.text()], [400, 'missing node to force leave']);
     const badPrune = await s1.fetch('/v1/agent/force-leave?node=x&prune=maybe', { method: 'POST' });
@@ -132,7 +185,10 @@ describe('a three-server pool with a client', () => {
     assert.match(hostFromServer.HostData.OS, /Linux/);
     const clientSelf = await client.json<{ stats: Record<string, Record<string, string>> }>('/v1/agent/self');
     const nodeId = clientSelf.stats.client?.node_id ?? '';
-    await waitUntil('client registered', async () => (await s2.fetch(`/v1/agent/host?node_id=${nodeId}`)).status === 200);
+    await waitUntil(
+      'client registered',
+      async () => (await s2.fetch(`/v1/agent/host?node_id=${nodeId}`)).status === 200,
+    );
     const viaNode = await s2.json<{ AgentID: string }>(`/v1/agent/host?node_id=${nodeId}`);
     assert.equal(viaNode.AgentID, nodeId);
     const both = await s1.fetch(`/v1/agent/host?node_id=${nodeId}&server_id=s2`);

@@ -97,7 +97,11 @@ export class AgentProcess {
 }
 
 /** Polls `check` until it returns true or `timeoutMs` passes; then fails with `what`. */
-export async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

@@ -4,14 +4,27 @@ import { startTestAgent } from '../src/testing.js';
 
 describe('GET /v1/agent/host', () => {
   it('returns this host with known-sensitive environment variables redacted', async () => {
-    const env = { NOMAD_TOKEN: 'n-secret', AWS_SECRET_ACCESS_KEY: 'aws', MY_API_SECRET: 'x', DB_PASSWORD: 'hunter2', PATH: '/usr/bin' };
+    const env = {
+      NOMAD_TOKEN: 'n-secret',
+      AWS_SECRET_ACCESS_KEY: 'aws',
+      MY_API_SECRET: 'x',
+      DB_PASSWORD: 'hunter2',
+      PATH: '/usr/bin',
+    };
     const a = await startTestAgent({ enableDebug: true, name: 'h1' }, env);
     try {
       const res = await a.fetch('/v1/agent/host');
       assert.equal(res.status, 200);
       const body = (await res.json()) as { AgentID: string; HostData: Record<string, unknown> };
       assert.equal(body.AgentID, 'h1.global');
-      const h = body.HostData as { OS: string; Environment: Record<string, string>; Disk: Record<string, { DiskMB: number }>; Network: unknown[]; Hosts: string; ResolvConf: string };
+      const h = body.HostData as {
+        OS: string;
+        Environment: Record<string, string>;
+        Disk: Record<string, { DiskMB: number }>;
+        Network: unknown[];
+        Hosts: string;
+        ResolvConf: string;
+      };
       assert.deepEqual(h.Environment, {
         NOMAD_TOKEN: '<redacted>',
         AWS_SECRET_ACCESS_KEY: '<redacted>',

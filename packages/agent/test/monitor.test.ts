@@ -15,7 +15,11 @@ describe('GET /v1/agent/monitor', () => {
   });
 
   /** Opens a monitor, logs one marker line per level, and returns the decoded stream once `until` is seen. */
-  async function capture(query: string, until: RegExp, decode: (raw: string) => string): Promise<{ raw: string; text: string; type: string | null }> {
+  async function capture(
+    query: string,
+    until: RegExp,
+    decode: (raw: string) => string,
+  ): Promise<{ raw: string; text: string; type: string | null }> {
     const ac = new AbortController();
     const res = await a.fetch(`/v1/agent/monitor?${query}`, { signal: ac.signal });
     assert.equal(res.status, 200);
@@ -42,7 +46,11 @@ describe('GET /v1/agent/monitor', () => {
 
   for (const [i, level] of LOG_LEVELS.entries()) {
     it(`sends frames with lines at ${level} and above only`, async () => {
-      const { raw, text, type } = await capture(`log_level=${level.toUpperCase()}`, /error: level_name=error/, fromFrames);
+      const { raw, text, type } = await capture(
+        `log_level=${level.toUpperCase()}`,
+        /error: level_name=error/,
+        fromFrames,
+      );
       assert.equal(type, 'application/json');
       for (const f of splitFrames(raw).filter((x) => x.Data)) {
         assert.deepEqual(Object.keys(f).sort(), ['Data', 'FileEvent']);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { gunzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { Profile } from 'pprof-format';
 import { startTestAgent, type TestAgent } from '../src/testing.js';
 
@@ -9,15 +9,31 @@ after(async () => {
   await Promise.all(started.map((a) => a.stop()));
 });
 
-async function agentWith(enableDebug: boolean | undefined, aclEnabled: boolean): Promise<{ a: TestAgent; writeToken?: string; readToken?: string }> {
+async function agentWith(
+  enableDebug: boolean | undefined,
+  aclEnabled: boolean,
+): Promise<{ a: TestAgent; writeToken?: string; readToken?: string }> {
   const a = await startTestAgent({ enableDebug, acl: { enabled: aclEnabled } });
   started.push(a);
   if (!aclEnabled) return { a };
   const boot = (await (await a.fetch('/v1/acl/bootstrap', { method: 'POST' })).json()) as { SecretID: string };
   const mk = async (name: string, level: string) => {
     const rules = `agent {\n  policy = "${level}"\n}\n`;
-    assert.equal((await a.fetch(`/v1/acl/policy/${name}`, { method: 'POST', token: boot.SecretID, body: JSON.stringify({ Rules: rules }) })).status, 200);
-    const t = await a.fetch('/v1/acl/token', { method: 'POST', token: boot.SecretID, body: JSON.stringify({ Name: name, Policies: [name] }) });
+    assert.equal(
+      (
+        await a.fetch(`/v1/acl/policy/${name}`, {
+          method: 'POST',
+          token: boot.SecretID,
+          body: JSON.stringify({ Rules: rules }),
+        })
+      ).status,
+      200,
+    );
+    const t = await a.fetch('/v1/acl/token', {
+      method: 'POST',
+      token: boot.SecretID,
+      body: JSON.stringify({ Name: name, Policies: [name] }),
+    });
     return ((await t.json()) as { SecretID: string }).SecretID;
   };
   return { a, writeToken: await mk('w', 'write'), readToken: await mk('r', 'read') };

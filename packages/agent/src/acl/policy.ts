@@ -28,7 +28,8 @@ export async function parseRules(text: string): Promise<Rules> {
   const rules: Rules = {};
   for (const [area, value] of Object.entries(doc)) {
     if (OTHER_AREAS.has(area)) continue;
-    if (area !== 'agent' && area !== 'node') throw new InvalidRequestError(`Failed to parse ACL rules: unknown area ${area}`);
+    if (area !== 'agent' && area !== 'node')
+      throw new InvalidRequestError(`Failed to parse ACL rules: unknown area ${area}`);
     const block = Array.isArray(value) ? value[0] : value;
     const level = (block as { policy?: unknown } | undefined)?.policy;
     if (!LEVELS.includes(level as Level)) {

@@ -46,7 +46,12 @@ export class AclService {
   async resolve(secret: string | undefined): Promise<Acl> {
     if (!this.cluster.isEnabled) return ACL_DISABLED;
     if (this.cluster.isServer) return this.store.resolve(secret);
-    const r = await rpcCall<{ isManagement: boolean; rules: Rules }>(this.#server(), 'ACL.ResolveToken', {}, { token: secret });
+    const r = await rpcCall<{ isManagement: boolean; rules: Rules }>(
+      this.#server(),
+      'ACL.ResolveToken',
+      {},
+      { token: secret },
+    );
     return { isEnforced: true, ...r };
   }
 
@@ -71,7 +76,9 @@ export class AclService {
     if (!s.resolve(token).isManagement) throw new PermissionDeniedError('Permission denied');
     switch (op.op) {
       case 'policy-list':
-        return s.policies().map(({ Name, Description, CreateIndex, ModifyIndex }) => ({ Name, Description, CreateIndex, ModifyIndex }));
+        return s
+          .policies()
+          .map(({ Name, Description, CreateIndex, ModifyIndex }) => ({ Name, Description, CreateIndex, ModifyIndex }));
       case 'policy-read':
         return publicPolicy(s.policy(op.name));
       case 'policy-upsert':
@@ -99,4 +106,3 @@ export class AclService {
 function publicPolicy({ parsed: _parsed, ...rest }: PolicyRecord): Omit<PolicyRecord, 'parsed'> {
   return rest;
 }
-

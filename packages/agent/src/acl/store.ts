@@ -126,14 +126,21 @@ export class AclStore {
 
   upsertToken(body: Record<string, unknown>, accessor?: string): TokenRecord {
     const type = (body.Type ?? 'client') as TokenRecord['Type'];
-    if (type !== 'client' && type !== 'management') throw new InvalidRequestError('token type must be client or management');
+    if (type !== 'client' && type !== 'management')
+      throw new InvalidRequestError('token type must be client or management');
     const policies = body.Policies ?? [];
     if (!Array.isArray(policies) || policies.some((p) => typeof p !== 'string')) {
       throw new InvalidRequestError('Policies must be a list of policy names');
     }
     if (type === 'client' && policies.length === 0) throw new InvalidRequestError('client token missing policies');
-    if (type === 'management' && policies.length > 0) throw new InvalidRequestError('management token cannot be associated with policies');
-    const fields = { Name: String(body.Name ?? ''), Type: type, Policies: policies as string[], Global: body.Global === true };
+    if (type === 'management' && policies.length > 0)
+      throw new InvalidRequestError('management token cannot be associated with policies');
+    const fields = {
+      Name: String(body.Name ?? ''),
+      Type: type,
+      Policies: policies as string[],
+      Global: body.Global === true,
+    };
     if (!accessor) return this.#newToken(fields);
     const prev = this.token(accessor);
     const updated = { ...prev, ...fields, ModifyIndex: this.#bump() };

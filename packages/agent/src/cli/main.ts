@@ -41,7 +41,13 @@ async function runAgent(args: string[]): Promise<number> {
   hub.subscribe({ level: config.logLevel, json: config.logJson, sink: process.stderr });
   let agent: Agent;
   try {
-    agent = await Agent.start(config, { clock: systemClock, random: cryptoRandom, hub, argv: process.argv, env: process.env });
+    agent = await Agent.start(config, {
+      clock: systemClock,
+      random: cryptoRandom,
+      hub,
+      argv: process.argv,
+      env: process.env,
+    });
   } catch (err) {
     process.stderr.write(`==> Error starting agent: ${(err as Error).message}\n`);
     return 1;

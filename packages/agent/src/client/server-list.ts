@@ -48,7 +48,9 @@ export class ServerList {
     const results = await Promise.allSettled(normalised.map((a) => rpcCall(a, 'Status.Ping', {}, { timeoutMs: 2000 })));
     const alive = normalised.filter((_, i) => results[i]?.status === 'fulfilled');
     if (alive.length === 0) {
-      const errors = results.flatMap((r, i) => (r.status === 'rejected' ? [`${normalised[i]}: ${(r.reason as Error).message}`] : []));
+      const errors = results.flatMap((r, i) =>
+        r.status === 'rejected' ? [`${normalised[i]}: ${(r.reason as Error).message}`] : [],
+      );
       throw new InvalidRequestError(errors.length ? errors.join('; ') : 'no servers');
     }
     this.#servers = [...new Set(alive)];

@@ -119,7 +119,10 @@ function convert(name: string, kind: Kind, raw: string, prev: Values[string] | u
       return parseDurationMs(raw, `-${name}`);
     case 'list': {
       // Repeatable, and a comma-separated value counts as several.
-      const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+      const items = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       return [...((prev as string[] | undefined) ?? []), ...items];
     }
     default:

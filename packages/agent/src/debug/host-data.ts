@@ -1,5 +1,5 @@
 import { readFile, statfs } from 'node:fs/promises';
-import { networkInterfaces, hostname, machine, release, type as osType, version } from 'node:os';
+import { hostname, machine, networkInterfaces, type as osType, release, version } from 'node:os';
 
 export interface HostData {
   OS: string;
@@ -93,7 +93,10 @@ async function disks(): Promise<Record<string, { DiskMB: number; UsedMB: number 
   const out: Record<string, { DiskMB: number; UsedMB: number }> = {};
   let mounts: string[];
   try {
-    mounts = (await readFile('/proc/mounts', 'utf8')).split('\n').map((l) => l.split(' ')[1] ?? '').filter(Boolean);
+    mounts = (await readFile('/proc/mounts', 'utf8'))
+      .split('\n')
+      .map((l) => l.split(' ')[1] ?? '')
+      .filter(Boolean);
   } catch {
     mounts = ['/'];
   }

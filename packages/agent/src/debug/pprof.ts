@@ -36,11 +36,13 @@ export class Profiler {
   constructor(private readonly argv: string[]) {}
 
   async run(req: ProfileRequest): Promise<ProfileResult> {
-    if (req.profile === 'cmdline') return { contentType: 'text/plain; charset=utf-8', body: Buffer.from(this.argv.join('\x00')) };
+    if (req.profile === 'cmdline')
+      return { contentType: 'text/plain; charset=utf-8', body: Buffer.from(this.argv.join('\x00')) };
     if (!BINARY_PROFILES.has(req.profile)) throw new NotFoundError(`Pprof profile not found profile: ${req.profile}`);
     const pprof = await this.#load();
     const profile = req.profile === 'profile' ? await this.#cpu(pprof, req.seconds) : await this.#heap(pprof, req.gc);
-    if (req.debug > 0) return { contentType: 'text/plain; charset=utf-8', body: Buffer.from(describe(req.profile, profile)) };
+    if (req.debug > 0)
+      return { contentType: 'text/plain; charset=utf-8', body: Buffer.from(describe(req.profile, profile)) };
     return { contentType: 'application/octet-stream', filename: req.profile, body: await pprof.encode(profile) };
   }
 

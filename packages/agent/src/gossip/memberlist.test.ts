@@ -16,7 +16,10 @@ describe('Memberlist', () => {
     const c = await formCluster(5);
     for (const node of c.nodes) {
       assert.deepEqual(
-        node.members().map((m) => [m.name, m.state]).sort(),
+        node
+          .members()
+          .map((m) => [m.name, m.state])
+          .sort(),
         c.nodes.map((n) => [n.name, 'alive']).sort(),
       );
     }

@@ -99,9 +99,7 @@ export class Memberlist {
     this.#every(c.probeIntervalMs, () => this.#prober.probeNext());
     this.#every(c.gossipIntervalMs, () => this.#gossip());
     this.#every(c.pushPullIntervalMs, () => this.#pushPullRandom(this.table.live()));
-    this.#every(c.reconnectIntervalMs, () =>
-      this.#pushPullRandom(this.table.all().filter((m) => m.state === 'dead')),
-    );
+    this.#every(c.reconnectIntervalMs, () => this.#pushPullRandom(this.table.all().filter((m) => m.state === 'dead')));
     this.#every(c.reapIntervalMs, () => this.table.reap(c.reconnectTimeoutMs, c.tombstoneTimeoutMs));
   }
 
@@ -119,7 +117,8 @@ export class Memberlist {
     const results = await Promise.allSettled(addresses.map((a) => this.pushPull(a, true)));
     const errors: string[] = [];
     results.forEach((r, i) => {
-      if (r.status === 'rejected') errors.push(`failed to join ${addressKey(addresses[i] as Address)}: ${errText(r.reason)}`);
+      if (r.status === 'rejected')
+        errors.push(`failed to join ${addressKey(addresses[i] as Address)}: ${errText(r.reason)}`);
     });
     return { numJoined: results.length - errors.length, errors };
   }
@@ -188,7 +187,14 @@ export class Memberlist {
     const self = this.#selfRecord();
     this.table.setSelf(self);
     this.o.log.debug('gossip: refuting a claim about this node', { incarnation: this.#incarnation });
-    this.#queue.push({ t: 'alive', node: self.name, addr: self.addr, port: self.port, tags: self.tags, inc: self.incarnation });
+    this.#queue.push({
+      t: 'alive',
+      node: self.name,
+      addr: self.addr,
+      port: self.port,
+      tags: self.tags,
+      inc: self.incarnation,
+    });
   }
 
   #gossip(): void {

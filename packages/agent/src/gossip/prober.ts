@@ -66,8 +66,14 @@ export class Prober {
     this.o.send(target, [{ t: 'ping', seq, node: target.name, from: this.o.selfName }]);
     if (await Promise.race([acked, this.#sleep(c.probeTimeoutMs * scale)])) return this.#adjust(-1);
 
-    for (const peer of pickRandom(this.o.random, this.o.table.live().filter((m) => m.name !== target.name), c.indirectChecks)) {
-      this.o.send(peer, [{ t: 'ping-req', seq, node: target.name, addr: target.addr, port: target.port, from: this.o.selfName }]);
+    for (const peer of pickRandom(
+      this.o.random,
+      this.o.table.live().filter((m) => m.name !== target.name),
+      c.indirectChecks,
+    )) {
+      this.o.send(peer, [
+        { t: 'ping-req', seq, node: target.name, addr: target.addr, port: target.port, from: this.o.selfName },
+      ]);
     }
     const viaTcp = this.o.streamPing(target, target.name).then(
       () => true,

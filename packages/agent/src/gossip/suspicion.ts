@@ -32,7 +32,10 @@ export class Suspicion {
     if (this.k < 1 || this.#confirmers.has(from) || this.#confirmers.size > this.k) return false;
     this.#confirmers.add(from);
     const elapsed = this.clock.now() - this.#startMs;
-    const remaining = Math.max(0, remainingSuspicionMs(this.#confirmers.size - 1, this.k, elapsed, this.minMs, this.maxMs));
+    const remaining = Math.max(
+      0,
+      remainingSuspicionMs(this.#confirmers.size - 1, this.k, elapsed, this.minMs, this.maxMs),
+    );
     this.#cancel();
     this.#cancel = this.clock.setTimeout(this.onTimeout, remaining);
     return true;

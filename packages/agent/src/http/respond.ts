@@ -23,7 +23,8 @@ export function sendError(res: ServerResponse, err: unknown, log: Logger): numbe
     status = STATUS[err.code];
     message = err.message;
   }
-  if (status >= 500) log.error('http: request failed', { status, error: err instanceof Error ? err.message : String(err) });
+  if (status >= 500)
+    log.error('http: request failed', { status, error: err instanceof Error ? err.message : String(err) });
   if (res.headersSent) {
     res.destroy();
     return status;
@@ -33,7 +34,12 @@ export function sendError(res: ServerResponse, err: unknown, log: Logger): numbe
   return status;
 }
 
-export async function sendReply(res: ServerResponse, reply: Reply, isPretty: boolean, signal: AbortSignal): Promise<void> {
+export async function sendReply(
+  res: ServerResponse,
+  reply: Reply,
+  isPretty: boolean,
+  signal: AbortSignal,
+): Promise<void> {
   switch (reply.kind) {
     case 'json': {
       const text = isPretty ? `${JSON.stringify(reply.body, null, 4)}\n` : JSON.stringify(reply.body);
@@ -50,7 +56,10 @@ export async function sendReply(res: ServerResponse, reply: Reply, isPretty: boo
       res.end(reply.body);
       return;
     case 'binary': {
-      const headers: Record<string, string> = { 'Content-Type': reply.contentType, 'X-Content-Type-Options': 'nosniff' };
+      const headers: Record<string, string> = {
+        'Content-Type': reply.contentType,
+        'X-Content-Type-Options': 'nosniff',
+      };
       if (reply.filename) headers['Content-Disposition'] = `attachment; filename="${reply.filename}"`;
       res.writeHead(200, headers);
       res.end(reply.body);

@@ -61,6 +61,10 @@ async function handle(agent: Agent, req: IncomingMessage, res: ServerResponse): 
   } catch (err) {
     status = sendError(res, err, log);
   }
-  log.debug('http: request complete', { method, path: url.pathname, status, duration_ms: agent.deps.clock.now() - startMs });
+  log.debug('http: request complete', {
+    method,
+    path: url.pathname,
+    status,
+    duration_ms: agent.deps.clock.now() - startMs,
+  });
 }
-

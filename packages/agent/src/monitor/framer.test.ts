@@ -7,7 +7,13 @@ describe('LogFramer', () => {
   it('batches lines into base64 frames of at most 1024 bytes, with {} heartbeats', () => {
     const clock = new FakeClock(0);
     let out = '';
-    const f = new LogFramer({ clock, write: (s) => (out += s), isPlain: false });
+    const f = new LogFramer({
+      clock,
+      write: (s) => {
+        out += s;
+      },
+      isPlain: false,
+    });
     f.start();
     const line = `${'x'.repeat(599)}\n`;
     f.push(line);
@@ -25,7 +31,14 @@ describe('LogFramer', () => {
   it('writes raw lines without heartbeats in plain mode, and reports dropped lines', () => {
     const clock = new FakeClock(0);
     let out = '';
-    const f = new LogFramer({ clock, write: (s) => (out += s), isPlain: true, bufferedLines: 2 });
+    const f = new LogFramer({
+      clock,
+      write: (s) => {
+        out += s;
+      },
+      isPlain: true,
+      bufferedLines: 2,
+    });
     f.start();
     f.push('a\n');
     f.push('b\n');

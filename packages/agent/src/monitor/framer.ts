@@ -68,7 +68,9 @@ export class LogFramer {
     if (this.#dropped === 0) return;
     const n = this.#dropped;
     this.#dropped = 0;
-    this.#pending.push(`${new Date(this.o.clock.now()).toISOString()} [WARN] Monitor dropped ${n} logs during monitor request\n`);
+    this.#pending.push(
+      `${new Date(this.o.clock.now()).toISOString()} [WARN] Monitor dropped ${n} logs during monitor request\n`,
+    );
   }
 
   close(): void {

@@ -15,7 +15,12 @@ export interface CallOptions {
 }
 
 /** Calls a unary method on the agent at `address`; remote typed errors come back typed. */
-export function rpcCall<T>(address: string, method: string, args: Record<string, unknown>, o: CallOptions = {}): Promise<T> {
+export function rpcCall<T>(
+  address: string,
+  method: string,
+  args: Record<string, unknown>,
+  o: CallOptions = {},
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const socket = open(address, method, args, o.token);
     socket.setTimeout(o.timeoutMs ?? 10_000, () => socket.destroy(new Error('i/o timeout')));

@@ -20,7 +20,11 @@ export function regionServers(members: MemberRecord[], region: string): MemberRe
  * name leads. Views converge through gossip, so all servers soon agree. The leader
  * serialises ACL writes; nothing else depends on it.
  */
-export function chooseLeader(members: MemberRecord[], region: string, bootstrapExpect: number): MemberRecord | undefined {
+export function chooseLeader(
+  members: MemberRecord[],
+  region: string,
+  bootstrapExpect: number,
+): MemberRecord | undefined {
   const alive = regionServers(members, region)
     .filter((m) => m.state === 'alive' || m.state === 'suspect')
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

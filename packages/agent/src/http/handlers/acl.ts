@@ -28,7 +28,11 @@ export const aclRoutes: Route[] = [
   aclRoute(WRITE, '/v1/acl/bootstrap', async () => ({ op: 'bootstrap' })),
   aclRoute(GET, '/v1/acl/policies', async () => ({ op: 'policy-list' })),
   aclRoute(GET, '/v1/acl/policy/:name', async (r) => ({ op: 'policy-read', name: r.params.name ?? '' })),
-  aclRoute(WRITE, '/v1/acl/policy/:name', async (r) => ({ op: 'policy-upsert', name: r.params.name ?? '', body: await r.body() })),
+  aclRoute(WRITE, '/v1/acl/policy/:name', async (r) => ({
+    op: 'policy-upsert',
+    name: r.params.name ?? '',
+    body: await r.body(),
+  })),
   aclRoute(DELETE, '/v1/acl/policy/:name', async (r) => ({ op: 'policy-delete', name: r.params.name ?? '' })),
   aclRoute(GET, '/v1/acl/tokens', async () => ({ op: 'token-list' })),
   aclRoute(WRITE, '/v1/acl/token', async (r) => ({ op: 'token-upsert', body: await r.body() })),

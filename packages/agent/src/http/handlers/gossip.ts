@@ -9,7 +9,10 @@ export async function join(agent: Agent, req: AgentRequest): Promise<Reply> {
   if (addresses.length === 0) throw new InvalidRequestError('missing address to join');
   const { numJoined, errors } = await agent.join(addresses);
   if (numJoined === 0) agent.log.warn('agent: join failed', { error: errors.join('; ') });
-  const error = numJoined > 0 ? '' : `${errors.length} error${errors.length === 1 ? '' : 's'} occurred:\n\t* ${errors.join('\n\t* ')}\n\n`;
+  const error =
+    numJoined > 0
+      ? ''
+      : `${errors.length} error${errors.length === 1 ? '' : 's'} occurred:\n\t* ${errors.join('\n\t* ')}\n\n`;
   return json({ num_joined: numJoined, error });
 }
 

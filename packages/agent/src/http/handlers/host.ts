@@ -11,7 +11,11 @@ export async function host(agent: Agent, req: AgentRequest): Promise<Reply> {
   const serverId = req.query.get('server_id') || undefined;
   const nodeId = req.query.get('node_id') || undefined;
   if (serverId && nodeId) throw new InvalidRequestError('Can only forward to either client node or server');
-  const target = await resolveTarget(agent, { serverId, nodeId }, (id) => new InvalidRequestError(`unknown nomad server ${id}`));
+  const target = await resolveTarget(
+    agent,
+    { serverId, nodeId },
+    (id) => new InvalidRequestError(`unknown nomad server ${id}`),
+  );
   if (target.kind === 'remote') {
     const data = await rpcCall<HostData>(target.address, 'Agent.Host', {}, { token: req.token });
     return json({ AgentID: target.agentId, HostData: data });

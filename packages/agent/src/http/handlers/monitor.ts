@@ -46,9 +46,14 @@ function follow(
   onLine: (line: string) => void,
 ): Promise<void> {
   if (target.kind === 'local') return followLogs(agent.deps.hub, o, onLine);
-  return rpcStream(target.address, 'Agent.Monitor', { logLevel: o.level, logJson: o.json }, {
-    token: o.token,
-    signal: o.signal,
-    onChunk: (chunk) => onLine(chunk.toString('utf8')),
-  });
+  return rpcStream(
+    target.address,
+    'Agent.Monitor',
+    { logLevel: o.level, logJson: o.json },
+    {
+      token: o.token,
+      signal: o.signal,
+      onChunk: (chunk) => onLine(chunk.toString('utf8')),
+    },
+  );
 }
