@@ -23,5 +23,8 @@ fi
 
 npm ci --no-audit --no-fund
 npm run build
-npm run lint
-node scripts/run-tests.mjs
+# Tests first and lint after, so one run reports both; either failing fails the run.
+status=0
+node scripts/run-tests.mjs || status=$?
+npm run lint || status=$?
+exit "$status"
