@@ -1,0 +1,101 @@
+import type { Logger } from '@ward/base';
+import { getJson, putJson, type Storage, type StorageOperation } from '../../logical/storage.js';
+import { isLeaseEntry, type LeaseEntry, leaseKey, tokenIndexKey, tokenIndexPrefix } from './lease.js';
+
+/** Entries read in parallel during restore: the barrier decrypts each one. */
+const LOAD_BATCH = 256;
+
+const encoder = new TextEncoder();
+
+/**
+ * Where leases live on disk (layout in `lease.ts`). A lease and its by-token index entry are
+ * written and removed in one transaction, so a crash never leaves one without the other.
+ */
+export class LeaseStore {
+  readonly #storage: Storage;
+  readonly #logger: Logger;
+
+  constructor(storage: Storage, logger: Logger) {
+    this.#storage = storage;
+    this.#logger = logger;
+  }
+
+  /** Every persisted lease; an unreadable entry is logged and skipped rather than blocking unseal. */
+  async loadAll(): Promise<LeaseEntry[]> {
+    const keys = await this.#storage.list('id/');
+    const out: LeaseEntry[] = [];
+    for (let i = 0; i < keys.length; i += LOAD_BATCH) {
+      const batch = keys.slice(i, i + LOAD_BATCH).filter((k) => !k.endsWith('/'));
+      const values = await Promise.all(batch.map((k) => this.#read(`id/${k}`)));
+      for (const value of values) if (value) out.push(value);
+    }
+    return out;
+  }
+
+  /** Writes a new lease and its index entry. */
+  async create(entry: LeaseEntry): Promise<void> {
+    const ops: StorageOperation[] = [{ op: 'put', key: leaseKey(entry.lease_id), value: encodeJson(entry) }];
+    if (entry.token_accessor !== '') {
+      const key = tokenIndexKey(entry.token_accessor, entry.lease_id);
+      ops.push({ op: 'put', key, value: encodeJson(entry.lease_id) });
+    }
+    await this.#storage.transaction(ops);
+  }
+
+  /** Rewrites an existing lease (its index entry does not change). */
+  async update(entry: LeaseEntry): Promise<void> {
+    await putJson(this.#storage, leaseKey(entry.lease_id), entry);
+  }
+
+  /** Deletes a lease and its index entry. */
+  async remove(entry: LeaseEntry): Promise<void> {
+    const ops: StorageOperation[] = [{ op: 'delete', key: leaseKey(entry.lease_id) }];
+    if (entry.token_accessor !== '')
+      ops.push({ op: 'delete', key: tokenIndexKey(entry.token_accessor, entry.lease_id) });
+    await this.#storage.transaction(ops);
+  }
+
+  /** IDs of every lease indexed under a token, its own token lease included. */
+  async leaseIdsOfToken(accessor: string): Promise<string[]> {
+    const prefix = tokenIndexPrefix(accessor);
+    const hashes = await this.#storage.list(prefix);
+    const ids = await Promise.all(hashes.map((h) => getJson<string>(this.#storage, prefix + h)));
+    return ids.filter((id): id is string => typeof id === 'string');
+  }
+
+  /** Drops an index entry whose lease is gone (left by a lease removed outside this store). */
+  async removeIndexEntry(accessor: string, leaseId: string): Promise<void> {
+    await this.#storage.delete(tokenIndexKey(accessor, leaseId));
+  }
+
+  async #read(key: string): Promise<LeaseEntry | undefined> {
+    try {
+      const value = await getJson<unknown>(this.#storage, key);
+      if (isLeaseEntry(value)) return normalise(value);
+      this.#logger.error('skipping malformed lease entry', { key });
+    } catch (err) {
+      this.#logger.error('skipping unreadable lease entry', { key, err });
+    }
+    return undefined;
+  }
+}
+
+/** Fills fields an older entry may lack, so the rest of the code can rely on the full shape. */
+function normalise(e: LeaseEntry): LeaseEntry {
+  return {
+    ...e,
+    namespace: e.namespace ?? '',
+    max_expire_time_ms: e.max_expire_time_ms ?? 0,
+    last_renewal_ms: e.last_renewal_ms ?? 0,
+    renewable: e.renewable === true,
+    token_accessor: e.token_accessor ?? '',
+    secret: e.secret ?? null,
+    revoke_attempts: e.revoke_attempts ?? 0,
+    revoke_error: e.revoke_error ?? '',
+    irrevocable: e.irrevocable === true,
+  };
+}
+
+function encodeJson(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}

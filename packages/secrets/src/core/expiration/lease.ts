@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+
+/** What a lease stands for: a token's lifetime, or a secret a backend handed out. */
+export type LeaseKind = 'token' | 'secret';
+
+/**
+ * One lease as it is persisted (JSON, behind the barrier). Wire names keep the snake_case of
+ * the established servers' lease entries. Times are epoch milliseconds; 0 means "none".
+ */
+export interface LeaseEntry {
+  /** `<path>/<suffix>`: 24 base62 characters for secrets, the token's hash for tokens. May contain `/`. */
+  lease_id: string;
+  /** The request path that created the lease (`database/creds/ro`, `auth/token/create`). */
+  path: string;
+  /** Namespace path of the lease (`''` = root). */
+  namespace: string;
+  issue_time_ms: number;
+  /** 0 = never expires (such a lease is never revoked by the timer). */
+  expire_time_ms: number;
+  /** Hard cap on `expire_time_ms` from the caller's max TTL; 0 = no cap. */
+  max_expire_time_ms: number;
+  /** 0 = never renewed. */
+  last_renewal_ms: number;
+  renewable: boolean;
+  kind: LeaseKind;
+  /** Accessor of the token the lease belongs to (for a token lease: the token itself); `''` for none. */
+  token_accessor: string;
+  /** Opaque data the revoker needs to revoke or renew (a backend's internal secret data). */
+  secret: Record<string, unknown> | null;
+  /** Failed automatic revocations so far. */
+  revoke_attempts: number;
+  /** The last revocation error, truncated to `REVOKE_ERROR_MAX_CHARS`; `''` when none. */
+  revoke_error: string;
+  /** Revocation failed `MAX_REVOKE_ATTEMPTS` times: kept, reported, no longer retried. */
+  irrevocable: boolean;
+}
+
+/** Longest `revoke_error` kept: backend errors can be long, and every lookup shows it. */
+export const REVOKE_ERROR_MAX_CHARS = 240;
+
+/**
+ * Storage layout inside the expiration manager's view (the core passes `sys/expire/`):
+ *   `id/<sha256(lease_id) hex>`                    the `LeaseEntry` as JSON
+ *   `token/<accessor>/<sha256(lease_id) hex>`      the lease id (JSON string): the by-token index
+ * Lease IDs contain `/` and come from request paths, so they are hashed into one flat,
+ * fixed-length segment: no key can climb out of the view or collide with a "directory".
+ */
+export function leaseKey(leaseId: string): string {
+  return `id/${hashLeaseId(leaseId)}`;
+}
+
+/** Prefix of the by-token index of one token (accessors are escaped, though they never hold `/`). */
+export function tokenIndexPrefix(accessor: string): string {
+  return `token/${encodeURIComponent(accessor)}/`;
+}
+
+export function tokenIndexKey(accessor: string, leaseId: string): string {
+  return tokenIndexPrefix(accessor) + hashLeaseId(leaseId);
+}
+
+function hashLeaseId(leaseId: string): string {
+  return createHash('sha256').update(leaseId).digest('hex');
+}
+
+/** Truncates a revocation error for `revoke_error`. */
+export function revokeErrorText(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.length > REVOKE_ERROR_MAX_CHARS ? text.slice(0, REVOKE_ERROR_MAX_CHARS) : text;
+}
+
+/** Whole seconds left before expiry, as established lookups compute it (now rounded to the second); 0 for no expiry. */
+export function remainingTtlSeconds(entry: LeaseEntry, nowMs: number): number {
+  if (entry.expire_time_ms === 0) return 0;
+  return Math.trunc((entry.expire_time_ms - Math.round(nowMs / 1000) * 1000) / 1000);
+}
+
+/** Checks a lease parses as a `LeaseEntry` (storage is trusted, but an old or damaged entry must not crash restore). */
+export function isLeaseEntry(value: unknown): value is LeaseEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const e = value as Record<string, unknown>;
+  return (
+    typeof e.lease_id === 'string' &&
+    typeof e.path === 'string' &&
+    typeof e.expire_time_ms === 'number' &&
+    typeof e.issue_time_ms === 'number' &&
+    (e.kind === 'token' || e.kind === 'secret')
+  );
+}
