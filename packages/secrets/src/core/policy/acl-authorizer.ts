@@ -1,0 +1,25 @@
+import { PermissionDeniedError } from '../../logical/errors.js';
+import type { AccessQuestion, Authorizer } from './authorizer.js';
+import { ROOT_POLICY } from './builtin-policies.js';
+import type { PolicyStore } from './policy-store.js';
+
+/**
+ * The ACL `Authorizer`: the `root` policy may do anything; otherwise the compiled ACL of
+ * the token's policies (cached by the store) must grant the operation's capability, the
+ * parameter rules must pass, and a root-protected path also needs `sudo`. Every refusal
+ * is `PermissionDeniedError.acl()`, so a caller learns nothing about why or what exists.
+ */
+export function createAclAuthorizer(store: PolicyStore): Authorizer {
+  return {
+    async authorize(question: AccessQuestion): Promise<void> {
+      if (question.policies.includes(ROOT_POLICY)) return;
+      const acl = (await store.acl(question.policies)).forEntity(question.entity);
+      const decision = acl.allowed(question.operation, question.path, question.data, {
+        wrapTtlSeconds: question.wrapTtlSeconds,
+      });
+      // Help is answered for any valid token, sudo or not (the established servers do the same).
+      const needsSudo = question.needsSudo && question.operation !== 'help';
+      if (!decision.allowed || (needsSudo && !decision.isSudo)) throw PermissionDeniedError.acl();
+    },
+  };
+}
