@@ -1,100 +1,281 @@
 import { createHmac } from 'node:crypto';
 import { type Clock, type Random, randomBase62 } from '@ward/base';
-import { getJson, type Storage } from '../../logical/storage.js';
-import type { TokenEntry } from './token-entry.js';
+import { KeyedMutex } from '../../framework/index.js';
+import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors.js';
+import type { Storage } from '../../logical/storage.js';
+import { BATCH_TOKEN_PREFIX, BatchTokenCodec } from './batch-tokens.js';
+import { isAddressInCidrs } from './bound-cidrs.js';
+import { type CreateContext, type CreateTokenRequest, planToken } from './token-create.js';
+import { isLive, type TokenEntry } from './token-entry.js';
+import { TokenIndex } from './token-index.js';
+import { RoleStore } from './token-roles.js';
+import { calculateTtl, type MountTtls } from './token-ttl.js';
 
-/** Prefix of service tokens, as established clients expect (`hvs.` + 24 base62 characters for root tokens). */
+/** Prefix of service tokens, as established clients expect: `hvs.` + 24 base62 characters. */
 export const SERVICE_TOKEN_PREFIX = 'hvs.';
 
+/** Calls the store makes into the rest of the core. */
+export interface TokenStoreHooks {
+  /**
+   * Called for every token a revocation removes, children before parents, before its entry
+   * is deleted: the expiration manager revokes the token's leases here. A throw stops the
+   * revocation with that token and its ancestors still stored, so it can be retried.
+   */
+  onRevoke?(entry: TokenEntry): Promise<void>;
+  /** Called after a service token with an expiry is created or renewed: the expiration manager (re)schedules it. */
+  onExpiryChange?(entry: TokenEntry): Promise<void>;
+}
+
+/** A newly issued token. `token` is shown once, in the create response, and never stored. */
+export interface IssuedToken {
+  token: string;
+  entry: TokenEntry;
+  warnings: string[];
+}
+
+export interface LookupOptions {
+  /** Also return a token whose last use was spent (the request spending it is still running). */
+  includeExhausted?: boolean;
+}
+
 /**
- * Issues and resolves tokens. Entries are stored under the HMAC of the token keyed by a
- * per-server random salt, so neither storage nor its index holds a usable token, and a
- * lookup never compares token text (no timing side channel on the token value).
+ * Issues, resolves, renews and revokes tokens. Service tokens are stored under the HMAC of
+ * their text keyed by a per-server random salt, so neither storage nor its indexes hold a
+ * usable token, and lookups never compare token text. Batch tokens are sealed blobs
+ * (`batch-tokens.ts`) and are never stored.
  */
 export class TokenStore {
   readonly #storage: Storage;
   readonly #random: Random;
   readonly #clock: Clock;
+  readonly #hooks: TokenStoreHooks;
+  readonly #index: TokenIndex;
+  readonly #locks = new KeyedMutex();
+  /** Role records, under `roles/` of the store's storage. */
+  readonly roles: RoleStore;
   #salt: Buffer | undefined;
-  /** Parsed entries by HMAC: every authenticated request resolves its token, so avoid storage + JSON each time. */
-  readonly #cache = new Map<string, TokenEntry>();
+  #batch: BatchTokenCodec | undefined;
 
   /** `storage` is the barrier view `sys/token/`. */
-  constructor(deps: { storage: Storage; random: Random; clock: Clock }) {
+  constructor(deps: { storage: Storage; random: Random; clock: Clock; hooks?: TokenStoreHooks }) {
     this.#storage = deps.storage;
     this.#random = deps.random;
     this.#clock = deps.clock;
+    this.#hooks = deps.hooks ?? {};
+    this.#index = new TokenIndex(deps.storage);
+    this.roles = new RoleStore(deps.storage);
   }
 
-  /** Loads or creates the salt; call once after unseal. */
+  /** Loads or creates the salt and the batch-token key; call once after unseal. */
   async setup(): Promise<void> {
-    const stored = await this.#storage.get('salt');
-    if (stored) {
-      this.#salt = Buffer.from(stored);
-      return;
-    }
-    const salt = this.#random.bytes(32);
-    await this.#storage.put('salt', salt);
-    this.#salt = Buffer.from(salt);
+    this.#salt = Buffer.from(await this.#secret('salt'));
+    this.#batch = new BatchTokenCodec(await this.#secret('batch-key'), this.#random);
   }
 
-  /** Forgets the salt and cached entries (on seal). */
+  /** Forgets the keys and cached entries (on seal). */
   reset(): void {
     this.#salt = undefined;
-    this.#cache.clear();
+    this.#batch = undefined;
+    this.#index.clear();
   }
 
-  /** Creates a non-expiring root token; `id` chooses its text (dev mode's `-dev-root-token-id`). */
+  /** Creates a non-expiring, non-renewable root token; `id` chooses its text (dev mode's `-dev-root-token-id`). */
   async createRoot(id?: string): Promise<{ token: string; entry: TokenEntry }> {
-    const token = id ?? `${SERVICE_TOKEN_PREFIX}${randomBase62(this.#random, 24)}`;
+    const token = id ?? this.#newServiceToken();
     const entry: TokenEntry = {
+      hash: this.#hash(token),
       accessor: randomBase62(this.#random, 24),
+      parent_accessor: '',
       policies: ['root'],
       path: 'auth/token/root',
       meta: null,
       display_name: 'root',
       num_uses: 0,
-      creation_time: Math.floor(this.#clock.now() / 1000),
+      creation_time_ms: this.#clock.now(),
+      creation_ttl: 0,
       ttl: 0,
       explicit_max_ttl: 0,
-      entity_id: '',
+      period: 0,
+      renewable: false,
       type: 'service',
-      parent_accessor: '',
+      bound_cidrs: [],
+      role: '',
+      entity_id: '',
+      orphan: true,
+      last_renewal_time_ms: 0,
+      expire_time_ms: 0,
     };
-    await this.#write(this.#hash(token), entry);
+    await this.#index.insert(entry);
     return { token, entry };
   }
 
-  /** The live entry of `token`, or `undefined` for an unknown or expired token. */
-  async lookup(token: string): Promise<TokenEntry | undefined> {
+  /**
+   * Issues a child of `ctx.parent` (or an orphan) after the established create rules
+   * (`token-create.ts`). Throws `InvalidRequestError` when a rule refuses the request.
+   */
+  async create(req: CreateTokenRequest, ctx: Omit<CreateContext, 'nowMs'>): Promise<IssuedToken> {
+    const { entry: planned, warnings } = planToken(req, { ...ctx, nowMs: this.#clock.now() });
+    if (planned.type === 'batch') {
+      const entry: TokenEntry = { ...planned, hash: '', accessor: '' };
+      return { token: this.#codec().encode(entry), entry, warnings };
+    }
+    const token = req.id ? req.id : this.#newServiceToken();
+    const hash = this.#hash(token);
+    if (req.id && (await this.#index.byHash(hash))) {
+      throw new InvalidRequestError('cannot create a token with a duplicate ID');
+    }
+    const entry: TokenEntry = { ...planned, hash, accessor: randomBase62(this.#random, 24) };
+    await this.#index.insert(entry);
+    if (entry.expire_time_ms > 0) await this.#hooks.onExpiryChange?.(entry);
+    return { token, entry, warnings };
+  }
+
+  /**
+   * The live entry of `token`, or `undefined` for an unknown, expired or used-up token, a
+   * tampered batch token, or a batch token whose parent is gone.
+   */
+  async lookup(token: string, opts: LookupOptions = {}): Promise<TokenEntry | undefined> {
     if (token === '') return undefined;
-    const hash = this.#hash(token);
-    const entry = this.#cache.get(hash) ?? (await getJson<TokenEntry>(this.#storage, `id/${hash}`));
-    if (!entry) return undefined;
-    if (entry.ttl > 0 && (entry.creation_time + entry.ttl) * 1000 <= this.#clock.now()) return undefined;
-    this.#cache.set(hash, entry);
-    return entry;
+    const nowMs = this.#clock.now();
+    if (token.startsWith(BATCH_TOKEN_PREFIX)) {
+      const entry = this.#codec().decode(token);
+      if (!entry || !isLive(entry, nowMs)) return undefined;
+      // A batch token with a parent lives only as long as its parent.
+      if (entry.parent_accessor && !(await this.lookupAccessor(entry.parent_accessor))) return undefined;
+      return entry;
+    }
+    const entry = await this.#index.byHash(this.#hash(token));
+    return entry && this.#usable(entry, nowMs, opts) ? entry : undefined;
   }
 
-  /** Removes `token` and its accessor index; unknown tokens are ignored. */
+  /** The live entry with `accessor` (never carries the token text), or `undefined`. */
+  async lookupAccessor(accessor: string, opts: LookupOptions = {}): Promise<TokenEntry | undefined> {
+    const entry = await this.#index.byAccessor(accessor);
+    return entry && this.#usable(entry, this.#clock.now(), opts) ? entry : undefined;
+  }
+
+  /** Every service token's accessor. */
+  listAccessors(): Promise<string[]> {
+    return this.#index.accessors();
+  }
+
+  /**
+   * Spends one use of a token (call once per authenticated request, before routing).
+   * Tokens with unlimited uses are untouched. Returns `isLastUse: true` when this request
+   * spent the last use: the token is refused from now on, and the caller must
+   * `revokeTree(entry.accessor)` once the response is ready.
+   */
+  async useToken(entry: TokenEntry): Promise<{ entry: TokenEntry; isLastUse: boolean }> {
+    if (entry.num_uses === 0 || entry.type === 'batch') return { entry, isLastUse: false };
+    return this.#locks.run(entry.hash, async () => {
+      const current = await this.#index.byHash(entry.hash);
+      if (!current || current.num_uses <= 0) throw PermissionDeniedError.token();
+      const remaining = current.num_uses - 1;
+      const updated = { ...current, num_uses: remaining === 0 ? -1 : remaining };
+      await this.#index.update(updated);
+      return { entry: updated, isLastUse: remaining === 0 };
+    });
+  }
+
+  /**
+   * Whether a request from `remoteAddress` may use the token: always for tokens without
+   * bound CIDRs or without an expiry (root tokens), else only from inside one of them.
+   */
+  checkCidrs(entry: TokenEntry, remoteAddress: string): boolean {
+    if (entry.bound_cidrs.length === 0 || entry.expire_time_ms === 0) return true;
+    return isAddressInCidrs(entry.bound_cidrs, remoteAddress);
+  }
+
+  /**
+   * Extends a token's TTL by `incrementSeconds` (0 = its original TTL) under the established
+   * rules (`token-ttl.ts`), never past its explicit max or `mount.maxTtlSeconds` from creation.
+   */
+  async renew(entry: TokenEntry, incrementSeconds: number, mount: MountTtls): Promise<IssuedToken> {
+    if (entry.type === 'batch') throw new InvalidRequestError('batch tokens cannot be renewed');
+    if (!entry.renewable || entry.expire_time_ms === 0) throw new InvalidRequestError('lease is not renewable');
+    return this.#locks.run(entry.hash, async () => {
+      const current = await this.#index.byHash(entry.hash);
+      const nowMs = this.#clock.now();
+      if (!current || !isLive(current, nowMs)) throw new InvalidRequestError('lease expired');
+      const { ttlSeconds, warnings } = calculateTtl({
+        mount,
+        nowMs,
+        startMs: current.creation_time_ms,
+        requested: incrementSeconds,
+        backendTtl: current.creation_ttl,
+        backendMaxTtl: 0,
+        explicitMaxTtl: current.explicit_max_ttl,
+        period: current.period,
+      });
+      const updated = {
+        ...current,
+        ttl: ttlSeconds,
+        last_renewal_time_ms: nowMs,
+        expire_time_ms: nowMs + ttlSeconds * 1000,
+      };
+      await this.#index.update(updated);
+      await this.#hooks.onExpiryChange?.(updated);
+      return { token: '', entry: updated, warnings };
+    });
+  }
+
+  /** Revokes `token` and every descendant; unknown tokens are ignored; batch tokens cannot be revoked. */
   async revoke(token: string): Promise<void> {
-    const hash = this.#hash(token);
-    const entry = await this.lookup(token);
-    this.#cache.delete(hash);
-    if (!entry) return;
-    await this.#storage.transaction([
-      { op: 'delete', key: `id/${hash}` },
-      { op: 'delete', key: `accessor/${entry.accessor}` },
-    ]);
+    if (token.startsWith(BATCH_TOKEN_PREFIX)) throw new InvalidRequestError('batch tokens cannot be revoked');
+    const entry = await this.#index.byHash(this.#hash(token));
+    if (entry) await this.revokeTree(entry.accessor);
   }
 
-  async #write(hash: string, entry: TokenEntry): Promise<void> {
-    const encode = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
-    await this.#storage.transaction([
-      { op: 'put', key: `id/${hash}`, value: encode(entry) },
-      { op: 'put', key: `accessor/${entry.accessor}`, value: encode({ hash }) },
-    ]);
-    this.#cache.set(hash, entry);
+  /**
+   * Revokes the token with `accessor` and its descendants, depth first (children before
+   * their parent), calling `onRevoke` for each. Expired and used-up tokens are revoked too;
+   * an unknown accessor is ignored.
+   */
+  async revokeTree(accessor: string): Promise<void> {
+    const entry = await this.#index.byAccessor(accessor);
+    if (!entry) return;
+    for (const child of await this.#index.children(accessor)) await this.revokeTree(child);
+    await this.#destroy(entry);
+  }
+
+  /** Revokes `token` alone: its children become orphans. Unknown tokens are ignored. */
+  async revokeOrphan(token: string): Promise<void> {
+    if (token.startsWith(BATCH_TOKEN_PREFIX)) throw new InvalidRequestError('batch tokens cannot be revoked');
+    const entry = await this.#index.byHash(this.#hash(token));
+    if (!entry) return;
+    for (const childAccessor of await this.#index.children(entry.accessor)) {
+      const child = await this.#index.byAccessor(childAccessor);
+      if (child) await this.#index.update({ ...child, parent_accessor: '', orphan: true }, child.parent_accessor);
+    }
+    await this.#destroy(entry);
+  }
+
+  async #destroy(entry: TokenEntry): Promise<void> {
+    await this.#hooks.onRevoke?.(entry);
+    await this.#index.remove(entry);
+  }
+
+  #usable(entry: TokenEntry, nowMs: number, opts: LookupOptions): boolean {
+    if (opts.includeExhausted && entry.num_uses < 0) return entry.expire_time_ms === 0 || entry.expire_time_ms > nowMs;
+    return isLive(entry, nowMs);
+  }
+
+  /** A random secret kept in storage, created on first use. */
+  async #secret(key: string): Promise<Uint8Array> {
+    const stored = await this.#storage.get(key);
+    if (stored) return stored;
+    const fresh = this.#random.bytes(32);
+    await this.#storage.put(key, fresh);
+    return fresh;
+  }
+
+  #newServiceToken(): string {
+    return `${SERVICE_TOKEN_PREFIX}${randomBase62(this.#random, 24)}`;
+  }
+
+  #codec(): BatchTokenCodec {
+    if (!this.#batch) throw new Error('token store used before setup');
+    return this.#batch;
   }
 
   #hash(token: string): string {

@@ -1,0 +1,55 @@
+import type { TokenEntry } from '../../core/tokens/index.js';
+import type { AuthResponse } from '../../logical/response.js';
+import { rfc3339Nano } from '../../logical/time.js';
+
+/**
+ * The `data` of a token lookup, with the established names and types. `id` is the token
+ * text when the caller supplied it, `''` for lookups by accessor (never revealed).
+ */
+export function lookupData(entry: TokenEntry, id: string, nowMs: number): Record<string, unknown> {
+  const data: Record<string, unknown> = {
+    accessor: entry.accessor,
+    creation_time: Math.floor(entry.creation_time_ms / 1000),
+    creation_ttl: entry.creation_ttl,
+    display_name: entry.display_name,
+    entity_id: entry.entity_id,
+    expire_time: entry.expire_time_ms > 0 ? rfc3339Nano(entry.expire_time_ms) : null,
+    explicit_max_ttl: entry.explicit_max_ttl,
+    id,
+    issue_time: rfc3339Nano(entry.creation_time_ms),
+    meta: entry.meta,
+    num_uses: Math.max(0, entry.num_uses),
+    orphan: entry.orphan,
+    path: entry.path,
+    policies: entry.policies,
+    renewable: entry.renewable,
+    ttl: entry.expire_time_ms > 0 ? Math.max(0, Math.floor((entry.expire_time_ms - nowMs) / 1000)) : 0,
+    type: entry.type,
+  };
+  if (entry.role) data.role = entry.role;
+  if (entry.period > 0) data.period = entry.period;
+  if (entry.bound_cidrs.length > 0) data.bound_cidrs = entry.bound_cidrs;
+  if (entry.last_renewal_time_ms > 0) {
+    data.last_renewal_time = Math.floor(entry.last_renewal_time_ms / 1000);
+    data.last_renewal = rfc3339Nano(entry.last_renewal_time_ms);
+  }
+  return data;
+}
+
+/** The `auth` block of a create or renew response; `token` is `''` where the text must not be shown. */
+export function authResponse(token: string, entry: TokenEntry): AuthResponse {
+  return {
+    client_token: token,
+    accessor: entry.accessor,
+    policies: entry.policies,
+    token_policies: entry.policies,
+    metadata: entry.meta,
+    lease_duration: entry.ttl,
+    renewable: entry.renewable,
+    entity_id: entry.entity_id,
+    token_type: entry.type,
+    orphan: entry.orphan,
+    num_uses: Math.max(0, entry.num_uses),
+    mfa_requirement: null,
+  };
+}

@@ -1,0 +1,13 @@
+export { BATCH_TOKEN_PREFIX } from './batch-tokens.js';
+export type { CreateContext, CreateTokenRequest } from './token-create.js';
+export { type TokenEntry, type TokenType, tokenLeaseId } from './token-entry.js';
+export { sanitizePolicies } from './token-policies.js';
+export { defaultRole, type RoleTokenType, type TokenRole } from './token-roles.js';
+export {
+  type IssuedToken,
+  type LookupOptions,
+  SERVICE_TOKEN_PREFIX,
+  TokenStore,
+  type TokenStoreHooks,
+} from './token-store.js';
+export type { MountTtls } from './token-ttl.js';
