@@ -18,6 +18,11 @@ export class TokenIndex {
   readonly #storage: Storage;
   /** Every authenticated request resolves its token: spare it storage and JSON parsing. */
   readonly #cache = new Map<string, TokenEntry>();
+  /**
+   * Counts writes. A read that raced a write (it started before the write committed) may
+   * hold the old value: it must not enter the cache, or a revoked token would stay valid.
+   */
+  #writes = 0;
 
   constructor(storage: Storage) {
     this.#storage = storage;
@@ -27,8 +32,9 @@ export class TokenIndex {
   async byHash(hash: string): Promise<TokenEntry | undefined> {
     const cached = this.#cache.get(hash);
     if (cached) return cached;
+    const writesBefore = this.#writes;
     const entry = await getJson<TokenEntry>(this.#storage, `id/${hash}`);
-    if (entry) this.#remember(entry);
+    if (entry && this.#writes === writesBefore) this.#remember(entry);
     return entry;
   }
 
@@ -58,7 +64,7 @@ export class TokenIndex {
     if (entry.parent_accessor) {
       ops.push({ op: 'put', key: `parent/${entry.parent_accessor}/${entry.accessor}`, value: encode({}) });
     }
-    await this.#storage.transaction(ops);
+    await this.#commit(ops);
     this.#remember(entry);
   }
 
@@ -68,7 +74,7 @@ export class TokenIndex {
     if (previousParent && previousParent !== entry.parent_accessor) {
       ops.push({ op: 'delete', key: `parent/${previousParent}/${entry.accessor}` });
     }
-    await this.#storage.transaction(ops);
+    await this.#commit(ops);
     this.#remember(entry);
   }
 
@@ -80,12 +86,22 @@ export class TokenIndex {
       { op: 'delete', key: `accessor/${entry.accessor}` },
     ];
     if (entry.parent_accessor) ops.push({ op: 'delete', key: `parent/${entry.parent_accessor}/${entry.accessor}` });
-    await this.#storage.transaction(ops);
+    await this.#commit(ops);
+    this.#cache.delete(entry.hash);
   }
 
   /** Drops every cached entry (on seal). */
   clear(): void {
     this.#cache.clear();
+  }
+
+  async #commit(ops: StorageOperation[]): Promise<void> {
+    this.#writes++;
+    try {
+      await this.#storage.transaction(ops);
+    } finally {
+      this.#writes++;
+    }
   }
 
   #remember(entry: TokenEntry): void {

@@ -251,6 +251,41 @@ describe('TokenStore storage', () => {
     assert.match(child.entry.hash, /^[0-9a-f]{64}$/);
   });
 
+  it('does not cache an entry read while its revocation committed', async () => {
+    const { store: first, root, storage, clock } = await createTestTokenStore();
+    const { token, entry } = await first.create(
+      { path: PATH },
+      { parent: root.entry, isSudo: true, mount: SYSTEM_TTLS },
+    );
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let isGated = true;
+    const slow = {
+      ...storage,
+      get: async (key: string) => {
+        const value = await storage.get(key);
+        if (isGated && key.startsWith('id/')) {
+          isGated = false;
+          await gate;
+        }
+        return value;
+      },
+      put: storage.put.bind(storage),
+      delete: storage.delete.bind(storage),
+      list: storage.list.bind(storage),
+      transaction: storage.transaction.bind(storage),
+    };
+    const store = new TokenStore({ storage: slow, random: new SeededRandom(4), clock });
+    await store.setup();
+    const racing = store.lookup(token);
+    await store.revokeTree(entry.accessor);
+    release();
+    await racing;
+    assert.equal(await store.lookup(token), undefined);
+  });
+
   it('keeps tokens valid across a restart (the salt and batch key persist)', async () => {
     const { store, root, storage, clock } = await createTestTokenStore();
     const ctx = { parent: root.entry, isSudo: true, mount: SYSTEM_TTLS };

@@ -22,8 +22,13 @@ export interface TokenStoreHooks {
    * revocation with that token and its ancestors still stored, so it can be retried.
    */
   onRevoke?(entry: TokenEntry): Promise<void>;
-  /** Called after a service token with an expiry is created or renewed: the expiration manager (re)schedules it. */
-  onExpiryChange?(entry: TokenEntry): Promise<void>;
+  /**
+   * Called after a service token with an expiry is created: the expiration manager registers
+   * its lease (`tokenLeaseId(entry)`: path `entry.path`, id suffix `entry.hash`) to revoke it on time.
+   */
+  onIssue?(entry: TokenEntry): Promise<void>;
+  /** Called after a renewal set a new `entry.ttl` (from now): the expiration manager moves the expiry. */
+  onRenew?(entry: TokenEntry): Promise<void>;
 }
 
 /** A newly issued token. `token` is shown once, in the create response, and never stored. */
@@ -126,7 +131,7 @@ export class TokenStore {
     }
     const entry: TokenEntry = { ...planned, hash, accessor: randomBase62(this.#random, 24) };
     await this.#index.insert(entry);
-    if (entry.expire_time_ms > 0) await this.#hooks.onExpiryChange?.(entry);
+    if (entry.expire_time_ms > 0) await this.#hooks.onIssue?.(entry);
     return { token, entry, warnings };
   }
 
@@ -214,7 +219,7 @@ export class TokenStore {
         expire_time_ms: nowMs + ttlSeconds * 1000,
       };
       await this.#index.update(updated);
-      await this.#hooks.onExpiryChange?.(updated);
+      await this.#hooks.onRenew?.(updated);
       return { token: '', entry: updated, warnings };
     });
   }
