@@ -1,12 +1,14 @@
 import { type Clock, type Logger, type Random, randomUuid } from '@ward/base';
 import type { Backend, BackendContext } from '../framework/index.js';
-import { InvalidRequestError } from '../logical/errors.js';
+import { InvalidRequestError, SealedError } from '../logical/errors.js';
 import type { LogicalRequest } from '../logical/request.js';
 import type { LogicalResponse } from '../logical/response.js';
 import { getJson, putJson } from '../logical/storage.js';
 import type { StorageBackend } from '../storage/index.js';
 import { AesGcmBarrier, createView } from './barrier/index.js';
-import { type Authorizer, rootOnlyAuthorizer } from './policy/authorizer.js';
+import { createAclAuthorizer } from './policy/acl-authorizer.js';
+import type { Authorizer } from './policy/authorizer.js';
+import { PolicyStore } from './policy/policy-store.js';
 import { handleRequest } from './request-handling.js';
 import type { MountEntry } from './router/mount-table.js';
 import { type BackendFactory, type MountInput, MountManager } from './router/mounts.js';
@@ -58,10 +60,12 @@ export class Core {
   readonly router = new Router();
   readonly mounts: MountManager;
   readonly tokens: TokenStore;
-  readonly authorizer: Authorizer = rootOnlyAuthorizer;
   readonly #seal: ShamirSeal;
   readonly #progress: UnsealProgress;
   #cluster: ClusterInfo | undefined;
+  /** Policies and the ACL authorizer over them exist only while unsealed (they live behind the barrier). */
+  #policies: PolicyStore | undefined;
+  #authorizer: Authorizer | undefined;
   /** Set once unsealed: when this node became active (for `sys/leader`). */
   activeSinceMs = 0;
 
@@ -150,6 +154,8 @@ export class Core {
     await this.barrier.unseal(rootKey);
     this.#cluster = await getJson<ClusterInfo>(this.barrier, 'core/cluster');
     await this.tokens.setup();
+    this.#policies = await PolicyStore.open({ storage: createView(this.barrier, 'sys/policy/') });
+    this.#authorizer = createAclAuthorizer(this.#policies);
     await this.mounts.load(this.deps.defaultMounts);
     this.router.add({
       mountPoint: 'sys/',
@@ -173,6 +179,8 @@ export class Core {
     await this.mounts.stopAll();
     this.router.remove('sys/');
     this.tokens.reset();
+    this.#policies = undefined;
+    this.#authorizer = undefined;
     this.#cluster = undefined;
     this.barrier.seal();
     this.deps.logger.info('sealed');
@@ -190,6 +198,26 @@ export class Core {
       progress: this.#progress.progress,
       nonce: this.#progress.nonce,
       ...(sealed ? {} : this.#cluster),
+    };
+  }
+
+  /** The ACL authorizer; only while unsealed. */
+  get authorizer(): Authorizer {
+    if (!this.#authorizer) throw new SealedError();
+    return this.#authorizer;
+  }
+
+  /** The policy store; only while unsealed. */
+  policies(): PolicyStore {
+    if (!this.#policies) throw new SealedError();
+    return this.#policies;
+  }
+
+  /** Resolves a token or accessor to its policies, for `sys/capabilities*`. */
+  tokenPolicyResolver() {
+    return {
+      policiesOfToken: async (token: string) => (await this.tokens.lookup(token))?.policies,
+      policiesOfAccessor: async (accessor: string) => (await this.tokens.lookupAccessor(accessor))?.policies,
     };
   }
 

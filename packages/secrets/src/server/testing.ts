@@ -22,6 +22,8 @@ export interface TestServer {
   server: WardServer;
   url: string;
   rootToken: string;
+  /** The single unseal key (base64) of a dev-initialised server, `''` when uninitialised. */
+  unsealKey: string;
   clock: Clock;
   /** One HTTP request to `/v1/<path>` over a real socket. */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
@@ -57,11 +59,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const [address] = await server.start();
   if (!address) throw new Error('server did not listen');
-  const rootToken = options.uninitialized ? '' : (await initializeDev(server, 'root')).rootToken;
+  const creds = options.uninitialized ? undefined : await initializeDev(server, 'root');
+  const rootToken = creds?.rootToken ?? '';
   return {
     server,
     url: address.url,
     rootToken,
+    unsealKey: creds?.unsealKey ?? '',
     clock,
     request: (method, path, o = {}) => request(address.url, method, path, { token: rootToken, ...o }),
     stop: () => server.stop(),

@@ -1,7 +1,9 @@
 import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
 import { pathAuth, pathAuthList } from './path-auth.js';
+import { pathCapabilities } from './path-capabilities.js';
 import { pathMount, pathMountList } from './path-mounts.js';
 import { pathMountTune } from './path-mounts-tune.js';
+import { pathPolicies } from './path-policies.js';
 import { pathSealAndKeys } from './path-seal.js';
 import type { SystemCore } from './system-core.js';
 
@@ -19,6 +21,8 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
       pathAuthList(sys),
       pathAuth(sys),
       ...pathSealAndKeys(sys),
+      ...pathPolicies(sys.policies()),
+      ...pathCapabilities(sys.policies(), sys.tokenPolicyResolver()),
     ],
     specialPaths: { root: ['seal', 'rotate', 'auth/*'] },
   });

@@ -1,5 +1,7 @@
+import type { PolicyStore } from '../core/policy/policy-store.js';
 import type { MountEntry } from '../core/router/mount-table.js';
 import type { MountManager } from '../core/router/mounts.js';
+import type { TokenPolicyResolver } from './path-capabilities.js';
 
 /** The part of the core the system backend may use; it never imports `Core` itself. */
 export interface SystemCore {
@@ -11,6 +13,8 @@ export interface SystemCore {
   keyStatus(): { term: number; installTimeMs: number; encryptions: number };
   /** Built-in mounts shown in listings though they are not in the table (`sys/`). */
   builtinMounts(): MountEntry[];
+  policies(): PolicyStore;
+  tokenPolicyResolver(): TokenPolicyResolver;
   /** Built-in auth methods (`token/`). */
   builtinAuthMounts(): MountEntry[];
 }
