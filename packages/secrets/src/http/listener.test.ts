@@ -169,6 +169,15 @@ describe('listener: connections', () => {
     client.close();
   });
 
+  it('answers 408 and closes the connection when a request takes longer than requestTimeoutMs', async () => {
+    const { port } = await start({ requestTimeoutMs: 200 });
+    const client = await RawClient.connect(port);
+    await client.write('LIST /v1/a/ HTTP/1.1\r\nHost: ward\r\n'); // and the rest never comes
+    const response = await client.readResponse();
+    assert.equal(response.status, 408);
+    await client.waitForEnd();
+  });
+
   it('closes a keep-alive connection idle for longer than keepAliveTimeoutMs', async () => {
     const { port } = await start({ keepAliveTimeoutMs: 100 });
     const client = await RawClient.connect(port);
@@ -248,6 +257,13 @@ describe('listener: close()', () => {
     await listener.close();
     assert.ok(Date.now() - started < 1_000);
     await client.waitForEnd();
+  });
+
+  it('can be called again, and before listen()', async () => {
+    const { listener } = await start();
+    await listener.close();
+    await listener.close();
+    await createListener({ address: '127.0.0.1:0', handler: echoHandler }).close();
   });
 
   it('destroys connections still busy when the grace period ends', async () => {

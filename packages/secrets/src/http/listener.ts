@@ -79,6 +79,7 @@ export function createListener(options: ListenerOptions): Listener {
   const inFlight = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
   let isClosing = false;
+  let closed: Promise<void> | undefined;
 
   const httpServer = createHttpServer({
     keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
@@ -102,7 +103,12 @@ export function createListener(options: ListenerOptions): Listener {
   // that announced a body over the limit would send it all before hearing 413.
   httpServer.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (maxRequestSize < 0 || declared <= maxRequestSize) res.writeContinue();
+    if (maxRequestSize < 0 || declared <= maxRequestSize) {
+      res.writeContinue();
+    } else {
+      // The client may never send that body, so nothing after it on this connection can be parsed.
+      res.shouldKeepAlive = false;
+    }
     dispatch(req, res);
   });
 
@@ -135,21 +141,27 @@ export function createListener(options: ListenerOptions): Listener {
           resolve(describeAddress(netServer, options.tls !== undefined));
         });
       }),
-    close: async ({ graceMs = DEFAULT_CLOSE_GRACE_MS } = {}) => {
-      isClosing = true;
-      const closed = new Promise<void>((resolve) => netServer.close(() => resolve()));
-      for (const res of inFlight) {
-        if (!res.headersSent) res.shouldKeepAlive = false;
-        res.once('finish', () => setImmediate(() => httpServer.closeIdleConnections()));
-      }
-      httpServer.close(); // closes idle connections and stops the timeout checks
-      const timer = setTimeout(() => {
-        for (const socket of sockets) socket.destroy();
-      }, graceMs);
-      await closed;
-      clearTimeout(timer);
+    close: ({ graceMs = DEFAULT_CLOSE_GRACE_MS } = {}) => {
+      closed ??= closeGracefully(graceMs);
+      return closed;
     },
   };
+
+  async function closeGracefully(graceMs: number): Promise<void> {
+    isClosing = true;
+    // Resolves once every connection is gone (with an error we ignore if the listener never listened).
+    const isDrained = new Promise<void>((resolve) => netServer.close(() => resolve()));
+    for (const res of inFlight) {
+      if (!res.headersSent) res.shouldKeepAlive = false;
+      res.once('finish', () => setImmediate(() => httpServer.closeIdleConnections()));
+    }
+    httpServer.close(); // closes idle connections and stops the timeout checks
+    const timer = setTimeout(() => {
+      for (const socket of sockets) socket.destroy();
+    }, graceMs);
+    await isDrained;
+    clearTimeout(timer);
+  }
 }
 
 /**

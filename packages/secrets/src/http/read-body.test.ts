@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, describe, it } from 'node:test';
-import { RequestTooLargeError } from '../logical/errors.js';
+import { InternalError, RequestTooLargeError } from '../logical/errors.js';
 import { createListener } from './listener.js';
 import { RawClient, sendJson } from './raw-http.testing.js';
 import { closeAfterResponse, readBody } from './read-body.js';
@@ -41,6 +41,14 @@ async function start(maxRequestSize: number): Promise<{ port: number; seen: Seen
   return { port, seen };
 }
 
+/** A listener with a 1 KiB limit whose handler is `handler`. */
+async function startRaw(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<number> {
+  const listener = createListener({ address: '127.0.0.1:0', maxRequestSize: 1024, handler });
+  const { port } = await listener.listen();
+  after(() => listener.close({ graceMs: 0 }));
+  return port;
+}
+
 function assertTooLarge(response: { status: number; headers: Record<string, string>; body: Buffer }): void {
   assert.equal(response.status, 413);
   assert.equal(response.headers.connection, 'close');
@@ -65,6 +73,15 @@ describe('readBody and max_request_size', () => {
     const client = await RawClient.connect(port);
     await client.write(head('Content-Length: 1025\r\nExpect: 100-continue\r\n'));
     assertTooLarge(await client.readResponse());
+  });
+
+  it('closes the connection after any answer to an over-limit `Expect: 100-continue`, whose body may never come', async () => {
+    const port = await startRaw((_req, res) => sendJson(res, 403, { errors: ['permission denied'] }));
+    const client = await RawClient.connect(port);
+    await client.write(head('Content-Length: 2048\r\nExpect: 100-continue\r\n'));
+    const response = await client.readResponse();
+    assert.deepEqual([response.status, response.headers.connection], [403, 'close']);
+    await client.waitForEnd();
   });
 
   it('sends `100 Continue` for a body within the limit, then reads it', async () => {
@@ -104,6 +121,20 @@ describe('readBody and max_request_size', () => {
     assert.equal(response.status, 200);
     assert.deepEqual(JSON.parse(response.body.toString()), { size: 1024 });
     assert.equal(response.headers.connection, 'keep-alive');
+  });
+
+  it('refuses to wait for a body that was already read', async () => {
+    let failure: unknown;
+    const port = await startRaw(async (req, res) => {
+      await readBody(req, 1024);
+      failure = await readBody(req, 1024).catch((err: unknown) => err);
+      sendJson(res, 200, {});
+    });
+    const client = await RawClient.connect(port);
+    await client.write(head('Content-Length: 2\r\n') + 'hi');
+    assert.equal((await client.readResponse()).status, 200);
+    assert.ok(failure instanceof InternalError);
+    client.close();
   });
 
   it('has no limit when max_request_size is negative', async () => {

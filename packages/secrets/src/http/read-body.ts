@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { InvalidRequestError, RequestTooLargeError } from '../logical/errors.js';
+import { InternalError, InvalidRequestError, RequestTooLargeError } from '../logical/errors.js';
 
 /**
  * After the response to a refused body, how long the connection may stay open for the client to
@@ -22,6 +22,8 @@ const LINGER_MS = 1_000;
  * the rest of the body before its connection can be reused.
  */
 export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  // Its 'end' has been and gone: waiting for it would hang the request.
+  if (req.readableEnded) return Promise.reject(new InternalError('request body already read'));
   const isLimited = limitBytes >= 0;
   if (isLimited && Number(req.headers['content-length'] ?? 0) > limitBytes) {
     return Promise.reject(new RequestTooLargeError(limitBytes));

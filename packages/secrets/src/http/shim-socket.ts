@@ -3,6 +3,9 @@ import { Duplex } from 'node:stream';
 import type { DetailedPeerCertificate, PeerCertificate, TLSSocket } from 'node:tls';
 import type { MethodShim } from './method-shim.js';
 
+/** Rewritten pieces up to this size are joined into one buffer before the parser sees them. */
+const JOIN_LIMIT_BYTES = 16 * 1024;
+
 /**
  * What `http.Server` gets in place of a client's socket: the client's bytes pass through a
  * `MethodShim` on the way in; responses go out untouched. Node accepts any Duplex as a connection
@@ -119,7 +122,13 @@ export class ShimSocket extends Duplex {
 
   #forward(chunks: Buffer[]): void {
     let isWanted = true;
-    for (const chunk of chunks) isWanted = this.push(chunk);
+    if (chunks.length > 1 && totalLength(chunks) <= JOIN_LIMIT_BYTES) {
+      // A rewritten request arrives in pieces; each push is a separate run of the HTTP parser, which
+      // costs more than copying a few hundred bytes into one buffer.
+      isWanted = this.push(Buffer.concat(chunks));
+    } else {
+      for (const chunk of chunks) isWanted = this.push(chunk);
+    }
     if (!isWanted && !this.#isSourcePaused) {
       // The http side is not reading (a paused request body): stop reading the client until it does.
       this.#isSourcePaused = true;
@@ -132,4 +141,10 @@ export class ShimSocket extends Duplex {
     if (isFlowing) callback();
     else this.#source.once('drain', () => callback());
   }
+}
+
+function totalLength(chunks: Buffer[]): number {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  return length;
 }
