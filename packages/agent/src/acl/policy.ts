@@ -1,5 +1,5 @@
-import { parse } from '@cdktf/hcl2json';
 import { InvalidRequestError } from '../errors.js';
+import { parseHcl } from '../hcl/parse.js';
 
 export type Level = 'deny' | 'read' | 'write';
 
@@ -21,7 +21,7 @@ const OTHER_AREAS = new Set(['namespace', 'host_volume', 'operator', 'quota', 'p
 export async function parseRules(text: string): Promise<Rules> {
   let doc: Record<string, unknown>;
   try {
-    doc = (await parse('policy.hcl', text)) as Record<string, unknown>;
+    doc = await parseHcl('policy.hcl', text);
   } catch (err) {
     throw new InvalidRequestError(`Failed to parse ACL rules: ${(err as Error).message}`);
   }

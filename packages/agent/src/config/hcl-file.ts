@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { parse } from '@cdktf/hcl2json';
 import { LOG_LEVELS, type LogLevel } from '@ward/base';
 import type { GossipConfig } from '../gossip/config.js';
+import { parseHcl } from '../hcl/parse.js';
 import type { ConfigLayer } from './config.js';
 import { parseDurationMs } from './duration.js';
 import { ConfigError } from './errors.js';
@@ -22,7 +22,7 @@ export async function readConfigFile(path: string): Promise<ConfigLayer> {
 export async function parseConfigText(fileName: string, text: string): Promise<ConfigLayer> {
   let doc: Obj;
   try {
-    doc = (await parse(fileName, text)) as Obj;
+    doc = await parseHcl(fileName, text);
   } catch (err) {
     throw new ConfigError(`cannot parse ${fileName}: ${(err as Error).message}`);
   }
