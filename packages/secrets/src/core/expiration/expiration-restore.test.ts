@@ -58,6 +58,17 @@ describe('ExpirationManager: restart', () => {
     assert.deepEqual(second.revoker.revokedIds, [failing, renewed]);
   });
 
+  it('picks its leases up again when the same manager is stopped and restored (seal, unseal)', async () => {
+    const t = await createTestManager();
+    const id = await t.manager.register(secret('db/creds/ro', 30));
+    await t.manager.stop();
+    assert.equal(t.clock.pendingTimers, 0);
+    await t.manager.restore();
+    assert.ok(t.manager.lookup(id));
+    await advance(t, 30_000);
+    assert.deepEqual(t.revoker.revokedIds, [id]);
+  });
+
   it('skips an unreadable entry instead of failing the unseal', async () => {
     const first = await createTestManager();
     const good = await first.manager.register(secret('db/creds/good', 60));

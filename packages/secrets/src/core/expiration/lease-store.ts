@@ -1,6 +1,6 @@
 import type { Logger } from '@ward/base';
 import { getJson, putJson, type Storage, type StorageOperation } from '../../logical/storage.js';
-import { isLeaseEntry, type LeaseEntry, leaseKey, tokenIndexKey, tokenIndexPrefix } from './lease.js';
+import { hashLeaseId, isLeaseEntry, type LeaseEntry, leaseKey, tokenIndexKey, tokenIndexPrefix } from './lease.js';
 
 /** Entries read in parallel during restore: the barrier decrypts each one. */
 const LOAD_BATCH = 256;
@@ -34,9 +34,10 @@ export class LeaseStore {
 
   /** Writes a new lease and its index entry. */
   async create(entry: LeaseEntry): Promise<void> {
-    const ops: StorageOperation[] = [{ op: 'put', key: leaseKey(entry.lease_id), value: encodeJson(entry) }];
+    const hash = hashLeaseId(entry.lease_id);
+    const ops: StorageOperation[] = [{ op: 'put', key: leaseKey(entry.lease_id, hash), value: encodeJson(entry) }];
     if (entry.token_accessor !== '') {
-      const key = tokenIndexKey(entry.token_accessor, entry.lease_id);
+      const key = tokenIndexKey(entry.token_accessor, entry.lease_id, hash);
       ops.push({ op: 'put', key, value: encodeJson(entry.lease_id) });
     }
     await this.#storage.transaction(ops);
@@ -49,9 +50,11 @@ export class LeaseStore {
 
   /** Deletes a lease and its index entry. */
   async remove(entry: LeaseEntry): Promise<void> {
-    const ops: StorageOperation[] = [{ op: 'delete', key: leaseKey(entry.lease_id) }];
-    if (entry.token_accessor !== '')
-      ops.push({ op: 'delete', key: tokenIndexKey(entry.token_accessor, entry.lease_id) });
+    const hash = hashLeaseId(entry.lease_id);
+    const ops: StorageOperation[] = [{ op: 'delete', key: leaseKey(entry.lease_id, hash) }];
+    if (entry.token_accessor !== '') {
+      ops.push({ op: 'delete', key: tokenIndexKey(entry.token_accessor, entry.lease_id, hash) });
+    }
     await this.#storage.transaction(ops);
   }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { RegisterLeaseOptions } from './types.js';
 
 /** What a lease stands for: a token's lifetime, or a secret a backend handed out. */
 export type LeaseKind = 'token' | 'secret';
@@ -45,8 +46,8 @@ export const REVOKE_ERROR_MAX_CHARS = 240;
  * Lease IDs contain `/` and come from request paths, so they are hashed into one flat,
  * fixed-length segment: no key can climb out of the view or collide with a "directory".
  */
-export function leaseKey(leaseId: string): string {
-  return `id/${hashLeaseId(leaseId)}`;
+export function leaseKey(leaseId: string, hash = hashLeaseId(leaseId)): string {
+  return `id/${hash}`;
 }
 
 /** Prefix of the by-token index of one token (accessors are escaped, though they never hold `/`). */
@@ -54,11 +55,12 @@ export function tokenIndexPrefix(accessor: string): string {
   return `token/${encodeURIComponent(accessor)}/`;
 }
 
-export function tokenIndexKey(accessor: string, leaseId: string): string {
-  return tokenIndexPrefix(accessor) + hashLeaseId(leaseId);
+export function tokenIndexKey(accessor: string, leaseId: string, hash = hashLeaseId(leaseId)): string {
+  return tokenIndexPrefix(accessor) + hash;
 }
 
-function hashLeaseId(leaseId: string): string {
+/** The fixed-length storage name of a lease id (computed once when both keys are needed). */
+export function hashLeaseId(leaseId: string): string {
   return createHash('sha256').update(leaseId).digest('hex');
 }
 
@@ -85,4 +87,32 @@ export function isLeaseEntry(value: unknown): value is LeaseEntry {
     typeof e.issue_time_ms === 'number' &&
     (e.kind === 'token' || e.kind === 'secret')
   );
+}
+
+/** A new lease entry at `nowMs`; the TTL is capped by the max TTL (a TTL of 0 with a max TTL expires at the max). */
+export function newEntry(leaseId: string, path: string, o: RegisterLeaseOptions, nowMs: number): LeaseEntry {
+  const maxExpire = o.maxTtlSeconds ? nowMs + o.maxTtlSeconds * 1000 : 0;
+  let expire = o.ttlSeconds > 0 ? nowMs + o.ttlSeconds * 1000 : 0;
+  if (maxExpire !== 0 && (expire === 0 || expire > maxExpire)) expire = maxExpire;
+  return {
+    lease_id: leaseId,
+    path,
+    namespace: o.namespace ?? '',
+    issue_time_ms: nowMs,
+    expire_time_ms: expire,
+    max_expire_time_ms: maxExpire,
+    last_renewal_ms: 0,
+    renewable: o.renewable,
+    kind: o.kind,
+    token_accessor: o.tokenAccessor ?? '',
+    secret: o.secret ?? null,
+    revoke_attempts: 0,
+    revoke_error: '',
+    irrevocable: false,
+  };
+}
+
+/** When a restored lease next needs attention; `undefined` for one that never expires or is irrevocable. */
+export function dueOf(entry: LeaseEntry): number | undefined {
+  return entry.irrevocable || entry.expire_time_ms === 0 ? undefined : entry.expire_time_ms;
 }

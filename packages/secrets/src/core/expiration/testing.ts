@@ -1,8 +1,9 @@
 import { type Cancel, type Clock, FakeClock, SeededRandom, silentLogger } from '@ward/base';
 import type { Storage } from '../../logical/storage.js';
 import { InmemStorage } from '../../storage/index.js';
-import { ExpirationManager, type LeaseRevoker } from './expiration-manager.js';
+import { ExpirationManager } from './expiration-manager.js';
 import type { LeaseEntry } from './lease.js';
+import type { LeaseRevoker } from './types.js';
 
 /**
  * A revoker that records what it revoked (with the clock time) and fails on demand:
