@@ -116,6 +116,16 @@ describe('pprof profiles', () => {
     assert.match(await text.text(), /^heap profile: \d+ samples \[inuse_objects\/count inuse_space\/bytes\]/);
   });
 
+  it('returns an execution trace for `seconds` as Chrome trace-event JSON', async () => {
+    const { a } = await agentWith(true, false);
+    const res = await a.fetch('/v1/agent/pprof/trace?seconds=1');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-disposition'), 'attachment; filename="trace"');
+    const trace = JSON.parse(await res.text()) as { traceEvents: Array<{ ph: string; name: string }> };
+    assert.ok(trace.traceEvents.length > 0);
+    assert.ok(trace.traceEvents.every((e) => typeof e.ph === 'string' && typeof e.name === 'string'));
+  });
+
   it('answers 404 for an unknown profile and for no profile', async () => {
     const { a } = await agentWith(true, false);
     const res = await a.fetch('/v1/agent/pprof/goroutine');

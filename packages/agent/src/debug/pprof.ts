@@ -1,4 +1,5 @@
 import { InternalError, NotFoundError } from '../errors.js';
+import { captureTrace } from './trace.js';
 
 export interface ProfileResult {
   contentType: string;
@@ -14,7 +15,7 @@ export interface ProfileRequest {
   gc: number;
 }
 
-/** Profiles Node can produce: CPU (V8 sampling) and heap (V8 sampling heap profiler). */
+/** pprof profiles Node can produce: CPU (V8 sampling) and heap (V8 sampling heap profiler). */
 const BINARY_PROFILES = new Set(['profile', 'heap', 'allocs']);
 
 /** How often the heap profiler samples, and how deep it records stacks. */
@@ -31,16 +32,25 @@ type PprofModule = typeof import('@datadog/pprof');
 export class Profiler {
   #mod: PprofModule | undefined;
   #isHeapStarted = false;
-  #isCpuBusy = false;
+  #isBusy = false;
 
   constructor(private readonly argv: string[]) {}
 
   async run(req: ProfileRequest): Promise<ProfileResult> {
     if (req.profile === 'cmdline')
       return { contentType: 'text/plain; charset=utf-8', body: Buffer.from(this.argv.join('\x00')) };
+    if (req.profile === 'trace')
+      return this.#exclusive(async () => ({
+        contentType: 'application/octet-stream',
+        filename: 'trace',
+        body: await captureTrace(req.seconds),
+      }));
     if (!BINARY_PROFILES.has(req.profile)) throw new NotFoundError(`Pprof profile not found profile: ${req.profile}`);
     const pprof = await this.#load();
-    const profile = req.profile === 'profile' ? await this.#cpu(pprof, req.seconds) : await this.#heap(pprof, req.gc);
+    const profile =
+      req.profile === 'profile'
+        ? await this.#exclusive(() => pprof.time.profile({ durationMillis: req.seconds * 1000 }))
+        : await this.#heap(pprof, req.gc);
     if (req.debug > 0)
       return { contentType: 'text/plain; charset=utf-8', body: Buffer.from(describe(req.profile, profile)) };
     return { contentType: 'application/octet-stream', filename: req.profile, body: await pprof.encode(profile) };
@@ -51,14 +61,14 @@ export class Profiler {
     return this.#mod;
   }
 
-  async #cpu(pprof: PprofModule, seconds: number) {
-    // V8 runs one CPU profiler per process: a second concurrent request would corrupt the first.
-    if (this.#isCpuBusy) throw new InternalError('a CPU profile is already running');
-    this.#isCpuBusy = true;
+  /** V8 runs one CPU profiler and one tracer per process: a second concurrent request would corrupt the first. */
+  async #exclusive<T>(run: () => Promise<T>): Promise<T> {
+    if (this.#isBusy) throw new InternalError('a CPU profile or trace is already running');
+    this.#isBusy = true;
     try {
-      return await pprof.time.profile({ durationMillis: seconds * 1000 });
+      return await run();
     } finally {
-      this.#isCpuBusy = false;
+      this.#isBusy = false;
     }
   }
 
