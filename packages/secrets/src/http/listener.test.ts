@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { InvalidRequestError } from '../logical/errors.js';
 import { createListener, DEFAULT_MAX_REQUEST_SIZE, type Listener, type ListenerOptions } from './listener.js';
+import { Prng, randomRequests, randomSplit } from './random-requests.testing.js';
 import { type Echo, echoHandler, echoOf, RawClient, sendJson } from './raw-http.testing.js';
 
 /** Starts a listener on 127.0.0.1, port 0, stopped when the file's tests end. */
@@ -94,6 +95,29 @@ describe('listener: the LIST method', () => {
       ['LIST', '/v1/a/', 'abc', 'LIST', '/v1/b/', 'hi'],
     );
     client.close();
+  });
+
+  it('answers random pipelined transcripts, cut into packets at random places, request by request', async () => {
+    const { port } = await start();
+    for (let seed = 1; seed <= 5; seed++) {
+      const random = new Prng(`listener:${seed}`);
+      const requests = randomRequests(random, 20, ['LIST', 'LIST', 'GET', 'POST', 'PUT', 'DELETE']);
+      const client = await RawClient.connect(port);
+      for (const packet of randomSplit(random, Buffer.from(requests.map((r) => r.text).join(''), 'latin1'))) {
+        await client.write(packet);
+      }
+      const seen: string[][] = [];
+      for (let i = 0; i < requests.length; i++) {
+        const echo = echoOf(await client.readResponse());
+        seen.push([echo.method, echo.url, echo.body]);
+      }
+      assert.deepEqual(
+        seen,
+        requests.map((r) => [r.method, r.path, r.body]),
+        `seed ${seed}`,
+      );
+      client.close();
+    }
   });
 
   it('refuses a lower-case `list` with 400: methods are case-sensitive, as established servers treat them', async () => {

@@ -11,7 +11,7 @@
  * To know where the next request starts on keep-alive and pipelined connections, the shim follows
  * HTTP/1.1 message framing (the head up to its empty line, then a Content-Length or chunked body),
  * nothing more. It rejects nothing. When it meets something it does not understand (a head over
- * 64 KiB, conflicting lengths, an unknown transfer coding, an upgrade), it passes the rest of the
+ * 64 KiB, conflicting lengths, an unknown transfer coding, an upgrade, CONNECT), it passes the rest of the
  * connection through untouched: llhttp then gives its usual answer, and a later LIST on that
  * connection gets the 400 it would get without the shim. Where it is lenient (a bare LF, say), llhttp
  * is strict and closes the connection, so the two never disagree about a message llhttp accepts.
@@ -28,6 +28,8 @@ const GET_SP = Buffer.from('GET ', 'latin1');
 
 /** Past this, a head is not one we want to follow; llhttp's own limit (16 KiB by default) is lower. */
 const MAX_HEAD_BYTES = 64 * 1024;
+/** The headers that decide where a request ends. */
+const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'upgrade']);
 /** The longest method llhttp knows is 11 bytes (MKACTIVITY, MKCALENDAR); longer tokens are garbage. */
 const MAX_METHOD_BYTES = 32;
 /** Chunk sizes above this are not real; bodies that large are refused long before by max_request_size. */
@@ -60,7 +62,8 @@ export class MethodShim {
   #carry: Buffer[] = [];
   #contentLength: number | undefined;
   #transferEncoding: string | undefined;
-  #isUpgrade = false;
+  #hasUpgradeHeader = false;
+  #hasConnectionUpgrade = false;
   /** The head has framing we do not follow (duplicate or invalid lengths, an obs-folded length). */
   #isUnframeable = false;
   #lastHeaderFrames = false;
@@ -219,17 +222,19 @@ export class MethodShim {
       return;
     }
     this.#lastHeaderFrames = false;
-    // Only content-length, transfer-encoding and upgrade matter: skip the rest without making strings.
+    // Only content-length, transfer-encoding, connection and upgrade matter: skip the rest without making strings.
     const lower = first | 0x20;
     if (lower !== 0x63 && lower !== 0x74 && lower !== 0x75) return;
     const colon = line.subarray(start, end).indexOf(0x3a) + start;
     if (colon < start) return;
     const name = line.toString('latin1', start, colon).toLowerCase();
-    if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'upgrade') return;
+    if (!FRAMING_HEADERS.has(name)) return;
     this.#lastHeaderFrames = true;
     const value = line.toString('latin1', colon + 1, end).trim();
     if (name === 'upgrade') {
-      this.#isUpgrade = true;
+      this.#hasUpgradeHeader = true;
+    } else if (name === 'connection') {
+      if (value.split(',').some((token) => token.trim().toLowerCase() === 'upgrade')) this.#hasConnectionUpgrade = true;
     } else if (name === 'transfer-encoding') {
       this.#transferEncoding = this.#transferEncoding === undefined ? value : `${this.#transferEncoding},${value}`;
     } else if (this.#contentLength !== undefined || !/^[0-9]{1,15}$/.test(value)) {
@@ -251,8 +256,9 @@ export class MethodShim {
     if (
       this.#isUnframeable ||
       (te !== undefined && (!isChunked || this.#contentLength !== undefined)) ||
-      // The bytes after an upgrade or CONNECT belong to another protocol.
-      this.#isUpgrade ||
+      // The bytes after an upgrade or CONNECT belong to another protocol. llhttp, like us, takes an
+      // Upgrade header without `Connection: upgrade` for an ordinary request.
+      (this.#hasUpgradeHeader && this.#hasConnectionUpgrade) ||
       this.#method === 'CONNECT'
     ) {
       this.#state = 'passThrough';
@@ -318,7 +324,8 @@ export class MethodShim {
     this.#carry = [];
     this.#contentLength = undefined;
     this.#transferEncoding = undefined;
-    this.#isUpgrade = false;
+    this.#hasUpgradeHeader = false;
+    this.#hasConnectionUpgrade = false;
     this.#isUnframeable = false;
     this.#lastHeaderFrames = false;
     this.#remaining = 0;
