@@ -17,6 +17,7 @@ import { rpcMethods } from './rpc/methods.js';
 import { splitHostPort } from './rpc/rpc-client.js';
 import { RpcServer } from './rpc/rpc-server.js';
 import { NodeRegistry } from './server/node-registry.js';
+import { PeersFile } from './server/peers-file.js';
 import { chooseLeader, regionServers, rpcAddressOf, SERVER_ROLE } from './server/servers.js';
 
 export interface AgentDeps {
@@ -44,6 +45,7 @@ export class Agent {
   #rpc: RpcServer | undefined;
   #http: HttpServer | undefined;
   #isStopping = false;
+  readonly #peersFile: PeersFile | undefined;
 
   private constructor(
     readonly config: AgentConfig,
@@ -56,6 +58,7 @@ export class Agent {
     this.aclStore = new AclStore(this.memberName, deps.clock, deps.random);
     this.nodes = new NodeRegistry(deps.clock);
     this.profiler = new Profiler(deps.argv);
+    this.#peersFile = config.dataDir && config.server.enabled ? new PeersFile(config.dataDir) : undefined;
     this.acl = new AclService(this.aclStore, {
       isEnabled: config.acl.enabled,
       isServer: config.server.enabled,
@@ -122,12 +125,24 @@ export class Agent {
             },
           }
         : undefined,
+      onChange: () => this.#savePeers(),
     });
     this.memberlist.start();
-    if (c.join.length > 0) {
-      const res = await this.join(c.join);
+    const known = this.#peersFile ? await this.#peersFile.load() : [];
+    const join = [...new Set([...c.join, ...known])];
+    if (join.length > 0) {
+      const res = await this.join(join);
       if (res.numJoined === 0) this.log.warn('agent: join at start failed', { error: res.errors.join('; ') });
     }
+  }
+
+  #savePeers(): void {
+    const ml = this.memberlist;
+    if (!this.#peersFile || !ml) return;
+    const peers = ml.table.live().map((m) => `${m.addr}:${m.port}`);
+    // With every peer down, the last list is still the best guess for a restart.
+    if (peers.length === 0) return;
+    this.#peersFile.save(peers).catch((err: unknown) => this.log.warn('agent: cannot save peers', { error: err }));
   }
 
   #tags(): Record<string, string> {
