@@ -158,6 +158,25 @@ describe('sys/leases/count', () => {
   });
 });
 
+describe('sys/leases/tidy', () => {
+  it('answers 202 with a warning and removes index entries of vanished leases', async () => {
+    const h = await harness();
+    const id = await h.manager.register({
+      path: 'database/creds/readonly',
+      ttlSeconds: 60,
+      renewable: true,
+      kind: 'secret',
+      tokenAccessor: 'acc1',
+    });
+    await h.storage.put('token/acc1/0000', new TextEncoder().encode(JSON.stringify('database/creds/gone/x')));
+    const res = await h.call('update', 'leases/tidy');
+    assert.equal(res?.status, 202);
+    assert.equal(res?.warnings?.length, 1);
+    assert.equal((await h.storage.list('token/acc1/')).length, 1);
+    assert.ok(h.manager.lookup(id));
+  });
+});
+
 describe('sys/leases root paths', () => {
   it('marks listing and prefix revocation as sudo-only', async () => {
     const h = await harness();

@@ -38,6 +38,7 @@ export function pathLeases(manager: ExpirationManager): PathDefinition[] {
     pathLookup(manager),
     pathLookupList(manager),
     pathLeasesCount(manager),
+    pathLeasesTidy(manager),
     ...['leases/renew', 'renew'].flatMap((base) => [pathRenew(manager, base, false), pathRenew(manager, base, true)]),
     ...['leases/revoke', 'revoke'].flatMap((base) => [
       pathRevoke(manager, base, false),
@@ -115,6 +116,31 @@ function pathLeasesCount(manager: ExpirationManager): PathDefinition {
       },
     },
     help: { synopsis: 'Count leases.', description: 'Irrevocable leases failed every automatic revocation attempt.' },
+  });
+}
+
+function pathLeasesTidy(manager: ExpirationManager): PathDefinition {
+  return definePath({
+    pattern: 'leases/tidy',
+    fields: {},
+    operations: {
+      update: {
+        summary: 'Remove index entries that point at no lease.',
+        handler: async () => {
+          await manager.tidy();
+          return {
+            status: 202,
+            warnings: [
+              'Tidy operation successfully started. Any information from the operation will be printed to the server logs.',
+            ],
+          };
+        },
+      },
+    },
+    help: {
+      synopsis: 'Tidy the lease index.',
+      description: 'Cleans up after crashes; leases themselves are untouched.',
+    },
   });
 }
 

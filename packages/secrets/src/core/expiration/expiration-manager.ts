@@ -224,6 +224,14 @@ export class ExpirationManager {
     }
   }
 
+  /** Removes by-token index entries that point at no lease; returns how many. */
+  async tidy(): Promise<number> {
+    this.#requireRunning();
+    const removed = await this.#store.tidyIndex((leaseId) => this.#runner.schedule.get(leaseId) !== undefined);
+    this.#logger.info('lease index tidied', { removed });
+    return removed;
+  }
+
   #requireRunning(): void {
     if (!this.#runner.isRunning) throw new SealedError();
   }

@@ -49,10 +49,6 @@ export class LeaseSchedule {
     return this.#leases.keys();
   }
 
-  values(): IterableIterator<TrackedLease> {
-    return this.#leases.values();
-  }
-
   /** Tracks `entry`, queued at `dueMs` (`undefined`: not queued, e.g. never expires or irrevocable). */
   add(entry: LeaseEntry, dueMs: number | undefined): TrackedLease {
     const tracked: TrackedLease = { entry, dueMs: dueMs ?? 0, heapIndex: -1, revoking: false };

@@ -71,6 +71,24 @@ export class LeaseStore {
     await this.#storage.delete(tokenIndexKey(accessor, leaseId));
   }
 
+  /**
+   * Deletes index entries whose lease no longer exists (left behind if a crash or an old
+   * version removed a lease without its index entry); returns how many went.
+   */
+  async tidyIndex(isLive: (leaseId: string) => boolean): Promise<number> {
+    let removed = 0;
+    for (const dir of await this.#storage.list('token/')) {
+      for (const hash of await this.#storage.list(`token/${dir}`)) {
+        const key = `token/${dir}${hash}`;
+        const leaseId = await getJson<unknown>(this.#storage, key);
+        if (typeof leaseId === 'string' && isLive(leaseId)) continue;
+        await this.#storage.delete(key);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
   async #read(key: string): Promise<LeaseEntry | undefined> {
     try {
       const value = await getJson<unknown>(this.#storage, key);
