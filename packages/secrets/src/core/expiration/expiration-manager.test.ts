@@ -57,6 +57,37 @@ describe('ExpirationManager: expiry', () => {
     assert.equal(t.manager.lookup(id)?.expire_time_ms, 0);
   });
 
+  it('waits out TTLs longer than the longest timer a Node clock can arm (768 h)', async () => {
+    const t = await createTestManager();
+    const ttlMs = 768 * 3_600_000;
+    const id = await t.manager.register(secret('db/creds/long', ttlMs / 1000));
+    await advance(t, 2 ** 31 - 1);
+    assert.deepEqual(t.revoker.revokedIds, []);
+    assert.equal(t.clock.pendingTimers, 1, 're-armed for the rest');
+    await advance(t, ttlMs - 2 ** 31);
+    assert.deepEqual(t.revoker.revokedIds, []);
+    await advance(t, 1);
+    assert.deepEqual(t.revoker.revokedIds, [id]);
+  });
+
+  it('keeps revoking other leases while one backend hangs', async () => {
+    const t = await createTestManager();
+    const slow = await t.manager.register(secret('slow/creds/a', 10));
+    const b = await t.manager.register(secret('db/creds/b', 11));
+    const c = await t.manager.register(secret('db/creds/c', 12));
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The hung revocation only ends once the others are through: with a stalled queue this test would hang.
+    t.revoker.onRevoke = async (lease) => {
+      if (lease.lease_id === slow) await gate;
+      if (lease.lease_id === c) release();
+    };
+    await advance(t, 12_000);
+    assert.deepEqual(t.revoker.revokedIds, [b, c, slow]);
+  });
+
   it('refuses work while stopped (sealed)', async () => {
     const t = await createTestManager();
     await t.manager.stop();
