@@ -6,6 +6,9 @@ import type { LogicalResponse } from '../logical/response.js';
 import { getJson, putJson } from '../logical/storage.js';
 import type { StorageBackend } from '../storage/index.js';
 import { AesGcmBarrier, createView } from './barrier/index.js';
+import { builtinRoutes, SYSTEM_MOUNT_ENTRY, TOKEN_AUTH_ENTRY } from './builtin-routes.js';
+import type { LeaseEntry } from './expiration/index.js';
+import { ExpirationManager } from './expiration/index.js';
 import { createAclAuthorizer } from './policy/acl-authorizer.js';
 import type { Authorizer } from './policy/authorizer.js';
 import { PolicyStore } from './policy/policy-store.js';
@@ -14,7 +17,7 @@ import type { MountEntry } from './router/mount-table.js';
 import { type BackendFactory, type MountInput, MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { parseUnsealKey, ShamirSeal, UnsealProgress } from './seal/index.js';
-import { TokenStore } from './tokens/token-store.js';
+import { TokenStore, tokenLeaseId } from './tokens/index.js';
 
 export interface CoreDeps {
   physical: StorageBackend;
@@ -60,6 +63,7 @@ export class Core {
   readonly router = new Router();
   readonly mounts: MountManager;
   readonly tokens: TokenStore;
+  readonly expiration: ExpirationManager;
   readonly #seal: ShamirSeal;
   readonly #progress: UnsealProgress;
   #cluster: ClusterInfo | undefined;
@@ -74,7 +78,34 @@ export class Core {
     this.barrier = new AesGcmBarrier({ physical, random, clock });
     this.#seal = new ShamirSeal({ physical, random });
     this.#progress = new UnsealProgress(random);
-    this.tokens = new TokenStore({ storage: createView(this.barrier, 'sys/token/'), random, clock });
+    this.expiration = new ExpirationManager({
+      storage: createView(this.barrier, 'sys/expire/'),
+      clock,
+      random,
+      logger: logger.child({ component: 'expiration' }),
+      revoker: { revoke: (lease) => this.#revokeLease(lease) },
+    });
+    // Token lifetimes are leases: the expiration manager revokes a token when its TTL ends,
+    // and revoking a token revokes every lease it owns.
+    this.tokens = new TokenStore({
+      storage: createView(this.barrier, 'sys/token/'),
+      random,
+      clock,
+      hooks: {
+        onRevoke: (e) => this.expiration.revokeByToken(e.accessor),
+        onIssue: async (e) => {
+          await this.expiration.register({
+            path: e.path,
+            ttlSeconds: e.ttl,
+            renewable: e.renewable,
+            kind: 'token',
+            tokenAccessor: e.accessor,
+            idSuffix: e.hash,
+          });
+        },
+        onRenew: (e) => this.expiration.renewToken(tokenLeaseId(e), e.ttl),
+      },
+    });
     this.mounts = new MountManager({
       barrier: this.barrier,
       router: this.router,
@@ -157,18 +188,8 @@ export class Core {
     this.#policies = await PolicyStore.open({ storage: createView(this.barrier, 'sys/policy/') });
     this.#authorizer = createAclAuthorizer(this.#policies);
     await this.mounts.load(this.deps.defaultMounts);
-    this.router.add({
-      mountPoint: 'sys/',
-      entry: SYSTEM_MOUNT_ENTRY,
-      backend: this.deps.systemBackend(this, {
-        storage: createView(this.barrier, 'sys/'),
-        logger: this.deps.logger.child({ mount: 'sys/' }),
-        clock: this.deps.clock,
-        random: this.deps.random,
-        options: {},
-        system: { defaultLeaseTtlSeconds: () => 0, maxLeaseTtlSeconds: () => 0 },
-      }),
-    });
+    for (const route of builtinRoutes(this)) this.router.add(route);
+    await this.expiration.restore();
     this.activeSinceMs = this.deps.clock.now();
     this.deps.logger.info('unsealed');
   }
@@ -176,8 +197,10 @@ export class Core {
   /** Closes the barrier: every key leaves memory; requests answer 503 until unsealed. */
   async seal(): Promise<void> {
     if (this.isSealed()) return;
+    await this.expiration.stop();
     await this.mounts.stopAll();
     this.router.remove('sys/');
+    this.router.remove('auth/token/');
     this.tokens.reset();
     this.#policies = undefined;
     this.#authorizer = undefined;
@@ -244,6 +267,16 @@ export class Core {
     return [TOKEN_AUTH_ENTRY];
   }
 
+  /** A lease ended: a token lease revokes the token (and its children); a secret lease asks its backend. */
+  async #revokeLease(lease: Readonly<LeaseEntry>): Promise<void> {
+    if (lease.kind === 'token') {
+      await this.tokens.revokeTree(lease.token_accessor);
+      return;
+    }
+    const { route } = this.router.match(lease.path);
+    await route.backend.revokeSecret?.(lease.secret ?? {});
+  }
+
   cluster(): ClusterInfo | undefined {
     return this.#cluster;
   }
@@ -252,28 +285,3 @@ export class Core {
     return handleRequest(this, req);
   }
 }
-
-/** How `sys/` appears in mount listings; it is built in and never stored in the table. */
-export const SYSTEM_MOUNT_ENTRY: MountEntry = {
-  path: 'sys/',
-  type: 'system',
-  description: 'system endpoints used for control, policy and debugging',
-  accessor: 'system_00000000',
-  uuid: '00000000-0000-4000-8000-000000000000',
-  local: false,
-  seal_wrap: true,
-  external_entropy_access: false,
-  options: null,
-  config: { default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false },
-};
-
-/** How the token store appears in `sys/auth`. */
-export const TOKEN_AUTH_ENTRY: MountEntry = {
-  ...SYSTEM_MOUNT_ENTRY,
-  path: 'token/',
-  type: 'token',
-  description: 'token based credentials',
-  accessor: 'auth_token_00000000',
-  uuid: '00000000-0000-4000-8000-000000000001',
-  seal_wrap: false,
-};

@@ -18,9 +18,14 @@ export async function handleRequest(core: Core, req: LogicalRequest): Promise<Lo
     : false;
 
   let caller: BackendRequest['caller'];
+  let isLastUse = false;
+  let tokenAccessor = '';
   if (!isUnauthenticated) {
     const token = await core.tokens.lookup(req.clientToken);
-    if (!token) throw PermissionDeniedError.token();
+    if (!token || !core.tokens.checkCidrs(token, req.remoteAddress)) throw PermissionDeniedError.token();
+    // A use is spent even when the ACL then refuses the request, as established servers do.
+    ({ isLastUse } = await core.tokens.useToken(token));
+    tokenAccessor = token.accessor;
     caller = {
       accessor: token.accessor,
       policies: token.policies,
@@ -37,6 +42,7 @@ export async function handleRequest(core: Core, req: LogicalRequest): Promise<Lo
     mountPoint: matched?.route.mountPoint ?? '',
     remoteAddress: req.remoteAddress,
     caller,
+    ...(matched?.route.mountPoint === 'auth/token/' ? { clientToken: req.clientToken } : {}),
   };
   if (matched && req.operation === 'update') backendReq.operation = await writeOperation(matched.route, backendReq);
 
@@ -44,15 +50,22 @@ export async function handleRequest(core: Core, req: LogicalRequest): Promise<Lo
     const needsSudo = matched
       ? matchesSpecialPath(matched.route.backend.specialPaths.root, matched.relativePath)
       : false;
-    core.authorizer.authorize({
+    await core.authorizer.authorize({
       policies: caller.policies,
       operation: backendReq.operation,
       path: req.path,
       needsSudo,
+      data: req.data,
+      entity: caller.entityId ? { id: caller.entityId } : undefined,
     });
   }
   if (!matched) core.router.match(req.path); // throws the established "no handler for route" 404
-  return matched?.route.backend.handle(backendReq);
+  try {
+    return await matched?.route.backend.handle(backendReq);
+  } finally {
+    // The request that spends a token's last use still succeeds; the token goes right after.
+    if (isLastUse && tokenAccessor) await core.tokens.revokeTree(tokenAccessor);
+  }
 }
 
 function tryMatch(core: Core, path: string): { route: Route; relativePath: string } | undefined {

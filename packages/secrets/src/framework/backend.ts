@@ -46,6 +46,8 @@ export interface Backend {
   exists(req: BackendRequest): Promise<boolean | undefined>;
   /** Called when the mount is removed or the server seals. */
   cleanup?(): Promise<void>;
+  /** Revokes a secret this backend leased (the lease's opaque `secret` data); absent when it leases nothing. */
+  revokeSecret?(secret: Record<string, unknown>): Promise<void>;
 }
 
 export interface BackendSpec {
@@ -56,6 +58,7 @@ export interface BackendSpec {
   paths: PathDefinition[];
   specialPaths?: SpecialPaths;
   cleanup?: () => Promise<void>;
+  revokeSecret?: (secret: Record<string, unknown>) => Promise<void>;
 }
 
 /** Builds a `Backend` that routes among `paths`, validates input and calls handlers. */
@@ -74,6 +77,7 @@ export function createBackend(spec: BackendSpec): Backend {
     paths: spec.paths,
     specialPaths: spec.specialPaths ?? {},
     cleanup: spec.cleanup,
+    revokeSecret: spec.revokeSecret,
 
     async handle(req) {
       const { def, captured } = find(req.path);

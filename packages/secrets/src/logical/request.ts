@@ -30,6 +30,11 @@ export interface BackendRequest {
   remoteAddress: string;
   /** The authenticated caller, absent on unauthenticated paths. */
   caller?: Caller;
+  /**
+   * The caller's token text, given only to the token store's own backend (`auth/token/`),
+   * which needs it for `*-self` operations on tokens that have no accessor (batch tokens).
+   */
+  clientToken?: string;
 }
 
 /** Who made a request, as resolved by the token store. */

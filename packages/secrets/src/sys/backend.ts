@@ -1,6 +1,7 @@
 import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
 import { pathAuth, pathAuthList } from './path-auth.js';
 import { pathCapabilities } from './path-capabilities.js';
+import { LEASES_ROOT_PATHS, pathLeases } from './path-leases.js';
 import { pathMount, pathMountList } from './path-mounts.js';
 import { pathMountTune } from './path-mounts-tune.js';
 import { pathPolicies } from './path-policies.js';
@@ -23,7 +24,8 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
       ...pathSealAndKeys(sys),
       ...pathPolicies(sys.policies()),
       ...pathCapabilities(sys.policies(), sys.tokenPolicyResolver()),
+      ...pathLeases(sys.expiration),
     ],
-    specialPaths: { root: ['seal', 'rotate', 'auth/*'] },
+    specialPaths: { root: ['seal', 'rotate', 'auth/*', ...LEASES_ROOT_PATHS] },
   });
 }

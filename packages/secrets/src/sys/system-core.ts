@@ -1,3 +1,4 @@
+import type { ExpirationManager } from '../core/expiration/index.js';
 import type { PolicyStore } from '../core/policy/policy-store.js';
 import type { MountEntry } from '../core/router/mount-table.js';
 import type { MountManager } from '../core/router/mounts.js';
@@ -14,6 +15,7 @@ export interface SystemCore {
   /** Built-in mounts shown in listings though they are not in the table (`sys/`). */
   builtinMounts(): MountEntry[];
   policies(): PolicyStore;
+  expiration: ExpirationManager;
   tokenPolicyResolver(): TokenPolicyResolver;
   /** Built-in auth methods (`token/`). */
   builtinAuthMounts(): MountEntry[];
