@@ -50,7 +50,7 @@ export function pathLeases(manager: ExpirationManager): PathDefinition[] {
 }
 
 /** A lease as `sys/leases/lookup` shows it. */
-export function leaseView(entry: LeaseEntry, nowMs: number): Record<string, unknown> {
+function leaseView(entry: LeaseEntry, nowMs: number): Record<string, unknown> {
   const view: Record<string, unknown> = {
     id: entry.lease_id,
     issue_time: rfc3339Nano(entry.issue_time_ms),
