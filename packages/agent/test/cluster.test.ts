@@ -218,4 +218,10 @@ describe('a three-server pool with a client', () => {
       ac.abort();
     }
   });
+
+  it('leaves gracefully on SIGTERM: the others see it left, and it exits 0', async () => {
+    assert.equal(await s2.kill('SIGTERM'), 0);
+    for (const s of [s1, s3])
+      await waitUntil('s2 left', async () => (await statuses(s))['s2.global'] === 'left', 10_000);
+  });
 });

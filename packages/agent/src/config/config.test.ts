@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { defaultConfig, mergeConfig } from './config.js';
 import { ConfigError } from './errors.js';
@@ -72,5 +75,20 @@ gossip { probe_interval = "200ms" }
     assert.equal(c.server.enabled && c.client.enabled, true);
     assert.equal(c.server.bootstrapExpect, 1);
     await assert.rejects(loadConfig([]), ConfigError);
+  });
+
+  it('reads -config files, and flags given after them still win', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ward-agent-config-'));
+    try {
+      const file = join(dir, 'agent.hcl');
+      await writeFile(file, 'name = "from-file"\nregion = "eu"\nserver {\n  enabled = true\n}\n');
+      const c = await loadConfig([`-config=${file}`, '-region=us']);
+      assert.equal(c.name, 'from-file');
+      assert.equal(c.region, 'us');
+      assert.equal(c.server.enabled, true);
+      await assert.rejects(loadConfig([`-config=${join(dir, 'missing.hcl')}`]), ConfigError);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

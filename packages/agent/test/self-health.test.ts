@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { startTestAgent } from '../src/testing.js';
+
+describe('GET /v1/agent/self', () => {
+  it('shows config, member and every stats section on a combined server+client', async () => {
+    const a = await startTestAgent({ name: 'dev', client: { enabled: true }, devMode: true });
+    try {
+      const body = (await (await a.fetch('/v1/agent/self')).json()) as {
+        config: Record<string, unknown>;
+        member: { Name: string; Status: string; Port: number };
+        stats: Record<string, Record<string, unknown>>;
+      };
+      for (const key of [
+        'Addresses',
+        'AdvertiseAddrs',
+        'BindAddr',
+        'Client',
+        'Consul',
+        'DataDir',
+        'Datacenter',
+        'DevMode',
+        'EnableDebug',
+        'EnableSyslog',
+        'LogLevel',
+        'NodeName',
+        'Ports',
+        'Region',
+        'Revision',
+        'Server',
+        'SyslogFacility',
+        'TLSConfig',
+        'Telemetry',
+        'Vault',
+        'Version',
+        'VersionPrerelease',
+      ]) {
+        assert.ok(key in body.config, key);
+      }
+      assert.equal(body.config.NodeName, 'dev');
+      assert.equal(body.config.DevMode, true);
+      assert.deepEqual(body.config.Ports, { HTTP: a.agent.httpPort, RPC: a.agent.rpcPort, Serf: body.member.Port });
+      assert.equal(body.member.Name, 'dev.global');
+      assert.equal(body.member.Status, 'alive');
+      assert.deepEqual(Object.keys(body.stats).sort(), ['client', 'nomad', 'raft', 'runtime', 'serf']);
+      for (const section of Object.values(body.stats)) {
+        for (const v of Object.values(section)) assert.equal(typeof v, 'string');
+      }
+      assert.equal(body.stats.raft?.state, 'Leader');
+      assert.equal(body.stats.nomad?.leader, 'true');
+      assert.equal(body.stats.client?.known_servers, a.agent.rpcAddress);
+      assert.equal(body.stats.runtime?.['kernel.name'], 'linux');
+    } finally {
+      await a.stop();
+    }
+  });
+
+  it('indents the JSON with ?pretty', async () => {
+    const a = await startTestAgent();
+    try {
+      const text = await (await a.fetch('/v1/agent/health?pretty')).text();
+      assert.match(text, /^\{\n {4}"server": \{\n/);
+      assert.ok(text.endsWith('}\n'));
+      assert.equal(await (await a.fetch('/v1/agent/health')).text(), '{"server":{"ok":true,"message":"ok"}}');
+    } finally {
+      await a.stop();
+    }
+  });
+});
+
+describe('GET /v1/agent/health', () => {
+  it('is 500 with the JSON as text while the pool has no leader', async () => {
+    const a = await startTestAgent({ server: { enabled: true, bootstrapExpect: 3 } });
+    try {
+      const res = await a.fetch('/v1/agent/health');
+      assert.equal(res.status, 500);
+      assert.equal(res.headers.get('content-type'), 'text/plain; charset=utf-8');
+      assert.equal(await res.text(), '{"server":{"ok":false,"message":"no leader"}}');
+    } finally {
+      await a.stop();
+    }
+  });
+
+  it('checks only the named roles, and a role the agent does not run fails', async () => {
+    const a = await startTestAgent();
+    try {
+      const res = await a.fetch('/v1/agent/health?type=client');
+      assert.deepEqual([res.status, await res.text()], [500, '{"client":{"ok":false,"message":"client not enabled"}}']);
+      const both = await a.fetch('/v1/agent/health?type=server');
+      assert.equal(both.status, 200);
+    } finally {
+      await a.stop();
+    }
+  });
+
+  it('is unhealthy for a client that knows no server', async () => {
+    const a = await startTestAgent({ server: { enabled: false }, client: { enabled: true, servers: [] } });
+    try {
+      const res = await a.fetch('/v1/agent/health');
+      assert.deepEqual([res.status, await res.text()], [500, '{"client":{"ok":false,"message":"no known servers"}}']);
+    } finally {
+      await a.stop();
+    }
+  });
+});
