@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createListener } from './listener.js';
-import { echoHandler, echoOf, RawClient } from './raw-http.testing.js';
+import { echoHandler, echoOf, RawClient, sendJson } from './raw-http.testing.js';
 
 /** A throwaway self-signed certificate for localhost and 127.0.0.1 (Node cannot make X.509 itself). */
-function selfSignedCertificate(): { cert: string; key: string } {
+function selfSignedCertificate(commonName = 'localhost'): { cert: string; key: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ward-tls-'));
   try {
     const certFile = join(dir, 'cert.pem');
@@ -16,7 +16,7 @@ function selfSignedCertificate(): { cert: string; key: string } {
     execFileSync(
       'openssl',
       ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1']
-        .concat(['-keyout', keyFile, '-out', certFile, '-subj', '/CN=localhost'])
+        .concat(['-keyout', keyFile, '-out', certFile, '-subj', `/CN=${commonName}`])
         .concat(['-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1']),
       { stdio: 'ignore' },
     );
@@ -64,6 +64,35 @@ describe('listener over TLS', () => {
     );
     assert.deepEqual(echoes[0]?.trailers, { t: '1' });
     client.close();
+  });
+
+  it('lets the handler see a client certificate checked against the listener CA', async () => {
+    const clientCertificate = selfSignedCertificate('ward-client');
+    const withCa = createListener({
+      address: '127.0.0.1:0',
+      tls: { ...certificate, ca: clientCertificate.cert },
+      handler: (req, res) => {
+        const socket = req.socket as unknown as { authorized: boolean; getPeerCertificate(): { subject?: object } };
+        const subject = socket.getPeerCertificate().subject as { CN?: string } | undefined;
+        sendJson(res, 200, { method: req.method, authorized: socket.authorized, cn: subject?.CN ?? null });
+      },
+    });
+    const { port: caPort } = await withCa.listen();
+    try {
+      const answers = [];
+      for (const presented of [clientCertificate, undefined]) {
+        const client = await RawClient.connect(caPort, { ca: certificate.cert, ...presented });
+        await client.write('LIST /v1/auth/cert/ HTTP/1.1\r\nHost: ward\r\n\r\n');
+        answers.push(JSON.parse((await client.readResponse()).body.toString()));
+        client.close();
+      }
+      assert.deepEqual(answers, [
+        { method: 'LIST', authorized: true, cn: 'ward-client' },
+        { method: 'LIST', authorized: false, cn: null },
+      ]);
+    } finally {
+      await withCa.close({ graceMs: 0 });
+    }
   });
 
   it('rewrites a LIST that arrives one byte per TLS record', async () => {

@@ -233,6 +233,12 @@ describe('listener: addresses and limits', () => {
     client.close();
   });
 
+  it('rejects listen() when the port is taken', async () => {
+    const { port } = await start();
+    const second = createListener({ address: `127.0.0.1:${port}`, handler: echoHandler });
+    await assert.rejects(second.listen(), { code: 'EADDRINUSE' });
+  });
+
   it('refuses an address without a port', () => {
     assert.throws(() => createListener({ address: '127.0.0.1', handler: echoHandler }), InvalidRequestError);
     assert.throws(() => createListener({ address: 'host:70000', handler: echoHandler }), InvalidRequestError);

@@ -113,7 +113,7 @@ export function createListener(options: ListenerOptions): Listener {
   });
 
   const netServer: NetServer = options.tls
-    ? createTlsServer({ ...tlsOptions(options.tls), allowHalfOpen: true }).on('secureConnection', hand)
+    ? createTlsServer({ ...tlsOptions(options.tls), allowHalfOpen: true, noDelay: true }).on('secureConnection', hand)
     : createNetServer({ allowHalfOpen: true, noDelay: true }, hand);
   // The raw TCP sockets (under TLS too), so close() can destroy them when the grace period ends.
   netServer.on('connection', (socket: Socket) => {

@@ -222,11 +222,14 @@ export class MethodShim {
       return;
     }
     this.#lastHeaderFrames = false;
-    // Only content-length, transfer-encoding, connection and upgrade matter: skip the rest without making strings.
+    // Only content-length (14), connection (10), transfer-encoding (17) and upgrade (7) matter: skip
+    // the rest by first letter and length, without making strings.
     const lower = first | 0x20;
     if (lower !== 0x63 && lower !== 0x74 && lower !== 0x75) return;
-    const colon = line.subarray(start, end).indexOf(0x3a) + start;
-    if (colon < start) return;
+    const colon = line.indexOf(0x3a, start);
+    if (colon === -1 || colon >= end) return;
+    const length = colon - start;
+    if (lower === 0x63 ? length !== 14 && length !== 10 : length !== (lower === 0x74 ? 17 : 7)) return;
     const name = line.toString('latin1', start, colon).toLowerCase();
     if (!FRAMING_HEADERS.has(name)) return;
     this.#lastHeaderFrames = true;

@@ -79,12 +79,18 @@ export class RawClient {
     socket.on('error', ended); // a reset shows as the connection ending
   }
 
-  /** Connects to `host` (default 127.0.0.1) at `port`; over TLS when `ca` (the server's certificate) is given. */
-  static connect(port: number, options: { host?: string; ca?: string } = {}): Promise<RawClient> {
-    const host = options.host ?? '127.0.0.1';
+  /**
+   * Connects to `host` (default 127.0.0.1) at `port`; over TLS when `ca` (the server's certificate)
+   * is given, presenting `cert` and `key` if given.
+   */
+  static connect(
+    port: number,
+    options: { host?: string; ca?: string; cert?: string; key?: string } = {},
+  ): Promise<RawClient> {
+    const { host = '127.0.0.1', ca, cert, key } = options;
     return new Promise((resolve, reject) => {
-      const socket = options.ca
-        ? connectTls({ host, port, ca: options.ca, servername: 'localhost' }, () => resolve(client))
+      const socket = ca
+        ? connectTls({ host, port, ca, cert, key, servername: 'localhost' }, () => resolve(client))
         : connectTcp({ host, port }, () => resolve(client));
       const client = new RawClient(socket);
       socket.once('error', reject);
