@@ -113,6 +113,7 @@ export class Core {
       clock,
       random,
       logger,
+      revokeUnder: (mountPoint) => this.expiration.revokePrefix(mountPoint),
     });
   }
 

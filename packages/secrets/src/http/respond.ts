@@ -27,8 +27,9 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, req
   res.end(req?.method === 'HEAD' ? undefined : text);
 }
 
-export function sendNoContent(res: ServerResponse): void {
-  res.writeHead(204, BASE_HEADERS);
+/** An empty answer: 204, or 202 for work accepted and left to run (an asynchronous revocation). */
+export function sendNoContent(res: ServerResponse, status = 204): void {
+  res.writeHead(status, BASE_HEADERS);
   res.end();
 }
 
@@ -55,7 +56,7 @@ export function sendLogicalResponse(res: ServerResponse, requestId: string, resp
   }
   const hasWarnings = (response?.warnings?.length ?? 0) > 0;
   if (!response || (response.data == null && !response.auth && !response.secret && !hasWarnings)) {
-    sendNoContent(res);
+    sendNoContent(res, response?.status ?? 204);
     return;
   }
   const envelope: Record<string, unknown> = {

@@ -38,6 +38,8 @@ export interface TestServerOptions {
   logger?: Logger;
   /** Skip initialisation (default: initialised and unsealed like dev mode, root token `root`). */
   uninitialized?: boolean;
+  /** Reopen storage a previous test server initialised: unseal with its key instead of initialising. */
+  reopen?: { unsealKey: string; rootToken: string };
 }
 
 /**
@@ -59,7 +61,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const [address] = await server.start();
   if (!address) throw new Error('server did not listen');
-  const creds = options.uninitialized ? undefined : await initializeDev(server, 'root');
+  if (options.reopen) await server.core.submitUnsealKey(options.reopen.unsealKey);
+  const creds = options.reopen ?? (options.uninitialized ? undefined : await initializeDev(server, 'root'));
   const rootToken = creds?.rootToken ?? '';
   return {
     server,

@@ -50,6 +50,8 @@ export class MountManager {
       clock: Clock;
       random: Random;
       logger: Logger;
+      /** Revokes every lease (and, for auth mounts, every token) issued under a mount point. */
+      revokeUnder: (mountPoint: string) => Promise<void>;
     },
   ) {}
 
@@ -86,6 +88,8 @@ export class MountManager {
     const path = normalizeMountPath(rawPath);
     const entry = this.#tables[table].find((e) => e.path === path);
     if (!entry) return;
+    // Leases first, while the backend is still mounted to revoke them; a failure keeps the mount.
+    await this.deps.revokeUnder(mountPoint(table, path));
     const route = this.deps.router.remove(mountPoint(table, path));
     this.#tables[table] = this.#tables[table].filter((e) => e !== entry);
     await saveTable(this.deps.barrier, table, this.#tables[table]);
