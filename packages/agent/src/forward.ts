@@ -12,8 +12,11 @@ export interface PeerInfo {
   rpcAddr: string;
 }
 
-/** Live servers of the agent's region, from its own gossip view or, on a client, a server's. */
-export async function livePeers(agent: Agent): Promise<PeerInfo[]> {
+/**
+ * Live servers of the agent's region, from its own gossip view or, on a client, a
+ * server's. `token` is the token of the request being forwarded: the RPC checks it.
+ */
+export async function livePeers(agent: Agent, token: string | undefined): Promise<PeerInfo[]> {
   if (agent.memberlist) {
     const live = regionServers(agent.memberlist.members(), agent.config.region).filter(
       (m) => m.state === 'alive' || m.state === 'suspect',
@@ -22,7 +25,7 @@ export async function livePeers(agent: Agent): Promise<PeerInfo[]> {
   }
   const server = agent.serverList?.list()[0];
   if (!server) throw new InternalError('no known servers');
-  return rpcCall<PeerInfo[]>(server, 'Status.Peers', {});
+  return rpcCall<PeerInfo[]>(server, 'Status.Peers', {}, { token });
 }
 
 /**
@@ -32,25 +35,30 @@ export async function livePeers(agent: Agent): Promise<PeerInfo[]> {
  */
 export async function resolveTarget(
   agent: Agent,
-  ids: { serverId?: string; nodeId?: string },
+  ids: { serverId?: string; nodeId?: string; token: string | undefined },
   unknownServer: (id: string) => Error,
 ): Promise<Target> {
   if (ids.serverId && ids.nodeId) throw new InvalidRequestError('Cannot target node and server simultaneously');
-  if (ids.serverId) return serverTarget(agent, ids.serverId, unknownServer);
-  if (ids.nodeId) return nodeTarget(agent, ids.nodeId);
+  if (ids.serverId) return serverTarget(agent, ids.serverId, ids.token, unknownServer);
+  if (ids.nodeId) return nodeTarget(agent, ids.nodeId, ids.token);
   return { kind: 'local' };
 }
 
-async function serverTarget(agent: Agent, id: string, unknownServer: (id: string) => Error): Promise<Target> {
+async function serverTarget(
+  agent: Agent,
+  id: string,
+  token: string | undefined,
+  unknownServer: (id: string) => Error,
+): Promise<Target> {
   let address: string | undefined;
   let agentId = id;
   if (id === 'leader') {
-    const leader = agent.memberlist ? agent.leaderRpc() : await leaderViaServer(agent);
+    const leader = agent.memberlist ? agent.leaderRpc() : await leaderViaServer(agent, token);
     if (!leader) throw new InternalError('No cluster leader');
     if (leader === 'self') return { kind: 'local' };
     address = leader;
   } else {
-    const peers = await livePeers(agent);
+    const peers = await livePeers(agent, token);
     const region = agent.config.region;
     const p = peers.find((x) => x.name === id || x.name === `${id}.${region}` || x.id === id);
     if (!p) throw unknownServer(id);
@@ -60,30 +68,35 @@ async function serverTarget(agent: Agent, id: string, unknownServer: (id: string
   return address === agent.rpcAddress ? { kind: 'local' } : { kind: 'remote', address, agentId };
 }
 
-async function leaderViaServer(agent: Agent): Promise<string | undefined> {
+async function leaderViaServer(agent: Agent, token: string | undefined): Promise<string | undefined> {
   const server = agent.serverList?.list()[0];
   if (!server) return undefined;
-  return (await rpcCall<{ leader: string }>(server, 'Status.Leader', {})).leader || undefined;
+  return (await rpcCall<{ leader: string }>(server, 'Status.Leader', {}, { token })).leader || undefined;
 }
 
-async function nodeTarget(agent: Agent, id: string): Promise<Target> {
+async function nodeTarget(agent: Agent, id: string, token: string | undefined): Promise<Target> {
   if (agent.isClient && id === agent.nodeId) return { kind: 'local' };
-  const address = await findNode(agent, id, false);
+  const address = await findNode(agent, id, false, token);
   if (!address) throw new InternalError(`node not found: ${id}`);
   return address === agent.rpcAddress ? { kind: 'local' } : { kind: 'remote', address, agentId: id };
 }
 
 /** A client's RPC address: from this server's registry, else by asking the servers. */
-export async function findNode(agent: Agent, id: string, isLocalOnly: boolean): Promise<string | undefined> {
+export async function findNode(
+  agent: Agent,
+  id: string,
+  isLocalOnly: boolean,
+  token: string | undefined,
+): Promise<string | undefined> {
   const local = agent.nodes.get(id);
   if (local) return local.rpcAddr;
   if (isLocalOnly) return undefined;
   const servers = agent.memberlist
-    ? (await livePeers(agent)).map((p) => p.rpcAddr).filter((a) => a !== agent.rpcAddress)
+    ? (await livePeers(agent, token)).map((p) => p.rpcAddr).filter((a) => a !== agent.rpcAddress)
     : (agent.serverList?.list() ?? []);
   for (const server of servers) {
     try {
-      const r = await rpcCall<{ rpcAddr?: string }>(server, 'Node.Lookup', { id }, { timeoutMs: 2000 });
+      const r = await rpcCall<{ rpcAddr?: string }>(server, 'Node.Lookup', { id }, { token, timeoutMs: 2000 });
       if (r.rpcAddr) return r.rpcAddr;
     } catch {
       // That server is down or does not know the node: ask the next.

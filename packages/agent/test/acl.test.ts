@@ -124,12 +124,28 @@ describe('ACLs across two servers and a client', () => {
     assert.equal((await s1.fetch('/v1/agent/self')).status, 403);
   });
 
+  it('forwards host and pprof with the caller token, which the target checks', async () => {
+    await s1.fetch('/v1/acl/policy/nodes-only', { method: 'POST', token: root, body: policy(undefined, 'read') });
+    const writer = await makeToken(s1, 'fw', ['writer']);
+    const nodesOnly = await makeToken(s1, 'nodes', ['nodes-only']);
+    const host = await s1.fetch('/v1/agent/host?server_id=b', { token: writer });
+    assert.equal(host.status, 200);
+    assert.equal(((await host.json()) as { AgentID: string }).AgentID, 'b.global');
+    assert.deepEqual(await textOf(s1.fetch('/v1/agent/host?server_id=b', { token: nodesOnly })), [
+      403,
+      'Permission denied',
+    ]);
+    assert.deepEqual(await textOf(client.fetch('/v1/agent/host?server_id=a')), [403, 'Permission denied']);
+    const cmd = await client.fetch('/v1/agent/pprof/cmdline?server_id=leader', { token: writer });
+    assert.deepEqual([cmd.status, await cmd.text()], [200, 'node\0ward-agent\0agent\0-node=a']);
+  });
+
   it('lists, reads and deletes policies and tokens; only management may', async () => {
     const reader = await makeToken(s1, 'r2', ['reader']);
     const policies = (await (await s2.fetch('/v1/acl/policies', { token: root })).json()) as Array<{ Name: string }>;
     assert.deepEqual(
       policies.map((p) => p.Name),
-      ['anonymous', 'no-agent', 'reader', 'writer'],
+      ['anonymous', 'no-agent', 'nodes-only', 'reader', 'writer'],
     );
     const p = (await (await s2.fetch('/v1/acl/policy/reader', { token: root })).json()) as { Rules: string };
     assert.match(p.Rules, /agent/);

@@ -10,14 +10,30 @@ import type { RpcCall, RpcMethod } from './rpc-server.js';
 const unary = (handle: (call: RpcCall) => Promise<unknown>): RpcMethod => ({ kind: 'unary', handle });
 
 /**
- * The agent's RPC methods. Methods acting for a user carry the user's token and check it
- * here, on the agent that does the work, exactly as its HTTP endpoint would.
+ * The agent's RPC methods. With ACLs on, every method that reveals or does anything
+ * carries the token of the user it acts for and checks it here, on the agent that does
+ * the work, as its HTTP endpoint would. Only liveness is open: `Status.Ping` and
+ * `Node.Heartbeat` (a client proves it is up; it learns nothing).
  */
 export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
   return new Map<string, RpcMethod>([
     ['Status.Ping', unary(async () => ({}))],
-    ['Status.Leader', unary(async () => ({ leader: agent.isServer ? leaderAddress(agent) : '' }))],
-    ['Status.Peers', unary(async () => (agent.isServer ? livePeers(agent) : []))],
+    // Topology lookups serve forwarded requests (host, monitor, pprof), all of which need
+    // at least agent:read: the caller's token must carry it.
+    [
+      'Status.Leader',
+      unary(async ({ token }) => {
+        await agent.authorize(token, 'agent:read');
+        return { leader: agent.isServer ? leaderAddress(agent) : '' };
+      }),
+    ],
+    [
+      'Status.Peers',
+      unary(async ({ token }) => {
+        await agent.authorize(token, 'agent:read');
+        return agent.isServer ? livePeers(agent, token) : [];
+      }),
+    ],
     [
       'Status.Members',
       unary(async ({ token }) => {
@@ -32,7 +48,13 @@ export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
         return {};
       }),
     ],
-    ['Node.Lookup', unary(async ({ args }) => ({ rpcAddr: await findNode(agent, String(args.id), true) }))],
+    [
+      'Node.Lookup',
+      unary(async ({ token, args }) => {
+        await agent.authorize(token, 'agent:read');
+        return { rpcAddr: await findNode(agent, String(args.id), true, token) };
+      }),
+    ],
     ['ACL.ResolveToken', unary(async ({ token }) => agent.aclStore.resolve(token))],
     ['ACL.Op', unary(async ({ token, args }) => agent.acl.execute(token, args as unknown as AclOp))],
     [

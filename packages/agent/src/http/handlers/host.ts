@@ -13,7 +13,7 @@ export async function host(agent: Agent, req: AgentRequest): Promise<Reply> {
   if (serverId && nodeId) throw new InvalidRequestError('Can only forward to either client node or server');
   const target = await resolveTarget(
     agent,
-    { serverId, nodeId },
+    { serverId, nodeId, token: req.token },
     (id) => new InvalidRequestError(`unknown nomad server ${id}`),
   );
   if (target.kind === 'remote') {

@@ -21,7 +21,7 @@ export async function monitor(agent: Agent, req: AgentRequest): Promise<Reply> {
   const isPlain = queryBool(q, 'plain', false, 'Unknown option for plain');
   const target = await resolveTarget(
     agent,
-    { serverId: q.get('server_id') || undefined, nodeId: q.get('node_id') || undefined },
+    { serverId: q.get('server_id') || undefined, nodeId: q.get('node_id') || undefined, token: req.token },
     (id) => new InvalidRequestError(`unknown nomad server ${id}`),
   );
   return {

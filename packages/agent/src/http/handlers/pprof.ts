@@ -22,7 +22,11 @@ export async function pprof(agent: Agent, req: AgentRequest): Promise<Reply> {
   };
   const target = await resolveTarget(
     agent,
-    { serverId: req.query.get('server_id') || undefined, nodeId: req.query.get('node_id') || undefined },
+    {
+      serverId: req.query.get('server_id') || undefined,
+      nodeId: req.query.get('node_id') || undefined,
+      token: req.token,
+    },
     (id) => new InternalError(`unknown nomad server ${id}`),
   );
   let result: ProfileResult;
