@@ -6,7 +6,7 @@ import { advertiseAddress } from './advertise.js';
 import { ServerList } from './client/server-list.js';
 import { type AgentConfig, VERSION } from './config/config.js';
 import { Profiler } from './debug/pprof.js';
-import { PermissionDeniedError } from './errors.js';
+import { InternalError, PermissionDeniedError } from './errors.js';
 import { Memberlist } from './gossip/memberlist.js';
 import type { MemberRecord } from './gossip/messages.js';
 import { NetTransport } from './gossip/net-transport.js';
@@ -63,7 +63,7 @@ export class Agent {
       isEnabled: config.acl.enabled,
       isServer: config.server.enabled,
       leader: () => this.leaderRpc(),
-      anyServer: () => this.serverList?.list()[0],
+      callServer: (method, args, token) => this.callServer(method, args, token),
       replicate: () => this.#replicateNow(),
     });
   }
@@ -200,6 +200,12 @@ export class Agent {
     const res = await ml.join(targets);
     this.log.info('agent: join', { addresses: addresses.join(','), num_joined: res.numJoined });
     return res;
+  }
+
+  /** Calls `method` on one of a client's servers (see `ServerList.call`). */
+  callServer<T>(method: string, args: Record<string, unknown>, token: string | undefined): Promise<T> {
+    if (!this.serverList) throw new InternalError('no known servers');
+    return this.serverList.call<T>(method, args, { token });
   }
 
   leader(): MemberRecord | undefined {

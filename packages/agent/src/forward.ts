@@ -23,9 +23,7 @@ export async function livePeers(agent: Agent, token: string | undefined): Promis
     );
     return live.map((m) => ({ name: m.name, id: m.tags.id ?? '', rpcAddr: rpcAddressOf(m) }));
   }
-  const server = agent.serverList?.list()[0];
-  if (!server) throw new InternalError('no known servers');
-  return rpcCall<PeerInfo[]>(server, 'Status.Peers', {}, { token });
+  return agent.callServer<PeerInfo[]>('Status.Peers', {}, token);
 }
 
 /**
@@ -69,9 +67,7 @@ async function serverTarget(
 }
 
 async function leaderViaServer(agent: Agent, token: string | undefined): Promise<string | undefined> {
-  const server = agent.serverList?.list()[0];
-  if (!server) return undefined;
-  return (await rpcCall<{ leader: string }>(server, 'Status.Leader', {}, { token })).leader || undefined;
+  return (await agent.callServer<{ leader: string }>('Status.Leader', {}, token)).leader || undefined;
 }
 
 async function nodeTarget(agent: Agent, id: string, token: string | undefined): Promise<Target> {

@@ -124,7 +124,7 @@ describe('a three-server pool with a client', () => {
   it("replaces the client's server list, keeping only servers that answer", async () => {
     assert.deepEqual(await client.json('/v1/agent/servers'), [s1.rpcAddr]);
     const res = await client.fetch(
-      `/v1/agent/servers?address=${s3.rpcAddr}&address=${s2.rpcAddr}&address=127.0.0.1:1`,
+      `/v1/agent/servers?address=${s2.rpcAddr}&address=${s3.rpcAddr}&address=127.0.0.1:1`,
       { method: 'POST' },
     );
     assert.equal(res.status, 200);

@@ -26,8 +26,8 @@ export interface AclCluster {
   readonly isServer: boolean;
   /** RPC address of the leader, 'self', or undefined while there is none. */
   leader(): string | 'self' | undefined;
-  /** RPC address of some server, for a client to forward to. */
-  anyServer(): string | undefined;
+  /** Calls a method on some server (a client forwards everything ACL this way). */
+  callServer<T>(method: string, args: Record<string, unknown>, token: string | undefined): Promise<T>;
   /** Pushes the state to the other servers now (after a write on the leader). */
   replicate(): Promise<void>;
 }
@@ -46,19 +46,14 @@ export class AclService {
   async resolve(secret: string | undefined): Promise<Acl> {
     if (!this.cluster.isEnabled) return ACL_DISABLED;
     if (this.cluster.isServer) return this.store.resolve(secret);
-    const r = await rpcCall<{ isManagement: boolean; rules: Rules }>(
-      this.#server(),
-      'ACL.ResolveToken',
-      {},
-      { token: secret },
-    );
+    const r = await this.cluster.callServer<{ isManagement: boolean; rules: Rules }>('ACL.ResolveToken', {}, secret);
     return { isEnforced: true, ...r };
   }
 
   async execute(token: string | undefined, op: AclOp): Promise<unknown> {
     if (!this.cluster.isEnabled) throw new InvalidRequestError('ACL support disabled');
     const isWrite = WRITES.has(op.op);
-    if (!this.cluster.isServer) return rpcCall(this.#server(), 'ACL.Op', { ...op }, { token });
+    if (!this.cluster.isServer) return this.cluster.callServer('ACL.Op', { ...op }, token);
     if (isWrite) {
       const leader = this.cluster.leader();
       if (leader === undefined) throw new InternalError('No cluster leader');
@@ -94,12 +89,6 @@ export class AclService {
       case 'token-delete':
         return s.deleteToken(op.accessor);
     }
-  }
-
-  #server(): string {
-    const server = this.cluster.anyServer();
-    if (!server) throw new InternalError('no known servers');
-    return server;
   }
 }
 

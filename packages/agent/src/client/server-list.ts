@@ -1,6 +1,6 @@
 import type { Cancel, Clock, Logger } from '@ward/base';
-import { InvalidRequestError } from '../errors.js';
-import { rpcCall, splitHostPort } from '../rpc/rpc-client.js';
+import { InternalError, InvalidRequestError, UpstreamError } from '../errors.js';
+import { type CallOptions, rpcCall, splitHostPort } from '../rpc/rpc-client.js';
 
 export interface ServerListOptions {
   clock: Clock;
@@ -55,6 +55,24 @@ export class ServerList {
     }
     this.#servers = [...new Set(alive)];
     this.o.log.info('client: server list replaced', { servers: this.list().join(',') });
+  }
+
+  /**
+   * Calls `method` on the first known server that answers. A typed error from a server
+   * that did answer (403, 404…) is final; an unreachable server is skipped.
+   */
+  async call<T>(method: string, args: Record<string, unknown>, o: CallOptions = {}): Promise<T> {
+    if (this.#servers.length === 0) throw new InternalError('no known servers');
+    let last: unknown;
+    for (const server of [...this.#servers]) {
+      try {
+        return await rpcCall<T>(server, method, args, o);
+      } catch (err) {
+        if (!(err instanceof UpstreamError)) throw err;
+        last = err;
+      }
+    }
+    throw last;
   }
 
   start(): void {
