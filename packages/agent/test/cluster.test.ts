@@ -193,6 +193,8 @@ describe('a three-server pool with a client', () => {
     assert.equal(viaNode.AgentID, nodeId);
     const both = await s1.fetch(`/v1/agent/host?node_id=${nodeId}&server_id=s2`);
     assert.deepEqual([both.status, await both.text()], [400, 'Can only forward to either client node or server']);
+    const viaClient = await s3.fetch(`/v1/agent/pprof/cmdline?node_id=${nodeId}`);
+    assert.match(await viaClient.text(), /-node=c1/);
     const cmd = await s1.fetch('/v1/agent/pprof/cmdline?server_id=leader');
     assert.equal(cmd.status, 200);
     assert.match(await cmd.text(), /-node=s1/);

@@ -87,4 +87,31 @@ describe('Memberlist', () => {
     assert.equal(c.stateOf(a!, z!.name), 'left');
     assert.equal(c.stateOf(b!, z!.name), 'left');
   });
+
+  it('lets a running node refute a force-leave, staying alive', async () => {
+    const c = await formCluster(3);
+    const [a, b] = c.nodes;
+    a!.forceLeave(b!.name, false);
+    assert.equal(a!.members().find((m) => m.name === b!.name)?.leaving, true);
+    await c.run(500);
+    const seen = a!.members().find((m) => m.name === b!.name)!;
+    assert.equal(seen.state, 'alive');
+    assert.equal(seen.leaving, false);
+  });
+
+  it('erases left members after the tombstone timeout and failed ones after the reconnect timeout', async () => {
+    const c = await formCluster(4);
+    const [a, , y, z] = c.nodes;
+    c.network.isolate(z!.local);
+    await y!.leave();
+    await y!.shutdown();
+    await c.run(3000);
+    assert.equal(c.stateOf(a!, y!.name), 'left');
+    assert.equal(c.stateOf(a!, z!.name), 'dead');
+    await c.run(30_000, 100);
+    assert.equal(c.stateOf(a!, y!.name), undefined);
+    assert.equal(c.stateOf(a!, z!.name), 'dead');
+    await c.run(30_000, 100);
+    assert.equal(c.stateOf(a!, z!.name), undefined);
+  });
 });

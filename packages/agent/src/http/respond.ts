@@ -4,7 +4,7 @@ import { AgentError, type ErrorCode } from '../errors.js';
 import type { Reply } from './reply.js';
 
 /** The one place an error becomes a status. A Record makes a code without a status a compile error. */
-const STATUS: Record<ErrorCode, number> = {
+export const STATUS: Record<ErrorCode, number> = {
   invalid_request: 400,
   permission_denied: 403,
   not_found: 404,
