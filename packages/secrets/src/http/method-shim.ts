@@ -93,45 +93,10 @@ export class MethodShim {
     const n = chunk.length;
     while (i < n) {
       switch (this.#state) {
-        case 'method': {
-          const b = chunk[i]!;
-          // llhttp skips empty lines before a request line; so do we.
-          if (this.#method.length === 0 && (b === CR || b === LF)) {
-            i++;
-            break;
-          }
-          if (this.#listMatched >= 0 && this.#listMatched < LIST.length && b === LIST[this.#listMatched]) {
-            if (this.#listMatched === 0 && i > from) out.push(chunk.subarray(from, i));
-            this.#listMatched++;
-            this.#method += String.fromCharCode(b);
-            this.#headBytes++;
-            from = ++i;
-            break;
-          }
-          if (b === SP && this.#listMatched === LIST.length) {
-            out.push(GET_SP);
-            this.#isList = true;
-            this.#state = 'requestLine';
-            from = ++i;
-            break;
-          }
-          if (this.#listMatched > 0) {
-            out.push(LIST.subarray(0, this.#listMatched));
-            from = i;
-          }
-          this.#listMatched = -1;
-          if (b === SP) {
-            this.#state = 'requestLine';
-          } else if (b === CR || b === LF || this.#method.length >= MAX_METHOD_BYTES) {
-            this.#state = 'passThrough';
-            break;
-          } else {
-            this.#method += String.fromCharCode(b);
-          }
-          this.#headBytes++;
+        case 'method':
+          from = this.#methodByte(chunk, i, from, out);
           i++;
           break;
-        }
         case 'requestLine': {
           const lf = chunk.indexOf(LF, i);
           const end = lf === -1 ? n : lf + 1;
@@ -181,6 +146,39 @@ export class MethodShim {
   /** The bytes still held back when the client's stream ends (the start of a method that was not LIST). */
   end(): Buffer[] {
     return this.#state === 'method' && this.#listMatched > 0 ? [LIST.subarray(0, this.#listMatched)] : [];
+  }
+
+  /**
+   * One byte of a method, or of the empty lines before one. Bytes that may start `LIST` are held
+   * back; returns the new start of the bytes of `chunk` not yet passed on.
+   */
+  #methodByte(chunk: Buffer, i: number, from: number, out: Buffer[]): number {
+    const b = chunk[i]!;
+    // llhttp skips empty lines before a request line; so do we.
+    if (this.#method.length === 0 && (b === CR || b === LF)) return from;
+    this.#headBytes++;
+    if (this.#listMatched >= 0 && this.#listMatched < LIST.length && b === LIST[this.#listMatched]) {
+      if (this.#listMatched === 0 && i > from) out.push(chunk.subarray(from, i));
+      this.#listMatched++;
+      this.#method += String.fromCharCode(b);
+      return i + 1;
+    }
+    if (b === SP && this.#listMatched === LIST.length) {
+      out.push(GET_SP);
+      this.#isList = true;
+      this.#state = 'requestLine';
+      return i + 1;
+    }
+    let next = from;
+    if (this.#listMatched > 0) {
+      out.push(LIST.subarray(0, this.#listMatched));
+      next = i;
+    }
+    this.#listMatched = -1;
+    if (b === SP) this.#state = 'requestLine';
+    else if (b === CR || b === LF || this.#method.length >= MAX_METHOD_BYTES) this.#state = 'passThrough';
+    else this.#method += String.fromCharCode(b);
+    return next;
   }
 
   /** Reads header or trailer lines from `i` on; returns where it stopped (after the empty line, or `n`). */
