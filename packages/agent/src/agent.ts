@@ -39,7 +39,6 @@ export class Agent {
   readonly acl: AclService;
   readonly nodes: NodeRegistry;
   readonly profiler: Profiler;
-  readonly startedAtMs: number;
   memberlist: Memberlist | undefined;
   serverList: ServerList | undefined;
   #rpc: RpcServer | undefined;
@@ -54,9 +53,8 @@ export class Agent {
     readonly advertiseIp: string,
   ) {
     this.log = deps.hub.logger();
-    this.startedAtMs = deps.clock.now();
     this.aclStore = new AclStore(this.memberName, deps.clock, deps.random);
-    this.nodes = new NodeRegistry(deps.clock);
+    this.nodes = new NodeRegistry();
     this.profiler = new Profiler(deps.argv);
     this.#peersFile = config.dataDir && config.server.enabled ? new PeersFile(config.dataDir) : undefined;
     this.acl = new AclService(this.aclStore, {

@@ -1,27 +1,21 @@
-import type { Clock } from '@ward/base';
-
 export interface ClientNode {
   id: string;
   name: string;
   rpcAddr: string;
-  lastSeenMs: number;
 }
 
-/** Client nodes that heartbeat this server, so requests can be forwarded to them by `node_id`. */
+/**
+ * Client nodes that heartbeat this server, so requests can be forwarded to them by
+ * `node_id`. In memory only: a restarted server relearns them within one heartbeat.
+ */
 export class NodeRegistry {
   readonly #nodes = new Map<string, ClientNode>();
 
-  constructor(private readonly clock: Clock) {}
-
   heartbeat(id: string, name: string, rpcAddr: string): void {
-    this.#nodes.set(id, { id, name, rpcAddr, lastSeenMs: this.clock.now() });
+    this.#nodes.set(id, { id, name, rpcAddr });
   }
 
   get(id: string): ClientNode | undefined {
     return this.#nodes.get(id);
-  }
-
-  count(): number {
-    return this.#nodes.size;
   }
 }
