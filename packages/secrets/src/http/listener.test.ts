@@ -17,6 +17,15 @@ async function start(
   return { listener, port, url };
 }
 
+/** Promise.withResolvers, which Node 20 lacks. */
+function withResolvers(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
 function markerLikeHeaders(echo: Echo): string[] {
   const names = [...Object.keys(echo.headers), ...echo.rawHeaders.filter((_, i) => i % 2 === 0)];
   return names.filter((name) => name.toLowerCase().startsWith('x-ward-list'));
@@ -257,16 +266,23 @@ describe('listener: addresses and limits', () => {
 describe('listener: close()', () => {
   it('lets a request in progress finish, tells its client the connection closes, then refuses new ones', async () => {
     let release = () => {};
+    const { promise: isHandling, resolve: handling } = withResolvers();
     const { listener, port } = await start({
       handler: (req: IncomingMessage, res: ServerResponse) => {
         release = () => echoHandler(req, res);
+        handling();
       },
     });
     const client = await RawClient.connect(port);
     await client.write(LIST_REQUEST);
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the handler has the request
-    const closed = listener.close();
-    setTimeout(() => release(), 20);
+    await isHandling;
+    let isClosed = false;
+    const closed = listener.close().then(() => {
+      isClosed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(isClosed, false, 'close() waits for the request');
+    release();
     const response = await client.readResponse();
     assert.equal(echoOf(response).method, 'LIST');
     assert.equal(response.headers.connection, 'close');
@@ -297,10 +313,11 @@ describe('listener: close()', () => {
   });
 
   it('destroys connections still busy when the grace period ends', async () => {
-    const { listener, port } = await start({ handler: () => {} });
+    const { promise: isHandling, resolve: handling } = withResolvers();
+    const { listener, port } = await start({ handler: () => handling() });
     const client = await RawClient.connect(port);
     await client.write(LIST_REQUEST);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await isHandling;
     await listener.close({ graceMs: 50 });
     await client.waitForEnd();
   });
