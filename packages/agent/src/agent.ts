@@ -18,7 +18,7 @@ import { splitHostPort } from './rpc/rpc-client.js';
 import { RpcServer } from './rpc/rpc-server.js';
 import { NodeRegistry } from './server/node-registry.js';
 import { PeersFile } from './server/peers-file.js';
-import { chooseLeader, regionServers, rpcAddressOf, SERVER_ROLE } from './server/servers.js';
+import { chooseLeader, isBootstrapReached, regionServers, rpcAddressOf, SERVER_ROLE } from './server/servers.js';
 
 export interface AgentDeps {
   clock: Clock;
@@ -44,6 +44,7 @@ export class Agent {
   #rpc: RpcServer | undefined;
   #http: HttpServer | undefined;
   #isStopping = false;
+  #isBootstrapped = false;
   readonly #peersFile: PeersFile | undefined;
 
   private constructor(
@@ -208,7 +209,11 @@ export class Agent {
 
   leader(): MemberRecord | undefined {
     if (!this.memberlist) return undefined;
-    return chooseLeader(this.memberlist.members(), this.config.region, this.config.server.bootstrapExpect);
+    const members = this.memberlist.members();
+    const { region, server } = this.config;
+    // Like a Raft cluster, once bootstrapped it stays so; it then needs only a quorum.
+    this.#isBootstrapped ||= isBootstrapReached(members, region, server.bootstrapExpect);
+    return chooseLeader(members, region, this.#isBootstrapped);
   }
 
   /** 'self' when this agent leads, the leader's RPC address otherwise, undefined without one. */

@@ -14,21 +14,34 @@ export function regionServers(members: MemberRecord[], region: string): MemberRe
   return members.filter((m) => m.tags.role === SERVER_ROLE && m.tags.region === region);
 }
 
+/** Alive servers of `region`, by name. */
+function aliveServers(members: MemberRecord[], region: string): MemberRecord[] {
+  return regionServers(members, region)
+    .filter((m) => m.state === 'alive' || m.state === 'suspect')
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The pool is bootstrapped once `bootstrap_expect` servers have been alive together. */
+export function isBootstrapReached(members: MemberRecord[], region: string, bootstrapExpect: number): boolean {
+  return aliveServers(members, region).length >= Math.max(1, bootstrapExpect);
+}
+
 /**
- * Ward has no consensus log. The leader is a pure function of the gossip view: once at
- * least `bootstrap_expect` servers of the region are alive, the one with the smallest
- * name leads. Views converge through gossip, so all servers soon agree. The leader
- * serialises ACL writes; nothing else depends on it.
+ * Ward has no consensus log. The leader is a pure function of the gossip view, with
+ * Raft's rules of thumb: none before bootstrap, none without a majority of the peer set
+ * alive (so at most one side of a partition has one), and then the alive server with
+ * the smallest name. Views converge through gossip, so all servers soon agree. The
+ * leader serialises ACL writes; health and `stats.raft` report it.
  */
 export function chooseLeader(
   members: MemberRecord[],
   region: string,
-  bootstrapExpect: number,
+  isBootstrapped: boolean,
 ): MemberRecord | undefined {
-  const alive = regionServers(members, region)
-    .filter((m) => m.state === 'alive' || m.state === 'suspect')
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return alive.length >= Math.max(1, bootstrapExpect) ? alive[0] : undefined;
+  if (!isBootstrapped) return undefined;
+  const alive = aliveServers(members, region);
+  const peers = peerSet(members, region);
+  return alive.length * 2 > peers.length ? alive[0] : undefined;
 }
 
 /**
