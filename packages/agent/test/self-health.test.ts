@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { get, type IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
 import { startTestAgent } from '../src/testing.js';
 
@@ -55,6 +56,20 @@ describe('GET /v1/agent/self', () => {
     }
   });
 
+  it('gzips a large JSON body when the client accepts gzip', async () => {
+    const a = await startTestAgent();
+    try {
+      const res = await a.fetch('/v1/agent/self', { headers: { 'Accept-Encoding': 'gzip' } });
+      assert.equal(res.headers.get('content-encoding'), 'gzip');
+      // fetch decodes it: the body still parses.
+      assert.ok(((await res.json()) as { config: unknown }).config);
+      const plain = await request(a.agent.httpPort, '/v1/agent/self');
+      assert.equal(plain.headers['content-encoding'], undefined);
+    } finally {
+      await a.stop();
+    }
+  });
+
   it('indents the JSON with ?pretty', async () => {
     const a = await startTestAgent();
     try {
@@ -103,3 +118,13 @@ describe('GET /v1/agent/health', () => {
     }
   });
 });
+
+/** A raw GET without Accept-Encoding (fetch always sends one). */
+function request(port: number, path: string): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path }, (res) => {
+      res.resume();
+      resolve(res);
+    }).on('error', reject);
+  });
+}

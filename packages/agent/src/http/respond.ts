@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { Logger } from '@ward/base';
 import { AgentError, type ErrorCode } from '../errors.js';
 import type { Reply } from './reply.js';
@@ -14,6 +15,8 @@ export const STATUS: Record<ErrorCode, number> = {
   upstream_failed: 500,
   internal: 500,
 };
+
+const GZIP_MIN_BYTES = 1024;
 
 /** Error bodies are plain text: the message only, as the established API sends them. */
 export function sendError(res: ServerResponse, err: unknown, log: Logger): number {
@@ -34,15 +37,23 @@ export function sendError(res: ServerResponse, err: unknown, log: Logger): numbe
   return status;
 }
 
-export async function sendReply(
-  res: ServerResponse,
-  reply: Reply,
-  isPretty: boolean,
-  signal: AbortSignal,
-): Promise<void> {
+/** How the client asked for the body: `?pretty`, and whether it takes gzip. */
+export interface ReplyOptions {
+  isPretty: boolean;
+  acceptsGzip: boolean;
+  signal: AbortSignal;
+}
+
+export async function sendReply(res: ServerResponse, reply: Reply, o: ReplyOptions): Promise<void> {
   switch (reply.kind) {
     case 'json': {
-      const text = isPretty ? `${JSON.stringify(reply.body, null, 4)}\n` : JSON.stringify(reply.body);
+      const text = o.isPretty ? `${JSON.stringify(reply.body, null, 4)}\n` : JSON.stringify(reply.body);
+      // Members and self of a large pool are worth compressing; tiny bodies are not.
+      if (o.acceptsGzip && text.length > GZIP_MIN_BYTES) {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+        res.end(gzipSync(text));
+        return;
+      }
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(text);
       return;
@@ -68,7 +79,7 @@ export async function sendReply(
     case 'stream':
       res.writeHead(200, { 'Content-Type': reply.contentType });
       res.flushHeaders();
-      await reply.run((chunk) => res.write(chunk), signal);
+      await reply.run((chunk) => res.write(chunk), o.signal);
       res.end();
       return;
   }

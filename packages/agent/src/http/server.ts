@@ -57,7 +57,11 @@ async function handle(agent: Agent, req: IncomingMessage, res: ServerResponse): 
     await agent.authorize(request.token, route.need);
     const reply = await route.handler(agent, request);
     const pretty = url.searchParams.get('pretty');
-    await sendReply(res, reply, pretty !== null && pretty !== '0', abort.signal);
+    await sendReply(res, reply, {
+      isPretty: pretty !== null && pretty !== '0',
+      acceptsGzip: /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')),
+      signal: abort.signal,
+    });
   } catch (err) {
     status = sendError(res, err, log);
   }
