@@ -91,6 +91,7 @@ export class Agent {
         initial: c.client.servers.length > 0 || !c.server.enabled ? c.client.servers : [this.rpcAddress],
         heartbeatIntervalMs: c.heartbeatIntervalMs,
         self: { nodeId: this.nodeId, name: c.name, rpcAddr: this.rpcAddress },
+        token: c.acl.agentToken || undefined,
       });
       this.serverList.start();
     }

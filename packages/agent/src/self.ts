@@ -40,7 +40,7 @@ function configView(agent: Agent): Record<string, unknown> {
       ProbeTimeoutMs: c.gossip.probeTimeoutMs,
       SuspicionMult: c.gossip.suspicionMult,
     },
-    ACL: { Enabled: c.acl.enabled, ReplicationToken: '' },
+    ACL: { Enabled: c.acl.enabled, ReplicationToken: '', AgentToken: c.acl.agentToken ? '<redacted>' : '' },
     Telemetry: { CollectionInterval: '1s', DisableHostname: false, CirconusAPIToken: '' },
     LeaveOnInt: true,
     LeaveOnTerm: true,

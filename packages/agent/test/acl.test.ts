@@ -140,12 +140,33 @@ describe('ACLs across two servers and a client', () => {
     assert.deepEqual([cmd.status, await cmd.text()], [200, 'node\0ward-agent\0agent\0-node=a']);
   });
 
+  it('registers only clients whose agent token has node:write, so node_id reaches only them', async () => {
+    await s1.fetch('/v1/acl/policy/node-agent', { method: 'POST', token: root, body: policy(undefined, 'write') });
+    const agentToken = await makeToken(s1, 'agent-c2', ['node-agent']);
+    const c2 = await startTestAgent({
+      name: 'c2',
+      acl: { enabled: true, agentToken },
+      server: { enabled: false },
+      client: { enabled: true, servers: [s2.agent.rpcAddress] },
+    });
+    try {
+      await waitUntil(
+        'c2 registered',
+        async () => (await s1.fetch(`/v1/agent/host?node_id=${c2.agent.nodeId}`, { token: root })).status === 200,
+      );
+      const res = await s1.fetch(`/v1/agent/host?node_id=${client.agent.nodeId}`, { token: root });
+      assert.deepEqual([res.status, await res.text()], [500, `node not found: ${client.agent.nodeId}`]);
+    } finally {
+      await c2.stop();
+    }
+  });
+
   it('lists, reads and deletes policies and tokens; only management may', async () => {
     const reader = await makeToken(s1, 'r2', ['reader']);
     const policies = (await (await s2.fetch('/v1/acl/policies', { token: root })).json()) as Array<{ Name: string }>;
     assert.deepEqual(
       policies.map((p) => p.Name),
-      ['anonymous', 'no-agent', 'nodes-only', 'reader', 'writer'],
+      ['anonymous', 'no-agent', 'node-agent', 'nodes-only', 'reader', 'writer'],
     );
     const p = (await (await s2.fetch('/v1/acl/policy/reader', { token: root })).json()) as { Rules: string };
     assert.match(p.Rules, /agent/);

@@ -1,7 +1,7 @@
 import type { Rules } from './policy.js';
 
 /** The capabilities the agent API checks (spec Part B, "ACL required"). */
-export type Capability = 'node:read' | 'agent:read' | 'agent:write';
+export type Capability = 'node:read' | 'node:write' | 'agent:read' | 'agent:write';
 
 /** What a resolved token may do. */
 export interface Acl {

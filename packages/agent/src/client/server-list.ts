@@ -1,5 +1,5 @@
 import type { Cancel, Clock, Logger } from '@ward/base';
-import { InternalError, InvalidRequestError, UpstreamError } from '../errors.js';
+import { InternalError, InvalidRequestError, PermissionDeniedError, UpstreamError } from '../errors.js';
 import { type CallOptions, rpcCall, splitHostPort } from '../rpc/rpc-client.js';
 
 export interface ServerListOptions {
@@ -10,6 +10,8 @@ export interface ServerListOptions {
   heartbeatIntervalMs: number;
   /** What this client tells servers about itself on each heartbeat. */
   self: { nodeId: string; name: string; rpcAddr: string };
+  /** Presented on heartbeats (ACLs on: needs node:write); undefined when none. */
+  token: string | undefined;
 }
 
 /** Normalises `host[:port]` to `host:port` with the default RPC port; bare IPv6 gets brackets. */
@@ -88,10 +90,15 @@ export class ServerList {
     for (let i = 0; i < this.#servers.length && !this.#isStopped; i++) {
       const server = this.#servers[0] as string;
       try {
-        await rpcCall(server, 'Node.Heartbeat', { ...this.o.self }, { timeoutMs: 5000 });
+        await rpcCall(server, 'Node.Heartbeat', { ...this.o.self }, { token: this.o.token, timeoutMs: 5000 });
         this.#lastHeartbeatMs = this.o.clock.now();
         return;
       } catch (err) {
+        // A server that answered "no" speaks for the cluster: asking the others is pointless.
+        if (err instanceof PermissionDeniedError) {
+          this.o.log.warn('client: heartbeat refused; set acl.agent_token to a token with node:write', { server });
+          return;
+        }
         this.o.log.debug('client: heartbeat failed', { server, error: (err as Error).message });
         this.#servers = [...this.#servers.slice(1), server];
       }

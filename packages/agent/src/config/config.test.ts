@@ -31,7 +31,10 @@ client {
   enabled = true
   servers = ["127.0.0.1:5647"]
 }
-acl { enabled = true }
+acl {
+  enabled = true
+  agent_token = "abc"
+}
 enable_debug = false
 log_level = "DEBUG"
 log_json = true
@@ -45,7 +48,7 @@ gossip { probe_interval = "200ms" }
     assert.deepEqual(c.ports, { http: 5646, rpc: 5647, serf: 5648 });
     assert.deepEqual(c.server, { enabled: true, bootstrapExpect: 3 });
     assert.deepEqual(c.client, { enabled: true, servers: ['127.0.0.1:5647'] });
-    assert.equal(c.acl.enabled, true);
+    assert.deepEqual(c.acl, { enabled: true, agentToken: 'abc' });
     assert.equal(c.enableDebug, false);
     assert.equal(c.logLevel, 'debug');
     assert.equal(c.logJson, true);

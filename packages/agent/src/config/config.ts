@@ -12,7 +12,11 @@ export interface AgentConfig {
   ports: { http: number; rpc: number; serf: number };
   server: { enabled: boolean; bootstrapExpect: number };
   client: { enabled: boolean; servers: string[] };
-  acl: { enabled: boolean };
+  /**
+   * `agentToken`: the secret this agent presents for its own RPCs when ACLs are on (a
+   * client registering with its servers needs node:write); empty when none.
+   */
+  acl: { enabled: boolean; agentToken: string };
   /** `undefined` = unset, which matters for pprof availability. */
   enableDebug: boolean | undefined;
   logLevel: LogLevel;
@@ -46,7 +50,7 @@ export function defaultConfig(hostname: string): AgentConfig {
     ports: { http: 4646, rpc: 4647, serf: 4648 },
     server: { enabled: false, bootstrapExpect: 0 },
     client: { enabled: false, servers: [] },
-    acl: { enabled: false },
+    acl: { enabled: false, agentToken: '' },
     enableDebug: undefined,
     logLevel: 'info',
     logJson: false,

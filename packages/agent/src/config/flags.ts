@@ -19,6 +19,7 @@ const FLAGS: Record<string, Kind> = {
   server: 'bool',
   client: 'bool',
   'acl-enabled': 'bool',
+  'acl-agent-token': 'string',
   'enable-debug': 'bool',
   'log-json': 'bool',
   node: 'string',
@@ -68,7 +69,7 @@ export function parseFlags(argv: string[]): ParsedFlags {
     logLevel: logLevel?.toLowerCase() as LogLevel | undefined,
     logJson: v['log-json'] as boolean | undefined,
     enableDebug: v['enable-debug'] as boolean | undefined,
-    acl: { enabled: v['acl-enabled'] as boolean | undefined },
+    acl: { enabled: v['acl-enabled'] as boolean | undefined, agentToken: v['acl-agent-token'] as string | undefined },
     ports: {
       http: v['http-port'] as number | undefined,
       rpc: v['rpc-port'] as number | undefined,

@@ -43,7 +43,7 @@ export async function parseConfigText(fileName: string, text: string): Promise<C
     ports: { http: r.num(ports, 'http'), rpc: r.num(ports, 'rpc'), serf: r.num(ports, 'serf') },
     server: { enabled: r.bool(server, 'enabled'), bootstrapExpect: r.num(server, 'bootstrap_expect') },
     client: { enabled: r.bool(client, 'enabled'), servers: r.strs(client, 'servers') },
-    acl: { enabled: r.bool(r.block('acl'), 'enabled') },
+    acl: { enabled: r.bool(r.block('acl'), 'enabled'), agentToken: r.str(r.block('acl'), 'agent_token') },
     enableDebug: r.bool(doc, 'enable_debug'),
     logLevel: logLevel as LogLevel | undefined,
     logJson: r.bool(doc, 'log_json'),

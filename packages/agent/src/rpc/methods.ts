@@ -11,9 +11,9 @@ const unary = (handle: (call: RpcCall) => Promise<unknown>): RpcMethod => ({ kin
 
 /**
  * The agent's RPC methods. With ACLs on, every method that reveals or does anything
- * carries the token of the user it acts for and checks it here, on the agent that does
- * the work, as its HTTP endpoint would. Only liveness is open: `Status.Ping` and
- * `Node.Heartbeat` (a client proves it is up; it learns nothing).
+ * checks a token on the agent that does the work: the token of the user a forwarded
+ * request acts for, or, for a client's heartbeat, its agent token (`acl { agent_token }`).
+ * Only `Status.Ping` is open.
  */
 export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
   return new Map<string, RpcMethod>([
@@ -43,7 +43,10 @@ export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
     ],
     [
       'Node.Heartbeat',
-      unary(async ({ args }) => {
+      // Registering decides where node_id requests (and their tokens) are sent: with ACLs
+      // on, only an agent holding node:write may claim a node.
+      unary(async ({ token, args }) => {
+        await agent.authorize(token, 'node:write');
         agent.nodes.heartbeat(String(args.nodeId), String(args.name), String(args.rpcAddr));
         return {};
       }),
