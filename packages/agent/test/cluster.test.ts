@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { splitFrames } from '../src/monitor/framer.js';
 import { AgentProcess, collect, FAST_GOSSIP, statuses, waitUntil } from './harness.js';
 
 // Issue 8 "Done when": three servers and a client on loopback form a pool, detect a
@@ -215,6 +216,27 @@ describe('a three-server pool with a client', () => {
       await waitUntil('s2 log line', async () => {
         await s2.fetch('/v1/agent/health');
         return /\[DEBUG\] http: request complete: .*path=\/v1\/agent\/health/.test(stream.text);
+      });
+    } finally {
+      ac.abort();
+    }
+  });
+
+  it('streams a client’s log through node_id', async () => {
+    const nodeId = (await client.json<{ stats: Record<string, Record<string, string>> }>('/v1/agent/self')).stats.client
+      ?.node_id;
+    const ac = new AbortController();
+    const res = await s3.fetch(`/v1/agent/monitor?node_id=${nodeId}&log_level=debug`, { signal: ac.signal });
+    assert.equal(res.status, 200);
+    const stream = collect(res, ac.signal);
+    const decoded = () =>
+      splitFrames(stream.text)
+        .map((f) => Buffer.from(f.Data ?? '', 'base64').toString())
+        .join('');
+    try {
+      await waitUntil('client log line', async () => {
+        await client.fetch('/v1/agent/servers');
+        return /\[DEBUG\] http: request complete: .*path=\/v1\/agent\/servers/.test(decoded());
       });
     } finally {
       ac.abort();
