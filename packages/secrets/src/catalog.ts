@@ -1,5 +1,6 @@
 import type { BackendFactory } from './core/router/mounts.js';
 import { createKvBackend } from './engines/kv/backend.js';
+import { createTotpBackend } from './engines/totp/backend.js';
 
 /**
  * Every mountable engine and auth method by type. The only file that imports them
@@ -7,6 +8,7 @@ import { createKvBackend } from './engines/kv/backend.js';
  */
 export const BUILTIN_BACKENDS: Record<string, BackendFactory> = {
   kv: createKvBackend,
+  totp: createTotpBackend,
 };
 
 /** `secret/` is a KV version 2 engine on every new server (spec 000: a fresh install has `kv` at `secret/`). */

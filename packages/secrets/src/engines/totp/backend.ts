@@ -1,0 +1,34 @@
+import type { Clock, Random } from '@ward/base';
+import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
+import { pathCode } from './path-code.js';
+import { pathKeys, pathListKeys } from './path-keys.js';
+import { UsedCodes } from './used-codes.js';
+
+/** What the TOTP paths share: injected time and randomness, the replay record, per-key locks. */
+export interface TotpDeps {
+  clock: Clock;
+  random: Random;
+  usedCodes: UsedCodes;
+  /** Serialises validations of one key, so a code cannot pass twice in a race. */
+  locks: KeyedMutex;
+}
+
+const HELP =
+  'The TOTP engine generates time-based one-time passwords (RFC 6238) from named keys, and ' +
+  'validates them. Keys are generated here (and shown once as an otpauth:// URL and a QR code) ' +
+  'or supplied by another service as a base32 key or an otpauth:// URL. A key is never readable ' +
+  'after it is written, and each code is accepted at most once.';
+
+/** Factory of the `totp` engine. */
+export function createTotpBackend(ctx: BackendContext): Backend {
+  const locks = new KeyedMutex();
+  const usedCodes = new UsedCodes({ storage: ctx.storage, clock: ctx.clock, logger: ctx.logger, locks });
+  const deps: TotpDeps = { clock: ctx.clock, random: ctx.random, usedCodes, locks };
+  return createBackend({
+    type: 'totp',
+    storage: ctx.storage,
+    help: HELP,
+    paths: [pathListKeys(), pathKeys(deps), pathCode(deps)],
+    cleanup: () => usedCodes.close(),
+  });
+}
