@@ -203,9 +203,9 @@ export class Agent {
   }
 
   /** Calls `method` on one of a client's servers (see `ServerList.call`). */
-  callServer<T>(method: string, args: Record<string, unknown>, token: string | undefined): Promise<T> {
+  async callServer<T>(method: string, args: Record<string, unknown>, token: string | undefined): Promise<T> {
     if (!this.serverList) throw new InternalError('no known servers');
-    return this.serverList.call<T>(method, args, { token });
+    return await this.serverList.call<T>(method, args, { token });
   }
 
   leader(): MemberRecord | undefined {
