@@ -98,7 +98,7 @@ function serverStats(agent: Agent): Stats {
       leader: String(isLeader),
       leader_addr: leader ? rpcAddressOf(leader) : '',
       bootstrap: String(agent.config.server.bootstrapExpect === 1),
-      known_regions: '1',
+      known_regions: String(new Set(members.filter((m) => m.Tags?.role).map((m) => m.Tags?.region)).size),
     },
     raft: {
       state: isLeader ? 'Leader' : leader ? 'Follower' : 'Candidate',
@@ -114,6 +114,8 @@ function serverStats(agent: Agent): Stats {
       failed: String(members.filter((m) => m.Status === 'failed').length),
       left: String(members.filter((m) => m.Status === 'left').length),
       health_score: String(agent.memberlist?.healthScore ?? 0),
+      member_time: String(agent.memberlist?.lamportTime ?? 0),
+      intent_queue: String(agent.memberlist?.queuedBroadcasts ?? 0),
       encrypted: 'false',
     },
   };

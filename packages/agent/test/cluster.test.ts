@@ -108,6 +108,9 @@ describe('a three-server pool with a client', () => {
     assert.equal(self.stats.raft?.num_peers, '1');
     assert.doesNotMatch(self.stats.raft?.latest_configuration ?? '', new RegExp(s3.rpcAddr));
     assert.equal(self.stats.serf?.left, '1');
+    // The force-leave intent advanced the Lamport clock.
+    assert.ok(Number(self.stats.serf?.member_time) > 0);
+    assert.equal(self.stats.nomad?.known_regions, '1');
   });
 
   it('takes a restarted server back as alive', async () => {

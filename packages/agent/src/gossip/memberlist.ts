@@ -85,6 +85,16 @@ export class Memberlist {
     return this.#prober.healthScore;
   }
 
+  /** Lamport time of leave intents (Serf's member time). */
+  get lamportTime(): number {
+    return this.#ltime;
+  }
+
+  /** Messages waiting to be piggy-backed. */
+  get queuedBroadcasts(): number {
+    return this.#queue.length;
+  }
+
   /** Every tracked member, self included, alive or not (until reaped). */
   members(): MemberRecord[] {
     return this.table.all();
