@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+/**
+ * What the HTTP benches share: the dev server and the bare `node:http` baseline, each in
+ * its own process, driven by autocannon from the bench's process, and one report format
+ * (each workload as a ratio to the baseline measured in the same run).
+ */
+export const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+export const CONNECTIONS = 16;
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const WARD_BIN = fileURLToPath(new URL('../../../../bin/ward', import.meta.url));
+const BASELINE = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
+
+export interface Running {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** CPU seconds (user + system) a process has used so far; Linux only, 0 elsewhere. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+function startProcess(args: string[], ready: RegExp, toUrl: (m: RegExpMatchArray) => string): Promise<Running> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      const m = output.match(ready);
+      if (m) {
+        resolve({
+          url: toUrl(m),
+          pid: child.pid ?? 0,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`process exited (${code}) before ready:\n${output}`)));
+  });
+}
+
+/** The bare `node:http` server every figure is compared with. */
+export function startBaseline(): Promise<Running> {
+  return startProcess([BASELINE], /listening on (\d+)/, (m) => `http://127.0.0.1:${m[1]}`);
+}
+
+/** `ward server -dev` with root token `root`, on a free port. */
+export function startWardDev(): Promise<Running> {
+  return startProcess(
+    [WARD_BIN, 'server', '-dev', '-dev-root-token-id=root', '-dev-listen-address=127.0.0.1:0'],
+    /export VAULT_ADDR='([^']+)'/,
+    (m) => m[1] as string,
+  );
+}
+
+export interface Figures {
+  name: string;
+  rps: number;
+  p99Ms: number;
+  /** Server CPU time per request: steadier than throughput when the load generator shares the machine. */
+  cpuUsPerRequest: number;
+}
+
+/** One autocannon run against `server`; any non-2xx response or error fails the bench. */
+export async function measure(name: string, server: Running, options: autocannon.Options): Promise<Figures> {
+  const cpuBefore = cpuSeconds(server.pid);
+  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${name}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  }
+  const cpuUsPerRequest = ((cpuSeconds(server.pid) - cpuBefore) * 1e6) / Math.max(result.requests.total, 1);
+  return { name, rps: result.requests.average, p99Ms: result.latency.p99, cpuUsPerRequest };
+}
+
+/** Of several rounds, the one with the most requests per second (the least disturbed by other load). */
+export function best(rounds: Figures[]): Figures {
+  return rounds.reduce((a, b) => (b.rps > a.rps ? b : a));
+}
+
+/** Prints the figures as a markdown table, each workload against its goal ratio in `goals`. */
+export function report(title: string, base: Figures, rows: Figures[], goals: Record<string, number>) {
+  console.log(
+    `\n${title}: ${CONNECTIONS} connections, ${DURATION_S} s per run, best of ${ROUNDS} interleaved rounds, Node ${process.version}`,
+  );
+  console.log('| workload | req/s | ratio to baseline | goal | p99 ms | p99 ratio | server CPU µs/req |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    `| ${base.name} | ${base.rps.toFixed(0)} | 1.00 | | ${base.p99Ms} | 1.00 | ${base.cpuUsPerRequest.toFixed(1)} |`,
+  );
+  for (const r of rows) {
+    const ratio = r.rps / base.rps;
+    const goal = goals[r.name] ?? 0;
+    const p99Ratio = (r.p99Ms / Math.max(base.p99Ms, 1)).toFixed(2);
+    const verdict = ratio >= goal ? 'met' : 'missed';
+    console.log(
+      `| ${r.name} | ${r.rps.toFixed(0)} | ${ratio.toFixed(2)} | ≥ ${goal.toFixed(2)} ${verdict} | ${r.p99Ms} | ${p99Ratio} | ${r.cpuUsPerRequest.toFixed(1)} |`,
+    );
+  }
+}
