@@ -1,0 +1,177 @@
+import type { Transport } from './transport.js';
+import type {
+  EnableMountInput,
+  InitRequest,
+  InitResponse,
+  MountInfo,
+  SealStatus,
+  Secret,
+  TuneMountInput,
+} from './types.js';
+
+/** Mount tables: `sys/mounts` (secrets engines) or `sys/auth` (auth methods). */
+export interface MountsApi {
+  /** Every mount, keyed by path with a trailing slash. */
+  list(): Promise<Record<string, MountInfo>>;
+  /** One mount by its exact path; `null` when nothing is mounted there. */
+  read(path: string): Promise<MountInfo | null>;
+  enable(path: string, input: EnableMountInput): Promise<void>;
+  /** Disabling erases the mount's data; absent mounts are not an error. */
+  disable(path: string): Promise<void>;
+}
+
+/** `sys/mounts` plus tuning, which only secrets engines expose here. */
+export interface SecretsMountsApi extends MountsApi {
+  /** Effective settings (`sys/mounts/:path/tune`). */
+  readTune(path: string): Promise<Record<string, unknown>>;
+  tune(path: string, input: TuneMountInput): Promise<void>;
+  /**
+   * The mount that serves `path` (`a/b/c` tries `a/`, `a/b/`, `a/b/c/`): its path with a
+   * trailing slash and description; `null` when none does.
+   */
+  find(path: string): Promise<{ path: string; mount: MountInfo } | null>;
+}
+
+/** ACL policies (`sys/policies/acl`). */
+export interface PoliciesApi {
+  list(): Promise<string[]>;
+  /** The policy text; `null` when there is no such policy. */
+  read(name: string): Promise<string | null>;
+  write(name: string, policy: string): Promise<void>;
+  delete(name: string): Promise<void>;
+}
+
+/** Namespaces (`sys/namespaces`), as the established API documents them. */
+export interface NamespacesApi {
+  /** Child namespaces of the current one (`keys` end in `/`) and their details. */
+  list(): Promise<{ keys: string[]; key_info: Record<string, unknown> }>;
+  create(name: string, customMetadata?: Record<string, string>): Promise<Secret | null>;
+  delete(name: string): Promise<void>;
+}
+
+/** `sys/*` endpoints. */
+export interface SysApi {
+  /** `sys/seal-status` (no token needed). */
+  status(): Promise<SealStatus>;
+  /** Whether the server has been initialised (`GET sys/init`). */
+  isInitialized(): Promise<boolean>;
+  init(request: InitRequest): Promise<InitResponse>;
+  /** Submits one unseal key share (hex or base64); returns the progress. */
+  unseal(key: string): Promise<SealStatus>;
+  /** Forgets the shares submitted so far. */
+  unsealReset(): Promise<SealStatus>;
+  /** Needs a root token or `sudo` on `sys/seal`. */
+  seal(): Promise<void>;
+  mounts: SecretsMountsApi;
+  auth: MountsApi;
+  policies: PoliciesApi;
+  namespaces: NamespacesApi;
+}
+
+export function sysApi(t: Transport): SysApi {
+  return {
+    status: async () => (await t.call('GET', 'sys/seal-status')).body as SealStatus,
+    isInitialized: async () => ((await t.call('GET', 'sys/init')).body as { initialized: boolean }).initialized,
+    init: async (request) => (await t.call('PUT', 'sys/init', { body: request })).body as InitResponse,
+    unseal: async (key) => (await t.call('PUT', 'sys/unseal', { body: { key } })).body as SealStatus,
+    unsealReset: async () => (await t.call('PUT', 'sys/unseal', { body: { reset: true } })).body as SealStatus,
+    seal: async () => {
+      await t.call('PUT', 'sys/seal');
+    },
+    mounts: secretsMounts(t),
+    auth: mountsApi(t, 'sys/auth'),
+    policies: policiesApi(t),
+    namespaces: namespacesApi(t),
+  };
+}
+
+const trim = (path: string) => path.replace(/^\/+|\/+$/g, '');
+
+function mountsApi(t: Transport, base: string): MountsApi {
+  return {
+    list: async () => dataOf<Record<string, MountInfo>>((await t.call('GET', base)).body) ?? {},
+    read: async (path) => {
+      const res = await t.send('GET', `${base}/${trim(path)}`);
+      if (res.status === 404) return null;
+      if (res.status >= 400) throw t.errorFor(res, 'GET', `${base}/${trim(path)}`);
+      return dataOf<MountInfo>(res.body);
+    },
+    enable: async (path, input) => {
+      await t.call('PUT', `${base}/${trim(path)}`, { body: input });
+    },
+    disable: async (path) => {
+      await t.call('DELETE', `${base}/${trim(path)}`);
+    },
+  };
+}
+
+function secretsMounts(t: Transport): SecretsMountsApi {
+  const base = mountsApi(t, 'sys/mounts');
+  return {
+    ...base,
+    readTune: async (path) => dataOf((await t.call('GET', `sys/mounts/${trim(path)}/tune`)).body) ?? {},
+    tune: async (path, input) => {
+      await t.call('PUT', `sys/mounts/${trim(path)}/tune`, { body: input });
+    },
+    find: async (path) => {
+      const segments = trim(path).split('/');
+      for (let i = 1; i <= segments.length; i++) {
+        const candidate = segments.slice(0, i).join('/');
+        const mount = await base.read(candidate);
+        if (mount) return { path: `${candidate}/`, mount };
+      }
+      return null;
+    },
+  };
+}
+
+function policiesApi(t: Transport): PoliciesApi {
+  return {
+    list: async () => {
+      const res = await t.send('LIST', 'sys/policies/acl');
+      if (res.status === 404) return [];
+      if (res.status >= 400) throw t.errorFor(res, 'LIST', 'sys/policies/acl');
+      return dataOf<{ keys: string[] }>(res.body)?.keys ?? [];
+    },
+    read: async (name) => {
+      const res = await t.send('GET', `sys/policies/acl/${name}`);
+      if (res.status === 404) return null;
+      if (res.status >= 400) throw t.errorFor(res, 'GET', `sys/policies/acl/${name}`);
+      return dataOf<{ policy: string }>(res.body)?.policy ?? null;
+    },
+    write: async (name, policy) => {
+      await t.call('PUT', `sys/policies/acl/${name}`, { body: { policy } });
+    },
+    delete: async (name) => {
+      await t.call('DELETE', `sys/policies/acl/${name}`);
+    },
+  };
+}
+
+function namespacesApi(t: Transport): NamespacesApi {
+  return {
+    list: async () => {
+      const res = await t.send('LIST', 'sys/namespaces');
+      if (res.status === 404 && isEmptyError(res.body)) return { keys: [], key_info: {} };
+      if (res.status >= 400) throw t.errorFor(res, 'LIST', 'sys/namespaces');
+      const data = dataOf<{ keys?: string[]; key_info?: Record<string, unknown> }>(res.body);
+      return { keys: data?.keys ?? [], key_info: data?.key_info ?? {} };
+    },
+    create: async (name, customMetadata) => {
+      const body = customMetadata ? { custom_metadata: customMetadata } : {};
+      return ((await t.call('PUT', `sys/namespaces/${trim(name)}`, { body })).body as Secret | undefined) ?? null;
+    },
+    delete: async (name) => {
+      await t.call('DELETE', `sys/namespaces/${trim(name)}`);
+    },
+  };
+}
+
+function dataOf<T = Record<string, unknown>>(body: unknown): T | null {
+  return ((body as { data?: T } | undefined)?.data ?? null) as T | null;
+}
+
+function isEmptyError(body: unknown): boolean {
+  const errors = (body as { errors?: unknown } | undefined)?.errors;
+  return Array.isArray(errors) && errors.length === 0;
+}

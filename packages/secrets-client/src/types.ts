@@ -1,0 +1,139 @@
+/** The `auth` block of a login or token response. */
+export interface SecretAuth {
+  client_token: string;
+  accessor: string;
+  policies: string[] | null;
+  token_policies?: string[] | null;
+  identity_policies?: string[] | null;
+  metadata: Record<string, string> | null;
+  lease_duration: number;
+  renewable: boolean;
+  entity_id?: string;
+  token_type?: string;
+  orphan?: boolean;
+  num_uses?: number;
+}
+
+/** The standard response envelope. */
+export interface Secret<D = Record<string, unknown>> {
+  request_id: string;
+  lease_id: string;
+  lease_duration: number;
+  renewable: boolean;
+  data: D | null;
+  warnings: string[] | null;
+  auth: SecretAuth | null;
+  wrap_info: unknown;
+}
+
+/** `sys/seal-status` and `sys/unseal` (raw body). */
+export interface SealStatus {
+  type: string;
+  initialized: boolean;
+  sealed: boolean;
+  t: number;
+  n: number;
+  progress: number;
+  nonce: string;
+  version: string;
+  build_date?: string;
+  migration: boolean;
+  recovery_seal: boolean;
+  storage_type?: string;
+  cluster_name?: string;
+  cluster_id?: string;
+}
+
+/** `PUT sys/init` input. */
+export interface InitRequest {
+  secret_shares: number;
+  secret_threshold: number;
+}
+
+/** `PUT sys/init` answer: the key shares (hex and base64) and the root token. */
+export interface InitResponse {
+  keys: string[];
+  keys_base64: string[];
+  root_token: string;
+}
+
+/** One mount as `sys/mounts` and `sys/auth` describe it. */
+export interface MountInfo {
+  type: string;
+  description: string;
+  accessor: string;
+  local: boolean;
+  seal_wrap: boolean;
+  options: Record<string, string> | null;
+  config: { default_lease_ttl: number; max_lease_ttl: number; force_no_cache?: boolean };
+  plugin_version?: string;
+}
+
+/** Body of `sys/mounts/:path` and `sys/auth/:path` (enable). */
+export interface EnableMountInput {
+  type: string;
+  description?: string;
+  config?: { default_lease_ttl?: string; max_lease_ttl?: string };
+  options?: Record<string, string>;
+  local?: boolean;
+  seal_wrap?: boolean;
+}
+
+/** Body of `sys/mounts/:path/tune`. */
+export interface TuneMountInput {
+  description?: string;
+  default_lease_ttl?: string;
+  max_lease_ttl?: string;
+  options?: Record<string, string>;
+}
+
+/** `auth/token/create` input (wire names). */
+export interface TokenCreateInput {
+  policies?: string[];
+  meta?: Record<string, string>;
+  no_parent?: boolean;
+  no_default_policy?: boolean;
+  renewable?: boolean;
+  ttl?: string;
+  explicit_max_ttl?: string;
+  period?: string;
+  display_name?: string;
+  num_uses?: number;
+  type?: string;
+  id?: string;
+}
+
+/** KV version 2 version metadata (a write's answer, and `data.metadata` of a read). */
+export interface KvVersionMetadata {
+  created_time: string;
+  custom_metadata: Record<string, string> | null;
+  deletion_time: string;
+  destroyed: boolean;
+  version: number;
+}
+
+/** `GET <mount>/data/:path` data. */
+export interface KvV2Data {
+  data: Record<string, unknown> | null;
+  metadata: KvVersionMetadata;
+}
+
+/** `GET <mount>/metadata/:path` data. */
+export interface KvMetadata {
+  cas_required: boolean;
+  created_time: string;
+  current_version: number;
+  custom_metadata: Record<string, string> | null;
+  delete_version_after: string;
+  max_versions: number;
+  oldest_version: number;
+  updated_time: string;
+  versions: Record<string, { created_time: string; deletion_time: string; destroyed: boolean }>;
+}
+
+/** `?help=1` answer (raw body). */
+export interface HelpResponse {
+  help: string;
+  see_also: unknown;
+  openapi?: unknown;
+}

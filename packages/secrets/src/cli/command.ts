@@ -1,0 +1,171 @@
+import type { Client } from '@ward/secrets-client';
+import { flagValue, type ParsedArgs, parseArgs, UsageError } from './flags.js';
+import type { Output } from './output.js';
+import type { TokenFile } from './token-file.js';
+
+/** A failure the command itself detected (not the API's); carries the exit status to use. */
+export class CliError extends Error {
+  override name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+type StringFlag = { kind: 'string'; description: string; default?: string };
+type BoolFlag = { kind: 'bool'; description: string };
+type ListFlag = { kind: 'list'; description: string };
+export type FlagSpec = StringFlag | BoolFlag | ListFlag;
+
+function stringFlag(description: string): { kind: 'string'; description: string };
+function stringFlag(
+  description: string,
+  defaultValue: string,
+): { kind: 'string'; description: string; default: string };
+function stringFlag(description: string, defaultValue?: string): StringFlag {
+  return defaultValue === undefined
+    ? { kind: 'string', description }
+    : { kind: 'string', description, default: defaultValue };
+}
+
+/** Flag declarations: `-name=value` strings, bare `-name` booleans, repeatable lists. */
+export const flag = {
+  string: stringFlag,
+  bool: (description: string): BoolFlag => ({ kind: 'bool', description }),
+  list: (description: string): ListFlag => ({ kind: 'list', description }),
+};
+
+/** The typed values of declared flags. */
+export type FlagValues<F extends Record<string, FlagSpec>> = {
+  [K in keyof F]: F[K] extends BoolFlag
+    ? boolean
+    : F[K] extends ListFlag
+      ? string[]
+      : F[K] extends { default: string }
+        ? string
+        : string | undefined;
+};
+
+/** What a command's `run` receives besides its arguments: everything it talks to is injected. */
+export interface CommandContext {
+  client: Client;
+  /** Applies `-format` and `-field`. */
+  out: Output;
+  tokenFile: TokenFile;
+  /** All of standard input (for `-` arguments). */
+  readStdin(): Promise<string>;
+  readFile(path: string): Promise<string>;
+}
+
+export interface CommandSpec<F extends Record<string, FlagSpec>> {
+  /** Words that select the command: `kv get`, `operator init`. */
+  name: string;
+  summary: string;
+  /** Positional synopsis after the options, e.g. `PATH [K=V ...]`. */
+  usage: string;
+  /** More detail for `-help`. */
+  description?: string;
+  flags: F;
+  /** How many positional arguments are allowed. */
+  args: { min: number; max?: number };
+  /** Returns the exit status when it is not 0 (e.g. `status` of a sealed server). */
+  run(input: { flags: FlagValues<F>; args: string[] }, ctx: CommandContext): Promise<number | undefined>;
+}
+
+/** A client command, ready for the table: parses its own flags, gets a context, runs. */
+export interface Command {
+  name: string;
+  summary: string;
+  help(): string;
+  /** Runs with `argv` (the words after the command name); returns the exit status. */
+  execute(argv: string[], io: CommandIO): Promise<number>;
+}
+
+/** What a command may touch of the process; main.ts passes the real ones. */
+export interface Runtime {
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+}
+
+/** The process and the way to build a client context, handed to every command. */
+export interface CommandIO {
+  runtime: Runtime;
+  makeContext: ContextFactory;
+}
+
+/** Builds the context from the global flags (address, TLS, format, …) and the environment. */
+export type ContextFactory = (globals: ParsedArgs) => Promise<CommandContext & { close(): Promise<void> }>;
+
+/** Flags every client command takes, as the established CLI does. */
+export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
+  address: flag.string('Server address (env WARD_ADDR or VAULT_ADDR; default https://127.0.0.1:8200).'),
+  namespace: flag.string('Namespace for the request (env VAULT_NAMESPACE).'),
+  'ca-cert': flag.string('PEM file of the CA that signed the server certificate (env VAULT_CACERT).'),
+  'tls-skip-verify': flag.bool('Do not verify the server certificate (env VAULT_SKIP_VERIFY). Insecure.'),
+  format: flag.string('Output format: table or json (env VAULT_FORMAT).'),
+  field: flag.string('Print only this field of the result, without decoration.'),
+};
+
+/** Declares a command; see `CommandSpec`. */
+export function defineCommand<F extends Record<string, FlagSpec>>(spec: CommandSpec<F>): Command {
+  const all: Record<string, FlagSpec> = { ...GLOBAL_FLAGS, ...spec.flags };
+  const booleans = new Set(Object.entries(all).flatMap(([n, f]) => (f.kind === 'bool' ? [n] : [])));
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    help: () => commandHelp(spec),
+    async execute(argv, { makeContext }) {
+      const parsed = parseArgs(argv, booleans);
+      for (const name of parsed.flags.keys()) {
+        if (!all[name]) throw new UsageError(`flag provided but not defined: -${name}\n\n${commandHelp(spec)}`);
+      }
+      const { min, max } = spec.args;
+      const n = parsed.positionals.length;
+      if (n < min || (max !== undefined && n > max)) {
+        const expected = max === undefined ? `at least ${min}` : min === max ? `${min}` : `${min} to ${max}`;
+        throw new UsageError(`expected ${expected} argument(s), got ${n}\n\n${commandHelp(spec)}`);
+      }
+      const ctx = await makeContext(parsed);
+      try {
+        return (await spec.run({ flags: flagValues(spec.flags, parsed), args: parsed.positionals }, ctx)) ?? 0;
+      } finally {
+        await ctx.close();
+      }
+    },
+  };
+}
+
+function flagValues<F extends Record<string, FlagSpec>>(specs: F, parsed: ParsedArgs): FlagValues<F> {
+  const values: Record<string, unknown> = {};
+  for (const [name, f] of Object.entries(specs)) {
+    const raw = flagValue(parsed, name);
+    if (f.kind === 'bool') values[name] = raw !== undefined && raw !== 'false' && raw !== '0';
+    else if (f.kind === 'list') values[name] = parsed.flags.get(name) ?? [];
+    else values[name] = raw ?? f.default;
+  }
+  return values as FlagValues<F>;
+}
+
+function commandHelp(spec: CommandSpec<Record<string, FlagSpec>>): string {
+  const line = (name: string, f: FlagSpec) => {
+    const left = f.kind === 'bool' ? `-${name}` : `-${name}=${f.kind === 'list' ? 'VALUE (repeatable)' : 'VALUE'}`;
+    const def = f.kind === 'string' && f.default !== undefined ? ` (default ${f.default})` : '';
+    return `  ${left.padEnd(32)} ${f.description}${def}`;
+  };
+  return [
+    `Usage: ward ${spec.name} [options] ${spec.usage}`.trimEnd(),
+    '',
+    `  ${spec.summary}`,
+    ...(spec.description ? ['', ...spec.description.split('\n').map((l) => `  ${l}`.trimEnd())] : []),
+    '',
+    ...(Object.keys(spec.flags).length > 0
+      ? ['Command options:', ...Object.entries(spec.flags).map(([n, f]) => line(n, f)), '']
+      : []),
+    'Global options:',
+    ...Object.entries(GLOBAL_FLAGS).map(([n, f]) => line(n, f)),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,27 @@
+import { CliError, defineCommand, flag } from '../command.js';
+import { resolveKv } from '../kv-path.js';
+
+/** `ward kv metadata get secret/foo`: the key's metadata and every version (KV v2 only). */
+export const kvMetadataGetCommand = defineCommand({
+  name: 'kv metadata get',
+  summary: 'Show the metadata and versions of a KV v2 secret.',
+  usage: 'PATH',
+  flags: { mount: flag.string('Mount path of the engine; PATH is then the key below it.') },
+  args: { min: 1, max: 1 },
+  async run({ flags, args: [path = ''] }, { client, out }) {
+    const target = await resolveKv(client, path, flags.mount);
+    if (target.version === 1) throw new CliError('Metadata not supported on KV Version 1', 1);
+    const secret = await target.kv.v2.readMetadata(target.key);
+    if (!secret?.data) throw new CliError(`No value found at ${target.apiPath('metadata')}`, 2);
+    const { versions, ...metadata } = secret.data;
+    out.section('Metadata Path');
+    out.note(`${target.apiPath('metadata')}\n`);
+    out.section('Metadata');
+    out.fields(metadata, secret);
+    out.note('');
+    for (const [n, v] of Object.entries(versions).sort(([a], [b]) => Number(b) - Number(a))) {
+      out.section(`Version ${n}`, { ...v });
+    }
+    return undefined;
+  },
+});

@@ -1,0 +1,33 @@
+import { defineCommand, flag } from '../command.js';
+import { UsageError } from '../flags.js';
+import { intFlag, parseDataArgs } from '../input.js';
+import { resolveKv } from '../kv-path.js';
+
+/** `ward kv put secret/foo k=v …`: a new version on v2 (optionally check-and-set), a replace on v1. */
+export const kvPutCommand = defineCommand({
+  name: 'kv put',
+  summary: 'Write a secret to a KV mount; K=@file reads a file, - reads JSON from stdin.',
+  usage: 'PATH K=V ... | PATH -',
+  flags: {
+    mount: flag.string('Mount path of the engine; PATH is then the key below it.'),
+    cas: flag.string('Check-and-set: write only if the current version is this (0 = only if new). KV v2.'),
+  },
+  args: { min: 2 },
+  async run({ flags, args: [path = '', ...pairs] }, ctx) {
+    const data = await parseDataArgs(pairs, ctx);
+    if (Object.keys(data).length === 0) throw new UsageError('must supply data');
+    const target = await resolveKv(ctx.client, path, flags.mount);
+    if (target.version === 1) {
+      await target.kv.v1.put(target.key, data);
+      ctx.out.success(`Data written to: ${target.apiPath()}`);
+      return undefined;
+    }
+    const cas = intFlag(flags.cas, 'cas');
+    const secret = await target.kv.v2.put(target.key, data, cas === undefined ? {} : { cas });
+    ctx.out.section('Secret Path');
+    ctx.out.note(`${target.apiPath()}\n`);
+    ctx.out.section('Metadata');
+    ctx.out.secret(secret);
+    return undefined;
+  },
+});

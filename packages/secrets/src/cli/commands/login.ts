@@ -1,0 +1,55 @@
+import { CliError, defineCommand, flag } from '../command.js';
+import { UsageError } from '../flags.js';
+import { parseDataArgs } from '../input.js';
+
+/**
+ * `ward login [TOKEN]` (method token) or `ward login -method=userpass username=U password=P`.
+ * The new token is saved to `~/.ward-token` (mode 0600) unless `-no-store`.
+ */
+export const loginCommand = defineCommand({
+  name: 'login',
+  summary: 'Authenticate and save the token for later commands.',
+  usage: '[TOKEN | - | K=V ...]',
+  description:
+    'Methods: token (the default: TOKEN or "-" for stdin; checked with lookup-self) and\n' +
+    'userpass (username=… password=…; POST auth/<path>/login/<username>).\n' +
+    'The token goes to ~/.ward-token, used when VAULT_TOKEN is unset.',
+  flags: {
+    method: flag.string('Auth method: token or userpass.', 'token'),
+    path: flag.string('Mount path of the auth method (default: the method name).'),
+    'no-store': flag.bool('Do not save the token.'),
+  },
+  args: { min: 0 },
+  async run({ flags, args }, ctx) {
+    const params: Record<string, string> = {};
+    if (flags.method === 'token') {
+      const [arg, ...extra] = args;
+      if (arg === undefined || extra.length > 0) throw new UsageError('login -method=token takes one TOKEN (or -)');
+      params.token = arg === '-' ? (await ctx.readStdin()).trim() : arg.replace(/^token=/, '');
+    } else {
+      for (const [k, v] of Object.entries(await parseDataArgs(args, ctx))) params[k] = String(v);
+      if (flags.method === 'userpass' && (!params.username || !params.password)) {
+        throw new UsageError('login -method=userpass needs username=… and password=…');
+      }
+    }
+    const auth = await ctx.client.login(flags.method, params, flags.path);
+    if (!auth.client_token) throw new CliError('the server returned no token', 2);
+    if (!flags['no-store']) await ctx.tokenFile.save(auth.client_token);
+    ctx.out.success(
+      flags['no-store']
+        ? 'You are now authenticated (the token was not stored).'
+        : `You are now authenticated. The token is saved in ${ctx.tokenFile.path} and used by later commands.`,
+    );
+    ctx.out.auth({
+      request_id: '',
+      lease_id: '',
+      lease_duration: 0,
+      renewable: false,
+      data: null,
+      warnings: null,
+      wrap_info: null,
+      auth,
+    });
+    return undefined;
+  },
+});

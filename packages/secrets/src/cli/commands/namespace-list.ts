@@ -1,0 +1,15 @@
+import { defineCommand } from '../command.js';
+
+/** `ward namespace list`: the child namespaces of the current one. */
+export const namespaceListCommand = defineCommand({
+  name: 'namespace list',
+  summary: 'List the child namespaces of the current one.',
+  usage: '',
+  flags: {},
+  args: { min: 0, max: 0 },
+  async run(_input, { client, out }) {
+    const result = await client.sys.namespaces.list();
+    out.keys(result.keys, result);
+    return undefined;
+  },
+});

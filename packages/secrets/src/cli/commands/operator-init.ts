@@ -1,0 +1,41 @@
+import { defineCommand, flag } from '../command.js';
+import { intFlag } from '../input.js';
+
+/** `ward operator init`: initialises a new server and prints the key shares and root token. */
+export const operatorInitCommand = defineCommand({
+  name: 'operator init',
+  summary: 'Initialise a new server: create the unseal key shares and the root token.',
+  usage: '',
+  description: 'With -status, only report: exit 0 when initialised, 2 when not.',
+  flags: {
+    'key-shares': flag.string('Number of key shares to split the unseal key into.', '5'),
+    'key-threshold': flag.string('Number of shares needed to unseal.', '3'),
+    status: flag.bool('Only print whether the server is initialised.'),
+  },
+  args: { min: 0, max: 0 },
+  async run({ flags }, { client, out }) {
+    if (flags.status) {
+      const initialized = await client.sys.isInitialized();
+      out.text(initialized ? 'Server is initialized' : 'Server is not initialized', { initialized });
+      return initialized ? 0 : 2;
+    }
+    const shares = intFlag(flags['key-shares'], 'key-shares') ?? 5;
+    const threshold = intFlag(flags['key-threshold'], 'key-threshold') ?? 3;
+    const res = await client.sys.init({ secret_shares: shares, secret_threshold: threshold });
+    const values: Record<string, unknown> = {};
+    res.keys_base64.forEach((k, i) => {
+      values[`Unseal Key ${i + 1}`] = k;
+    });
+    values['Initial Root Token'] = res.root_token;
+    out.text(
+      [
+        ...Object.entries(values).map(([k, v]) => `${k}: ${v}`),
+        '',
+        `Server initialized with ${shares} key shares and a key threshold of ${threshold}. It is sealed:`,
+        `unseal it with "ward operator unseal" and ${threshold} of the keys above. Keep the keys apart and safe.`,
+      ].join('\n'),
+      res,
+    );
+    return undefined;
+  },
+});

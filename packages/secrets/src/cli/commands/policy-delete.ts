@@ -1,0 +1,15 @@
+import { defineCommand } from '../command.js';
+
+/** `ward policy delete NAME`. */
+export const policyDeleteCommand = defineCommand({
+  name: 'policy delete',
+  summary: 'Delete an ACL policy (tokens keep the name; it then grants nothing).',
+  usage: 'NAME',
+  flags: {},
+  args: { min: 1, max: 1 },
+  async run({ args: [name = ''] }, { client, out }) {
+    await client.sys.policies.delete(name);
+    out.success(`Deleted policy: ${name}`);
+    return undefined;
+  },
+});

@@ -1,0 +1,21 @@
+import { LogicalError } from '../../logical/errors.js';
+import { CliError, type Command } from '../command.js';
+import { parseArgs } from '../flags.js';
+import { runServer, SERVER_BOOLEAN_FLAGS, SERVER_HELP } from './server.js';
+
+/** `ward server`: the server itself, in the same table as the client commands. */
+export const serverCommand: Command = {
+  name: 'server',
+  summary: 'Start the secrets server (ward server -dev, ward server -config=FILE).',
+  help: () => SERVER_HELP,
+  async execute(argv, { runtime }) {
+    try {
+      await runServer(parseArgs(argv, SERVER_BOOLEAN_FLAGS), runtime.env, runtime.stdout);
+    } catch (err) {
+      // The server's own typed errors (a bad configuration, a failed start) end the process with status 2.
+      if (err instanceof LogicalError) throw new CliError(err.message, 2);
+      throw err;
+    }
+    return 0;
+  },
+};

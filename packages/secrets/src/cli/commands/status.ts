@@ -1,0 +1,31 @@
+import { defineCommand } from '../command.js';
+
+/** `ward status`: seal status; exit 2 when sealed, as established scripts expect. */
+export const statusCommand = defineCommand({
+  name: 'status',
+  summary: 'Print the seal status of the server.',
+  usage: '',
+  description: 'Exit status: 0 unsealed, 2 sealed, 1 error talking to the server.',
+  flags: {},
+  args: { min: 0, max: 0 },
+  async run(_input, { client, out }) {
+    const s = await client.sys.status();
+    out.fields(
+      {
+        'Seal Type': s.type,
+        Initialized: s.initialized,
+        Sealed: s.sealed,
+        'Total Shares': s.n,
+        Threshold: s.t,
+        ...(s.sealed ? { 'Unseal Progress': `${s.progress}/${s.t}`, 'Unseal Nonce': s.nonce || 'n/a' } : {}),
+        Version: s.version,
+        'Build Date': s.build_date ?? 'n/a',
+        'Storage Type': s.storage_type ?? 'n/a',
+        ...(s.cluster_name ? { 'Cluster Name': s.cluster_name, 'Cluster ID': s.cluster_id } : {}),
+        'HA Enabled': false,
+      },
+      s,
+    );
+    return s.sealed ? 2 : 0;
+  },
+});

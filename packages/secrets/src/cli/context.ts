@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { createClient } from '@ward/secrets-client';
+import type { CommandContext, ContextFactory, Runtime } from './command.js';
+import { CliError } from './command.js';
+import { flagBool, flagValue, UsageError } from './flags.js';
+import { createOutput } from './output.js';
+import { tokenFileIn } from './token-file.js';
+
+/** The established default: TLS on the loopback address. */
+export const DEFAULT_ADDRESS = 'https://127.0.0.1:8200';
+
+/**
+ * The context factory for one run. Flags beat the environment: `-address` over `WARD_ADDR`
+ * over `VAULT_ADDR`; the token is `VAULT_TOKEN`, else the one `login` saved.
+ */
+export function contextFactory(rt: Runtime): ContextFactory {
+  return async (globals) => {
+    const env = rt.env;
+    const tokenFile = tokenFileIn(env.HOME || homedir());
+    const caPath = flagValue(globals, 'ca-cert') ?? env.VAULT_CACERT;
+    const client = createClient({
+      address: flagValue(globals, 'address') ?? (env.WARD_ADDR || env.VAULT_ADDR || DEFAULT_ADDRESS),
+      token: env.VAULT_TOKEN || (await tokenFile.read()),
+      namespace: flagValue(globals, 'namespace') ?? env.VAULT_NAMESPACE,
+      ...(caPath ? { caCert: await readCaCert(caPath) } : {}),
+      skipVerify: flagBool(globals, 'tls-skip-verify') || parseBoolEnv('VAULT_SKIP_VERIFY', env.VAULT_SKIP_VERIFY),
+    });
+    const out = createOutput(
+      (s) => rt.stdout.write(s),
+      flagValue(globals, 'format') ?? (env.VAULT_FORMAT || 'table'),
+      flagValue(globals, 'field'),
+    );
+    const ctx: CommandContext & { close(): Promise<void> } = {
+      client,
+      out,
+      tokenFile,
+      readStdin: () => readAll(rt.stdin),
+      readFile: async (path) => {
+        try {
+          return await readFile(path, 'utf8');
+        } catch (err) {
+          throw new CliError(`cannot read ${path}: ${(err as Error).message}`, 1);
+        }
+      },
+      close: () => client.close(),
+    };
+    return ctx;
+  };
+}
+
+async function readCaCert(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    throw new CliError(`cannot read the CA certificate ${path}: ${(err as Error).message}`, 1);
+  }
+}
+
+/** Go's strconv.ParseBool, which the established CLI uses for its boolean variables. */
+function parseBoolEnv(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '') return false;
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value)) return false;
+  throw new UsageError(`could not parse ${name}: "${value}" is not a boolean`);
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += chunk.toString();
+  return text;
+}

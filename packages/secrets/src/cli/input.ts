@@ -1,0 +1,50 @@
+import type { CommandContext } from './command.js';
+import { UsageError } from './flags.js';
+
+/**
+ * The data arguments of `write`, `kv put` and `login`: `k=v` pairs, where `k=@file` takes
+ * the file's contents and `k=-` reads standard input; a lone `-` reads a JSON object from stdin.
+ */
+export async function parseDataArgs(args: string[], ctx: CommandContext): Promise<Record<string, unknown>> {
+  if (args.length === 1 && args[0] === '-') {
+    const text = await ctx.readStdin();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      throw new UsageError(`failed to parse JSON from stdin: ${(err as Error).message}`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new UsageError('stdin must hold a JSON object');
+    }
+    return parsed as Record<string, unknown>;
+  }
+  const data: Record<string, unknown> = {};
+  for (const arg of args) {
+    const eq = arg.indexOf('=');
+    if (eq <= 0) throw new UsageError(`invalid key/value pair "${arg}": expected K=V`);
+    const key = arg.slice(0, eq);
+    const raw = arg.slice(eq + 1);
+    data[key] = raw === '-' ? await ctx.readStdin() : raw.startsWith('@') ? await ctx.readFile(raw.slice(1)) : raw;
+  }
+  return data;
+}
+
+/** `k=v` pairs of a repeatable flag (`-metadata=team=ops`, `-options=version=2`). */
+export function parsePairs(pairs: string[], flagName: string): Record<string, string> | undefined {
+  if (pairs.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const p of pairs) {
+    const eq = p.indexOf('=');
+    if (eq <= 0) throw new UsageError(`-${flagName} takes K=V, got "${p}"`);
+    out[p.slice(0, eq)] = p.slice(eq + 1);
+  }
+  return out;
+}
+
+/** A non-negative integer flag value, or undefined when not given. */
+export function intFlag(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`-${name} must be a non-negative integer, got "${value}"`);
+  return Number(value);
+}

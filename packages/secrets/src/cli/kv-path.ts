@@ -1,0 +1,45 @@
+import type { Client, KvApi } from '@ward/secrets-client';
+import { CliError } from './command.js';
+
+/** Where a `kv` command's path lives: the mount, the key below it, and the engine version. */
+export interface KvTarget {
+  kv: KvApi;
+  /** The key below the mount (`foo/bar`). */
+  key: string;
+  version: 1 | 2;
+  /** The API path shown to the user: `secret/data/foo` for v2, `secret/foo` for v1. */
+  apiPath(section?: 'data' | 'metadata'): string;
+}
+
+/**
+ * `secret/foo` → mount `secret/`, key `foo`, as the established CLI rewrites it. With
+ * `-mount` the path is the key itself. The version comes from the mount's `options.version`
+ * (read through `sys/mounts/:path`), so v1 and v2 mounts take the same commands.
+ */
+export async function resolveKv(client: Client, path: string, mountFlag: string | undefined): Promise<KvTarget> {
+  let mountPath: string;
+  let options: Record<string, string> | null;
+  let type: string;
+  let key: string;
+  if (mountFlag !== undefined) {
+    const mount = await client.sys.mounts.read(mountFlag);
+    if (!mount) throw new CliError(`no secrets engine is mounted at ${mountFlag}`, 2);
+    ({ options, type } = mount);
+    mountPath = `${mountFlag.replace(/^\/+|\/+$/g, '')}/`;
+    key = path.replace(/^\/+/, '');
+  } else {
+    const found = await client.sys.mounts.find(path);
+    if (!found) throw new CliError(`no secrets engine is mounted at a prefix of "${path}"`, 2);
+    ({ options, type } = found.mount);
+    mountPath = found.path;
+    key = path.replace(/^\/+/, '').slice(mountPath.length);
+  }
+  if (type !== 'kv') throw new CliError(`${mountPath} is a "${type}" engine, not kv`, 2);
+  const version = options?.version === '2' ? 2 : 1;
+  return {
+    kv: client.kv(mountPath),
+    key,
+    version,
+    apiPath: (section = 'data') => (version === 2 ? `${mountPath}${section}/${key}` : `${mountPath}${key}`),
+  };
+}

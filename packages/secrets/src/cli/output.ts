@@ -1,0 +1,154 @@
+import type { Secret, SecretAuth } from '@ward/secrets-client';
+import { CliError } from './command.js';
+import { UsageError } from './flags.js';
+
+export type Format = 'table' | 'json';
+
+/**
+ * Everything a command prints goes through here, so `-format=json` and `-field=NAME`
+ * work the same way for every command. JSON prints the server's answer as it came.
+ */
+export interface Output {
+  readonly format: Format;
+  /** An envelope: its `data` as a key/value table (with `refresh_interval` for a TTL). */
+  secret(secret: Secret<object>): void;
+  /** A token-issuing answer: token, accessor, duration, policies. */
+  auth(secret: Secret): void;
+  /** A key list, one per line under a `Keys` header. */
+  keys(keys: string[], json?: unknown): void;
+  /** A plain object as a key/value table (status, metadata, init). `json` replaces it in JSON. */
+  fields(values: Record<string, unknown>, json?: unknown): void;
+  /** Rows under headers (mount lists); `-field` is not meaningful here. */
+  rows(headers: string[], rows: unknown[][], json: unknown): void;
+  /** A section title, and a key/value table under it when given; only in table format without `-field`. */
+  section(title: string, values?: Record<string, unknown>): void;
+  /** A line of decoration; only in table format without `-field`. */
+  note(text: string): void;
+  /** Raw text (policy text, help); JSON prints `json` instead. */
+  text(text: string, json: unknown): void;
+  /** "Success! …" after a change; printed only in table format. */
+  success(message: string): void;
+}
+
+export function createOutput(write: (s: string) => void, format: string, field: string | undefined): Output {
+  if (format !== 'table' && format !== 'json') throw new UsageError(`invalid format "${format}": use table or json`);
+  const json = (value: unknown) => write(`${JSON.stringify(value, null, 2)}\n`);
+  const pick = (values: Record<string, unknown>) => {
+    if (field === undefined) return false;
+    if (!(field in values)) throw new CliError(`Field "${field}" not present in secret`, 1);
+    const v = values[field];
+    write(`${typeof v === 'string' ? v : format === 'json' ? JSON.stringify(v) : formatValue(v)}\n`);
+    return true;
+  };
+  const table = (values: Record<string, unknown>) =>
+    write(
+      formatTable(
+        ['Key', 'Value'],
+        Object.entries(values).map(([k, v]) => [k, v]),
+      ),
+    );
+  return {
+    format,
+    secret(secret) {
+      const data = (secret.data ?? {}) as Record<string, unknown>;
+      if (pick(data)) return;
+      if (format === 'json') return json(secret);
+      const ttl = secret.lease_duration > 0 ? { refresh_interval: humanDuration(secret.lease_duration) } : {};
+      table({ ...ttl, ...data });
+      for (const w of secret.warnings ?? []) write(`\nWARNING! ${w}\n`);
+    },
+    auth(secret) {
+      const a = secret.auth;
+      if (!a) throw new CliError('the server returned no auth information', 2);
+      const values = authFields(a);
+      if (pick(values)) return;
+      if (format === 'json') return json(secret);
+      table(values);
+    },
+    keys(keys, raw) {
+      if (field !== undefined) throw new UsageError('-field is not supported for lists');
+      if (format === 'json') return json(raw ?? keys);
+      write(
+        formatTable(
+          ['Keys'],
+          keys.map((k) => [k]),
+        ),
+      );
+    },
+    fields(values, raw) {
+      if (pick(values)) return;
+      if (format === 'json') return json(raw ?? values);
+      table(values);
+    },
+    rows(headers, rows, raw) {
+      if (field !== undefined) throw new UsageError('-field is not supported for this command');
+      if (format === 'json') return json(raw);
+      write(formatTable(headers, rows));
+    },
+    section(title, values) {
+      if (format === 'json' || field !== undefined) return;
+      write(`==== ${title} ====\n`);
+      if (values) {
+        table(values);
+        write('\n');
+      }
+    },
+    note(text) {
+      if (format === 'table' && field === undefined) write(`${text}\n`);
+    },
+    text(text, raw) {
+      if (format === 'json') return json(raw);
+      write(text.endsWith('\n') ? text : `${text}\n`);
+    },
+    success(message) {
+      if (format === 'table' && field === undefined) write(`Success! ${message}\n`);
+    },
+  };
+}
+
+/** The auth table of the established CLI (`token`, `token_accessor`, …). */
+function authFields(a: SecretAuth): Record<string, unknown> {
+  return {
+    token: a.client_token,
+    token_accessor: a.accessor,
+    token_duration: a.lease_duration > 0 ? humanDuration(a.lease_duration) : '∞',
+    token_renewable: a.renewable,
+    token_policies: a.token_policies ?? a.policies ?? [],
+    identity_policies: a.identity_policies ?? [],
+    policies: a.policies ?? [],
+    ...Object.fromEntries(Object.entries(a.metadata ?? {}).map(([k, v]) => [`token_meta_${k}`, v])),
+  };
+}
+
+/** Columns padded to the widest cell, a dashed rule under the headers. */
+export function formatTable(headers: string[], rows: unknown[][]): string {
+  const cells = [headers, headers.map((h) => '-'.repeat(h.length)), ...rows.map((r) => r.map(formatValue))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  return `${cells
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd((widths[i] ?? 0) + 4)))
+        .join('')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
+}
+
+/** Values as the established CLI prints them: lists `[a b]`, maps `map[k:v]`, null `n/a`. */
+export function formatValue(v: unknown): string {
+  if (v === null || v === undefined) return 'n/a';
+  if (Array.isArray(v)) return `[${v.map(formatValue).join(' ')}]`;
+  if (typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
+    return `map[${entries.map(([k, x]) => `${k}:${formatValue(x)}`).join(' ')}]`;
+  }
+  return String(v);
+}
+
+/** 2764800 → `768h`, 5400 → `1h30m`, 45 → `45s`. */
+export function humanDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s || (!h && !m) ? `${s}s` : ''}`;
+}
