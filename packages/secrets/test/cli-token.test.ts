@@ -104,9 +104,13 @@ describe('ward token / login against a running server', () => {
     const format = await ward(['status', '-format=yaml']);
     assert.equal(format.code, 1);
 
-    const denied = await runWard(['kv', 'get', 'secret/x'], { ...env, VAULT_TOKEN: 'wrong' });
+    const denied = await runWard(['read', 'secret/data/x'], { ...env, VAULT_TOKEN: 'wrong' });
     assert.equal(denied.code, 2);
     assert.match(denied.stderr, /Code: 403\. Errors:\n\n\* permission denied/);
+    const limited = JSON.parse((await ward(['token', 'create', '-policy=default', '-format=json'])).stdout).auth;
+    const kv = await runWard(['kv', 'get', 'secret/x'], { ...env, VAULT_TOKEN: limited.client_token });
+    assert.equal(kv.code, 2);
+    assert.match(kv.stderr, /cannot tell which KV mount serves "secret\/x": reading sys\/mounts\/secret was denied/);
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;

@@ -4,7 +4,7 @@ import type { Command } from './command.js';
  * Every command by name → a loader. Loading on demand keeps `ward status` from importing
  * the whole server, which only `ward server` needs.
  */
-export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   server: async () => (await import('./commands/server-command.js')).serverCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
   'operator init': async () => (await import('./commands/operator-init.js')).operatorInitCommand,

@@ -100,7 +100,7 @@ export interface CommandIO {
 export type ContextFactory = (globals: ParsedArgs) => Promise<CommandContext & { close(): Promise<void> }>;
 
 /** Flags every client command takes, as the established CLI does. */
-export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
+const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   address: flag.string('Server address (env WARD_ADDR or VAULT_ADDR; default https://127.0.0.1:8200).'),
   namespace: flag.string('Namespace for the request (env VAULT_NAMESPACE).'),
   'ca-cert': flag.string('PEM file of the CA that signed the server certificate (env VAULT_CACERT).'),

@@ -8,7 +8,7 @@ import { createOutput } from './output.js';
 import { tokenFileIn } from './token-file.js';
 
 /** The established default: TLS on the loopback address. */
-export const DEFAULT_ADDRESS = 'https://127.0.0.1:8200';
+const DEFAULT_ADDRESS = 'https://127.0.0.1:8200';
 
 /**
  * The context factory for one run. Flags beat the environment: `-address` over `WARD_ADDR`

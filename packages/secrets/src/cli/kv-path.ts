@@ -1,4 +1,4 @@
-import type { Client, KvApi } from '@ward/secrets-client';
+import { ApiError, type Client, type KvApi, type MountInfo } from '@ward/secrets-client';
 import { CliError } from './command.js';
 
 /** Where a `kv` command's path lives: the mount, the key below it, and the engine version. */
@@ -22,13 +22,13 @@ export async function resolveKv(client: Client, path: string, mountFlag: string 
   let type: string;
   let key: string;
   if (mountFlag !== undefined) {
-    const mount = await client.sys.mounts.read(mountFlag);
+    const mount = await explainDenied(path, () => client.sys.mounts.read(mountFlag));
     if (!mount) throw new CliError(`no secrets engine is mounted at ${mountFlag}`, 2);
     ({ options, type } = mount);
     mountPath = `${mountFlag.replace(/^\/+|\/+$/g, '')}/`;
     key = path.replace(/^\/+/, '');
   } else {
-    const found = await client.sys.mounts.find(path);
+    const found = await explainDenied(path, () => client.sys.mounts.find(path));
     if (!found) throw new CliError(`no secrets engine is mounted at a prefix of "${path}"`, 2);
     ({ options, type } = found.mount);
     mountPath = found.path;
@@ -42,4 +42,21 @@ export async function resolveKv(client: Client, path: string, mountFlag: string 
     version,
     apiPath: (section = 'data') => (version === 2 ? `${mountPath}${section}/${key}` : `${mountPath}${key}`),
   };
+}
+
+/** A token that may read a secret but not `sys/mounts/<mount>` gets told why `kv` cannot proceed. */
+async function explainDenied<T extends { path: string; mount: MountInfo } | MountInfo | null>(
+  path: string,
+  lookup: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await lookup();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 403) throw err;
+    throw new CliError(
+      `cannot tell which KV mount serves "${path}": reading ${err.url.replace(/^.*\/v1\//, '')} was denied. ` +
+        'kv commands need read on sys/mounts/<mount>; or use read/write/list with the full API path.',
+      2,
+    );
+  }
 }

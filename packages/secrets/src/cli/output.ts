@@ -135,7 +135,7 @@ export function formatTable(headers: string[], rows: unknown[][]): string {
 }
 
 /** Values as the established CLI prints them: lists `[a b]`, maps `map[k:v]`, null `n/a`. */
-export function formatValue(v: unknown): string {
+function formatValue(v: unknown): string {
   if (v === null || v === undefined) return 'n/a';
   if (Array.isArray(v)) return `[${v.map(formatValue).join(' ')}]`;
   if (typeof v === 'object') {
