@@ -70,7 +70,6 @@ describe('?help=1 over HTTP', () => {
 
 // Until the system backend lists `pathInternalSpecsOpenapi` (and `internal/specs/openapi` as
 // unauthenticated), these are todo: drop the `{ todo }` options once it does.
-const NEEDS_WIRING = { todo: 'needs sys wiring' };
 
 describe('sys/internal/specs/openapi over HTTP', () => {
   let t: TestServer;
@@ -87,7 +86,7 @@ describe('sys/internal/specs/openapi over HTTP', () => {
   });
   after(() => t.stop());
 
-  it('serves the whole API without a token, with full paths', NEEDS_WIRING, async () => {
+  it('serves the whole API without a token, with full paths', async () => {
     const r = await t.request('GET', 'sys/internal/specs/openapi', { token: null });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.openapi, '3.0.2');
@@ -105,7 +104,7 @@ describe('sys/internal/specs/openapi over HTTP', () => {
     await assertValidOpenapi(r.body);
   });
 
-  it('replaces non-singleton mount prefixes with parameters for generic_mount_paths=true', NEEDS_WIRING, async () => {
+  it('replaces non-singleton mount prefixes with parameters for generic_mount_paths=true', async () => {
     const r = await t.request('GET', 'sys/internal/specs/openapi?generic_mount_paths=true', { token: null });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const paths = Object.keys(r.body.paths);

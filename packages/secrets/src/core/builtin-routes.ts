@@ -2,18 +2,20 @@ import { createTokenBackend } from '../auth/token/index.js';
 import type { BackendContext } from '../framework/index.js';
 import { createView } from './barrier/index.js';
 import type { Core } from './core.js';
+import type { Namespace } from './namespaces/namespace-store.js';
 import type { MountEntry } from './router/mount-table.js';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from './router/mounts.js';
 import type { Route } from './router/router.js';
 
 /**
- * The routes every unsealed server has and no table stores: the system backend at `sys/`
- * and the token store at `auth/token/`. Built at unseal, over that unseal's services.
+ * The routes every namespace has and no table stores: the system backend at `<ns>sys/`
+ * and the token store at `<ns>auth/token/`. Built when a namespace opens (at unseal for
+ * every namespace, or when one is created).
  */
-export function builtinRoutes(core: Core): Route[] {
+export function builtinRoutes(core: Core, ns: Namespace): Route[] {
   const context = (mount: string, entry: MountEntry): BackendContext => ({
     storage: createView(core.barrier, mount === 'sys/' ? 'sys/' : `auth/${entry.uuid}/`),
-    logger: core.logger.child({ mount }),
+    logger: core.logger.child({ mount: `${ns.path}${mount}` }),
     clock: core.clock,
     random: core.deps.random,
     options: {},
@@ -22,21 +24,25 @@ export function builtinRoutes(core: Core): Route[] {
       maxLeaseTtlSeconds: () => entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
     },
   });
+  const services = core.namespaceServices();
   const tokenBackend = createTokenBackend(core.tokens, context('auth/token/', TOKEN_AUTH_ENTRY), {
+    // `path` is the full request path; policies of this namespace speak of paths below it.
     hasSudo: async (req, path) => {
       const policies = req.caller?.policies ?? [];
       if (policies.includes('root')) return true;
-      return (await core.policies().acl(policies)).allowed('update', `auth/token/${path}`).isSudo;
+      const acl = await services.policies(ns.id).acl(policies);
+      return acl.allowed('update', path.slice(ns.path.length)).isSudo;
     },
-    policyExists: async (name) => (await core.policies().read(name)) !== undefined,
+    policyExists: async (name) => (await services.policies(ns.id).read(name)) !== undefined,
+    namespaceId: ns.id,
   });
   return [
     {
-      mountPoint: 'sys/',
+      mountPoint: `${ns.path}sys/`,
       entry: SYSTEM_MOUNT_ENTRY,
-      backend: core.deps.systemBackend(core, context('sys/', SYSTEM_MOUNT_ENTRY)),
+      backend: core.deps.systemBackend(services.systemView(ns), context('sys/', SYSTEM_MOUNT_ENTRY)),
     },
-    { mountPoint: 'auth/token/', entry: TOKEN_AUTH_ENTRY, backend: tokenBackend },
+    { mountPoint: `${ns.path}auth/token/`, entry: TOKEN_AUTH_ENTRY, backend: tokenBackend },
   ];
 }
 

@@ -5,15 +5,12 @@ import type { LogicalRequest } from '../logical/request.js';
 import type { LogicalResponse } from '../logical/response.js';
 import { getJson, putJson } from '../logical/storage.js';
 import type { StorageBackend } from '../storage/index.js';
+import type { SystemCore } from '../sys/system-core.js';
 import { AesGcmBarrier, createView } from './barrier/index.js';
-import { builtinRoutes, SYSTEM_MOUNT_ENTRY, TOKEN_AUTH_ENTRY } from './builtin-routes.js';
 import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
-import { createAclAuthorizer } from './policy/acl-authorizer.js';
-import type { Authorizer } from './policy/authorizer.js';
-import { PolicyStore } from './policy/policy-store.js';
+import { NamespaceServices } from './namespaces/namespace-services.js';
 import { handleRequest } from './request-handling.js';
-import type { MountEntry } from './router/mount-table.js';
 import { type BackendFactory, type MountInput, MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { parseUnsealKey, ShamirSeal, UnsealProgress } from './seal/index.js';
@@ -31,7 +28,7 @@ export interface CoreDeps {
   /** Engines mounted on a freshly initialised server (`secret/` = KV v2). */
   defaultMounts: Array<{ path: string; input: MountInput }>;
   /** Builds the system backend (`sys/`) over this core. */
-  systemBackend: (core: Core, ctx: BackendContext) => Backend;
+  systemBackend: (sys: SystemCore, ctx: BackendContext) => Backend;
   /** Server version reported by status endpoints and mount listings. */
   version: string;
 }
@@ -67,9 +64,8 @@ export class Core {
   readonly #seal: ShamirSeal;
   readonly #progress: UnsealProgress;
   #cluster: ClusterInfo | undefined;
-  /** Policies and the ACL authorizer over them exist only while unsealed (they live behind the barrier). */
-  #policies: PolicyStore | undefined;
-  #authorizer: Authorizer | undefined;
+  /** Namespaces, their policies and built-in routes exist only while unsealed (they live behind the barrier). */
+  #services: NamespaceServices | undefined;
   /** Set once unsealed: when this node became active (for `sys/leader`). */
   activeSinceMs = 0;
 
@@ -114,6 +110,7 @@ export class Core {
       random,
       logger,
       revokeUnder: (mountPoint) => this.expiration.revokePrefix(mountPoint),
+      namespacePath: (id) => (id === 'root' ? '' : this.#services?.namespaces.byId(id)?.path),
     });
   }
 
@@ -186,10 +183,10 @@ export class Core {
     await this.barrier.unseal(rootKey);
     this.#cluster = await getJson<ClusterInfo>(this.barrier, 'core/cluster');
     await this.tokens.setup();
-    this.#policies = await PolicyStore.open({ storage: createView(this.barrier, 'sys/policy/') });
-    this.#authorizer = createAclAuthorizer(this.#policies);
+    this.#services = new NamespaceServices(this);
+    await this.#services.load();
     await this.mounts.load(this.deps.defaultMounts);
-    for (const route of builtinRoutes(this)) this.router.add(route);
+    await this.#services.openAll();
     await this.expiration.restore();
     this.activeSinceMs = this.deps.clock.now();
     this.deps.logger.info('unsealed');
@@ -200,11 +197,9 @@ export class Core {
     if (this.isSealed()) return;
     await this.expiration.stop();
     await this.mounts.stopAll();
-    this.router.remove('sys/');
-    this.router.remove('auth/token/');
+    this.router.clear();
     this.tokens.reset();
-    this.#policies = undefined;
-    this.#authorizer = undefined;
+    this.#services = undefined;
     this.#cluster = undefined;
     this.barrier.seal();
     this.deps.logger.info('sealed');
@@ -225,16 +220,10 @@ export class Core {
     };
   }
 
-  /** The ACL authorizer; only while unsealed. */
-  get authorizer(): Authorizer {
-    if (!this.#authorizer) throw new SealedError();
-    return this.#authorizer;
-  }
-
-  /** The policy store; only while unsealed. */
-  policies(): PolicyStore {
-    if (!this.#policies) throw new SealedError();
-    return this.#policies;
+  /** Namespaces and what each has of its own; only while unsealed. */
+  namespaceServices(): NamespaceServices {
+    if (!this.#services) throw new SealedError();
+    return this.#services;
   }
 
   /** Resolves a token or accessor to its policies, for `sys/capabilities*`. */
@@ -256,16 +245,6 @@ export class Core {
 
   keyStatus() {
     return this.barrier.keyStatus();
-  }
-
-  /** Mounts that exist on every server and are not kept in the mount table. */
-  builtinMounts(): MountEntry[] {
-    return [SYSTEM_MOUNT_ENTRY];
-  }
-
-  /** The token store is always mounted at `auth/token/`. */
-  builtinAuthMounts(): MountEntry[] {
-    return [TOKEN_AUTH_ENTRY];
   }
 
   /** A lease ended: a token lease revokes the token (and its children); a secret lease asks its backend. */

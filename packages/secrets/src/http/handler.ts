@@ -1,12 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, type Random, randomUuid } from '@ward/base';
 import type { Core } from '../core/core.js';
-import {
-  InvalidRequestError,
-  NotFoundError,
-  RequestTooLargeError,
-  UnsupportedOperationError,
-} from '../logical/errors.js';
+import { InvalidRequestError, RequestTooLargeError, UnsupportedOperationError } from '../logical/errors.js';
 import { handleHelp } from './help.js';
 import {
   apiPath,
@@ -59,15 +54,14 @@ async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResp
   if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.query, body });
   if (req.method === 'HEAD') throw new UnsupportedOperationError('');
   if (req.method === 'GET' && url.query.get('help')) {
-    return sendJson(res, 200, await handleHelp(o.core, path, clientToken(req)));
+    const resolved = o.core.namespaceServices().namespaces.resolve(namespaceHeader(req), path);
+    return sendJson(res, 200, await handleHelp(o.core, `${resolved.namespace.path}${resolved.path}`, clientToken(req)));
   }
 
   const operation = operationOf(req.method ?? '', url.query);
   if (operation === 'patch') checkPatchContentType(req);
   const isWrite = operation === 'update' || operation === 'patch';
   if (isWrite && path.endsWith('/')) throw new InvalidRequestError("cannot write to a path ending in '/'");
-  // Namespaces other than root do not exist yet: a request naming one is for a namespace that is not there.
-  if (namespaceHeader(req) !== '') throw new NotFoundError('namespace not found');
 
   const requestId = randomUuid(o.random);
   const response = await o.core.handleRequest({
@@ -77,7 +71,7 @@ async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResp
     data: isWrite ? await body() : queryData(url.query),
     clientToken: clientToken(req),
     remoteAddress: req.socket.remoteAddress ?? '',
-    namespace: '',
+    namespace: namespaceHeader(req),
   });
   sendLogicalResponse(res, requestId, response);
 }

@@ -37,3 +37,11 @@ export async function getJson<T>(storage: Storage, key: string): Promise<T | und
 export async function putJson(storage: Storage, key: string, value: unknown): Promise<void> {
   await storage.put(key, new TextEncoder().encode(JSON.stringify(value)));
 }
+
+/** Deletes every key below `prefix` (which ends in `/`), depth first. */
+export async function deleteTree(storage: Storage, prefix: string): Promise<void> {
+  for (const child of await storage.list(prefix)) {
+    if (child.endsWith('/')) await deleteTree(storage, `${prefix}${child}`);
+    else await storage.delete(`${prefix}${child}`);
+  }
+}

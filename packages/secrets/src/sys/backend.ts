@@ -4,12 +4,20 @@ import { pathCapabilities } from './path-capabilities.js';
 import { LEASES_ROOT_PATHS, pathLeases } from './path-leases.js';
 import { pathMount, pathMountList } from './path-mounts.js';
 import { pathMountTune } from './path-mounts-tune.js';
+import { pathNamespaces } from './path-namespaces.js';
+import { pathInternalSpecsOpenapi } from './path-openapi.js';
 import { pathPolicies } from './path-policies.js';
 import { pathSealAndKeys } from './path-seal.js';
 import type { SystemCore } from './system-core.js';
 
-/** The system backend mounted at `sys/`. */
+/** Paths only the root namespace's `sys/` has: they act on the whole server. */
+function rootOnlyPaths(sys: SystemCore) {
+  return [...pathSealAndKeys(sys), ...pathLeases(sys.expiration)];
+}
+
+/** The system backend of a namespace, mounted at `<namespace>sys/`. */
 export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backend {
+  const isRoot = sys.namespace.id === 'root';
   return createBackend({
     type: 'system',
     storage: ctx.storage,
@@ -21,11 +29,15 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
       pathMount(sys),
       pathAuthList(sys),
       pathAuth(sys),
-      ...pathSealAndKeys(sys),
       ...pathPolicies(sys.policies()),
       ...pathCapabilities(sys.policies(), sys.tokenPolicyResolver()),
-      ...pathLeases(sys.expiration),
+      ...pathNamespaces(sys),
+      pathInternalSpecsOpenapi({ routes: () => sys.openapiRoutes(), version: sys.version }),
+      ...(isRoot ? rootOnlyPaths(sys) : []),
     ],
-    specialPaths: { root: ['seal', 'rotate', 'auth/*', ...LEASES_ROOT_PATHS] },
+    specialPaths: {
+      unauthenticated: ['internal/specs/openapi'],
+      root: ['seal', 'rotate', 'auth/*', ...LEASES_ROOT_PATHS],
+    },
   });
 }

@@ -1,12 +1,28 @@
 import type { ExpirationManager } from '../core/expiration/index.js';
+import type { Namespace } from '../core/namespaces/namespace-store.js';
 import type { PolicyStore } from '../core/policy/policy-store.js';
 import type { MountEntry } from '../core/router/mount-table.js';
-import type { MountManager } from '../core/router/mounts.js';
+import type { NamespaceMounts } from '../core/router/mounts.js';
 import type { TokenPolicyResolver } from './path-capabilities.js';
+import type { OpenApiRoute } from './path-openapi.js';
 
-/** The part of the core the system backend may use; it never imports `Core` itself. */
+/** Child namespaces of the namespace a `sys/` serves. */
+export interface ChildNamespaces {
+  children(): Namespace[];
+  /** The child named `name`, if any. */
+  get(name: string): Namespace | undefined;
+  create(name: string, metadata: Record<string, string>): Promise<Namespace>;
+  patch(child: Namespace, metadata: Record<string, string | null>): Promise<Namespace>;
+  remove(child: Namespace): Promise<void>;
+}
+
+/**
+ * The part of the core one namespace's system backend may use; it never imports `Core`.
+ * Every operation is confined to `namespace` (its mounts, policies, children).
+ */
 export interface SystemCore {
-  mounts: MountManager;
+  namespace: Namespace;
+  mounts: NamespaceMounts;
   /** Version string reported in mount listings (`running_plugin_version`). */
   version: string;
   seal(): Promise<void>;
@@ -14,9 +30,12 @@ export interface SystemCore {
   keyStatus(): { term: number; installTimeMs: number; encryptions: number };
   /** Built-in mounts shown in listings though they are not in the table (`sys/`). */
   builtinMounts(): MountEntry[];
-  policies(): PolicyStore;
-  expiration: ExpirationManager;
-  tokenPolicyResolver(): TokenPolicyResolver;
   /** Built-in auth methods (`token/`). */
   builtinAuthMounts(): MountEntry[];
+  policies(): PolicyStore;
+  tokenPolicyResolver(): TokenPolicyResolver;
+  expiration: ExpirationManager;
+  namespaces: ChildNamespaces;
+  /** The mounts of this namespace, with mount points relative to it (for `sys/internal/specs/openapi`). */
+  openapiRoutes(): OpenApiRoute[];
 }

@@ -31,6 +31,7 @@ export function createTokenBackend(store: TokenStore, ctx: BackendContext, optio
     system: ctx.system,
     hasSudo: async (req, path) => hasSudo(req, path),
     policyExists: options.policyExists,
+    namespaceId: options.namespaceId ?? 'root',
   };
   return createBackend({
     type: 'token',

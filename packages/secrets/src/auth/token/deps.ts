@@ -16,6 +16,8 @@ export interface TokenBackendOptions {
   hasSudo?(req: BackendRequest, path: string): boolean | Promise<boolean>;
   /** Whether a policy exists; when given, creating a token with a missing policy adds a warning. */
   policyExists?(name: string): Promise<boolean>;
+  /** Namespace of this mount: tokens it creates belong there. Default `root`. */
+  namespaceId?: string;
 }
 
 /**
@@ -32,6 +34,7 @@ export interface TokenBackendDeps {
   system: SystemView;
   hasSudo(req: BackendRequest, path: string): Promise<boolean>;
   policyExists?(name: string): Promise<boolean>;
+  namespaceId: string;
 }
 
 /** The caller's own token and entry (even on the request spending its last use); 403 when it has none. */

@@ -95,7 +95,13 @@ async function issue(
     orphan: how.orphan,
   };
   const isSudo = await d.hasSudo(req, `${req.mountPoint}${req.path}`);
-  const { token, entry, warnings } = await d.store.create(request, { parent, isSudo, role, mount: mountTtls(d) });
+  const { token, entry, warnings } = await d.store.create(request, {
+    parent,
+    isSudo,
+    role,
+    mount: mountTtls(d),
+    namespaceId: d.namespaceId,
+  });
   if (d.policyExists) {
     for (const policy of entry.policies) {
       if (policy !== 'root' && !(await d.policyExists(policy))) warnings.push(`Policy "${policy}" does not exist`);

@@ -22,6 +22,8 @@ export interface MountEntry {
   external_entropy_access: boolean;
   options: Record<string, string> | null;
   config: MountConfig;
+  /** Namespace the mount lives in; absent means root. */
+  namespace_id?: string;
 }
 
 export type TableName = 'mounts' | 'auth';

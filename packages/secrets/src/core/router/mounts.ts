@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Clock, type Logger, type Random, randomUuid } from '@ward/base';
 import type { Backend, BackendContext } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
-import type { Storage } from '../../logical/storage.js';
+import { deleteTree, type Storage } from '../../logical/storage.js';
 import { createView } from '../barrier/index.js';
 import {
   checkNewMount,
@@ -38,7 +38,23 @@ const TYPE_ALIASES: Record<string, { type: string; version: string }> = {
   'kv-v2': { type: 'kv', version: '2' },
 };
 
-/** Mounts and unmounts engines and auth methods, persisting both tables behind the barrier. */
+export interface MountTuning {
+  description?: string;
+  config?: Partial<MountConfig>;
+}
+
+/** `MountManager`'s operations for one namespace. */
+export interface NamespaceMounts {
+  entries(table: TableName): readonly MountEntry[];
+  mount(table: TableName, path: string, input: MountInput): Promise<MountEntry>;
+  unmount(table: TableName, path: string): Promise<void>;
+  tune(table: TableName, path: string, change: MountTuning): Promise<void>;
+}
+
+/**
+ * Mounts and unmounts engines and auth methods of every namespace, persisting both tables
+ * behind the barrier (one table each, entries tagged with their namespace).
+ */
 export class MountManager {
   readonly #tables: Record<TableName, MountEntry[]> = { mounts: [], auth: [] };
 
@@ -52,11 +68,31 @@ export class MountManager {
       logger: Logger;
       /** Revokes every lease (and, for auth mounts, every token) issued under a mount point. */
       revokeUnder: (mountPoint: string) => Promise<void>;
+      /** Path of a namespace by id (`''` for root); `undefined` when it no longer exists. */
+      namespacePath: (id: string) => string | undefined;
     },
   ) {}
 
-  entries(table: TableName): readonly MountEntry[] {
-    return this.#tables[table];
+  /** The mounts of one namespace (root by default). */
+  entries(table: TableName, namespaceId = 'root'): readonly MountEntry[] {
+    return this.#tables[table].filter((e) => (e.namespace_id ?? 'root') === namespaceId);
+  }
+
+  /** The same operations, confined to one namespace (what a namespace's `sys/` may touch). */
+  forNamespace(namespaceId: string): NamespaceMounts {
+    return {
+      entries: (table) => this.entries(table, namespaceId),
+      mount: (table, path, input) => this.mount(table, path, input, namespaceId),
+      unmount: (table, path) => this.unmount(table, path, namespaceId),
+      tune: (table, path, change) => this.tune(table, path, change, namespaceId),
+    };
+  }
+
+  /** Unmounts everything of a namespace (when it is deleted). */
+  async unmountNamespace(namespaceId: string): Promise<void> {
+    for (const table of ['mounts', 'auth'] as const) {
+      for (const entry of this.entries(table, namespaceId)) await this.unmount(table, entry.path, namespaceId);
+    }
   }
 
   /** Loads both tables and starts every backend; on a fresh barrier, mounts `defaults` first. */
@@ -72,10 +108,11 @@ export class MountManager {
     }
   }
 
-  async mount(table: TableName, rawPath: string, input: MountInput): Promise<MountEntry> {
+  async mount(table: TableName, rawPath: string, input: MountInput, namespaceId = 'root'): Promise<MountEntry> {
     const path = normalizeMountPath(rawPath);
-    checkNewMount(this.#tables[table], path, table);
+    checkNewMount(this.entries(table, namespaceId), path, table);
     const entry = this.#newEntry(table, path, input);
+    if (namespaceId !== 'root') entry.namespace_id = namespaceId;
     await this.#start(table, entry);
     this.#tables[table] = [...this.#tables[table], entry];
     await saveTable(this.deps.barrier, table, this.#tables[table]);
@@ -84,13 +121,14 @@ export class MountManager {
   }
 
   /** Removes the mount and erases its storage; a missing mount is not an error. */
-  async unmount(table: TableName, rawPath: string): Promise<void> {
+  async unmount(table: TableName, rawPath: string, namespaceId = 'root'): Promise<void> {
     const path = normalizeMountPath(rawPath);
-    const entry = this.#tables[table].find((e) => e.path === path);
+    const entry = this.entries(table, namespaceId).find((e) => e.path === path);
     if (!entry) return;
+    const point = this.#mountPoint(table, entry);
     // Leases first, while the backend is still mounted to revoke them; a failure keeps the mount.
-    await this.deps.revokeUnder(mountPoint(table, path));
-    const route = this.deps.router.remove(mountPoint(table, path));
+    await this.deps.revokeUnder(point);
+    const route = this.deps.router.remove(point);
     this.#tables[table] = this.#tables[table].filter((e) => e !== entry);
     await saveTable(this.deps.barrier, table, this.#tables[table]);
     await route?.backend.cleanup?.();
@@ -99,9 +137,9 @@ export class MountManager {
   }
 
   /** Changes a mount's description and lease settings, persisting the table. */
-  async tune(table: TableName, rawPath: string, change: { description?: string; config?: Partial<MountConfig> }) {
+  async tune(table: TableName, rawPath: string, change: MountTuning, namespaceId = 'root') {
     const path = normalizeMountPath(rawPath);
-    const entry = this.#tables[table].find((e) => e.path === path);
+    const entry = this.entries(table, namespaceId).find((e) => e.path === path);
     if (!entry) throw new InvalidRequestError(`no mount at ${path}`);
     const config = { ...entry.config, ...change.config };
     const effectiveMax = config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS;
@@ -118,7 +156,7 @@ export class MountManager {
   async stopAll(): Promise<void> {
     for (const table of ['mounts', 'auth'] as const) {
       for (const entry of this.#tables[table]) {
-        await this.deps.router.remove(mountPoint(table, entry.path))?.backend.cleanup?.();
+        await this.deps.router.remove(this.#mountPoint(table, entry))?.backend.cleanup?.();
       }
       this.#tables[table] = [];
     }
@@ -168,19 +206,18 @@ export class MountManager {
         maxLeaseTtlSeconds: () => entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
       },
     });
-    this.deps.router.add({ mountPoint: mountPoint(table, entry.path), entry, backend });
+    this.deps.router.add({ mountPoint: this.#mountPoint(table, entry), entry, backend });
+  }
+
+  /** Where requests reach a mount: below its namespace's path. */
+  #mountPoint(table: TableName, entry: MountEntry): string {
+    const nsPath = this.deps.namespacePath(entry.namespace_id ?? 'root');
+    if (nsPath === undefined) throw new Error(`mount ${entry.path}: namespace ${entry.namespace_id} does not exist`);
+    return `${nsPath}${mountPoint(table, entry.path)}`;
   }
 }
 
 /** Where requests reach a mount: engines at their path, auth methods under `auth/`. */
 export function mountPoint(table: TableName, path: string): string {
   return table === 'auth' ? `auth/${path}` : path;
-}
-
-/** Deletes every key below `prefix`, depth first. */
-async function deleteTree(storage: Storage, prefix: string): Promise<void> {
-  for (const child of await storage.list(prefix)) {
-    if (child.endsWith('/')) await deleteTree(storage, `${prefix}${child}`);
-    else await storage.delete(`${prefix}${child}`);
-  }
 }

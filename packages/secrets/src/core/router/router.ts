@@ -28,6 +28,11 @@ export class Router {
     return route;
   }
 
+  /** Forgets every route (on seal). */
+  clear(): void {
+    this.#routes.clear();
+  }
+
   get(mountPoint: string): Route | undefined {
     return this.#routes.get(mountPoint);
   }

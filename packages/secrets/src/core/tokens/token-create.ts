@@ -37,6 +37,8 @@ export interface CreateContext {
   role?: TokenRole;
   mount: MountTtls;
   nowMs: number;
+  /** Namespace the token is created in (its text ends in `.<id>` outside the root namespace). */
+  namespaceId?: string;
 }
 
 /** A new token's entry before it gets its text, hash and accessor. */
@@ -114,6 +116,7 @@ export function planToken(req: CreateTokenRequest, ctx: CreateContext): PlannedT
       bound_cidrs: role ? role.token_bound_cidrs : parent.bound_cidrs,
       role: role?.name ?? '',
       entity_id: '',
+      namespace_id: ctx.namespaceId ?? 'root',
       orphan,
       last_renewal_time_ms: 0,
       expire_time_ms: ttl > 0 ? ctx.nowMs + ttl * 1000 : 0,

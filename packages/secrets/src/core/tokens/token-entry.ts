@@ -37,6 +37,8 @@ export interface TokenEntry {
   /** Role the token was created through, `''` when none. */
   role: string;
   entity_id: string;
+  /** Namespace the token belongs to (`root` for the root namespace); it works there and below. */
+  namespace_id?: string;
   orphan: boolean;
   /** 0 = never renewed. */
   last_renewal_time_ms: number;

@@ -124,7 +124,7 @@ export class TokenStore {
       const entry: TokenEntry = { ...planned, hash: '', accessor: '' };
       return { token: this.#codec().encode(entry), entry, warnings };
     }
-    const token = req.id ? req.id : this.#newServiceToken();
+    const token = req.id ? req.id : this.#newServiceToken(planned.namespace_id);
     const hash = this.#hash(token);
     if (req.id && (await this.#index.byHash(hash))) {
       throw new InvalidRequestError('cannot create a token with a duplicate ID');
@@ -274,8 +274,10 @@ export class TokenStore {
     return fresh;
   }
 
-  #newServiceToken(): string {
-    return `${SERVICE_TOKEN_PREFIX}${randomBase62(this.#random, 24)}`;
+  /** `hvs.` + 24 base62 characters, and `.<namespace id>` for a token of another namespace than root. */
+  #newServiceToken(namespaceId = 'root'): string {
+    const suffix = namespaceId === 'root' ? '' : `.${namespaceId}`;
+    return `${SERVICE_TOKEN_PREFIX}${randomBase62(this.#random, 24)}${suffix}`;
   }
 
   #codec(): BatchTokenCodec {

@@ -1,0 +1,125 @@
+import { InvalidRequestError, SealedError } from '../../logical/errors.js';
+import { deleteTree } from '../../logical/storage.js';
+import type { SystemCore } from '../../sys/system-core.js';
+import { createView } from '../barrier/index.js';
+import { builtinRoutes, SYSTEM_MOUNT_ENTRY, TOKEN_AUTH_ENTRY } from '../builtin-routes.js';
+import type { Core } from '../core.js';
+import { createAclAuthorizer } from '../policy/acl-authorizer.js';
+import type { Authorizer } from '../policy/authorizer.js';
+import { PolicyStore } from '../policy/policy-store.js';
+import { type Namespace, NamespaceStore, ROOT_NAMESPACE } from './namespace-store.js';
+
+interface Opened {
+  policies: PolicyStore;
+  authorizer: Authorizer;
+  mountPoints: string[];
+}
+
+/**
+ * What each namespace has of its own while the server is unsealed: a policy store and its
+ * ACL authorizer, and the built-in `sys/` and `auth/token/` routes below its path. Also
+ * creates and deletes namespaces with everything in them.
+ */
+export class NamespaceServices {
+  readonly namespaces: NamespaceStore;
+  readonly #opened = new Map<string, Opened>();
+
+  constructor(private readonly core: Core) {
+    this.namespaces = new NamespaceStore({
+      storage: createView(core.barrier, 'sys/namespaces/'),
+      random: core.deps.random,
+    });
+  }
+
+  /** Loads the namespace records (before the mount tables, whose entries name them). */
+  load(): Promise<void> {
+    return this.namespaces.load();
+  }
+
+  /** Opens every namespace's policies and routes (after the mount tables). */
+  async openAll(): Promise<void> {
+    for (const ns of this.namespaces.all()) await this.#open(ns);
+  }
+
+  policies(namespaceId: string): PolicyStore {
+    return this.#get(namespaceId).policies;
+  }
+
+  authorizer(namespaceId: string): Authorizer {
+    return this.#get(namespaceId).authorizer;
+  }
+
+  async create(parent: Namespace, name: string, metadata: Record<string, string>): Promise<Namespace> {
+    const ns = await this.namespaces.create(parent, name, metadata);
+    await this.#open(ns);
+    this.core.logger.info('namespace created', { namespace: ns.path });
+    return ns;
+  }
+
+  /** Deletes an empty-of-children namespace: its tokens are revoked, its mounts and policies erased. */
+  async remove(ns: Namespace): Promise<void> {
+    if (ns === ROOT_NAMESPACE) throw new InvalidRequestError('the root namespace cannot be deleted');
+    if (this.namespaces.children(ns).length > 0) {
+      throw new InvalidRequestError('unable to delete namespace containing child namespaces');
+    }
+    const { tokens, mounts, router, barrier } = this.core;
+    for (const accessor of await tokens.listAccessors()) {
+      const entry = await tokens.lookupAccessor(accessor);
+      if (entry?.namespace_id === ns.id) await tokens.revokeTree(accessor);
+    }
+    await mounts.unmountNamespace(ns.id);
+    for (const point of this.#opened.get(ns.id)?.mountPoints ?? []) router.remove(point);
+    this.#opened.delete(ns.id);
+    await deleteTree(barrier, `namespaces/${ns.id}/`);
+    await this.namespaces.remove(ns);
+    this.core.logger.info('namespace deleted', { namespace: ns.path });
+  }
+
+  /** The system backend's view of the core, confined to one namespace. */
+  systemView(ns: Namespace): SystemCore {
+    const core = this.core;
+    return {
+      namespace: ns,
+      mounts: core.mounts.forNamespace(ns.id),
+      version: core.version,
+      seal: () => core.seal(),
+      rotateKeyring: () => core.rotateKeyring(),
+      keyStatus: () => core.keyStatus(),
+      builtinMounts: () => [SYSTEM_MOUNT_ENTRY],
+      builtinAuthMounts: () => [TOKEN_AUTH_ENTRY],
+      policies: () => this.policies(ns.id),
+      tokenPolicyResolver: () => core.tokenPolicyResolver(),
+      expiration: core.expiration,
+      namespaces: {
+        children: () => this.namespaces.children(ns),
+        get: (name) => this.namespaces.byPath(`${ns.path}${name}/`),
+        create: (name, metadata) => this.create(ns, name, metadata),
+        patch: (child, metadata) => this.namespaces.patch(child, metadata),
+        remove: (child) => this.remove(child),
+      },
+      openapiRoutes: () =>
+        core.router
+          .routes()
+          .filter((r) => this.namespaces.resolve('', r.mountPoint).namespace === ns)
+          .map((r) => ({ mountPoint: r.mountPoint.slice(ns.path.length), type: r.entry.type, backend: r.backend })),
+    };
+  }
+
+  async #open(ns: Namespace): Promise<void> {
+    const prefix = ns === ROOT_NAMESPACE ? 'sys/policy/' : `namespaces/${ns.id}/policy/`;
+    const policies = await PolicyStore.open({ storage: createView(this.core.barrier, prefix) });
+    // Registered before the routes are built: the namespace's `sys/` backend asks for its policies.
+    const opened: Opened = { policies, authorizer: createAclAuthorizer(policies), mountPoints: [] };
+    this.#opened.set(ns.id, opened);
+    for (const route of builtinRoutes(this.core, ns)) {
+      this.core.router.add(route);
+      opened.mountPoints.push(route.mountPoint);
+    }
+  }
+
+  #get(namespaceId: string): Opened {
+    const opened = this.#opened.get(namespaceId);
+    if (!opened) throw new SealedError();
+    return opened;
+  }
+}

@@ -1,0 +1,83 @@
+import type { Namespace } from '../core/namespaces/namespace-store.js';
+import { definePath, field, type PathDefinition } from '../framework/index.js';
+import { NotFoundError } from '../logical/errors.js';
+import type { SystemCore } from './system-core.js';
+
+function view(ns: Namespace) {
+  return { id: ns.id, path: ns.path, custom_metadata: ns.custom_metadata };
+}
+
+/** `sys/namespaces`, `sys/namespaces/:name`: the child namespaces of the current namespace. */
+export function pathNamespaces(sys: SystemCore): PathDefinition[] {
+  const find = (name: string) => {
+    const ns = sys.namespaces.get(name.replace(/\/+$/, ''));
+    if (!ns) throw new NotFoundError('');
+    return ns;
+  };
+  return [
+    definePath({
+      pattern: 'namespaces/',
+      fields: {},
+      operations: {
+        list: {
+          summary: 'List the child namespaces.',
+          handler: async () => {
+            const children = sys.namespaces.children();
+            if (children.length === 0) throw new NotFoundError('');
+            const name = (ns: Namespace) => ns.path.slice(sys.namespace.path.length);
+            return {
+              data: {
+                keys: children.map(name).sort(),
+                key_info: Object.fromEntries(children.map((ns) => [name(ns), view(ns)])),
+              },
+            };
+          },
+        },
+      },
+      help: { synopsis: 'List child namespaces.', description: 'Keys end in `/`; `key_info` gives id and path.' },
+    }),
+    definePath({
+      pattern: 'namespaces/:name',
+      fields: {
+        name: field.path({ description: 'Name of the child namespace (one path segment).' }),
+        custom_metadata: field.stringMap({ description: 'Caller-defined string metadata.' }),
+      },
+      existenceCheck: async ({ data }) => sys.namespaces.get(data.name) !== undefined,
+      operations: {
+        read: { summary: 'Read a child namespace.', handler: async ({ data }) => ({ data: view(find(data.name)) }) },
+        create: {
+          summary: 'Create a child namespace.',
+          handler: async ({ data }) => ({
+            data: view(await sys.namespaces.create(data.name, data.custom_metadata ?? {})),
+          }),
+        },
+        update: {
+          summary: 'Replace the custom metadata of a namespace.',
+          handler: async ({ data }) => {
+            const ns = find(data.name);
+            const clear = Object.fromEntries(Object.keys(ns.custom_metadata).map((k) => [k, null]));
+            return { data: view(await sys.namespaces.patch(ns, { ...clear, ...data.custom_metadata })) };
+          },
+        },
+        patch: {
+          summary: 'Merge custom metadata into a namespace.',
+          handler: async ({ data }) => ({
+            data: view(await sys.namespaces.patch(find(data.name), data.custom_metadata ?? {})),
+          }),
+        },
+        delete: {
+          summary: 'Delete a namespace without children: revokes its tokens, removes its mounts and policies.',
+          handler: async ({ data }) => {
+            const ns = sys.namespaces.get(data.name);
+            if (ns) await sys.namespaces.remove(ns);
+            return undefined;
+          },
+        },
+      },
+      help: {
+        synopsis: 'Create, read, update or delete a child namespace.',
+        description: 'Nested namespaces are created from inside their parent (header or path prefix).',
+      },
+    }),
+  ];
+}
