@@ -44,7 +44,15 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
   const addresses = await server.start();
 
   if (dev) {
-    const creds = await initializeDev(server, flagValue(args, 'dev-root-token-id') ?? env.VAULT_DEV_ROOT_TOKEN_ID);
+    let creds: { unsealKey: string; rootToken: string };
+    try {
+      creds = await initializeDev(server, flagValue(args, 'dev-root-token-id') ?? env.VAULT_DEV_ROOT_TOKEN_ID);
+    } catch (err) {
+      // Without this the open listener keeps a failed dev server running after it has reported the error.
+      await server.stop();
+      await tls?.remove();
+      throw err;
+    }
     const url = addresses[0]?.url ?? '';
     out.write(devBanner(url, creds, tls));
   }
