@@ -132,21 +132,26 @@ describe('ward secrets / auth / policy / namespace / path-help against a running
     assert.match(gone.stderr, /No policy named: lister/);
   });
 
-  it('namespace create / list / delete call sys/namespaces', async () => {
-    const create = await ward(['namespace', 'create', 'team']);
-    const list = await ward(['namespace', 'list', '-format=json']);
+  it('namespace create / list / delete, and VAULT_NAMESPACE scopes later commands', async () => {
+    const create = await ward(['namespace', 'create', '-custom-metadata=owner=ops', 'team']);
+    assert.equal(create.code, 0, create.stderr);
+    assert.match(create.stdout, /^path\s+team\/$/m);
+    assert.deepEqual(JSON.parse((await ward(['namespace', 'list', '-format=json'])).stdout).keys, ['team/']);
+    assert.match((await ward(['namespace', 'list'])).stdout, /^team\/$/m);
+
+    const inTeam = { ...env, VAULT_NAMESPACE: 'team' };
+    assert.equal((await runWard(['secrets', 'enable', '-path=kv2', '-version=2', 'kv'], inTeam)).code, 0);
+    assert.equal((await runWard(['kv', 'put', 'kv2/app', 'k=ns'], inTeam)).code, 0);
+    assert.equal((await runWard(['kv', 'get', '-field=k', 'kv2/app'], inTeam)).stdout, 'ns\n');
+    assert.equal((await runWard(['kv', 'get', '-namespace=team', '-field=k', 'kv2/app'], env)).stdout, 'ns\n');
+    assert.equal((await ward(['kv', 'get', 'kv2/app'])).code, 2, 'the root namespace has no kv2/');
+
     const del = await ward(['namespace', 'delete', 'team']);
-    if (create.code === 0) {
-      // The server implements namespaces: the round trip works.
-      assert.ok(JSON.parse(list.stdout).keys.includes('team/'), list.stdout);
-      assert.equal(del.code, 0, del.stderr);
-    } else {
-      // Not implemented yet: each command still reaches sys/namespaces and reports the server's answer.
-      for (const run of [create, del]) {
-        assert.equal(run.code, 2);
-        assert.match(run.stderr, /\/v1\/sys\/namespaces\/team\n/);
-      }
-    }
+    assert.equal(del.code, 0, del.stderr);
+    assert.match(del.stdout, /Success! Namespace deleted: team/);
+    const empty = await ward(['namespace', 'list']);
+    assert.equal(empty.code, 2);
+    assert.match(empty.stderr, /No namespaces found/);
   });
 
   it('path-help prints the help the server generates for a path', async () => {

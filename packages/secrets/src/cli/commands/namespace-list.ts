@@ -1,4 +1,4 @@
-import { defineCommand } from '../command.js';
+import { CliError, defineCommand } from '../command.js';
 
 /** `ward namespace list`: the child namespaces of the current one. */
 export const namespaceListCommand = defineCommand({
@@ -9,6 +9,7 @@ export const namespaceListCommand = defineCommand({
   args: { min: 0, max: 0 },
   async run(_input, { client, out }) {
     const result = await client.sys.namespaces.list();
+    if (result.keys.length === 0) throw new CliError('No namespaces found', 2);
     out.keys(result.keys, result);
     return undefined;
   },
