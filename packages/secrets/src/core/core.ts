@@ -6,6 +6,7 @@ import type { LogicalResponse } from '../logical/response.js';
 import { getJson, putJson } from '../logical/storage.js';
 import type { StorageBackend } from '../storage/index.js';
 import type { SystemCore } from '../sys/system-core.js';
+import { type AuditBroker, NO_AUDIT } from './audit/audit-broker.js';
 import { AesGcmBarrier, createView } from './barrier/index.js';
 import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
@@ -66,6 +67,8 @@ export class Core {
   #cluster: ClusterInfo | undefined;
   /** Namespaces, their policies and built-in routes exist only while unsealed (they live behind the barrier). */
   #services: NamespaceServices | undefined;
+  /** Receives every request and its outcome; replaced when audit devices are enabled. */
+  audit: AuditBroker = NO_AUDIT;
   /** Set once unsealed: when this node became active (for `sys/leader`). */
   activeSinceMs = 0;
 

@@ -1,6 +1,7 @@
 import { LogicalError, PermissionDeniedError, SealedError, UnsupportedPathError } from '../logical/errors.js';
 import type { BackendRequest, Caller, LogicalRequest, Operation } from '../logical/request.js';
 import type { LogicalResponse } from '../logical/response.js';
+import type { AuditedRequest } from './audit/audit-broker.js';
 import type { Core } from './core.js';
 import type { Namespace } from './namespaces/namespace-store.js';
 import type { Route } from './router/router.js';
@@ -39,10 +40,24 @@ export async function handleRequest(core: Core, req: LogicalRequest): Promise<Lo
     ...(matched?.route.entry.type === 'token' ? { clientToken: req.clientToken } : {}),
   };
   if (matched && req.operation === 'update') backendReq.operation = await writeOperation(matched.route, backendReq);
-  if (auth) await authorize(core, auth, backendReq, matched, fullPath);
-  if (!matched) core.router.match(fullPath); // throws the established "no handler for route" 404
+  const audited: AuditedRequest = {
+    request: req,
+    namespacePath: namespace.path,
+    mountType: matched?.route.entry.type ?? '',
+    caller: auth?.caller,
+    operation: backendReq.operation,
+  };
   try {
-    return await matched?.route.backend.handle(backendReq);
+    if (auth) await authorize(core, auth, backendReq, matched, fullPath);
+    if (!matched) core.router.match(fullPath); // throws the established "no handler for route" 404
+    // Written before the request is served: an unauditable request is not served.
+    if (core.audit.isEnabled) await core.audit.logRequest(audited);
+    const response = await matched?.route.backend.handle(backendReq);
+    if (core.audit.isEnabled) await core.audit.logResponse(audited, { response });
+    return response;
+  } catch (error) {
+    if (core.audit.isEnabled) await core.audit.logResponse(audited, { error });
+    throw error;
   } finally {
     // The request that spends a token's last use still succeeds; the token goes right after.
     if (auth?.isLastUse && auth.caller.accessor) await core.tokens.revokeTree(auth.caller.accessor);
