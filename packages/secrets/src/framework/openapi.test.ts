@@ -4,7 +4,7 @@ import { FakeClock, SeededRandom, silentLogger } from '@ward/base';
 import { createKvBackend } from '../engines/kv/backend.js';
 import { InmemStorage } from '../storage/index.js';
 import { pathMount, pathMountList } from '../sys/path-mounts.js';
-import { pathMountTune } from '../sys/path-mounts-tune.js';
+import { pathTune } from '../sys/path-tune.js';
 import type { SystemCore } from '../sys/system-core.js';
 import { type Backend, type BackendContext, createBackend } from './backend.js';
 import { openapiDocument, openapiForBackend } from './openapi.js';
@@ -33,7 +33,7 @@ function systemMountsBackend(): Backend {
     type: 'system',
     storage: new InmemStorage(),
     help: 'System endpoints used for control, policy and debugging.',
-    paths: [pathMountList(sys), pathMountTune(sys), pathMount(sys)],
+    paths: [pathMountList(sys), pathTune(sys, 'mounts'), pathMount(sys)],
   });
 }
 

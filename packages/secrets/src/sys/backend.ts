@@ -3,11 +3,12 @@ import { pathAuth, pathAuthList } from './path-auth.js';
 import { pathCapabilities } from './path-capabilities.js';
 import { LEASES_ROOT_PATHS, pathLeases } from './path-leases.js';
 import { pathMount, pathMountList } from './path-mounts.js';
-import { pathMountTune } from './path-mounts-tune.js';
 import { pathNamespaces } from './path-namespaces.js';
 import { pathInternalSpecsOpenapi } from './path-openapi.js';
 import { pathPolicies } from './path-policies.js';
+import { pathRemount } from './path-remount.js';
 import { pathSealAndKeys } from './path-seal.js';
+import { pathTune } from './path-tune.js';
 import type { SystemCore } from './system-core.js';
 
 /** Paths only the root namespace's `sys/` has: they act on the whole server. */
@@ -22,13 +23,15 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
     type: 'system',
     storage: ctx.storage,
     help: 'System endpoints used for control, policy and debugging.',
-    // `mounts/*path/tune` before `mounts/*path`: the first matching declaration wins.
+    // `<table>/*path/tune` before `<table>/*path`: the first matching declaration wins.
     paths: [
       pathMountList(sys),
-      pathMountTune(sys),
+      pathTune(sys, 'mounts'),
       pathMount(sys),
       pathAuthList(sys),
+      pathTune(sys, 'auth'),
       pathAuth(sys),
+      ...pathRemount(sys, ctx.random),
       ...pathPolicies(sys.policies()),
       ...pathCapabilities(sys.policies(), sys.tokenPolicyResolver()),
       ...pathNamespaces(sys),
@@ -37,7 +40,7 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
     ],
     specialPaths: {
       unauthenticated: ['internal/specs/openapi'],
-      root: ['seal', 'rotate', 'auth/*', ...LEASES_ROOT_PATHS],
+      root: ['seal', 'rotate', 'auth/*', 'remount', ...LEASES_ROOT_PATHS],
     },
   });
 }

@@ -108,10 +108,11 @@ export function leaseConfig(raw: Record<string, unknown> | undefined) {
   };
 }
 
-/** Effective TTLs of a mount, as `tune` reads report them. */
+/** Effective TTLs of a mount, as `tune` reads report them: an unset default is capped by the max. */
 export function effectiveTtls(entry: MountEntry) {
+  const max = entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS;
   return {
-    default_lease_ttl: entry.config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS,
-    max_lease_ttl: entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
+    default_lease_ttl: Math.min(entry.config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS, max),
+    max_lease_ttl: max,
   };
 }

@@ -6,6 +6,12 @@ export interface MountConfig {
   default_lease_ttl: number;
   max_lease_ttl: number;
   force_no_cache: boolean;
+  /** `unauth` lists the mount to unauthenticated UI listings; `hidden` or absent does not. */
+  listing_visibility?: '' | 'unauth' | 'hidden';
+  /** Managed keys this mount may use (see `sys/managed-keys`). */
+  allowed_managed_keys?: string[];
+  /** Auth mounts only: the token type logins issue (`default-service`, `default-batch`, `service`, `batch`). */
+  token_type?: string;
 }
 
 /** One mounted engine or auth method, as persisted in `core/mounts` or `core/auth`. */

@@ -49,6 +49,7 @@ export interface NamespaceMounts {
   mount(table: TableName, path: string, input: MountInput): Promise<MountEntry>;
   unmount(table: TableName, path: string): Promise<void>;
   tune(table: TableName, path: string, change: MountTuning): Promise<void>;
+  move(table: TableName, from: string, to: string): Promise<void>;
 }
 
 /**
@@ -85,7 +86,31 @@ export class MountManager {
       mount: (table, path, input) => this.mount(table, path, input, namespaceId),
       unmount: (table, path) => this.unmount(table, path, namespaceId),
       tune: (table, path, change) => this.tune(table, path, change, namespaceId),
+      move: (table, from, to) => this.move(table, from, to, namespaceId),
     };
+  }
+
+  /**
+   * Moves a mount to another path of the same namespace. Its storage is keyed by uuid and
+   * stays put; leases issued under the old path are revoked, as their ids name it.
+   */
+  async move(table: TableName, rawFrom: string, rawTo: string, namespaceId = 'root'): Promise<void> {
+    const from = normalizeMountPath(rawFrom);
+    const to = normalizeMountPath(rawTo);
+    const entry = this.entries(table, namespaceId).find((e) => e.path === from);
+    if (!entry) throw new InvalidRequestError(`no matching mount at "${from}"`);
+    checkNewMount(
+      this.entries(table, namespaceId).filter((e) => e !== entry),
+      to,
+      table,
+    );
+    const oldPoint = this.#mountPoint(table, entry);
+    await this.deps.revokeUnder(oldPoint);
+    const route = this.deps.router.remove(oldPoint);
+    entry.path = to;
+    if (route) this.deps.router.add({ ...route, mountPoint: this.#mountPoint(table, entry) });
+    await saveTable(this.deps.barrier, table, this.#tables[table]);
+    this.deps.logger.info('remounted', { table, from, to });
   }
 
   /** Unmounts everything of a namespace (when it is deleted). */
@@ -142,8 +167,8 @@ export class MountManager {
     const entry = this.entries(table, namespaceId).find((e) => e.path === path);
     if (!entry) throw new InvalidRequestError(`no mount at ${path}`);
     const config = { ...entry.config, ...change.config };
-    const effectiveMax = config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS;
-    if ((config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS) > effectiveMax) {
+    // Only two explicit values can contradict each other; an unset default is capped by the max.
+    if (config.default_lease_ttl > 0 && config.max_lease_ttl > 0 && config.default_lease_ttl > config.max_lease_ttl) {
       throw new InvalidRequestError('given default lease TTL greater than given max lease TTL');
     }
     // Entries are shared with the running backend's system view, so change them in place.
@@ -202,7 +227,11 @@ export class MountManager {
       random: this.deps.random,
       options: entry.options ?? {},
       system: {
-        defaultLeaseTtlSeconds: () => entry.config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS,
+        defaultLeaseTtlSeconds: () =>
+          Math.min(
+            entry.config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS,
+            entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
+          ),
         maxLeaseTtlSeconds: () => entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
       },
     });

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '../src/server/testing.js';
+
+describe('mount tables: tune, remount', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.stop());
+
+  it('tunes listing visibility and allowed managed keys, and refuses unknown values', async () => {
+    await t.request('POST', 'sys/mounts/tuned', { body: { type: 'kv-v2' } });
+    const ok = await t.request('POST', 'sys/mounts/tuned/tune', {
+      body: { listing_visibility: 'unauth', allowed_managed_keys: 'k1,k2', max_lease_ttl: '2h' },
+    });
+    assert.equal(ok.status, 204);
+    const read = await t.request('GET', 'sys/mounts/tuned/tune');
+    assert.equal(read.body.data.listing_visibility, 'unauth');
+    assert.deepEqual(read.body.data.allowed_managed_keys, ['k1', 'k2']);
+    assert.equal(read.body.data.max_lease_ttl, 7200);
+    assert.equal(read.body.data.default_lease_ttl, 7200, 'the unset default is capped by the max');
+    assert.equal((await t.request('POST', 'sys/mounts/tuned/tune', { body: { listing_visibility: 'x' } })).status, 400);
+    const tooLong = await t.request('POST', 'sys/mounts/tuned/tune', { body: { default_lease_ttl: '3h' } });
+    assert.deepEqual(tooLong.body, { errors: ['given default lease TTL greater than given max lease TTL'] });
+    assert.equal((await t.request('GET', 'sys/mounts/nothing/tune')).status, 400);
+  });
+
+  it('tunes the token auth mount through sys/auth/:path/tune', async () => {
+    const before = await t.request('GET', 'sys/auth/token/tune');
+    assert.equal(before.status, 400, 'the built-in token mount is not in the tunable table');
+    const list = await t.request('GET', 'sys/auth');
+    assert.ok(list.body.data['token/']);
+  });
+
+  it('moves a mount with its data, and reports the move', async () => {
+    await t.request('POST', 'sys/mounts/old', { body: { type: 'kv-v2' } });
+    await t.request('POST', 'old/data/s', { body: { data: { kept: true } } });
+    const moved = await t.request('POST', 'sys/remount', { body: { from: 'old', to: 'new/place' } });
+    assert.equal(moved.status, 200);
+    const id = moved.body.data.migration_id as string;
+    assert.match(id, /^[0-9a-f-]{36}$/);
+    assert.equal((await t.request('GET', 'old/data/s')).status, 404);
+    assert.deepEqual((await t.request('GET', 'new/place/data/s')).body.data.data, { kept: true });
+    const status = await t.request('GET', `sys/remount/status/${id}`);
+    assert.deepEqual(status.body.data.migration_info, {
+      source_mount: 'old/',
+      target_mount: 'new/place/',
+      status: 'success',
+    });
+    const mounts = await t.request('GET', 'sys/mounts');
+    assert.ok(mounts.body.data['new/place/']);
+    assert.equal(mounts.body.data['old/'], undefined);
+  });
+
+  it('refuses to move protected or missing mounts, or onto a taken path', async () => {
+    assert.deepEqual((await t.request('POST', 'sys/remount', { body: { from: 'sys', to: 'x' } })).body, {
+      errors: ['cannot remount "sys/"'],
+    });
+    assert.equal((await t.request('POST', 'sys/remount', { body: { from: 'ghost', to: 'x' } })).status, 400);
+    await t.request('POST', 'sys/mounts/a1', { body: { type: 'kv' } });
+    const taken = await t.request('POST', 'sys/remount', { body: { from: 'a1', to: 'secret' } });
+    assert.deepEqual(taken.body, { errors: ['path is already in use at secret/'] });
+    const missing = await t.request('POST', 'sys/remount', { body: { from: 'a1' } });
+    assert.equal(missing.status, 400);
+  });
+
+  it('keeps a moved mount across a seal and unseal', async () => {
+    await t.request('PUT', 'sys/seal');
+    await t.request('PUT', 'sys/unseal', { body: { key: t.unsealKey } });
+    assert.deepEqual((await t.request('GET', 'new/place/data/s')).body.data.data, { kept: true });
+  });
+});
