@@ -24,6 +24,12 @@ describe('mount tables: tune, remount', () => {
     const tooLong = await t.request('POST', 'sys/mounts/tuned/tune', { body: { default_lease_ttl: '3h' } });
     assert.deepEqual(tooLong.body, { errors: ['given default lease TTL greater than given max lease TTL'] });
     assert.equal((await t.request('GET', 'sys/mounts/nothing/tune')).status, 400);
+    const options = await t.request('POST', 'sys/mounts/tuned/tune', { body: { options: { version: '2', x: 'y' } } });
+    assert.equal(options.status, 204);
+    assert.deepEqual((await t.request('GET', 'sys/mounts/tuned/tune')).body.data.options, { version: '2', x: 'y' });
+    const downgrade = await t.request('POST', 'sys/mounts/tuned/tune', { body: { options: { version: '1' } } });
+    assert.equal(downgrade.status, 400);
+    assert.match(downgrade.body.errors[0], /version of a mounted engine is not supported/);
   });
 
   it('tunes the token auth mount through sys/auth/:path/tune', async () => {

@@ -40,6 +40,7 @@ export function pathTune(sys: SystemCore, table: TableName): PathDefinition {
       }),
       allowed_managed_keys: field.commaStrings({ description: 'Managed keys the mount may use.' }),
       token_type: field.string({ description: 'Auth mounts: token type of logins.' }),
+      options: field.stringMap({ description: 'Engine options to merge (a KV `version` cannot change).' }),
     },
     operations: {
       read: {
@@ -73,7 +74,7 @@ export function pathTune(sys: SystemCore, table: TableName): PathDefinition {
               throw new InvalidRequestError(`invalid token_type "${data.token_type}"`);
             config.token_type = data.token_type;
           }
-          await sys.mounts.tune(table, data.path, { description: data.description, config });
+          await sys.mounts.tune(table, data.path, { description: data.description, config, options: data.options });
           return undefined;
         },
       },

@@ -41,6 +41,8 @@ const TYPE_ALIASES: Record<string, { type: string; version: string }> = {
 export interface MountTuning {
   description?: string;
   config?: Partial<MountConfig>;
+  /** Merged into the mount's options; the backend sees them when it next starts (unseal). */
+  options?: Record<string, string>;
 }
 
 /** `MountManager`'s operations for one namespace. */
@@ -174,6 +176,15 @@ export class MountManager {
     // Entries are shared with the running backend's system view, so change them in place.
     entry.config = config;
     if (change.description !== undefined) entry.description = change.description;
+    if (change.options) {
+      const current = entry.options ?? {};
+      if (change.options.version !== undefined && change.options.version !== (current.version ?? '1')) {
+        throw new InvalidRequestError(
+          'changing the version of a mounted engine is not supported; mount a new one and copy the data',
+        );
+      }
+      entry.options = { ...current, ...change.options };
+    }
     await saveTable(this.deps.barrier, table, this.#tables[table]);
   }
 
