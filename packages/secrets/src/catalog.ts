@@ -1,3 +1,4 @@
+import { createUserpassBackend } from './auth/userpass/index.js';
 import type { BackendFactory } from './core/router/mounts.js';
 import { createKvBackend } from './engines/kv/backend.js';
 import { createTotpBackend } from './engines/totp/backend.js';
@@ -9,6 +10,7 @@ import { createTotpBackend } from './engines/totp/backend.js';
 export const BUILTIN_BACKENDS: Record<string, BackendFactory> = {
   kv: createKvBackend,
   totp: createTotpBackend,
+  userpass: createUserpassBackend,
 };
 
 /** `secret/` is a KV version 2 engine on every new server (spec 000: a fresh install has `kv` at `secret/`). */

@@ -1,5 +1,6 @@
 import { createTokenBackend } from '../auth/token/index.js';
 import type { BackendContext } from '../framework/index.js';
+import { createIdentityBackend } from '../identity/index.js';
 import { createView } from './barrier/index.js';
 import type { Core } from './core.js';
 import type { Namespace } from './namespaces/namespace-store.js';
@@ -43,6 +44,17 @@ export function builtinRoutes(core: Core, ns: Namespace): Route[] {
       backend: core.deps.systemBackend(services.systemView(ns), context('sys/', SYSTEM_MOUNT_ENTRY)),
     },
     { mountPoint: `${ns.path}auth/token/`, entry: TOKEN_AUTH_ENTRY, backend: tokenBackend },
+    {
+      mountPoint: `${ns.path}identity/`,
+      entry: IDENTITY_MOUNT_ENTRY,
+      backend: createIdentityBackend(context('identity/', IDENTITY_MOUNT_ENTRY), {
+        store: services.identity(ns.id),
+        authMounts: () => [
+          { ...TOKEN_AUTH_ENTRY, path: 'auth/token/' },
+          ...core.mounts.entries('auth', ns.id).map((e) => ({ ...e, path: `auth/${e.path}` })),
+        ],
+      }),
+    },
   ];
 }
 
@@ -68,5 +80,16 @@ export const TOKEN_AUTH_ENTRY: MountEntry = {
   description: 'token based credentials',
   accessor: 'auth_token_00000000',
   uuid: '00000000-0000-4000-8000-000000000001',
+  seal_wrap: false,
+};
+
+/** How the identity store appears in mount listings (built in, one per namespace). */
+export const IDENTITY_MOUNT_ENTRY: MountEntry = {
+  ...SYSTEM_MOUNT_ENTRY,
+  path: 'identity/',
+  type: 'identity',
+  description: 'identity store',
+  accessor: 'identity_00000000',
+  uuid: '00000000-0000-4000-8000-000000000002',
   seal_wrap: false,
 };

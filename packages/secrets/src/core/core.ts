@@ -11,7 +11,7 @@ import { AesGcmBarrier, createView } from './barrier/index.js';
 import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
 import { NamespaceServices } from './namespaces/namespace-services.js';
-import { handleRequest } from './request-handling.js';
+import { handleRequest, loginRenewal } from './request-handling.js';
 import { type BackendFactory, type MountInput, MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { parseUnsealKey, ShamirSeal, UnsealProgress } from './seal/index.js';
@@ -103,6 +103,8 @@ export class Core {
           });
         },
         onRenew: (e) => this.expiration.renewToken(tokenLeaseId(e), e.ttl),
+        // A login token renews under its auth method's current settings.
+        loginRenewal: (e) => loginRenewal(this, e),
       },
     });
     this.mounts = new MountManager({

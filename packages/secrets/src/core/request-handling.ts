@@ -1,17 +1,23 @@
+import type { EntityRecord } from '../identity/index.js';
 import { LogicalError, PermissionDeniedError, SealedError, UnsupportedPathError } from '../logical/errors.js';
 import type { BackendRequest, Caller, LogicalRequest, Operation } from '../logical/request.js';
-import type { LogicalResponse } from '../logical/response.js';
+import { isLoginRenewer, type LogicalResponse, type LoginGrant, type LoginRenewal } from '../logical/response.js';
 import type { AuditedRequest } from './audit/audit-broker.js';
 import type { Core } from './core.js';
 import type { Namespace } from './namespaces/namespace-store.js';
+import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from './router/mounts.js';
 import type { Route } from './router/router.js';
 import { matchesSpecialPath } from './router/special-paths.js';
+import { isAddressInCidrs } from './tokens/bound-cidrs.js';
+import type { IssuedToken, TokenEntry } from './tokens/index.js';
 
 interface Authenticated {
   caller: Caller;
   /** The namespace the token belongs to: its policies speak of paths below it. */
   tokenNamespace: Namespace;
   isLastUse: boolean;
+  /** The token's entity (after merges), for templated policies. */
+  entity?: EntityRecord;
 }
 
 /**
@@ -52,7 +58,10 @@ export async function handleRequest(core: Core, req: LogicalRequest): Promise<Lo
     if (!matched) core.router.match(fullPath); // throws the established "no handler for route" 404
     // Written before the request is served: an unauditable request is not served.
     if (core.audit.isEnabled) await core.audit.logRequest(audited);
-    const response = await matched?.route.backend.handle(backendReq);
+    let response = await matched?.route.backend.handle(backendReq);
+    if (response?.login && matched) {
+      response = await completeLogin(core, response, response.login, { namespace, path, route: matched.route, req });
+    }
     if (core.audit.isEnabled) await core.audit.logResponse(audited, { response });
     return response;
   } catch (error) {
@@ -68,21 +77,122 @@ export async function handleRequest(core: Core, req: LogicalRequest): Promise<Lo
 async function authenticate(core: Core, req: LogicalRequest, fullPath: string): Promise<Authenticated> {
   const token = await core.tokens.lookup(req.clientToken);
   if (!token || !core.tokens.checkCidrs(token, req.remoteAddress)) throw PermissionDeniedError.token();
-  const tokenNamespace = core.namespaceServices().namespaces.byId(token.namespace_id);
+  const services = core.namespaceServices();
+  const tokenNamespace = services.namespaces.byId(token.namespace_id);
   // A token works in its namespace and below, never in a parent or a sibling.
   if (!tokenNamespace || !fullPath.startsWith(tokenNamespace.path)) throw PermissionDeniedError.token();
+  const identity = identityOf(core, token);
   // A use is spent even when the ACL then refuses the request, as established servers do.
   const { isLastUse } = await core.tokens.useToken(token);
   return {
     caller: {
       accessor: token.accessor,
-      policies: token.policies,
-      entityId: token.entity_id,
+      // Identity policies are not stored on the token: entity and group changes apply at once.
+      policies: identity ? [...new Set([...token.policies, ...identity.policies])].sort() : token.policies,
+      entityId: identity?.entity.id ?? '',
       displayName: token.display_name,
     },
     tokenNamespace,
     isLastUse,
+    entity: identity?.entity,
   };
+}
+
+/**
+ * The entity behind a token (following merges) and its identity policies. A token whose
+ * entity is disabled or deleted is refused (403) but not revoked: re-enabling restores it.
+ */
+function identityOf(core: Core, token: TokenEntry) {
+  if (!token.entity_id) return undefined;
+  const store = core.namespaceServices().identity(token.namespace_id ?? 'root');
+  const entity = store.resolveEntity(token.entity_id);
+  if (!entity || entity.disabled) throw PermissionDeniedError.token();
+  return { entity, policies: store.identityPolicies(entity) };
+}
+
+interface LoginSite {
+  namespace: Namespace;
+  /** The login path relative to the namespace. */
+  path: string;
+  route: Route;
+  req: LogicalRequest;
+}
+
+/**
+ * Turns an auth method's login grant into a token: the client must be inside the grant's
+ * CIDRs, the alias `(mount accessor, alias name)` finds or creates its entity (a disabled
+ * one refuses the login), and the token is an orphan of the mount's namespace bound to
+ * that entity, its lease registered by the token store's hooks.
+ */
+async function completeLogin(
+  core: Core,
+  response: LogicalResponse,
+  grant: LoginGrant,
+  site: LoginSite,
+): Promise<LogicalResponse> {
+  const { namespace, route } = site;
+  if (grant.boundCidrs.length > 0 && !isAddressInCidrs(grant.boundCidrs, site.req.remoteAddress)) {
+    throw PermissionDeniedError.token();
+  }
+  const identity = core.namespaceServices().identity(namespace.id);
+  const entity = await identity.loginEntity(route.entry.accessor, grant.aliasName);
+  if (entity.disabled) throw PermissionDeniedError.token();
+  const config = route.entry.config;
+  const issued = await core.tokens.issueLogin(
+    grant,
+    {
+      path: site.path,
+      mountPoint: route.mountPoint.slice(namespace.path.length),
+      mount: {
+        defaultTtlSeconds: config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS,
+        maxTtlSeconds: config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
+      },
+      namespaceId: namespace.id,
+    },
+    entity.id,
+  );
+  const { login: _grant, ...rest } = response;
+  const warnings = [...(response.warnings ?? []), ...issued.warnings];
+  return {
+    ...rest,
+    auth: loginAuth(issued, identity.identityPolicies(entity)),
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
+}
+
+/** The `auth` block of a login: `identity_policies` only when the entity and its groups add any. */
+function loginAuth({ token, entry }: IssuedToken, identityPolicies: string[]) {
+  return {
+    client_token: token,
+    accessor: entry.accessor,
+    policies: [...new Set([...entry.policies, ...identityPolicies])].sort(),
+    token_policies: entry.policies,
+    ...(identityPolicies.length > 0 ? { identity_policies: identityPolicies } : {}),
+    metadata: entry.meta,
+    lease_duration: entry.ttl,
+    renewable: entry.renewable,
+    entity_id: entry.entity_id,
+    token_type: entry.type,
+    orphan: entry.orphan,
+    num_uses: entry.num_uses,
+    mfa_requirement: null,
+  };
+}
+
+/**
+ * The current limits of the auth method that issued `entry` at a login, for the token
+ * store's renewal (`TokenStoreHooks.loginRenewal`). Tokens of the token store itself keep
+ * their creation facts; a token whose mount is gone is left unrenewed.
+ */
+export async function loginRenewal(core: Core, entry: TokenEntry): Promise<LoginRenewal | null | undefined> {
+  if (entry.path.startsWith('auth/token/')) return undefined;
+  const ns = core.namespaceServices().namespaces.byId(entry.namespace_id);
+  if (!ns) return null;
+  const matched = tryMatch(core, `${ns.path}${entry.path}`);
+  if (!matched) return null;
+  const backend = matched.route.backend;
+  if (!isLoginRenewer(backend)) return undefined;
+  return backend.renewLogin({ metadata: entry.meta ?? {}, policies: entry.policies });
 }
 
 async function authorize(
@@ -102,7 +212,9 @@ async function authorize(
       path: fullPath.slice(auth.tokenNamespace.path.length),
       needsSudo,
       data: req.data,
-      entity: auth.caller.entityId ? { id: auth.caller.entityId } : undefined,
+      entity: auth.entity
+        ? { id: auth.entity.id, name: auth.entity.name, metadata: auth.entity.metadata ?? {} }
+        : undefined,
     });
 }
 

@@ -27,6 +27,8 @@ export interface LogicalResponse {
   data?: Record<string, unknown> | null;
   warnings?: string[];
   auth?: AuthResponse;
+  /** Set by an auth method's login handler; the core replaces it with `auth` (a real token). */
+  login?: LoginGrant;
   secret?: SecretLease;
   /** Some `sys/` routes also copy `data` to the top level of the envelope, as established clients expect. */
   dataAtTopLevel?: boolean;
@@ -37,4 +39,78 @@ export interface LogicalResponse {
   status?: number;
   /** Send `body` as is, without the envelope (init, seal-status, health, help). */
   raw?: { status: number; body: unknown };
+}
+
+/**
+ * What an auth method answers a successful login with: the facts of the token to issue.
+ * The core turns it into a real token (policies sanitised, `default` added, TTLs against
+ * the mount), binds it to the identity entity of `(mount accessor, aliasName)`, and sends
+ * the `auth` block. Durations in seconds; 0 = not set.
+ */
+export interface LoginGrant {
+  /** The caller's name at this mount (userpass: the lower-cased username); the entity alias name. */
+  aliasName: string;
+  /** Appended to the mount's name in the token's display name (`userpass-alice`). */
+  displayName: string;
+  policies: string[];
+  metadata: Record<string, string>;
+  ttl: number;
+  maxTtl: number;
+  explicitMaxTtl: number;
+  period: number;
+  numUses: number;
+  /** Normalised CIDR blocks: the login is refused from elsewhere, and the token is bound to them. */
+  boundCidrs: string[];
+  /** `default` lets the mount decide (service unless tuned). */
+  tokenType: 'default' | 'service' | 'batch';
+  noDefaultPolicy: boolean;
+}
+
+/** What the core tells an auth method when a token it issued is renewed. */
+export interface LoginRenewRequest {
+  /** The token's metadata as issued (userpass: `{ username }`). */
+  metadata: Record<string, string>;
+  /** The token's own policies (sanitised, `default` included unless suppressed). */
+  policies: readonly string[];
+}
+
+/** The method's current limits for a renewed token, in seconds (0 = not set). */
+export interface LoginRenewal {
+  ttl: number;
+  maxTtl: number;
+  period: number;
+}
+
+/**
+ * An auth method whose tokens renew under its current settings. Renewal asks the method
+ * that issued the token (found by the token's login path), so a changed TTL applies at
+ * the next renewal and a changed policy set stops renewal. Throw to refuse (e.g. policies
+ * changed); resolve `null` to leave the token as it is (the user is gone).
+ */
+export interface LoginRenewer {
+  renewLogin(req: LoginRenewRequest): Promise<LoginRenewal | null>;
+}
+
+/** Whether a mounted backend renews its own logins (a structural check: backends are plain objects). */
+export function isLoginRenewer(backend: object): backend is LoginRenewer {
+  return typeof (backend as Partial<LoginRenewer>).renewLogin === 'function';
+}
+
+/** One locked-out login of an auth method (`sys/locked-users`). */
+export interface LockedUser {
+  /** The alias name (userpass: the username). */
+  aliasName: string;
+  lockedSinceMs: number;
+}
+
+/** An auth method that locks out users after repeated failed logins. */
+export interface LockoutControl {
+  lockedUsers(): LockedUser[];
+  /** Clears the lock and the failure count of `aliasName`; unknown names are ignored. */
+  unlockUser(aliasName: string): void;
+}
+
+/** Whether a mounted backend keeps a lockout table. */
+export function hasLockout(backend: object): backend is LockoutControl {
+  return typeof (backend as Partial<LockoutControl>).lockedUsers === 'function';
 }

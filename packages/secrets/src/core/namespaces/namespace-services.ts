@@ -1,3 +1,4 @@
+import { IdentityStore } from '../../identity/index.js';
 import { InvalidRequestError, SealedError } from '../../logical/errors.js';
 import { deleteTree } from '../../logical/storage.js';
 import type { SystemCore } from '../../sys/system-core.js';
@@ -12,6 +13,7 @@ import { type Namespace, NamespaceStore, ROOT_NAMESPACE } from './namespace-stor
 interface Opened {
   policies: PolicyStore;
   authorizer: Authorizer;
+  identity: IdentityStore;
   mountPoints: string[];
 }
 
@@ -47,6 +49,11 @@ export class NamespaceServices {
 
   authorizer(namespaceId: string): Authorizer {
     return this.#get(namespaceId).authorizer;
+  }
+
+  /** The namespace's entities, aliases and groups. */
+  identity(namespaceId: string): IdentityStore {
+    return this.#get(namespaceId).identity;
   }
 
   async create(parent: Namespace, name: string, metadata: Record<string, string>): Promise<Namespace> {
@@ -90,6 +97,8 @@ export class NamespaceServices {
       policies: () => this.policies(ns.id),
       tokenPolicyResolver: () => core.tokenPolicyResolver(),
       expiration: core.expiration,
+      audit: core.audit,
+      cors: core.cors,
       namespaces: {
         children: () => this.namespaces.children(ns),
         get: (name) => this.namespaces.byPath(`${ns.path}${name}/`),
@@ -108,8 +117,16 @@ export class NamespaceServices {
   async #open(ns: Namespace): Promise<void> {
     const prefix = ns === ROOT_NAMESPACE ? 'sys/policy/' : `namespaces/${ns.id}/policy/`;
     const policies = await PolicyStore.open({ storage: createView(this.core.barrier, prefix) });
+    const identity = new IdentityStore({
+      // Below `namespaces/<id>/` outside root, so deleting a namespace erases its identities too.
+      storage: createView(this.core.barrier, ns === ROOT_NAMESPACE ? 'identity/' : `namespaces/${ns.id}/identity/`),
+      clock: this.core.clock,
+      random: this.core.deps.random,
+      namespaceId: ns.id,
+    });
+    await identity.load();
     // Registered before the routes are built: the namespace's `sys/` backend asks for its policies.
-    const opened: Opened = { policies, authorizer: createAclAuthorizer(policies), mountPoints: [] };
+    const opened: Opened = { policies, authorizer: createAclAuthorizer(policies), identity, mountPoints: [] };
     this.#opened.set(ns.id, opened);
     for (const route of builtinRoutes(this.core, ns)) {
       this.core.router.add(route);

@@ -2,10 +2,12 @@ import { createHmac } from 'node:crypto';
 import { type Clock, type Random, randomBase62 } from '@ward/base';
 import { KeyedMutex } from '../../framework/index.js';
 import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors.js';
+import type { LoginGrant, LoginRenewal } from '../../logical/response.js';
 import type { Storage } from '../../logical/storage.js';
 import { BATCH_TOKEN_PREFIX, BatchTokenCodec } from './batch-tokens.js';
 import { isAddressInCidrs } from './bound-cidrs.js';
-import { type CreateContext, type CreateTokenRequest, planToken } from './token-create.js';
+import { type LoginContext, planLoginToken } from './login-token.js';
+import { type CreateContext, type CreateTokenRequest, type PlannedToken, planToken } from './token-create.js';
 import { isLive, type TokenEntry } from './token-entry.js';
 import { TokenIndex } from './token-index.js';
 import { RoleStore } from './token-roles.js';
@@ -29,6 +31,13 @@ export interface TokenStoreHooks {
   onIssue?(entry: TokenEntry): Promise<void>;
   /** Called after a renewal set a new `entry.ttl` (from now): the expiration manager moves the expiry. */
   onRenew?(entry: TokenEntry): Promise<void>;
+  /**
+   * Called before a renewal: the current limits of the auth method that issued the token at
+   * a login (its TTLs may have changed since). Resolves `undefined` for tokens no login
+   * issued (their creation facts apply), `null` to leave the token unrenewed (the user is
+   * gone); throws to refuse (the user's policies changed).
+   */
+  loginRenewal?(entry: TokenEntry): Promise<LoginRenewal | null | undefined>;
 }
 
 /** A newly issued token. `token` is shown once, in the create response, and never stored. */
@@ -119,14 +128,26 @@ export class TokenStore {
    * (`token-create.ts`). Throws `InvalidRequestError` when a rule refuses the request.
    */
   async create(req: CreateTokenRequest, ctx: Omit<CreateContext, 'nowMs'>): Promise<IssuedToken> {
-    const { entry: planned, warnings } = planToken(req, { ...ctx, nowMs: this.#clock.now() });
+    return this.#issue(planToken(req, { ...ctx, nowMs: this.#clock.now() }), req.id);
+  }
+
+  /**
+   * Issues the token a login grant becomes (`login-token.ts`): an orphan in the mount's
+   * namespace, bound to `entityId`. Its lease is registered like any other token's.
+   */
+  async issueLogin(grant: LoginGrant, ctx: Omit<LoginContext, 'nowMs'>, entityId: string): Promise<IssuedToken> {
+    const planned = planLoginToken(grant, { ...ctx, nowMs: this.#clock.now() });
+    return this.#issue({ ...planned, entry: { ...planned.entry, entity_id: entityId } });
+  }
+
+  async #issue({ entry: planned, warnings }: PlannedToken, id?: string): Promise<IssuedToken> {
     if (planned.type === 'batch') {
       const entry: TokenEntry = { ...planned, hash: '', accessor: '' };
       return { token: this.#codec().encode(entry), entry, warnings };
     }
-    const token = req.id ? req.id : this.#newServiceToken(planned.namespace_id);
+    const token = id ? id : this.#newServiceToken(planned.namespace_id);
     const hash = this.#hash(token);
-    if (req.id && (await this.#index.byHash(hash))) {
+    if (id && (await this.#index.byHash(hash))) {
       throw new InvalidRequestError('cannot create a token with a duplicate ID');
     }
     const entry: TokenEntry = { ...planned, hash, accessor: randomBase62(this.#random, 24) };
@@ -202,18 +223,22 @@ export class TokenStore {
       const current = await this.#index.byHash(entry.hash);
       const nowMs = this.#clock.now();
       if (!current || !isLive(current, nowMs)) throw new InvalidRequestError('lease expired');
+      const limits = await this.#hooks.loginRenewal?.(current);
+      if (limits === null) return { token: '', entry: current, warnings: [] };
+      const period = limits ? limits.period : current.period;
       const { ttlSeconds, warnings } = calculateTtl({
         mount,
         nowMs,
         startMs: current.creation_time_ms,
         requested: incrementSeconds,
-        backendTtl: current.creation_ttl,
-        backendMaxTtl: 0,
+        backendTtl: limits ? limits.ttl : current.creation_ttl,
+        backendMaxTtl: limits?.maxTtl ?? 0,
         explicitMaxTtl: current.explicit_max_ttl,
-        period: current.period,
+        period,
       });
       const updated = {
         ...current,
+        period,
         ttl: ttlSeconds,
         last_renewal_time_ms: nowMs,
         expire_time_ms: nowMs + ttlSeconds * 1000,

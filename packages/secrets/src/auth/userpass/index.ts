@@ -1,0 +1,1 @@
+export { createUserpassBackend, type UserpassBackend } from './backend.js';

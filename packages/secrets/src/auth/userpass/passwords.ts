@@ -1,0 +1,37 @@
+import { hash, verify } from '@node-rs/bcrypt';
+import { InvalidRequestError } from '../../logical/errors.js';
+
+/** bcrypt's cost when the mount sets none (the established `DefaultCost`). */
+export const DEFAULT_BCRYPT_COST = 10;
+
+/**
+ * bcrypt hashing and verification. Both run on the libuv thread pool (the async API of
+ * `@node-rs/bcrypt`), so a storm of logins never blocks the event loop. Unknown users are
+ * checked against a dummy hash of the same cost: both failures take the same time, and
+ * timing tells nobody which names exist.
+ */
+export class PasswordHasher {
+  readonly #cost: number;
+  #dummy: Promise<string> | undefined;
+
+  constructor(cost = DEFAULT_BCRYPT_COST) {
+    if (!Number.isInteger(cost) || cost < 4 || cost > 31) throw new InvalidRequestError(`invalid bcrypt cost ${cost}`);
+    this.#cost = cost;
+  }
+
+  /** `$2a$<cost>$...`; passwords over 72 bytes are refused rather than silently truncated. */
+  async hash(password: string): Promise<string> {
+    if (Buffer.byteLength(password) > 72) throw new InvalidRequestError('bcrypt: password length exceeds 72 bytes');
+    return hash(password, { cost: this.#cost, version: '2a', rejectLongPasswords: true });
+  }
+
+  /** Whether `password` matches `stored`; with no stored hash, spends the same work and answers false. */
+  async verify(password: string, stored: string | undefined): Promise<boolean> {
+    if (stored === undefined) {
+      this.#dummy ??= hash('ward-dummy-password', { cost: this.#cost, version: '2a' });
+      await verify(password, await this.#dummy);
+      return false;
+    }
+    return verify(password, stored);
+  }
+}

@@ -1,0 +1,88 @@
+import { InvalidRequestError } from '../../logical/errors.js';
+import type { LoginGrant } from '../../logical/response.js';
+import type { PlannedToken } from './token-create.js';
+import type { TokenType } from './token-entry.js';
+import { sanitizePolicies } from './token-policies.js';
+import { calculateTtl, type MountTtls } from './token-ttl.js';
+
+/** Where a login happened and under which limits. */
+export interface LoginContext {
+  /** The login request path relative to its namespace (`auth/userpass/login/alice`): the token's `path`. */
+  path: string;
+  /** The auth mount's point relative to its namespace (`auth/userpass/`). */
+  mountPoint: string;
+  mount: MountTtls;
+  nowMs: number;
+  namespaceId: string;
+}
+
+/**
+ * The token a login grant becomes, under the established login rules: an orphan, display
+ * name `<mount>-<name>` (`userpass-alice`), policies sanitised with `default` added unless
+ * suppressed, never `root` (`auth methods cannot create root tokens`), TTL from the grant
+ * against the mount. Throws `InvalidRequestError` when a rule refuses the grant.
+ */
+export function planLoginToken(grant: LoginGrant, ctx: LoginContext): PlannedToken {
+  let policies = sanitizePolicies(grant.policies, !grant.noDefaultPolicy);
+  if (grant.noDefaultPolicy) policies = policies.filter((p) => p !== 'default');
+  if (policies.includes('root')) throw new InvalidRequestError('auth methods cannot create root tokens');
+  const type: TokenType = grant.tokenType === 'batch' ? 'batch' : 'service';
+  if (type === 'batch' && grant.period > 0) {
+    throw new InvalidRequestError(
+      "'token_type' cannot be 'batch' or 'default_batch' when set to generate periodic tokens",
+    );
+  }
+  if (type === 'batch' && grant.numUses > 0) {
+    throw new InvalidRequestError(
+      "'token_type' cannot be 'batch' or 'default_batch' when set to generate tokens with limited use count",
+    );
+  }
+  const { ttlSeconds: ttl, warnings } = calculateTtl({
+    mount: ctx.mount,
+    nowMs: ctx.nowMs,
+    startMs: ctx.nowMs,
+    requested: 0,
+    backendTtl: grant.ttl,
+    backendMaxTtl: grant.maxTtl,
+    explicitMaxTtl: grant.explicitMaxTtl,
+    period: grant.period,
+  });
+  return {
+    entry: {
+      parent_accessor: '',
+      policies,
+      path: ctx.path,
+      meta: Object.keys(grant.metadata).length > 0 ? { ...grant.metadata } : null,
+      display_name: loginDisplayName(ctx.mountPoint, grant.displayName),
+      num_uses: grant.numUses,
+      creation_time_ms: ctx.nowMs,
+      creation_ttl: ttl,
+      ttl,
+      explicit_max_ttl: grant.explicitMaxTtl,
+      period: grant.period,
+      renewable: type === 'service' && ttl > 0,
+      type,
+      bound_cidrs: [...grant.boundCidrs],
+      role: '',
+      entity_id: '',
+      namespace_id: ctx.namespaceId,
+      orphan: true,
+      last_renewal_time_ms: 0,
+      expire_time_ms: ttl > 0 ? ctx.nowMs + ttl * 1000 : 0,
+    },
+    warnings,
+  };
+}
+
+/** `auth/userpass/` + `alice` → `userpass-alice`: the mount path without `auth/`, `/` as `-`. */
+export function loginDisplayName(mountPoint: string, name: string): string {
+  return `${mountPoint.replace(/^auth\//, '').replace(/\//g, '-')}${name}`;
+}
+
+/** Whether two policy lists grant the same, ignoring `default`, order and duplicates (case matters, as established). */
+export function equivalentPolicies(a: readonly string[], b: readonly string[]): boolean {
+  const set = (list: readonly string[]) => new Set(list.filter((p) => p !== 'default'));
+  const left = set(a);
+  const right = set(b);
+  return left.size === right.size && [...left].every((p) => right.has(p));
+}

@@ -1,0 +1,29 @@
+import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
+import type { AuthMountInfo, IdentityDeps } from './deps.js';
+import type { IdentityStore } from './identity-store.js';
+import { pathEntities } from './path-entities.js';
+
+const HELP =
+  'The identity store: entities (one per person or service), their aliases at auth mounts, ' +
+  'internal groups, and login-MFA TOTP methods. Entity and group policies add to tokens’ policies.';
+
+/** What the core gives the identity backend of a namespace. */
+export interface IdentityBackendDeps {
+  store: IdentityStore;
+  /** The namespace's auth mounts now. */
+  authMounts(): AuthMountInfo[];
+}
+
+/** The identity backend of one namespace, mounted at `<namespace>identity/` over `deps.store`. */
+export function createIdentityBackend(ctx: BackendContext, deps: IdentityBackendDeps): Backend {
+  const d: IdentityDeps = {
+    store: deps.store,
+    authMount: (accessor) => deps.authMounts().find((m) => m.accessor === accessor),
+  };
+  return createBackend({
+    type: 'identity',
+    storage: ctx.storage,
+    help: HELP,
+    paths: [...pathEntities(d)],
+  });
+}

@@ -1,0 +1,62 @@
+import { rfc3339Nano } from '../logical/time.js';
+import type { IdentityDeps } from './deps.js';
+import type { AliasRecord, EntityRecord, GroupRecord } from './records.js';
+
+/** An alias as reads show it; `mount_type`/`mount_path` only while the mount exists. */
+export function aliasData(d: IdentityDeps, alias: AliasRecord): Record<string, unknown> {
+  const mount = d.authMount(alias.mount_accessor);
+  return {
+    id: alias.id,
+    canonical_id: alias.canonical_id,
+    name: alias.name,
+    mount_accessor: alias.mount_accessor,
+    ...(mount ? { mount_type: mount.type, mount_path: mount.path } : {}),
+    metadata: alias.metadata,
+    custom_metadata: alias.custom_metadata,
+    local: alias.local,
+    merged_from_canonical_ids: alias.merged_from_canonical_ids,
+    namespace_id: alias.namespace_id,
+    creation_time: rfc3339Nano(alias.creation_time_ms),
+    last_update_time: rfc3339Nano(alias.last_update_time_ms),
+  };
+}
+
+/** An entity as reads by id and by name show it: the union of the spec's fields. */
+export function entityData(d: IdentityDeps, entity: EntityRecord): Record<string, unknown> {
+  const { direct, inherited } = d.store.groupsOf(entity.id);
+  return {
+    id: entity.id,
+    name: entity.name,
+    namespace_id: entity.namespace_id,
+    disabled: entity.disabled,
+    metadata: entity.metadata,
+    policies: entity.policies,
+    merged_entity_ids: entity.merged_entity_ids,
+    bucket_key_hash: entity.bucket_key_hash,
+    creation_time: rfc3339Nano(entity.creation_time_ms),
+    last_update_time: rfc3339Nano(entity.last_update_time_ms),
+    aliases: entity.aliases.map((a) => aliasData(d, a)),
+    direct_group_ids: direct,
+    inherited_group_ids: inherited,
+    group_ids: [...direct, ...inherited],
+    mfa_secrets: Object.fromEntries(Object.keys(entity.mfa_secrets).map((id) => [id, { method_id: id }])),
+  };
+}
+
+/** A group as reads show it, with its parents. */
+export function groupData(d: IdentityDeps, group: GroupRecord): Record<string, unknown> {
+  return {
+    id: group.id,
+    name: group.name,
+    type: group.type,
+    namespace_id: group.namespace_id,
+    metadata: group.metadata,
+    policies: group.policies,
+    member_entity_ids: group.member_entity_ids,
+    member_group_ids: group.member_group_ids,
+    parent_group_ids: d.store.parentsOf(group.id).map((g) => g.id),
+    alias: {},
+    creation_time: rfc3339Nano(group.creation_time_ms),
+    last_update_time: rfc3339Nano(group.last_update_time_ms),
+  };
+}
