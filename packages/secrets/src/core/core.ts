@@ -6,8 +6,9 @@ import type { LogicalResponse } from '../logical/response.js';
 import { getJson, putJson } from '../logical/storage.js';
 import type { StorageBackend } from '../storage/index.js';
 import type { SystemCore } from '../sys/system-core.js';
-import { type AuditBroker, NO_AUDIT } from './audit/audit-broker.js';
+import { AuditDevices } from './audit/index.js';
 import { AesGcmBarrier, createView } from './barrier/index.js';
+import { CorsSettings } from './cors-config.js';
 import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
 import { NamespaceServices } from './namespaces/namespace-services.js';
@@ -67,8 +68,10 @@ export class Core {
   #cluster: ClusterInfo | undefined;
   /** Namespaces, their policies and built-in routes exist only while unsealed (they live behind the barrier). */
   #services: NamespaceServices | undefined;
-  /** Receives every request and its outcome; replaced when audit devices are enabled. */
-  audit: AuditBroker = NO_AUDIT;
+  /** The audit devices: every request and its outcome is written to them before the client hears back. */
+  readonly audit: AuditDevices;
+  /** The CORS setting the HTTP layer applies to every request. */
+  readonly cors: CorsSettings;
   /** Set once unsealed: when this node became active (for `sys/leader`). */
   activeSinceMs = 0;
 
@@ -107,6 +110,14 @@ export class Core {
         loginRenewal: (e) => loginRenewal(this, e),
       },
     });
+    this.audit = new AuditDevices({
+      storage: this.barrier,
+      clock,
+      random,
+      logger: logger.child({ component: 'audit' }),
+      namespaceId: (path) => this.#services?.namespaces.byPath(path)?.id,
+    });
+    this.cors = new CorsSettings(this.barrier);
     this.mounts = new MountManager({
       barrier: this.barrier,
       router: this.router,
@@ -187,12 +198,15 @@ export class Core {
   async unsealWithRootKey(rootKey: Uint8Array): Promise<void> {
     await this.barrier.unseal(rootKey);
     this.#cluster = await getJson<ClusterInfo>(this.barrier, 'core/cluster');
+    // Requests pass the sealed check once the barrier is open: none may be served unrecorded.
+    await this.audit.load();
     await this.tokens.setup();
     this.#services = new NamespaceServices(this);
     await this.#services.load();
     await this.mounts.load(this.deps.defaultMounts);
     await this.#services.openAll();
     await this.expiration.restore();
+    await this.cors.load();
     this.activeSinceMs = this.deps.clock.now();
     this.deps.logger.info('unsealed');
   }
@@ -201,6 +215,7 @@ export class Core {
   async seal(): Promise<void> {
     if (this.isSealed()) return;
     await this.expiration.stop();
+    await this.audit.close();
     await this.mounts.stopAll();
     this.router.clear();
     this.tokens.reset();

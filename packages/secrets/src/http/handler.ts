@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, type Random, randomUuid } from '@ward/base';
 import type { Core } from '../core/core.js';
 import { InvalidRequestError, RequestTooLargeError, UnsupportedOperationError } from '../logical/errors.js';
+import { applyCors } from './cors.js';
 import { handleHelp } from './help.js';
 import {
   apiPath,
@@ -14,6 +15,7 @@ import {
   splitTarget,
 } from './logical-request.js';
 import { closeAfterResponse, readBody } from './read-body.js';
+import { checkRequestHeader } from './request-header.js';
 import { sendError, sendJson, sendLogicalResponse } from './respond.js';
 import { RAW_ROUTES, type ServerInfo } from './sys-raw.js';
 
@@ -24,6 +26,8 @@ export interface ApiHandlerOptions {
   random: Random;
   /** Bytes; negative = unlimited. */
   maxRequestSize: number;
+  /** The listener's `require_request_header`: refuse (412) requests without `X-Vault-Request: true`. */
+  requireRequestHeader?: boolean;
 }
 
 /**
@@ -45,6 +49,9 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
 }
 
 async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // Before anything else: a preflight carries no token and no request header, and a refused origin learns nothing.
+  if (applyCors(o.core.cors.current, req, res)) return;
+  if (o.requireRequestHeader) checkRequestHeader(req);
   const url = splitTarget(req.url ?? '/');
   const path = apiPath(url.pathname);
   if (path === undefined) return sendJson(res, 404, { errors: [] });

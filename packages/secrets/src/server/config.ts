@@ -10,6 +10,8 @@ export interface ListenerConfig {
   tlsKeyFile?: string;
   /** Bytes; 0 = the default 32 MiB; negative = unlimited. */
   maxRequestSize: number;
+  /** `require_request_header`: refuse (412) requests without `X-Vault-Request: true`. */
+  requireRequestHeader?: boolean;
 }
 
 export interface StorageConfig {
@@ -74,13 +76,14 @@ export function parseConfig(doc: Block): ServerConfig {
 }
 
 function listenerConfig(body: Block): ListenerConfig {
-  const tlsDisable = body.tls_disable === true || body.tls_disable === 'true' || body.tls_disable === 1;
+  const tlsDisable = isTrue(body.tls_disable);
   const config: ListenerConfig = {
     address: typeof body.address === 'string' ? body.address : '127.0.0.1:8200',
     tlsDisable,
     tlsCertFile: body.tls_cert_file as string | undefined,
     tlsKeyFile: body.tls_key_file as string | undefined,
     maxRequestSize: Number(body.max_request_size ?? 0),
+    requireRequestHeader: isTrue(body.require_request_header),
   };
   if (!Number.isInteger(config.maxRequestSize)) throw new InvalidRequestError('max_request_size must be an integer');
   if (!tlsDisable && (!config.tlsCertFile || !config.tlsKeyFile)) {
@@ -89,6 +92,11 @@ function listenerConfig(body: Block): ListenerConfig {
     );
   }
   return config;
+}
+
+/** HCL booleans may be written `true`, `"true"` or `1`. */
+function isTrue(value: unknown): boolean {
+  return value === true || value === 'true' || value === 1;
 }
 
 /** `storage "sqlite" { … }` parses to `{ sqlite: [{ … }] }`; flatten that to `[type, body]` pairs. */

@@ -1,5 +1,8 @@
 import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
+import { AUDIT_ROOT_PATHS, pathAudit } from './path-audit.js';
+import { pathAuth, pathAuthList } from './path-auth.js';
 import { pathCapabilities } from './path-capabilities.js';
+import { pathConfigCors } from './path-cors.js';
 import { LEASES_ROOT_PATHS, pathLeases } from './path-leases.js';
 import { pathMount, pathMountList } from './path-mounts.js';
 import { pathNamespaces } from './path-namespaces.js';
@@ -12,7 +15,7 @@ import type { SystemCore } from './system-core.js';
 
 /** Paths only the root namespace's `sys/` has: they act on the whole server. */
 function rootOnlyPaths(sys: SystemCore) {
-  return [...pathSealAndKeys(sys), ...pathLeases(sys.expiration)];
+  return [...pathSealAndKeys(sys), ...pathLeases(sys.expiration), ...pathAudit(sys.audit), pathConfigCors(sys.cors)];
 }
 
 /** The system backend of a namespace, mounted at `<namespace>sys/`. */
@@ -24,12 +27,12 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
     help: 'System endpoints used for control, policy and debugging.',
     // `<table>/*path/tune` before `<table>/*path`: the first matching declaration wins.
     paths: [
-      pathMountList(sys, 'mounts'),
+      pathMountList(sys),
       pathTune(sys, 'mounts'),
-      pathMount(sys, 'mounts'),
-      pathMountList(sys, 'auth'),
+      pathMount(sys),
+      pathAuthList(sys),
       pathTune(sys, 'auth'),
-      pathMount(sys, 'auth'),
+      pathAuth(sys),
       ...pathRemount(sys, ctx.random),
       ...pathPolicies(sys.policies()),
       ...pathCapabilities(sys.policies(), sys.tokenPolicyResolver()),
@@ -39,7 +42,7 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
     ],
     specialPaths: {
       unauthenticated: ['internal/specs/openapi'],
-      root: ['seal', 'rotate', 'auth/*', 'remount', ...LEASES_ROOT_PATHS],
+      root: ['seal', 'rotate', 'auth/*', 'remount', ...LEASES_ROOT_PATHS, ...AUDIT_ROOT_PATHS, 'config/cors'],
     },
   });
 }

@@ -1,4 +1,4 @@
-import type { MountEntry, TableName } from '../core/router/mount-table.js';
+import type { MountEntry } from '../core/router/mount-table.js';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../core/router/mounts.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { NotFoundError } from '../logical/errors.js';
@@ -32,41 +32,31 @@ const mountFields = {
   seal_wrap: field.bool({ description: 'Accepted for compatibility.' }),
 };
 
-/** Words that differ between the two tables' endpoints. */
-const NOUN: Record<TableName, { plural: string; one: string }> = {
-  mounts: { plural: 'secrets engines', one: 'secrets engine' },
-  auth: { plural: 'auth methods', one: 'auth method' },
-};
+const allMounts = (sys: SystemCore) => [...sys.builtinMounts(), ...sys.mounts.entries('mounts')];
 
-/** Built-in mounts first (`sys/` or `token/`), then the table's own. */
-function allOf(sys: SystemCore, table: TableName): MountEntry[] {
-  const builtin = table === 'mounts' ? sys.builtinMounts() : sys.builtinAuthMounts();
-  return [...builtin, ...sys.mounts.entries(table)];
-}
-
-/** `sys/mounts` or `sys/auth`: list the table; keys are mount paths with a trailing slash. */
-export function pathMountList(sys: SystemCore, table: TableName): PathDefinition {
+/** `sys/mounts`: list the secrets engines. */
+export function pathMountList(sys: SystemCore): PathDefinition {
   return definePath({
-    pattern: table,
+    pattern: 'mounts',
     fields: {},
     operations: {
       read: {
-        summary: `List the mounted ${NOUN[table].plural}.`,
+        summary: 'List the mounted secrets engines.',
         handler: async () => ({
-          data: Object.fromEntries(allOf(sys, table).map((e) => [e.path, mountView(e, sys.version)])),
+          data: Object.fromEntries(allMounts(sys).map((e) => [e.path, mountView(e, sys.version)])),
           dataAtTopLevel: true,
         }),
       },
     },
-    help: { synopsis: `List ${NOUN[table].plural}.`, description: 'Keys are mount paths with a trailing slash.' },
+    help: { synopsis: 'List mounted secrets engines.', description: 'Keys are mount paths with a trailing slash.' },
   });
 }
 
-/** `sys/mounts/:path` or `sys/auth/:path`: read, enable and disable one mount. */
-export function pathMount(sys: SystemCore, table: TableName): PathDefinition {
-  const find = (path: string) => allOf(sys, table).find((e) => e.path === `${path.replace(/\/+$/, '')}/`);
+/** `sys/mounts/:path`: read, enable and disable one secrets engine. */
+export function pathMount(sys: SystemCore): PathDefinition {
+  const find = (path: string) => allMounts(sys).find((e) => e.path === `${path.replace(/\/+$/, '')}/`);
   return definePath({
-    pattern: `${table}/*path`,
+    pattern: 'mounts/*path',
     fields: mountFields,
     operations: {
       read: {
@@ -78,9 +68,9 @@ export function pathMount(sys: SystemCore, table: TableName): PathDefinition {
         },
       },
       update: {
-        summary: `Enable a ${NOUN[table].one} at this path.`,
+        summary: 'Enable a secrets engine at this path.',
         handler: async ({ data }) => {
-          await sys.mounts.mount(table, data.path, {
+          await sys.mounts.mount('mounts', data.path, {
             type: data.type ?? '',
             description: data.description,
             config: leaseConfig(data.config),
@@ -92,16 +82,16 @@ export function pathMount(sys: SystemCore, table: TableName): PathDefinition {
         },
       },
       delete: {
-        summary: `Disable the ${NOUN[table].one} at this path: its leases are revoked and its data erased.`,
+        summary: 'Disable the engine at this path and erase its data.',
         handler: async ({ data }) => {
-          await sys.mounts.unmount(table, data.path);
+          await sys.mounts.unmount('mounts', data.path);
           return undefined;
         },
       },
     },
     help: {
-      synopsis: `Enable, read or disable a ${NOUN[table].one}.`,
-      description: 'Disabling a mount revokes its leases and deletes everything stored under it.',
+      synopsis: 'Enable, read or disable a secrets engine.',
+      description: 'Disabling a mount deletes everything stored under it.',
     },
   });
 }

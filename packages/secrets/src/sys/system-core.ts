@@ -1,3 +1,5 @@
+import type { AuditAdmin } from '../core/audit/index.js';
+import type { CorsSettings } from '../core/cors-config.js';
 import type { ExpirationManager } from '../core/expiration/index.js';
 import type { Namespace } from '../core/namespaces/namespace-store.js';
 import type { PolicyStore } from '../core/policy/policy-store.js';
@@ -36,6 +38,10 @@ export interface SystemCore {
   tokenPolicyResolver(): TokenPolicyResolver;
   expiration: ExpirationManager;
   namespaces: ChildNamespaces;
+  /** The server's audit devices (`sys/audit*`, root namespace only). */
+  audit: AuditAdmin;
+  /** The server's CORS setting (`sys/config/cors`, root namespace only). */
+  cors: CorsSettings;
   /** The mounts of this namespace, with mount points relative to it (for `sys/internal/specs/openapi`). */
   openapiRoutes(): OpenApiRoute[];
 }
