@@ -2,6 +2,11 @@ import { type Backend, type BackendContext, createBackend } from '../framework/i
 import type { AuthMountInfo, IdentityDeps } from './deps.js';
 import type { IdentityStore } from './identity-store.js';
 import { pathEntities } from './path-entities.js';
+import { pathEntityAlias } from './path-entity-alias.js';
+import { pathEntityMerge } from './path-entity-merge.js';
+import { pathGroups } from './path-groups.js';
+import { pathLookupEntity } from './path-lookup.js';
+import { pathMfaTotp } from './path-mfa-totp.js';
 
 const HELP =
   'The identity store: entities (one per person or service), their aliases at auth mounts, ' +
@@ -19,11 +24,19 @@ export function createIdentityBackend(ctx: BackendContext, deps: IdentityBackend
   const d: IdentityDeps = {
     store: deps.store,
     authMount: (accessor) => deps.authMounts().find((m) => m.accessor === accessor),
+    random: (n) => ctx.random.bytes(n),
   };
   return createBackend({
     type: 'identity',
     storage: ctx.storage,
     help: HELP,
-    paths: [...pathEntities(d)],
+    paths: [
+      ...pathEntities(d),
+      pathEntityMerge(d),
+      ...pathEntityAlias(d),
+      ...pathGroups(d),
+      ...pathMfaTotp(d),
+      pathLookupEntity(d),
+    ],
   });
 }

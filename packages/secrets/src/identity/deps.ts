@@ -14,4 +14,6 @@ export interface IdentityDeps {
   store: IdentityStore;
   /** The namespace's auth mounts now (aliases show their mount only while it exists). */
   authMount(accessor: string): AuthMountInfo | undefined;
+  /** `n` random bytes (MFA secrets). */
+  random(n: number): Uint8Array;
 }

@@ -1,0 +1,39 @@
+import QRCode from 'qrcode';
+import type { TotpMethod } from './records.js';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** RFC 4648 base32 without padding, as authenticator apps expect in `otpauth://` URLs. */
+export function base32(bytes: Uint8Array): string {
+  let out = '';
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(buffer >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += ALPHABET[(buffer << (5 - bits)) & 31];
+  return out;
+}
+
+/** The `otpauth://totp/<issuer>:<entity id>?...` URL of an entity's secret for `method`. */
+export function totpUrl(method: TotpMethod, entityId: string, secret: string): string {
+  const params = new URLSearchParams({
+    algorithm: method.algorithm,
+    digits: String(method.digits),
+    issuer: method.issuer,
+    period: String(method.period),
+    secret,
+  });
+  return `otpauth://totp/${encodeURIComponent(method.issuer)}:${encodeURIComponent(entityId)}?${params}`;
+}
+
+/** Base64 PNG of the URL as a QR code `qrSize` pixels wide; `''` when the method asks for none. */
+export async function qrBarcode(url: string, qrSize: number): Promise<string> {
+  if (qrSize === 0) return '';
+  return (await QRCode.toBuffer(url, { type: 'png', width: qrSize, margin: 1 })).toString('base64');
+}
