@@ -4,62 +4,68 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runWard, tempHome } from '../src/cli/testing.js';
-import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { type CliHarness, runWard, startCliHarness, tempHome } from '../src/cli/testing.js';
 
 describe('ward token / login against a running server', () => {
-  let server: TestServer;
-  let env: Record<string, string>;
-  const ward = (args: string[], stdin?: string) => runWard(args, env, stdin);
+  let cli: CliHarness;
   before(async () => {
-    server = await startTestServer();
-    env = { VAULT_ADDR: server.url, VAULT_TOKEN: server.rootToken, HOME: await tempHome() };
+    cli = await startCliHarness();
   });
-  after(() => server.stop());
+  after(() => cli.stop());
 
   it('token create / lookup / renew / revoke', async () => {
-    const create = await ward(['token', 'create', '-policy=default', '-ttl=1h', '-metadata=team=ops', '-format=json']);
+    const create = await cli.ward([
+      'token',
+      'create',
+      '-policy=default',
+      '-ttl=1h',
+      '-metadata=team=ops',
+      '-format=json',
+    ]);
     assert.equal(create.code, 0, create.stderr);
     const { client_token: token, accessor } = JSON.parse(create.stdout).auth;
-    const table = await ward(['token', 'create', '-policy=default', '-display-name=ci']);
+    const table = await cli.ward(['token', 'create', '-policy=default', '-display-name=ci']);
     assert.match(table.stdout, /^token\s+\S+$/m);
     assert.match(table.stdout, /^token_policies\s+\[default\]$/m);
-    assert.match((await ward(['token', 'create', '-field=token'])).stdout, /^\S+\n$/);
+    assert.match((await cli.ward(['token', 'create', '-field=token'])).stdout, /^\S+\n$/);
 
-    const lookup = await ward(['token', 'lookup', token]);
+    const lookup = await cli.ward(['token', 'lookup', token]);
     assert.equal(lookup.code, 0, lookup.stderr);
     assert.match(lookup.stdout, /^policies\s+\[default\]$/m);
     assert.match(lookup.stdout, /^meta\s+map\[team:ops\]$/m);
-    assert.equal((await ward(['token', 'lookup', '-accessor', '-field=accessor', accessor])).stdout, `${accessor}\n`);
-    assert.match((await ward(['token', 'lookup'])).stdout, /^policies\s+\[root\]$/m, 'no argument: the own token');
-    assert.match((await runWard(['token', 'lookup'], { ...env, VAULT_TOKEN: token })).stdout, /^id\s+/m);
+    assert.equal(
+      (await cli.ward(['token', 'lookup', '-accessor', '-field=accessor', accessor])).stdout,
+      `${accessor}\n`,
+    );
+    assert.match((await cli.ward(['token', 'lookup'])).stdout, /^policies\s+\[root\]$/m, 'no argument: the own token');
+    assert.match((await runWard(['token', 'lookup'], { ...cli.env, VAULT_TOKEN: token })).stdout, /^id\s+/m);
 
-    const renew = await ward(['token', 'renew', '-increment=30m', token]);
+    const renew = await cli.ward(['token', 'renew', '-increment=30m', token]);
     assert.equal(renew.code, 0, renew.stderr);
     assert.match(renew.stdout, /^token_duration\s+30m$/m);
-    const self = await runWard(['token', 'renew', '-format=json'], { ...env, VAULT_TOKEN: token });
+    const self = await runWard(['token', 'renew', '-format=json'], { ...cli.env, VAULT_TOKEN: token });
     assert.equal(JSON.parse(self.stdout).auth.client_token, token);
 
-    const revoke = await ward(['token', 'revoke', token]);
+    const revoke = await cli.ward(['token', 'revoke', token]);
     assert.equal(revoke.code, 0, revoke.stderr);
     assert.match(revoke.stdout, /Success! Revoked token \(if it existed\)/);
-    const dead = await runWard(['token', 'lookup'], { ...env, VAULT_TOKEN: token });
+    const dead = await runWard(['token', 'lookup'], { ...cli.env, VAULT_TOKEN: token });
     assert.equal(dead.code, 2);
     assert.match(dead.stderr, /Code: 403/);
 
-    const other = JSON.parse((await ward(['token', 'create', '-format=json'])).stdout).auth;
-    assert.equal((await ward(['token', 'revoke', '-accessor', other.accessor])).code, 0);
-    assert.equal((await runWard(['token', 'lookup'], { ...env, VAULT_TOKEN: other.client_token })).code, 2);
-    const mine = JSON.parse((await ward(['token', 'create', '-format=json'])).stdout).auth.client_token;
-    assert.equal((await runWard(['token', 'revoke', '-self'], { ...env, VAULT_TOKEN: mine })).code, 0);
-    assert.equal((await runWard(['token', 'lookup'], { ...env, VAULT_TOKEN: mine })).code, 2);
+    const other = JSON.parse((await cli.ward(['token', 'create', '-format=json'])).stdout).auth;
+    assert.equal((await cli.ward(['token', 'revoke', '-accessor', other.accessor])).code, 0);
+    assert.equal((await runWard(['token', 'lookup'], { ...cli.env, VAULT_TOKEN: other.client_token })).code, 2);
+    const mine = JSON.parse((await cli.ward(['token', 'create', '-format=json'])).stdout).auth.client_token;
+    assert.equal((await runWard(['token', 'revoke', '-self'], { ...cli.env, VAULT_TOKEN: mine })).code, 0);
+    assert.equal((await runWard(['token', 'lookup'], { ...cli.env, VAULT_TOKEN: mine })).code, 2);
   });
 
   it('login -method=token saves the token to ~/.ward-token (0600), used when VAULT_TOKEN is unset', async () => {
     const home = await tempHome();
-    const token = JSON.parse((await ward(['token', 'create', '-policy=default', '-format=json'])).stdout).auth
+    const token = JSON.parse((await cli.ward(['token', 'create', '-policy=default', '-format=json'])).stdout).auth
       .client_token;
-    const noToken = { VAULT_ADDR: server.url, HOME: home };
+    const noToken = { VAULT_ADDR: cli.server.url, HOME: home };
     assert.equal((await runWard(['token', 'lookup'], noToken)).code, 2, 'no token yet');
 
     const login = await runWard(['login', token], noToken);
@@ -72,50 +78,50 @@ describe('ward token / login against a running server', () => {
 
     const lookup = await runWard(['token', 'lookup', '-field=id'], noToken);
     assert.equal(lookup.stdout, `${token}\n`, 'the saved token is used');
-    const override = await runWard(['token', 'lookup', '-field=id'], { ...noToken, VAULT_TOKEN: server.rootToken });
-    assert.equal(override.stdout, `${server.rootToken}\n`, 'VAULT_TOKEN wins over the file');
+    const override = await runWard(['token', 'lookup', '-field=id'], { ...noToken, VAULT_TOKEN: cli.server.rootToken });
+    assert.equal(override.stdout, `${cli.server.rootToken}\n`, 'VAULT_TOKEN wins over the file');
 
     await writeFile(file, 'old', { mode: 0o644 });
-    assert.equal((await runWard(['login', '-'], noToken, `${server.rootToken}\n`)).code, 0);
-    assert.equal(await readFile(file, 'utf8'), server.rootToken);
+    assert.equal((await runWard(['login', '-'], noToken, `${cli.server.rootToken}\n`)).code, 0);
+    assert.equal(await readFile(file, 'utf8'), cli.server.rootToken);
     assert.equal((await stat(file)).mode & 0o777, 0o600, 'an existing file is narrowed to 0600');
 
     const bad = await runWard(['login', 'not-a-token'], noToken);
     assert.equal(bad.code, 2);
-    assert.equal(await readFile(file, 'utf8'), server.rootToken, 'a failed login keeps the old token');
+    assert.equal(await readFile(file, 'utf8'), cli.server.rootToken, 'a failed login keeps the old token');
   });
 
   it('fails clearly: exit 1 for usage, 2 for API errors', async () => {
-    const unknown = await ward(['frobnicate']);
+    const unknown = await cli.ward(['frobnicate']);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /^Error: unknown command "frobnicate"/);
-    const badFlag = await ward(['kv', 'get', '-bogus', 'secret/x']);
+    const badFlag = await cli.ward(['kv', 'get', '-bogus', 'secret/x']);
     assert.equal(badFlag.code, 1);
     assert.match(badFlag.stderr, /flag provided but not defined: -bogus/);
-    const missing = await ward(['kv', 'get']);
+    const missing = await cli.ward(['kv', 'get']);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /Usage: ward kv get/);
-    const group = await ward(['kv']);
+    const group = await cli.ward(['kv']);
     assert.equal(group.code, 1);
     assert.match(group.stderr, /kv get/);
-    const help = await ward(['kv', 'put', '-help']);
+    const help = await cli.ward(['kv', 'put', '-help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /-cas=VALUE/);
-    const format = await ward(['status', '-format=yaml']);
+    const format = await cli.ward(['status', '-format=yaml']);
     assert.equal(format.code, 1);
 
-    const denied = await runWard(['read', 'secret/data/x'], { ...env, VAULT_TOKEN: 'wrong' });
+    const denied = await runWard(['read', 'secret/data/x'], { ...cli.env, VAULT_TOKEN: 'wrong' });
     assert.equal(denied.code, 2);
     assert.match(denied.stderr, /Code: 403\. Errors:\n\n\* permission denied/);
-    const limited = JSON.parse((await ward(['token', 'create', '-policy=default', '-format=json'])).stdout).auth;
-    const kv = await runWard(['kv', 'get', 'secret/x'], { ...env, VAULT_TOKEN: limited.client_token });
+    const limited = JSON.parse((await cli.ward(['token', 'create', '-policy=default', '-format=json'])).stdout).auth;
+    const kv = await runWard(['kv', 'get', 'secret/x'], { ...cli.env, VAULT_TOKEN: limited.client_token });
     assert.equal(kv.code, 2);
     assert.match(kv.stderr, /cannot tell which KV mount serves "secret\/x": reading sys\/mounts\/secret was denied/);
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    const down = await runWard(['status'], { ...env, VAULT_ADDR: `http://127.0.0.1:${port}` });
+    const down = await runWard(['status'], { ...cli.env, VAULT_ADDR: `http://127.0.0.1:${port}` });
     assert.equal(down.code, 2);
     assert.match(down.stderr, new RegExp(`^Error: GET http://127.0.0.1:${port}/v1/sys/seal-status: .*ECONNREFUSED`));
   });

@@ -33,7 +33,7 @@ function systemMountsBackend(): Backend {
     type: 'system',
     storage: new InmemStorage(),
     help: 'System endpoints used for control, policy and debugging.',
-    paths: [pathMountList(sys), pathTune(sys, 'mounts'), pathMount(sys)],
+    paths: [pathMountList(sys, 'mounts'), pathTune(sys, 'mounts'), pathMount(sys, 'mounts')],
   });
 }
 

@@ -1,6 +1,5 @@
 import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
 import { AUDIT_ROOT_PATHS, pathAudit } from './path-audit.js';
-import { pathAuth, pathAuthList } from './path-auth.js';
 import { pathCapabilities } from './path-capabilities.js';
 import { pathConfigCors } from './path-cors.js';
 import { LEASES_ROOT_PATHS, pathLeases } from './path-leases.js';
@@ -27,12 +26,12 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
     help: 'System endpoints used for control, policy and debugging.',
     // `<table>/*path/tune` before `<table>/*path`: the first matching declaration wins.
     paths: [
-      pathMountList(sys),
+      pathMountList(sys, 'mounts'),
       pathTune(sys, 'mounts'),
-      pathMount(sys),
-      pathAuthList(sys),
+      pathMount(sys, 'mounts'),
+      pathMountList(sys, 'auth'),
       pathTune(sys, 'auth'),
-      pathAuth(sys),
+      pathMount(sys, 'auth'),
       ...pathRemount(sys, ctx.random),
       ...pathPolicies(sys.policies()),
       ...pathCapabilities(sys.policies(), sys.tokenPolicyResolver()),

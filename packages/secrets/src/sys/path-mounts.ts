@@ -1,4 +1,4 @@
-import type { MountEntry } from '../core/router/mount-table.js';
+import type { MountEntry, TableName } from '../core/router/mount-table.js';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../core/router/mounts.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { NotFoundError } from '../logical/errors.js';
@@ -32,31 +32,41 @@ const mountFields = {
   seal_wrap: field.bool({ description: 'Accepted for compatibility.' }),
 };
 
-const allMounts = (sys: SystemCore) => [...sys.builtinMounts(), ...sys.mounts.entries('mounts')];
+/** Words that differ between the two tables' endpoints. */
+const NOUN: Record<TableName, { plural: string; one: string }> = {
+  mounts: { plural: 'secrets engines', one: 'secrets engine' },
+  auth: { plural: 'auth methods', one: 'auth method' },
+};
 
-/** `sys/mounts`: list the secrets engines. */
-export function pathMountList(sys: SystemCore): PathDefinition {
+/** Built-in mounts first (`sys/` or `token/`), then the table's own. */
+function allOf(sys: SystemCore, table: TableName): MountEntry[] {
+  const builtin = table === 'mounts' ? sys.builtinMounts() : sys.builtinAuthMounts();
+  return [...builtin, ...sys.mounts.entries(table)];
+}
+
+/** `sys/mounts` or `sys/auth`: list the table; keys are mount paths with a trailing slash. */
+export function pathMountList(sys: SystemCore, table: TableName): PathDefinition {
   return definePath({
-    pattern: 'mounts',
+    pattern: table,
     fields: {},
     operations: {
       read: {
-        summary: 'List the mounted secrets engines.',
+        summary: `List the mounted ${NOUN[table].plural}.`,
         handler: async () => ({
-          data: Object.fromEntries(allMounts(sys).map((e) => [e.path, mountView(e, sys.version)])),
+          data: Object.fromEntries(allOf(sys, table).map((e) => [e.path, mountView(e, sys.version)])),
           dataAtTopLevel: true,
         }),
       },
     },
-    help: { synopsis: 'List mounted secrets engines.', description: 'Keys are mount paths with a trailing slash.' },
+    help: { synopsis: `List ${NOUN[table].plural}.`, description: 'Keys are mount paths with a trailing slash.' },
   });
 }
 
-/** `sys/mounts/:path`: read, enable and disable one secrets engine. */
-export function pathMount(sys: SystemCore): PathDefinition {
-  const find = (path: string) => allMounts(sys).find((e) => e.path === `${path.replace(/\/+$/, '')}/`);
+/** `sys/mounts/:path` or `sys/auth/:path`: read, enable and disable one mount. */
+export function pathMount(sys: SystemCore, table: TableName): PathDefinition {
+  const find = (path: string) => allOf(sys, table).find((e) => e.path === `${path.replace(/\/+$/, '')}/`);
   return definePath({
-    pattern: 'mounts/*path',
+    pattern: `${table}/*path`,
     fields: mountFields,
     operations: {
       read: {
@@ -68,9 +78,9 @@ export function pathMount(sys: SystemCore): PathDefinition {
         },
       },
       update: {
-        summary: 'Enable a secrets engine at this path.',
+        summary: `Enable a ${NOUN[table].one} at this path.`,
         handler: async ({ data }) => {
-          await sys.mounts.mount('mounts', data.path, {
+          await sys.mounts.mount(table, data.path, {
             type: data.type ?? '',
             description: data.description,
             config: leaseConfig(data.config),
@@ -82,16 +92,16 @@ export function pathMount(sys: SystemCore): PathDefinition {
         },
       },
       delete: {
-        summary: 'Disable the engine at this path and erase its data.',
+        summary: `Disable the ${NOUN[table].one} at this path: its leases are revoked and its data erased.`,
         handler: async ({ data }) => {
-          await sys.mounts.unmount('mounts', data.path);
+          await sys.mounts.unmount(table, data.path);
           return undefined;
         },
       },
     },
     help: {
-      synopsis: 'Enable, read or disable a secrets engine.',
-      description: 'Disabling a mount deletes everything stored under it.',
+      synopsis: `Enable, read or disable a ${NOUN[table].one}.`,
+      description: 'Disabling a mount revokes its leases and deletes everything stored under it.',
     },
   });
 }
