@@ -216,3 +216,23 @@ describe('userpass login over HTTP', () => {
     assert.deepEqual(next.token_policies, ['default']);
   });
 });
+
+describe('userpass login token type from the mount tuning', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+    await t.request('POST', 'sys/auth/userpass', { body: { type: 'userpass' } });
+    await t.request('POST', 'auth/userpass/users/tess', { body: { password: 'pw' } });
+  });
+  after(() => t.stop());
+
+  it('issues batch tokens when the mount defaults to batch', async () => {
+    const tune = await t.request('POST', 'sys/auth/userpass/tune', { body: { token_type: 'default-batch' } });
+    assert.equal(tune.status, 204, JSON.stringify(tune.body));
+    const res = await t.request('POST', 'auth/userpass/login/tess', { token: null, body: { password: 'pw' } });
+    assert.equal(res.body.auth.token_type, 'batch');
+    await t.request('POST', 'auth/userpass/users/tess', { body: { token_type: 'service' } });
+    const service = await t.request('POST', 'auth/userpass/login/tess', { token: null, body: { password: 'pw' } });
+    assert.equal(service.body.auth.token_type, 'service', 'the user’s explicit type wins over a default');
+  });
+});

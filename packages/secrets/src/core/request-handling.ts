@@ -148,6 +148,7 @@ async function completeLogin(
         maxTtlSeconds: config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
       },
       namespaceId: namespace.id,
+      mountTokenType: config.token_type,
     },
     entity.id,
   );

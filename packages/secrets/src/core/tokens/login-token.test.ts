@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LoginGrant } from '../../logical/response.js';
-import { equivalentPolicies, loginDisplayName, planLoginToken } from './login-token.js';
+import { equivalentPolicies, loginDisplayName, loginTokenType, planLoginToken } from './login-token.js';
 
 const GRANT: LoginGrant = {
   aliasName: 'alice',
@@ -60,6 +60,20 @@ describe('planLoginToken', () => {
 });
 
 describe('login helpers', () => {
+  it('resolves the token type against the mount’s tuned type', () => {
+    const table: Array<[string, Array<'service' | 'batch'>]> = [
+      ['default-service', ['service', 'service', 'batch']],
+      ['default-batch', ['batch', 'service', 'batch']],
+      ['service', ['service', 'service', 'service']],
+      ['batch', ['batch', 'batch', 'batch']],
+    ];
+    for (const [mount, expected] of table) {
+      const got = (['default', 'service', 'batch'] as const).map((asked) => loginTokenType(asked, mount));
+      assert.deepEqual(got, expected, mount);
+    }
+    assert.equal(loginTokenType('default'), 'service');
+  });
+
   it('names tokens after the mount path', () => {
     assert.equal(loginDisplayName('auth/people/corp/', 'dave'), 'people-corp-dave');
   });

@@ -14,6 +14,18 @@ export interface LoginContext {
   mount: MountTtls;
   nowMs: number;
   namespaceId: string;
+  /** The mount's tuned `token_type`: `default-service` (when absent), `default-batch`, `service` or `batch`. */
+  mountTokenType?: string;
+}
+
+/**
+ * The established table: a mount forcing `service` or `batch` wins; otherwise the user's
+ * `service` or `batch` wins; `default` takes the mount's default kind.
+ */
+export function loginTokenType(asked: LoginGrant['tokenType'], mountTokenType = 'default-service'): TokenType {
+  if (mountTokenType === 'service' || mountTokenType === 'batch') return mountTokenType;
+  if (asked === 'service' || asked === 'batch') return asked;
+  return mountTokenType === 'default-batch' ? 'batch' : 'service';
 }
 
 /**
@@ -26,7 +38,7 @@ export function planLoginToken(grant: LoginGrant, ctx: LoginContext): PlannedTok
   let policies = sanitizePolicies(grant.policies, !grant.noDefaultPolicy);
   if (grant.noDefaultPolicy) policies = policies.filter((p) => p !== 'default');
   if (policies.includes('root')) throw new InvalidRequestError('auth methods cannot create root tokens');
-  const type: TokenType = grant.tokenType === 'batch' ? 'batch' : 'service';
+  const type = loginTokenType(grant.tokenType, ctx.mountTokenType);
   if (type === 'batch' && grant.period > 0) {
     throw new InvalidRequestError(
       "'token_type' cannot be 'batch' or 'default_batch' when set to generate periodic tokens",
