@@ -168,3 +168,29 @@ describe('userpass users over HTTP', () => {
     assert.ok(position < order.length / 2, `the read finished at position ${position} of ${order.length}`);
   });
 });
+
+describe('userpass mount options', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.stop());
+
+  it('takes the bcrypt cost from the mount options and refuses a bad one', async () => {
+    const ok = await t.request('POST', 'sys/auth/cheap', { body: { type: 'userpass', options: { bcrypt_cost: '4' } } });
+    assert.equal(ok.status, 204, JSON.stringify(ok.body));
+    await t.request('POST', 'auth/cheap/users/u', { body: { password: 'pw' } });
+    const login = await t.request('POST', 'auth/cheap/login/u', { token: null, body: { password: 'pw' } });
+    assert.equal(login.status, 200);
+    const bad = await t.request('POST', 'sys/auth/bad', { body: { type: 'userpass', options: { bcrypt_cost: '99' } } });
+    assert.equal(bad.status, 400);
+  });
+
+  it('can switch the lockout off', async () => {
+    await t.request('POST', 'sys/auth/open', { body: { type: 'userpass', options: { lockout_disable: 'true' } } });
+    await t.request('POST', 'auth/open/users/v', { body: { password: 'pw' } });
+    for (let i = 0; i < 6; i++) await t.request('POST', 'auth/open/login/v', { token: null, body: { password: 'x' } });
+    const res = await t.request('POST', 'auth/open/login/v', { token: null, body: { password: 'pw' } });
+    assert.equal(res.status, 200);
+  });
+});
