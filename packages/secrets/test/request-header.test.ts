@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { createClient } from '@ward/secrets-client';
 import { parseConfig } from '../src/server/config.js';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
 
@@ -49,6 +50,11 @@ describe('require_request_header on a listener', () => {
   it('serves a request with X-Vault-Request: true or X-Service-Request: true', async () => {
     assert.equal((await t.request('GET', 'sys/mounts', { headers: { 'X-Vault-Request': 'true' } })).status, 200);
     assert.equal((await t.request('GET', 'sys/mounts', { headers: { 'X-Service-Request': 'true' } })).status, 200);
+  });
+
+  it('serves the API client (and so the CLI built on it), which always sends the header', async () => {
+    const client = createClient({ address: t.url, token: t.rootToken });
+    assert.ok(await client.read('sys/mounts'));
   });
 });
 
