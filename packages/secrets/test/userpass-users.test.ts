@@ -141,12 +141,18 @@ describe('userpass users over HTTP', () => {
     for (let i = 0; i < 5; i++) await login('locky', 'bad');
     assert.equal((await login('locky', 'pw')).status, 403);
     const list = await t.request('GET', 'sys/locked-users');
-    if (list.status === 200) {
-      const accessor = Object.keys(list.body.data.by_namespace[0].mount_accessors)[0];
-      const unlock = await t.request('POST', `sys/locked-users/${accessor}/unlock/locky`);
-      assert.equal(unlock.status, 204);
-      assert.equal((await login('locky', 'pw')).status, 200);
-    }
+    assert.equal(list.status, 200);
+    const [ns] = list.body.data.by_namespace;
+    assert.equal(ns.namespace_id, 'root');
+    const accessor = (await t.request('GET', 'sys/auth')).body.data['userpass/'].accessor;
+    assert.deepEqual(ns.mount_accessors[accessor], { counts: 1, alias_identifiers: ['locky'] });
+    assert.equal(list.body.data.total, 1);
+    const plain = (await t.request('POST', 'auth/token/create', { body: { policies: ['default'] } })).body.auth;
+    assert.equal((await t.request('GET', 'sys/locked-users', { token: plain.client_token })).status, 403, 'sudo only');
+    const unlock = await t.request('POST', `sys/locked-users/${accessor}/unlock/locky`);
+    assert.equal(unlock.status, 204);
+    assert.equal((await login('locky', 'pw')).status, 200);
+    assert.deepEqual((await t.request('GET', 'sys/locked-users')).body.data, { by_namespace: [], total: 0 });
   });
 
   it('does not stall other requests during a login storm', async () => {

@@ -3,6 +3,7 @@ import { AUDIT_ROOT_PATHS, pathAudit } from './path-audit.js';
 import { pathCapabilities } from './path-capabilities.js';
 import { pathConfigCors } from './path-cors.js';
 import { LEASES_ROOT_PATHS, pathLeases } from './path-leases.js';
+import { pathLockedUsers } from './path-locked-users.js';
 import { pathMount, pathMountList } from './path-mounts.js';
 import { pathNamespaces } from './path-namespaces.js';
 import { pathInternalSpecsOpenapi } from './path-openapi.js';
@@ -36,12 +37,23 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
       ...pathPolicies(sys.policies()),
       ...pathCapabilities(sys.policies(), sys.tokenPolicyResolver()),
       ...pathNamespaces(sys),
+      ...pathLockedUsers(sys),
       pathInternalSpecsOpenapi({ routes: () => sys.openapiRoutes(), version: sys.version }),
       ...(isRoot ? rootOnlyPaths(sys) : []),
     ],
     specialPaths: {
       unauthenticated: ['internal/specs/openapi'],
-      root: ['seal', 'rotate', 'auth/*', 'remount', ...LEASES_ROOT_PATHS, ...AUDIT_ROOT_PATHS, 'config/cors'],
+      root: [
+        'seal',
+        'rotate',
+        'auth/*',
+        'remount',
+        'locked-users',
+        'locked-users/*',
+        ...LEASES_ROOT_PATHS,
+        ...AUDIT_ROOT_PATHS,
+        'config/cors',
+      ],
     },
   });
 }
