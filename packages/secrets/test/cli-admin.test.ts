@@ -80,20 +80,40 @@ describe('ward secrets / auth / policy / namespace / path-help against a running
     assert.doesNotMatch((await cli.ward(['secrets', 'list'])).stdout, /apps\//);
   });
 
-  it('auth list / enable / disable (the token method is always there)', async () => {
+  it('auth list / enable / disable, and a userpass login through the CLI', async () => {
     const list = await cli.ward(['auth', 'list']);
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stdout, /^token\/\s+token/m);
-    // userpass is not built yet: the server's refusal comes through as an API error.
-    const userpass = await cli.ward(['auth', 'enable', 'userpass']);
-    assert.equal(userpass.code, 2);
-    assert.match(userpass.stderr, /plugin not found in the catalog: userpass/);
-    // Any catalogued type mounts under auth/, which is enough to exercise enable, list and disable.
-    const enable = await cli.ward(['auth', 'enable', '-path=people', '-description=People', 'kv']);
+    const unknown = await cli.ward(['auth', 'enable', 'no-such-method']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /plugin not found in the catalog: no-such-method/);
+
+    const enable = await cli.ward(['auth', 'enable', '-path=people', '-description=People', 'userpass']);
     assert.equal(enable.code, 0, enable.stderr);
-    assert.match(enable.stdout, /Success! Enabled kv auth method at: people\//);
-    assert.match((await cli.ward(['auth', 'list'])).stdout, /^people\/\s+kv/m);
+    assert.match(enable.stdout, /Success! Enabled userpass auth method at: people\//);
+    assert.match((await cli.ward(['auth', 'list'])).stdout, /^people\/\s+userpass/m);
     assert.ok(JSON.parse((await cli.ward(['auth', 'list', '-format=json'])).stdout)['people/']);
+
+    const user = await cli.ward(['write', 'auth/people/users/alice', 'password=correct-horse', 'policies=default']);
+    assert.equal(user.code, 0, user.stderr);
+    const home = cli.env.HOME as string;
+    const login = await runWard(
+      ['login', '-method=userpass', '-path=people', 'username=alice', 'password=correct-horse'],
+      { VAULT_ADDR: cli.env.VAULT_ADDR as string, HOME: home },
+    );
+    assert.equal(login.code, 0, login.stderr);
+    const self = await runWard(['token', 'lookup', '-format=json'], {
+      VAULT_ADDR: cli.env.VAULT_ADDR as string,
+      HOME: home,
+    });
+    assert.equal(self.code, 0, self.stderr);
+    assert.equal(JSON.parse(self.stdout).data.meta.username, 'alice', 'the saved token is the login token');
+    const wrong = await runWard(['login', '-method=userpass', '-path=people', 'username=alice', 'password=nope'], {
+      VAULT_ADDR: cli.env.VAULT_ADDR as string,
+      HOME: home,
+    });
+    assert.equal(wrong.code, 2);
+
     assert.equal((await cli.ward(['auth', 'disable', 'people'])).code, 0);
     assert.doesNotMatch((await cli.ward(['auth', 'list'])).stdout, /people\//);
   });
