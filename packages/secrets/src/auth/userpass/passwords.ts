@@ -4,6 +4,9 @@ import { InvalidRequestError } from '../../logical/errors.js';
 /** bcrypt's cost when the mount sets none (the established `DefaultCost`). */
 export const DEFAULT_BCRYPT_COST = 10;
 
+/** bcrypt reads at most this many bytes; longer passwords are refused, never silently truncated. */
+const MAX_PASSWORD_BYTES = 72;
+
 /**
  * bcrypt hashing and verification. Both run on the libuv thread pool (the async API of
  * `@node-rs/bcrypt`), so a storm of logins never blocks the event loop. Unknown users are
@@ -12,23 +15,30 @@ export const DEFAULT_BCRYPT_COST = 10;
  */
 export class PasswordHasher {
   readonly #cost: number;
-  #dummy: Promise<string> | undefined;
+  /** Made once, up front, so not even the first unknown-user login costs an extra hash. */
+  readonly #dummy: Promise<string>;
 
   constructor(cost = DEFAULT_BCRYPT_COST) {
     if (!Number.isInteger(cost) || cost < 4 || cost > 31) throw new InvalidRequestError(`invalid bcrypt cost ${cost}`);
     this.#cost = cost;
+    this.#dummy = hash('ward-dummy-password', { cost, version: '2a' });
   }
 
   /** `$2a$<cost>$...`; passwords over 72 bytes are refused rather than silently truncated. */
   async hash(password: string): Promise<string> {
-    if (Buffer.byteLength(password) > 72) throw new InvalidRequestError('bcrypt: password length exceeds 72 bytes');
+    if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) {
+      throw new InvalidRequestError('bcrypt: password length exceeds 72 bytes');
+    }
     return hash(password, { cost: this.#cost, version: '2a', rejectLongPasswords: true });
   }
 
-  /** Whether `password` matches `stored`; with no stored hash, spends the same work and answers false. */
+  /**
+   * Whether `password` matches `stored`. With no stored hash, or a password longer than any
+   * stored one can be (bcrypt would compare only its first 72 bytes), spends the same work
+   * against the dummy and answers false.
+   */
   async verify(password: string, stored: string | undefined): Promise<boolean> {
-    if (stored === undefined) {
-      this.#dummy ??= hash('ward-dummy-password', { cost: this.#cost, version: '2a' });
+    if (stored === undefined || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) {
       await verify(password, await this.#dummy);
       return false;
     }
