@@ -188,8 +188,13 @@ describe('HTTP conventions of /v1', () => {
     assert.equal(list.body.data['token/'].description, 'token based credentials');
     const unknown = await t.request('POST', 'sys/auth/mine', { body: { type: 'nope' } });
     assert.deepEqual(unknown.body, { errors: ['plugin not found in the catalog: nope'] });
-    const reserved = await t.request('POST', 'sys/auth/token', { body: { type: 'kv' } });
+    const reserved = await t.request('POST', 'sys/auth/token', { body: { type: 'userpass' } });
     assert.equal(reserved.status, 400);
+    // A secrets engine is not an auth method, nor the reverse.
+    const engineAsAuth = await t.request('POST', 'sys/auth/kv', { body: { type: 'kv' } });
+    assert.deepEqual(engineAsAuth.body, { errors: ['plugin not found in the catalog: kv'] });
+    const authAsEngine = await t.request('POST', 'sys/mounts/people', { body: { type: 'userpass' } });
+    assert.deepEqual(authAsEngine.body, { errors: ['plugin not found in the catalog: userpass'] });
   });
 
   it('answers ?help=1 with the help of the path, needing a valid token', async () => {

@@ -13,7 +13,7 @@ import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
 import { NamespaceServices } from './namespaces/namespace-services.js';
 import { handleRequest, loginRenewal } from './request-handling.js';
-import { type BackendFactory, type MountInput, MountManager } from './router/mounts.js';
+import { type BackendCatalog, type MountInput, MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { parseUnsealKey, ShamirSeal, UnsealProgress } from './seal/index.js';
 import { TokenStore, tokenLeaseId } from './tokens/index.js';
@@ -26,7 +26,7 @@ export interface CoreDeps {
   random: Random;
   logger: Logger;
   /** Mount type → backend factory, from `catalog.ts`. */
-  catalog: Record<string, BackendFactory>;
+  catalog: BackendCatalog;
   /** Engines mounted on a freshly initialised server (`secret/` = KV v2). */
   defaultMounts: Array<{ path: string; input: MountInput }>;
   /** Builds the system backend (`sys/`) over this core. */

@@ -16,6 +16,9 @@ import {
 } from './mount-table.js';
 import type { Router } from './router.js';
 
+/** Factories by type, per table: a secrets engine cannot be mounted as an auth method, nor the reverse. */
+export type BackendCatalog = Record<TableName, Record<string, BackendFactory>>;
+
 /** Builds the backend of a mount type; the catalog is the only place that knows every engine. */
 export type BackendFactory = (ctx: BackendContext) => Backend | Promise<Backend>;
 
@@ -65,7 +68,7 @@ export class MountManager {
     private readonly deps: {
       barrier: Storage;
       router: Router;
-      catalog: Record<string, BackendFactory>;
+      catalog: BackendCatalog;
       clock: Clock;
       random: Random;
       logger: Logger;
@@ -202,7 +205,7 @@ export class MountManager {
     const alias = TYPE_ALIASES[input.type];
     const type = alias?.type ?? input.type;
     if (!type) throw new InvalidRequestError('backend type must be specified as a string');
-    if (!this.deps.catalog[type]) throw new InvalidRequestError(`plugin not found in the catalog: ${input.type}`);
+    if (!this.deps.catalog[table][type]) throw new InvalidRequestError(`plugin not found in the catalog: ${input.type}`);
     const options = { ...(input.options ?? {}) };
     if (alias) options.version = alias.version;
     if (options.version !== undefined && type !== 'kv') {
@@ -228,7 +231,7 @@ export class MountManager {
   }
 
   async #start(table: TableName, entry: MountEntry): Promise<void> {
-    const factory = this.deps.catalog[entry.type];
+    const factory = this.deps.catalog[table][entry.type];
     if (!factory) throw new Error(`mount ${entry.path}: unknown type ${entry.type}`);
     const storage = createView(this.deps.barrier, `${STORAGE_PREFIX[table]}${entry.uuid}/`);
     const backend = await factory({
