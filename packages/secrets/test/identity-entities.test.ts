@@ -70,6 +70,14 @@ describe('identity entities over HTTP', () => {
     assert.equal(badMeta.status, 400);
   });
 
+  it('takes any characters in a name path, slashes too', async () => {
+    const res = await post('identity/entity/name/team/alice@example.com', {});
+    assert.equal(res.status, 200);
+    assert.equal(res.body.data.name, 'team/alice@example.com');
+    const read = await t.request('GET', 'identity/entity/name/team/alice@example.com');
+    assert.equal(read.body.data.id, res.body.data.id);
+  });
+
   it('lists ids with key_info and names without it; reads of a missing entity are 404', async () => {
     const ids = await t.request('LIST', 'identity/entity/id');
     assert.equal(ids.status, 200);

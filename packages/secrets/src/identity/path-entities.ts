@@ -104,7 +104,7 @@ export function pathEntities(d: IdentityDeps) {
       help: help('List entities by name.'),
     }),
     definePath({
-      pattern: 'entity/name/:key',
+      pattern: 'entity/name/*key',
       fields: { key: field.path({ description: 'Entity name.' }), ...writable },
       operations: {
         update: {

@@ -112,7 +112,7 @@ export function pathGroups(d: IdentityDeps) {
       help: help('List groups by name.'),
     }),
     definePath({
-      pattern: 'group/name/:key',
+      pattern: 'group/name/*key',
       fields: { key: field.path({ description: 'Group name.' }), ...writable },
       operations: byKey(
         d,
