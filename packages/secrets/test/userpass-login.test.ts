@@ -215,6 +215,26 @@ describe('userpass login over HTTP', () => {
     assert.deepEqual(next.policies, ['default', 'dev']);
     assert.deepEqual(next.token_policies, ['default']);
   });
+  it('fills templated policy paths from the token’s entity', async () => {
+    await t.request('PUT', 'sys/policies/acl/own', {
+      body: {
+        policy: 'path "secret/data/home/{{identity.entity.name}}/*" { capabilities = ["create", "read", "update"] }',
+      },
+    });
+    await writeUser('gina', { password: 'pw', token_policies: 'own' });
+    const auth = (await login('gina', 'pw')).body.auth;
+    await t.request('POST', `identity/entity/id/${auth.entity_id}`, { body: { name: 'gina-entity' } });
+    const mine = await t.request('POST', 'secret/data/home/gina-entity/x', {
+      token: auth.client_token,
+      body: { data: { a: 1 } },
+    });
+    assert.equal(mine.status, 200);
+    const theirs = await t.request('POST', 'secret/data/home/other/x', {
+      token: auth.client_token,
+      body: { data: { a: 1 } },
+    });
+    assert.equal(theirs.status, 403);
+  });
 });
 
 describe('userpass login token type from the mount tuning', () => {
