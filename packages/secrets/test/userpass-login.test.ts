@@ -210,6 +210,11 @@ describe('userpass login over HTTP', () => {
     assert.deepEqual(denied.body, { errors: [DENIED] });
     await t.request('POST', `identity/entity/id/${auth.entity_id}`, { body: { policies: ['dev'] } });
     assert.equal((await t.request('GET', 'secret/data/dev/x', { token: auth.client_token })).status, 200);
+    const caps = await t.request('POST', 'sys/capabilities-self', {
+      token: auth.client_token,
+      body: { paths: ['secret/data/dev/x'] },
+    });
+    assert.deepEqual(caps.body.data['secret/data/dev/x'], ['create', 'read', 'update'], 'capabilities count them too');
     const next = (await login('frank', 'pw')).body.auth;
     assert.deepEqual(next.identity_policies, ['dev']);
     assert.deepEqual(next.policies, ['default', 'dev']);

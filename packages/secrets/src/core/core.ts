@@ -12,7 +12,7 @@ import { CorsSettings } from './cors-config.js';
 import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
 import { NamespaceServices } from './namespaces/namespace-services.js';
-import { handleRequest, loginRenewal } from './request-handling.js';
+import { handleRequest, loginRenewal, withIdentityPolicies } from './request-handling.js';
 import { type BackendCatalog, type MountInput, MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { parseUnsealKey, ShamirSeal, UnsealProgress } from './seal/index.js';
@@ -249,8 +249,10 @@ export class Core {
   /** Resolves a token or accessor to its policies, for `sys/capabilities*`. */
   tokenPolicyResolver() {
     return {
-      policiesOfToken: async (token: string) => (await this.tokens.lookup(token))?.policies,
-      policiesOfAccessor: async (accessor: string) => (await this.tokens.lookupAccessor(accessor))?.policies,
+      // Entity and group policies count, as they do for the token's requests.
+      policiesOfToken: async (token: string) => withIdentityPolicies(this, await this.tokens.lookup(token)),
+      policiesOfAccessor: async (accessor: string) =>
+        withIdentityPolicies(this, await this.tokens.lookupAccessor(accessor)),
     };
   }
 

@@ -110,6 +110,18 @@ function identityOf(core: Core, token: TokenEntry) {
   return { entity, policies: store.identityPolicies(entity) };
 }
 
+/**
+ * A token's policies with its entity's and groups' (sorted, deduplicated), as its requests
+ * are judged; `undefined` for no token. For `sys/capabilities*`.
+ */
+export function withIdentityPolicies(core: Core, token: TokenEntry | undefined): string[] | undefined {
+  if (!token?.entity_id) return token?.policies;
+  const store = core.namespaceServices().identity(token.namespace_id ?? 'root');
+  const entity = store.resolveEntity(token.entity_id);
+  if (!entity) return token.policies;
+  return [...new Set([...token.policies, ...store.identityPolicies(entity)])].sort();
+}
+
 interface LoginSite {
   namespace: Namespace;
   /** The login path relative to the namespace. */
