@@ -8,6 +8,7 @@ import type { StorageBackend } from '../storage/index.js';
 import type { SystemCore } from '../sys/system-core.js';
 import { AuditDevices } from './audit/index.js';
 import { AesGcmBarrier, createView } from './barrier/index.js';
+import { TOKEN_AUTH_ENTRY } from './builtin-routes.js';
 import { CorsSettings } from './cors-config.js';
 import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
@@ -108,6 +109,8 @@ export class Core {
         onRenew: (e) => this.expiration.renewToken(tokenLeaseId(e), e.ttl),
         // A login token renews under its auth method's current settings.
         loginRenewal: (e) => loginRenewal(this, e),
+        entityForAlias: async (namespaceId, name) =>
+          (await this.namespaceServices().identity(namespaceId).loginEntity(TOKEN_AUTH_ENTRY.accessor, name)).id,
       },
     });
     this.audit = new AuditDevices({

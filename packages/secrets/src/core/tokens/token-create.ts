@@ -183,6 +183,5 @@ function checkEntityAlias(req: CreateTokenRequest, role: TokenRole | undefined):
   if (!role.allowed_entity_aliases.some((a) => a.toLowerCase() === alias || a === '*')) {
     throw new InvalidRequestError("invalid 'entity_alias' value");
   }
-  // Binding a token to an entity needs the identity store, which this server does not have yet.
-  throw new InvalidRequestError("'entity_alias' is not supported: no identity store");
+  // Allowed: the token store binds the token to that alias's entity (`TokenStoreHooks.entityForAlias`).
 }

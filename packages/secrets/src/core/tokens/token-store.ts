@@ -38,6 +38,12 @@ export interface TokenStoreHooks {
    * gone); throws to refuse (the user's policies changed).
    */
   loginRenewal?(entry: TokenEntry): Promise<LoginRenewal | null | undefined>;
+  /**
+   * The id of the entity holding alias `name` at the token store's mount in `namespaceId`,
+   * created with the alias if none does: a token created with a role's `entity_alias`
+   * acts as that entity.
+   */
+  entityForAlias?(namespaceId: string, name: string): Promise<string>;
 }
 
 /** A newly issued token. `token` is shown once, in the create response, and never stored. */
@@ -128,7 +134,12 @@ export class TokenStore {
    * (`token-create.ts`). Throws `InvalidRequestError` when a rule refuses the request.
    */
   async create(req: CreateTokenRequest, ctx: Omit<CreateContext, 'nowMs'>): Promise<IssuedToken> {
-    return this.#issue(planToken(req, { ...ctx, nowMs: this.#clock.now() }), req.id);
+    const planned = planToken(req, { ...ctx, nowMs: this.#clock.now() });
+    if (req.entityAlias && this.#hooks.entityForAlias) {
+      const namespaceId = planned.entry.namespace_id ?? 'root';
+      planned.entry.entity_id = await this.#hooks.entityForAlias(namespaceId, req.entityAlias.toLowerCase());
+    }
+    return this.#issue(planned, req.id);
   }
 
   /**
