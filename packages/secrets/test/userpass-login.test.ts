@@ -219,6 +219,9 @@ describe('userpass login over HTTP', () => {
     assert.deepEqual(next.identity_policies, ['dev']);
     assert.deepEqual(next.policies, ['default', 'dev']);
     assert.deepEqual(next.token_policies, ['default']);
+    const lookup = await t.request('GET', 'auth/token/lookup-self', { token: auth.client_token });
+    assert.deepEqual(lookup.body.data.identity_policies, ['dev'], 'token lookups show them');
+    assert.deepEqual(lookup.body.data.policies, ['default']);
   });
   it('fills templated policy paths from the token’s entity', async () => {
     await t.request('PUT', 'sys/policies/acl/own', {

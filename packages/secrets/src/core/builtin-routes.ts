@@ -36,6 +36,10 @@ export function builtinRoutes(core: Core, ns: Namespace): Route[] {
     },
     policyExists: async (name) => (await services.policies(ns.id).read(name)) !== undefined,
     namespaceId: ns.id,
+    identityPolicies: (entityId) => {
+      const entity = entityId ? services.identity(ns.id).entity(entityId) : undefined;
+      return entity ? services.identity(ns.id).identityPolicies(entity) : [];
+    },
   });
   return [
     {

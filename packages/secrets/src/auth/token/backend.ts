@@ -32,6 +32,7 @@ export function createTokenBackend(store: TokenStore, ctx: BackendContext, optio
     hasSudo: async (req, path) => hasSudo(req, path),
     policyExists: options.policyExists,
     namespaceId: options.namespaceId ?? 'root',
+    identityPolicies: options.identityPolicies ?? (() => []),
   };
   return createBackend({
     type: 'token',

@@ -18,6 +18,8 @@ export interface TokenBackendOptions {
   policyExists?(name: string): Promise<boolean>;
   /** Namespace of this mount: tokens it creates belong there. Default `root`. */
   namespaceId?: string;
+  /** Policies a token's entity and its groups add (shown by lookups as `identity_policies`). */
+  identityPolicies?(entityId: string): string[];
 }
 
 /**
@@ -35,6 +37,7 @@ export interface TokenBackendDeps {
   hasSudo(req: BackendRequest, path: string): Promise<boolean>;
   policyExists?(name: string): Promise<boolean>;
   namespaceId: string;
+  identityPolicies(entityId: string): string[];
 }
 
 /** The caller's own token and entry (even on the request spending its last use); 403 when it has none. */

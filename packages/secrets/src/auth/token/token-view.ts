@@ -6,7 +6,12 @@ import { rfc3339Nano } from '../../logical/time.js';
  * The `data` of a token lookup, with the established names and types. `id` is the token
  * text when the caller supplied it, `''` for lookups by accessor (never revealed).
  */
-export function lookupData(entry: TokenEntry, id: string, nowMs: number): Record<string, unknown> {
+export function lookupData(
+  entry: TokenEntry,
+  id: string,
+  nowMs: number,
+  identityPolicies: string[] = [],
+): Record<string, unknown> {
   const data: Record<string, unknown> = {
     accessor: entry.accessor,
     creation_time: Math.floor(entry.creation_time_ms / 1000),
@@ -26,6 +31,7 @@ export function lookupData(entry: TokenEntry, id: string, nowMs: number): Record
     ttl: entry.expire_time_ms > 0 ? Math.max(0, Math.floor((entry.expire_time_ms - nowMs) / 1000)) : 0,
     type: entry.type,
   };
+  if (identityPolicies.length > 0) data.identity_policies = identityPolicies;
   if (entry.role) data.role = entry.role;
   if (entry.period > 0) data.period = entry.period;
   if (entry.bound_cidrs.length > 0) data.bound_cidrs = entry.bound_cidrs;
