@@ -115,6 +115,24 @@ describe('audit file device over HTTP', () => {
       ofDenied.some((e) => e.error.includes('permission denied')),
       'errors stay plain',
     );
+    const deniedPair = lines.filter((e) => e.request.id === ofDenied[0]?.request.id);
+    assert.deepEqual(
+      deniedPair.map((e) => e.type),
+      ['request', 'response'],
+      'a refused request is logged as a request and a response',
+    );
+
+    // Refused credentials are audited too, without the token in clear.
+    const before = (await entries(log)).length;
+    const bad = await t.request('GET', 'secret/data/app/db', { token: 'hvs.not-a-real-token' });
+    assert.equal(bad.status, 403);
+    const ofBad = (await entries(log)).slice(before).filter((e) => e.request.path === 'secret/data/app/db');
+    assert.deepEqual(
+      ofBad.map((e) => e.type),
+      ['request', 'response'],
+    );
+    assert.match(ofBad[1]?.error ?? '', /permission denied/);
+    assert.equal((await readFile(log, 'utf8')).includes('hvs.not-a-real-token'), false);
 
     // The digest sys/audit-hash gives for a known value is the one in the log.
     const hash = await t.request('POST', 'sys/audit-hash/file', { body: { input: 'correct-horse-battery' } });

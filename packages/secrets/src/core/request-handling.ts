@@ -33,7 +33,22 @@ export async function handleRequest(core: Core, req: LogicalRequest): Promise<Lo
   const isUnauthenticated = matched
     ? matchesSpecialPath(matched.route.backend.specialPaths.unauthenticated, matched.relativePath)
     : false;
-  const auth = isUnauthenticated ? undefined : await authenticate(core, req, fullPath);
+  const audited: AuditedRequest = {
+    request: req,
+    namespacePath: namespace.path,
+    mountType: matched?.route.entry.type ?? '',
+    operation: req.operation,
+  };
+  const trail = auditTrail(core, audited);
+  let auth: Authenticated | undefined;
+  try {
+    auth = isUnauthenticated ? undefined : await authenticate(core, req, fullPath);
+  } catch (error) {
+    // Refused credentials are audited too: they are what an operator looks for in the log.
+    await trail.failed(error);
+    throw error;
+  }
+  audited.caller = auth?.caller;
 
   const backendReq: BackendRequest = {
     id: req.id,
@@ -45,27 +60,21 @@ export async function handleRequest(core: Core, req: LogicalRequest): Promise<Lo
     caller: auth?.caller,
     ...(matched?.route.entry.type === 'token' ? { clientToken: req.clientToken } : {}),
   };
-  if (matched && req.operation === 'update') backendReq.operation = await writeOperation(matched.route, backendReq);
-  const audited: AuditedRequest = {
-    request: req,
-    namespacePath: namespace.path,
-    mountType: matched?.route.entry.type ?? '',
-    caller: auth?.caller,
-    operation: backendReq.operation,
-  };
   try {
+    if (matched && req.operation === 'update') backendReq.operation = await writeOperation(matched.route, backendReq);
+    audited.operation = backendReq.operation;
     if (auth) await authorize(core, auth, backendReq, matched, fullPath);
     if (!matched) core.router.match(fullPath); // throws the established "no handler for route" 404
     // Written before the request is served: an unauditable request is not served.
-    if (core.audit.isEnabled) await core.audit.logRequest(audited);
+    await trail.request();
     let response = await matched?.route.backend.handle(backendReq);
     if (response?.login && matched) {
       response = await completeLogin(core, response, response.login, { namespace, path, route: matched.route, req });
     }
-    if (core.audit.isEnabled) await core.audit.logResponse(audited, { response });
+    await trail.response({ response });
     return response;
   } catch (error) {
-    if (core.audit.isEnabled) await core.audit.logResponse(audited, { error });
+    await trail.failed(error);
     throw error;
   } finally {
     // The request that spends a token's last use still succeeds; the token goes right after.
@@ -229,6 +238,28 @@ async function authorize(
         ? { id: auth.entity.id, name: auth.entity.name, metadata: auth.entity.metadata ?? {} }
         : undefined,
     });
+}
+
+/** Audit entries of one request: the request entry is written once, before its outcome. */
+function auditTrail(core: Core, audited: AuditedRequest) {
+  let isRequestLogged = false;
+  const request = async () => {
+    if (!core.audit.isEnabled || isRequestLogged) return;
+    isRequestLogged = true;
+    await core.audit.logRequest(audited);
+  };
+  return {
+    request,
+    response: async (outcome: { response?: LogicalResponse }) => {
+      if (core.audit.isEnabled) await core.audit.logResponse(audited, outcome);
+    },
+    /** A refused or failed request: both entries, the response carrying the error. */
+    failed: async (error: unknown) => {
+      if (!core.audit.isEnabled) return;
+      await request();
+      await core.audit.logResponse(audited, { error });
+    },
+  };
 }
 
 function tryMatch(core: Core, path: string): { route: Route; relativePath: string } | undefined {
