@@ -131,7 +131,7 @@ describe('readBody and max_request_size', () => {
       sendJson(res, 200, {});
     });
     const client = await RawClient.connect(port);
-    await client.write(head('Content-Length: 2\r\n') + 'hi');
+    await client.write(`${head('Content-Length: 2\r\n')}hi`);
     assert.equal((await client.readResponse()).status, 200);
     assert.ok(failure instanceof InternalError);
     client.close();

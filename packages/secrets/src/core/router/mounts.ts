@@ -205,7 +205,8 @@ export class MountManager {
     const alias = TYPE_ALIASES[input.type];
     const type = alias?.type ?? input.type;
     if (!type) throw new InvalidRequestError('backend type must be specified as a string');
-    if (!this.deps.catalog[table][type]) throw new InvalidRequestError(`plugin not found in the catalog: ${input.type}`);
+    if (!this.deps.catalog[table][type])
+      throw new InvalidRequestError(`plugin not found in the catalog: ${input.type}`);
     const options = { ...(input.options ?? {}) };
     if (alias) options.version = alias.version;
     if (options.version !== undefined && type !== 'kv') {
