@@ -1,25 +1,6 @@
 import QRCode from 'qrcode';
 import type { TotpMethod } from './records.js';
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
-/** RFC 4648 base32 without padding, as authenticator apps expect in `otpauth://` URLs. */
-export function base32(bytes: Uint8Array): string {
-  let out = '';
-  let buffer = 0;
-  let bits = 0;
-  for (const byte of bytes) {
-    buffer = (buffer << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += ALPHABET[(buffer >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += ALPHABET[(buffer << (5 - bits)) & 31];
-  return out;
-}
-
 /** The `otpauth://totp/<issuer>:<entity id>?...` URL of an entity's secret for `method`. */
 export function totpUrl(method: TotpMethod, entityId: string, secret: string): string {
   const params = new URLSearchParams({

@@ -1,8 +1,9 @@
+import { encodeBase32NoPadding } from '../framework/base32.js';
 import { definePath, field } from '../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
 import type { IdentityDeps } from './deps.js';
-import { base32, qrBarcode, totpUrl } from './mfa-secret.js';
+import { qrBarcode, totpUrl } from './mfa-secret.js';
 import type { TotpMethod } from './records.js';
 
 const settings = {
@@ -66,7 +67,7 @@ async function generate(d: IdentityDeps, methodId: string | undefined, entityId:
     if (entity.mfa_secrets[method.id]) {
       return { data: null, warnings: [`Entity already has a secret for MFA method "${method.method_name}"`] };
     }
-    const secret = base32(d.random(method.key_size));
+    const secret = encodeBase32NoPadding(d.random(method.key_size));
     await d.store.saveEntity({
       ...entity,
       mfa_secrets: { ...entity.mfa_secrets, [method.id]: { method_id: method.id, secret } },

@@ -1,5 +1,5 @@
+import { Base32Error, decodeBase32, padKey, upperAscii } from '../../framework/base32.js';
 import { InvalidRequestError } from '../../logical/errors.js';
-import { Base32Error, decodeBase32, padKey, upperAscii } from './base32.js';
 import { parseKeyUrl } from './key-url.js';
 import { ALGORITHMS, type Algorithm } from './otp.js';
 

@@ -1,7 +1,7 @@
+import { decodeKey } from '../../framework/base32.js';
 import { UnsupportedPathError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { getJson, putJson } from '../../logical/storage.js';
-import { decodeKey } from './base32.js';
 import type { Algorithm, OtpParams } from './otp.js';
 
 /** A stored key, under `key/<name>`. Field names keep the API's spelling. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as OTPAuth from 'otpauth';
-import { decodeKey, encodeBase32NoPadding } from './base32.js';
+import { decodeKey, encodeBase32NoPadding } from '../../framework/base32.js';
 import { type Algorithm, hotp, isValidCode, type OtpParams, totp } from './otp.js';
 
 /** RFC 6238 appendix B: the seeds are ASCII `1234567890` repeated to 20, 32 and 64 bytes. */
