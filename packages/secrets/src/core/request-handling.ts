@@ -50,16 +50,7 @@ export async function handleRequest(core: Core, req: LogicalRequest): Promise<Lo
   }
   audited.caller = auth?.caller;
 
-  const backendReq: BackendRequest = {
-    id: req.id,
-    operation: req.operation,
-    path: matched?.relativePath ?? fullPath,
-    data: req.data,
-    mountPoint: matched?.route.mountPoint ?? '',
-    remoteAddress: req.remoteAddress,
-    caller: auth?.caller,
-    ...(matched?.route.entry.type === 'token' ? { clientToken: req.clientToken } : {}),
-  };
+  const backendReq = backendRequest(req, matched, fullPath, auth?.caller);
   try {
     if (matched && req.operation === 'update') backendReq.operation = await writeOperation(matched.route, backendReq);
     audited.operation = backendReq.operation;
@@ -238,6 +229,26 @@ async function authorize(
         ? { id: auth.entity.id, name: auth.entity.name, metadata: auth.entity.metadata ?? {} }
         : undefined,
     });
+}
+
+/** The request as the matched backend sees it: its path relative to the mount. */
+function backendRequest(
+  req: LogicalRequest,
+  matched: { route: Route; relativePath: string } | undefined,
+  fullPath: string,
+  caller: Caller | undefined,
+): BackendRequest {
+  return {
+    id: req.id,
+    operation: req.operation,
+    path: matched?.relativePath ?? fullPath,
+    data: req.data,
+    mountPoint: matched?.route.mountPoint ?? '',
+    remoteAddress: req.remoteAddress,
+    caller,
+    // Only the token store gets the token text (for `*-self` on tokens without an accessor).
+    ...(matched?.route.entry.type === 'token' ? { clientToken: req.clientToken } : {}),
+  };
 }
 
 /** Audit entries of one request: the request entry is written once, before its outcome. */

@@ -150,8 +150,7 @@ function withParameterWarnings(
   if (!response || response.raw) return response;
   const warnings = [...(response.warnings ?? [])];
   // Established order: ignored parameters first, then parameters the path overrode.
-  const known = new Set(Object.keys(def.spec.fields).map((k) => k.toLowerCase()));
-  const ignored = Object.keys(input).filter((k) => !known.has(k.toLowerCase()));
+  const ignored = Object.keys(input).filter((k) => !def.knownFields.has(k.toLowerCase()));
   if (ignored.length > 0 && response.data) {
     warnings.push(`Endpoint ignored these unrecognized parameters: [${ignored.sort().join(' ')}]`);
   }

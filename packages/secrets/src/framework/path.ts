@@ -40,6 +40,8 @@ export interface PathSpec<F extends Fields> {
 export interface PathDefinition {
   readonly spec: PathSpec<Fields>;
   readonly pattern: CompiledPattern;
+  /** Field names in lower case, computed once: every response checks input keys against them. */
+  readonly knownFields: ReadonlySet<string>;
 }
 
 /**
@@ -51,5 +53,6 @@ export function definePath<F extends Fields>(spec: PathSpec<F>): PathDefinition 
   for (const name of pattern.captures) {
     if (!spec.fields[name]?.inPath) throw new Error(`path ${spec.pattern}: capture "${name}" needs a field.path()`);
   }
-  return { spec: spec as unknown as PathSpec<Fields>, pattern };
+  const knownFields = new Set(Object.keys(spec.fields).map((k) => k.toLowerCase()));
+  return { spec: spec as unknown as PathSpec<Fields>, pattern, knownFields };
 }

@@ -7,7 +7,7 @@ import { createListener, type Listener, type ListenerAddress } from '../http/lis
 import { createStorage } from '../storage/index.js';
 import { createSystemBackend } from '../sys/backend.js';
 import type { ListenerConfig, ServerConfig } from './config.js';
-import { VERSION } from './version.js';
+import { BUILD_DATE, VERSION } from './version.js';
 
 export interface ServerDeps {
   config: ServerConfig;
@@ -74,5 +74,3 @@ async function buildListener(l: ListenerConfig, core: Core, deps: ServerDeps): P
   });
   return listener;
 }
-
-const BUILD_DATE = '2026-11-22T00:00:00Z';
