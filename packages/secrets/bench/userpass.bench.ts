@@ -11,17 +11,23 @@ import {
   type Running,
   startWardDev,
 } from './bench-support.js';
+import { type ProbeFigures, probeLatency } from './latency-probe.js';
 
 /**
  * Userpass logins per second on a dev server (bcrypt cost 10, both cores busy), as a ratio
  * to raw bcrypt verifications per second measured in this process in the same run (goal:
  * at least 0.8): a login is one verification plus a token, so the server should add little.
- * Then the p99 latency of KV reads during a login storm, as a ratio to their p99 alone
- * (goal: at most 2): hashing runs on the libuv pool, so the event loop keeps answering.
+ * Then the p99 latency of KV reads sent at a fixed rate during a login storm, as a ratio to
+ * their p99 alone (goal: at most 2): hashing runs on low-priority threads, so the event loop
+ * keeps its cores and keeps answering.
  */
 const HEADERS = { 'X-Vault-Token': 'root', 'Content-Type': 'application/json' };
-/** libuv's default pool size: as many verifications in flight as the server can run at once. */
+/** libuv's default pool size: more verifications in flight than the machine has cores. */
 const POOL = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+/** KV reads per second of the latency probe: a steady trickle, far below what the server can answer. */
+const PROBE_RATE = 500;
+/** A p99 moves with every hiccup of a shared machine: take the least disturbed of at least three rounds. */
+const LATENCY_ROUNDS = Math.max(ROUNDS, 3);
 
 async function setUp(ward: Running): Promise<void> {
   const post = (path: string, body: unknown) =>
@@ -64,34 +70,39 @@ async function main() {
   try {
     await setUp(ward);
     const reads = { url: `${ward.url}/v1/secret/data/bench/read`, headers: HEADERS };
-    const rounds: Record<string, Figures[]> = { logins: [], quiet: [], busy: [] };
+    const probe = { ratePerSecond: PROBE_RATE, durationS: DURATION_S, headers: HEADERS };
+    const logins: Figures[] = [];
     const raw: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
+    const quiet: ProbeFigures[] = [];
+    const busy: ProbeFigures[] = [];
+    await probeLatency(reads.url, { ...probe, durationS: 2 }); // warm-up: compiled code, open connections
+    for (let round = 0; round < LATENCY_ROUNDS; round++) {
       raw.push(await rawVerifications());
-      rounds.logins?.push(await measure('userpass login', ward, loginStorm(ward)));
-      rounds.quiet?.push(await measure('KV read alone', ward, { ...reads, connections: 4 }));
-      const [busy] = await Promise.all([
-        measure('KV read during login storm', ward, { ...reads, connections: 4 }),
+      logins.push(await measure('userpass login', ward, loginStorm(ward)));
+      quiet.push(await probeLatency(reads.url, probe));
+      const [during] = await Promise.all([
+        probeLatency(reads.url, probe),
         autocannon({ ...loginStorm(ward), connections: CONNECTIONS, duration: DURATION_S }),
       ]);
-      rounds.busy?.push(busy);
+      busy.push(during as ProbeFigures);
     }
     const rawBest = Math.max(...raw);
-    const logins = best(rounds.logins ?? []);
-    const quiet = best(rounds.quiet ?? []);
-    const busy = best(rounds.busy ?? []);
-    const loginRatio = logins.rps / rawBest;
-    const p99Ratio = busy.p99Ms / Math.max(quiet.p99Ms, 1);
-    console.log(`\nuserpass bench: ${DURATION_S} s per run, best of ${ROUNDS} rounds, Node ${process.version}`);
+    const loginBest = best(logins);
+    // The least disturbed round of each, as for throughput.
+    const quietP99 = Math.min(...quiet.map((q) => q.p99Ms));
+    const busyP99 = Math.min(...busy.map((b) => b.p99Ms));
+    const loginRatio = loginBest.rps / rawBest;
+    const p99Ratio = busyP99 / quietP99;
+    console.log(`\nuserpass bench: ${DURATION_S} s per run, best of ${LATENCY_ROUNDS} rounds, Node ${process.version}`);
     console.log('| measure | value | goal |');
     console.log('|---|---:|---:|');
     console.log(`| raw bcrypt verifications/s (cost 10, ${POOL} at a time) | ${rawBest.toFixed(1)} | |`);
-    console.log(`| userpass logins/s | ${logins.rps.toFixed(1)} | |`);
+    console.log(`| userpass logins/s | ${loginBest.rps.toFixed(1)} | |`);
     console.log(
       `| logins / raw verifications | ${loginRatio.toFixed(2)} | ≥ 0.80 ${loginRatio >= 0.8 ? 'met' : 'missed'} |`,
     );
-    console.log(`| KV read p99 alone (ms) | ${quiet.p99Ms} | |`);
-    console.log(`| KV read p99 during login storm (ms) | ${busy.p99Ms} | |`);
+    console.log(`| KV read p99 alone, ${PROBE_RATE} reads/s (ms) | ${quietP99.toFixed(2)} | |`);
+    console.log(`| KV read p99 during login storm, ${PROBE_RATE} reads/s (ms) | ${busyP99.toFixed(2)} | |`);
     console.log(`| p99 ratio | ${p99Ratio.toFixed(2)} | ≤ 2.00 ${p99Ratio <= 2 ? 'met' : 'missed'} |`);
   } finally {
     await ward.stop();

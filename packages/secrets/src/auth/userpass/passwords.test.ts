@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { PasswordHasher } from './passwords.js';
 
@@ -27,4 +28,23 @@ describe('PasswordHasher', () => {
     assert.throws(() => new PasswordHasher(3), /invalid bcrypt cost 3/);
     assert.throws(() => new PasswordHasher(32), /invalid bcrypt cost 32/);
   });
+
+  it(
+    'hashes on threads of the lowest CPU priority, so the event loop keeps its cores',
+    { skip: process.platform !== 'linux' },
+    async () => {
+      await hasher.hash('pw');
+      // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value.
+      const nices = readdirSync('/proc/self/task').map((tid) => {
+        const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        return Number(fields[16]);
+      });
+      assert.ok(nices.includes(19), `no thread at nice 19 among ${nices.join(', ')}`);
+      assert.equal(
+        readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ')[16],
+        '0',
+        'the main thread keeps nice 0',
+      );
+    },
+  );
 });

@@ -1,5 +1,5 @@
-import { hash, verify } from '@node-rs/bcrypt';
 import { InvalidRequestError } from '../../logical/errors.js';
+import { bcryptHash, bcryptVerify } from './bcrypt-pool.js';
 
 /** bcrypt's cost when the mount sets none (the established `DefaultCost`). */
 export const DEFAULT_BCRYPT_COST = 10;
@@ -8,8 +8,8 @@ export const DEFAULT_BCRYPT_COST = 10;
 const MAX_PASSWORD_BYTES = 72;
 
 /**
- * bcrypt hashing and verification. Both run on the libuv thread pool (the async API of
- * `@node-rs/bcrypt`), so a storm of logins never blocks the event loop. Unknown users are
+ * bcrypt hashing and verification. Both run on low-priority worker threads (bcrypt-pool.ts),
+ * so a storm of logins neither blocks the event loop nor takes the CPU away from it. Unknown users are
  * checked against a dummy hash of the same cost: both failures take the same time, and
  * timing tells nobody which names exist.
  */
@@ -21,7 +21,7 @@ export class PasswordHasher {
   constructor(cost = DEFAULT_BCRYPT_COST) {
     if (!Number.isInteger(cost) || cost < 4 || cost > 31) throw new InvalidRequestError(`invalid bcrypt cost ${cost}`);
     this.#cost = cost;
-    this.#dummy = hash('ward-dummy-password', { cost, version: '2a' });
+    this.#dummy = bcryptHash('ward-dummy-password', cost);
   }
 
   /** `$2a$<cost>$...`; passwords over 72 bytes are refused rather than silently truncated. */
@@ -29,7 +29,7 @@ export class PasswordHasher {
     if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) {
       throw new InvalidRequestError('bcrypt: password length exceeds 72 bytes');
     }
-    return hash(password, { cost: this.#cost, version: '2a', rejectLongPasswords: true });
+    return bcryptHash(password, this.#cost);
   }
 
   /**
@@ -39,9 +39,9 @@ export class PasswordHasher {
    */
   async verify(password: string, stored: string | undefined): Promise<boolean> {
     if (stored === undefined || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) {
-      await verify(password, await this.#dummy);
+      await bcryptVerify(password, await this.#dummy);
       return false;
     }
-    return verify(password, stored);
+    return bcryptVerify(password, stored);
   }
 }
