@@ -26,16 +26,29 @@ export interface Storage {
   transaction(operations: StorageOperation[]): Promise<void>;
 }
 
+// One of each for the process: making them is not free, and every stored entry goes through them.
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** `value` as the UTF-8 JSON bytes every JSON entry is stored as. */
+export function encodeJson(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}
+
+/** The value of UTF-8 JSON bytes written by `encodeJson`. The caller vouches for `T`. */
+export function decodeJson<T>(bytes: Uint8Array): T {
+  return JSON.parse(decoder.decode(bytes)) as T;
+}
+
 /** The JSON value stored at `key`, or `undefined` when there is none. The caller vouches for `T`. */
 export async function getJson<T>(storage: Storage, key: string): Promise<T | undefined> {
   const bytes = await storage.get(key);
-  if (bytes === undefined) return undefined;
-  return JSON.parse(new TextDecoder().decode(bytes)) as T;
+  return bytes === undefined ? undefined : decodeJson<T>(bytes);
 }
 
 /** Stores `value` at `key` as UTF-8 JSON. */
 export async function putJson(storage: Storage, key: string, value: unknown): Promise<void> {
-  await storage.put(key, new TextEncoder().encode(JSON.stringify(value)));
+  await storage.put(key, encodeJson(value));
 }
 
 /** Deletes every key below `prefix` (which ends in `/`), depth first. */

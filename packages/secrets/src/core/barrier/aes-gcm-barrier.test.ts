@@ -69,6 +69,35 @@ describe('AesGcmBarrier', () => {
     await assert.rejects(barrier.get('logical/u/mine'), InternalError);
   });
 
+  it('serves repeated reads from its cache only while storage holds the same ciphertext', async () => {
+    const physical = new InmemStorage();
+    const { barrier, rootKey } = await openBarrier(physical);
+    await barrier.put('logical/u/k', bytes('first'));
+    const read = await barrier.get('logical/u/k');
+    read?.fill(0); // the caller owns what it got: later reads must not see this
+    assert.equal(text(await barrier.get('logical/u/k')), 'first');
+    // A second server sharing the storage writes a new value, behind this barrier's back.
+    const other = new AesGcmBarrier({ physical, random: new SeededRandom('other'), clock: new FakeClock(0) });
+    await other.unseal(rootKey);
+    await other.put('logical/u/k', bytes('second'));
+    assert.equal(text(await barrier.get('logical/u/k')), 'second');
+    // An entry restored from an older copy is read as stored, not as last seen.
+    const stored = (await physical.get('logical/u/k'))!;
+    await barrier.put('logical/u/k', bytes('third'));
+    await physical.put('logical/u/k', stored);
+    assert.equal(text(await barrier.get('logical/u/k')), 'second');
+  });
+
+  it('forgets every cached plaintext when it seals', async () => {
+    const { barrier, rootKey } = await openBarrier();
+    await barrier.put('logical/u/k', bytes('secret'));
+    assert.equal(text(await barrier.get('logical/u/k')), 'secret');
+    barrier.seal();
+    await assert.rejects(barrier.get('logical/u/k'), SealedError);
+    await barrier.unseal(rootKey);
+    assert.equal(text(await barrier.get('logical/u/k')), 'secret');
+  });
+
   it('opens only with the right root key', async () => {
     const physical = new InmemStorage();
     const { barrier, rootKey } = await openBarrier(physical);

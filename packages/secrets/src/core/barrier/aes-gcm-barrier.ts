@@ -4,6 +4,7 @@ import { InternalError, InvalidRequestError, SealedError } from '../../logical/e
 import type { Storage, StorageOperation } from '../../logical/storage.js';
 import type { StorageBackend } from '../../storage/index.js';
 import { KEY_BYTES, Keyring } from './keyring.js';
+import { PlaintextCache } from './plaintext-cache.js';
 
 /** The keyring, encrypted with the root key. */
 export const KEYRING_PATH = 'core/keyring';
@@ -86,6 +87,8 @@ export interface AesGcmBarrierOptions {
   /** Draws data keys and the nonce of every write; production passes `cryptoRandom`. */
   random: Random;
   clock: Clock;
+  /** Decrypted values of recent reads and writes; default: 32 MiB (see plaintext-cache.ts). */
+  cache?: PlaintextCache;
 }
 
 interface Unsealed {
@@ -102,12 +105,14 @@ export class AesGcmBarrier implements Storage {
   readonly #physical: StorageBackend;
   readonly #random: Random;
   readonly #clock: Clock;
+  readonly #cache: PlaintextCache;
   #state: Unsealed | undefined;
 
   constructor(options: AesGcmBarrierOptions) {
     this.#physical = options.physical;
     this.#random = options.random;
     this.#clock = options.clock;
+    this.#cache = options.cache ?? new PlaintextCache();
   }
 
   /** Whether a keyring has been stored; works sealed. */
@@ -158,6 +163,7 @@ export class AesGcmBarrier implements Storage {
   seal(): void {
     const state = this.#state;
     this.#state = undefined;
+    this.#cache.clear();
     state?.keyring.zero();
     state?.rootKey.fill(0);
   }
@@ -200,20 +206,27 @@ export class AesGcmBarrier implements Storage {
     if (value === undefined) return undefined;
     // Checked again: the barrier may have been sealed while storage answered.
     const keyring = this.#unsealed().keyring;
+    const cached = this.#cache.get(key, value);
+    if (cached) return cached;
     const term = entryTerm(key, value);
     const entry = keyring.term(term);
     if (!entry) throw new InternalError(`failed to decrypt "${key}": no key for term ${term}`);
     const plaintext = decryptEntry(entry.key, key, value);
     if (plaintext === undefined) throw new InternalError(`failed to decrypt "${key}": message authentication failed`);
+    this.#cache.remember(key, value, plaintext);
     return plaintext;
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {
-    await this.#physical.put(key, this.#encrypt(key, value));
+    const encrypted = this.#encrypt(key, value);
+    // Remembered now, while `value` is what was encrypted: a read only hits once storage holds `encrypted`.
+    this.#cache.remember(key, encrypted, value);
+    await this.#physical.put(key, encrypted);
   }
 
   async delete(key: string): Promise<void> {
     this.#unsealed();
+    this.#cache.forget(key);
     await this.#physical.delete(key);
   }
 
@@ -226,6 +239,11 @@ export class AesGcmBarrier implements Storage {
   async transaction(operations: StorageOperation[]): Promise<void> {
     this.#unsealed();
     const encrypted = operations.map((o) => (o.op === 'put' ? { ...o, value: this.#encrypt(o.key, o.value) } : o));
+    operations.forEach((o, i) => {
+      const written = encrypted[i];
+      if (o.op === 'put' && written?.op === 'put') this.#cache.remember(o.key, written.value, o.value);
+      else this.#cache.forget(o.key);
+    });
     await this.#physical.transaction(encrypted);
   }
 

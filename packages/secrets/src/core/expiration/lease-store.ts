@@ -1,11 +1,9 @@
 import type { Logger } from '@ward/base';
-import { getJson, putJson, type Storage, type StorageOperation } from '../../logical/storage.js';
+import { encodeJson, getJson, putJson, type Storage, type StorageOperation } from '../../logical/storage.js';
 import { hashLeaseId, isLeaseEntry, type LeaseEntry, leaseKey, tokenIndexKey, tokenIndexPrefix } from './lease.js';
 
 /** Entries read in parallel during restore: the barrier decrypts each one. */
 const LOAD_BATCH = 256;
-
-const encoder = new TextEncoder();
 
 /**
  * Where leases live on disk (layout in `lease.ts`). A lease and its by-token index entry are
@@ -115,8 +113,4 @@ function normalise(e: LeaseEntry): LeaseEntry {
     revoke_error: e.revoke_error ?? '',
     irrevocable: e.irrevocable === true,
   };
-}
-
-function encodeJson(value: unknown): Uint8Array {
-  return encoder.encode(JSON.stringify(value));
 }

@@ -5,6 +5,7 @@ import type { Random } from '@ward/base';
 // Its coefficients come from its own CSPRNG (`crypto.getRandomValues`), not from our `Random`.
 import { combine, split } from 'shamir-secret-sharing';
 import { InternalError, InvalidRequestError } from '../../logical/errors.js';
+import { decodeJson, encodeJson } from '../../logical/storage.js';
 import type { StorageBackend } from '../../storage/index.js';
 import { decryptEntry, encryptEntry } from '../barrier/index.js';
 
@@ -50,7 +51,7 @@ export class ShamirSeal {
   async config(): Promise<SealConfig | undefined> {
     const stored = await this.#physical.get(SEAL_CONFIG_PATH);
     if (stored === undefined) return undefined;
-    return JSON.parse(new TextDecoder().decode(stored)) as SealConfig;
+    return decodeJson<SealConfig>(stored);
   }
 
   /**
@@ -81,7 +82,7 @@ export class ShamirSeal {
       };
       await this.#physical.transaction([
         { op: 'put', key: UNSEAL_KEYS_PATH, value: sealed },
-        { op: 'put', key: SEAL_CONFIG_PATH, value: new TextEncoder().encode(JSON.stringify(config)) },
+        { op: 'put', key: SEAL_CONFIG_PATH, value: encodeJson(config) },
       ]);
       return { keyShares, rootKey };
     } finally {

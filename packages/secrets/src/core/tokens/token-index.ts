@@ -1,10 +1,8 @@
-import { getJson, type Storage, type StorageOperation } from '../../logical/storage.js';
+import { encodeJson as encode, getJson, type Storage, type StorageOperation } from '../../logical/storage.js';
 import type { TokenEntry } from './token-entry.js';
 
 /** Parsed entries kept in memory; past this many the oldest are dropped (they reload from storage). */
 const CACHE_LIMIT = 10_000;
-
-const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 /**
  * The storage layout of service tokens, all below the token store's view:

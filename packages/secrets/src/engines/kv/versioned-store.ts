@@ -1,4 +1,4 @@
-import { getJson, putJson, type Storage } from '../../logical/storage.js';
+import { encodeJson, getJson, putJson, type Storage } from '../../logical/storage.js';
 import { rfc3339Nano } from '../../logical/time.js';
 
 /** One version's lifecycle, as metadata reads show it. */
@@ -65,10 +65,9 @@ export class VersionedStore {
 
   /** Writes a new version's data and the metadata that names it, atomically. */
   async writeVersion(path: string, meta: KeyMetadata, version: number, data: Record<string, unknown>) {
-    const encode = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
     await this.storage.transaction([
-      { op: 'put', key: versionKey(path, version), value: encode({ data }) },
-      { op: 'put', key: `metadata/${path}`, value: encode(meta) },
+      { op: 'put', key: versionKey(path, version), value: encodeJson({ data }) },
+      { op: 'put', key: `metadata/${path}`, value: encodeJson(meta) },
     ]);
   }
 

@@ -1,0 +1,83 @@
+/** Plaintext bytes the cache may hold in all; past it the least recently used entries go. */
+export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+/** Larger values are not cached: one of them would push out hundreds of hot small ones. */
+export const DEFAULT_CACHE_ENTRY_BYTES = 64 * 1024;
+
+interface Cached {
+  ciphertext: Uint8Array;
+  plaintext: Buffer;
+}
+
+/**
+ * Decrypted values of recent barrier reads and writes, keyed by storage path.
+ *
+ * Why: a hot read (a token's policy, a KV secret) otherwise pays an AES-GCM decryption per
+ * stored entry on every request, and a KV read touches two. A hit is only served when the
+ * bytes storage returns now are exactly the ciphertext this plaintext came from, so the cache
+ * can never answer with a stale or substituted value: whatever changed storage (another
+ * process sharing the SQLite file, a restore, a tampered row) misses and goes through
+ * decryption and authentication as before.
+ *
+ * The cache holds plaintext, as the rest of an unsealed server's memory does; the barrier
+ * clears it, overwriting every value with zeroes, when it seals.
+ */
+export class PlaintextCache {
+  readonly #maxBytes: number;
+  readonly #maxEntryBytes: number;
+  /** Map order is recency order: the first entry is the least recently used. */
+  readonly #entries = new Map<string, Cached>();
+  #bytes = 0;
+
+  constructor(maxBytes = DEFAULT_CACHE_BYTES, maxEntryBytes = DEFAULT_CACHE_ENTRY_BYTES) {
+    this.#maxBytes = maxBytes;
+    this.#maxEntryBytes = maxEntryBytes;
+  }
+
+  /** A copy of the plaintext of `ciphertext` at `key`, when that exact ciphertext was seen last. */
+  get(key: string, ciphertext: Uint8Array): Buffer | undefined {
+    const cached = this.#entries.get(key);
+    if (
+      !cached ||
+      !Buffer.from(ciphertext.buffer, ciphertext.byteOffset, ciphertext.length).equals(cached.ciphertext)
+    ) {
+      return undefined;
+    }
+    this.#entries.delete(key);
+    this.#entries.set(key, cached);
+    return Buffer.from(cached.plaintext); // the caller may change its buffer; ours stays as it was
+  }
+
+  /** Remembers that `ciphertext` at `key` decrypts to `plaintext` (both copied). */
+  remember(key: string, ciphertext: Uint8Array, plaintext: Uint8Array): void {
+    this.forget(key);
+    const size = ciphertext.length + plaintext.length;
+    if (plaintext.length > this.#maxEntryBytes || size > this.#maxBytes) return;
+    this.#entries.set(key, { ciphertext: new Uint8Array(ciphertext), plaintext: Buffer.from(plaintext) });
+    this.#bytes += size;
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#bytes <= this.#maxBytes) break;
+      this.#drop(oldest, entry);
+    }
+  }
+
+  forget(key: string): void {
+    const cached = this.#entries.get(key);
+    if (cached) this.#drop(key, cached);
+  }
+
+  /** Drops everything, overwriting each plaintext with zeroes first. */
+  clear(): void {
+    for (const [key, entry] of this.#entries) this.#drop(key, entry);
+  }
+
+  /** Entries held (for tests and metrics). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #drop(key: string, entry: Cached): void {
+    entry.plaintext.fill(0);
+    this.#entries.delete(key);
+    this.#bytes -= entry.ciphertext.length + entry.plaintext.length;
+  }
+}
