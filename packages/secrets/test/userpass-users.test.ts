@@ -142,16 +142,87 @@ describe('userpass users over HTTP', () => {
     assert.equal((await login('locky', 'pw')).status, 403);
     const list = await t.request('GET', 'sys/locked-users');
     assert.equal(list.status, 200);
-    const [ns] = list.body.data.by_namespace;
-    assert.equal(ns.namespace_id, 'root');
     const accessor = (await t.request('GET', 'sys/auth')).body.data['userpass/'].accessor;
-    assert.deepEqual(ns.mount_accessors[accessor], { counts: 1, alias_identifiers: ['locky'] });
-    assert.equal(list.body.data.total, 1);
+    assert.deepEqual(list.body.data, {
+      by_namespace: [
+        {
+          namespace_id: 'root',
+          namespace_path: '',
+          counts: 1,
+          mount_accessors: [{ mount_accessor: accessor, counts: 1, alias_identifiers: ['locky'] }],
+        },
+      ],
+      total: 1,
+    });
     const plain = (await t.request('POST', 'auth/token/create', { body: { policies: ['default'] } })).body.auth;
     assert.equal((await t.request('GET', 'sys/locked-users', { token: plain.client_token })).status, 403, 'sudo only');
     const unlock = await t.request('POST', `sys/locked-users/${accessor}/unlock/locky`);
     assert.equal(unlock.status, 204);
     assert.equal((await login('locky', 'pw')).status, 200);
+    assert.deepEqual((await t.request('GET', 'sys/locked-users')).body.data, { by_namespace: [], total: 0 });
+  });
+
+  it('lists locked users of the namespace and those below it by decreasing count; unlocks only in the namespace', async () => {
+    const team = { 'X-Vault-Namespace': 'lockteam' };
+    assert.equal((await t.request('POST', 'sys/namespaces/lockteam')).status, 200);
+    assert.equal(
+      (await t.request('POST', 'sys/auth/userpass', { headers: team, body: { type: 'userpass' } })).status,
+      204,
+    );
+    const lockOut = async (name: string, headers: Record<string, string> = {}) => {
+      await t.request('POST', `auth/userpass/users/${name}`, { headers, body: { password: 'pw' } });
+      for (let i = 0; i < 5; i++) {
+        const res = await t.request('POST', `auth/userpass/login/${name}`, {
+          token: null,
+          headers,
+          body: { password: 'bad' },
+        });
+        assert.equal(res.status, 403);
+      }
+    };
+    await lockOut('root-user');
+    await lockOut('team-a', team);
+    await lockOut('team-b', team);
+    const rootAccessor = (await t.request('GET', 'sys/auth')).body.data['userpass/'].accessor;
+    const teamAccessor = (await t.request('GET', 'sys/auth', { headers: team })).body.data['userpass/'].accessor;
+    const teamReport = {
+      namespace_path: 'lockteam/',
+      counts: 2,
+      mount_accessors: [{ mount_accessor: teamAccessor, counts: 2, alias_identifiers: ['team-a', 'team-b'] }],
+    };
+
+    const fromRoot = (await t.request('GET', 'sys/locked-users')).body.data;
+    assert.equal(fromRoot.total, 3);
+    assert.deepEqual(
+      fromRoot.by_namespace.map(({ namespace_id, ...rest }: { namespace_id: string }) => rest),
+      [
+        teamReport,
+        {
+          namespace_path: '',
+          counts: 1,
+          mount_accessors: [{ mount_accessor: rootAccessor, counts: 1, alias_identifiers: ['root-user'] }],
+        },
+      ],
+    );
+    const fromTeam = (await t.request('GET', 'sys/locked-users', { headers: team })).body.data;
+    assert.equal(fromTeam.total, 2);
+    assert.deepEqual(fromTeam.by_namespace.length, 1);
+    assert.deepEqual(fromTeam.by_namespace[0].mount_accessors, teamReport.mount_accessors);
+
+    // With mount_accessor: that mount of the request's namespace only, listed even when nobody is locked there.
+    const one = (await t.request('GET', `sys/locked-users?mount_accessor=${teamAccessor}`)).body.data;
+    assert.deepEqual(one.by_namespace[0].mount_accessors, [
+      { mount_accessor: teamAccessor, counts: 0, alias_identifiers: [] },
+    ]);
+    assert.equal(one.total, 0);
+
+    // A parent cannot unlock through a child's accessor; the child's own sys/ can.
+    await t.request('POST', `sys/locked-users/${teamAccessor}/unlock/team-a`);
+    assert.equal((await t.request('GET', 'sys/locked-users', { headers: team })).body.data.total, 2);
+    await t.request('POST', `sys/locked-users/${teamAccessor}/unlock/team-a`, { headers: team });
+    assert.equal((await t.request('GET', 'sys/locked-users', { headers: team })).body.data.total, 1);
+    await t.request('POST', `sys/locked-users/${teamAccessor}/unlock/team-b`, { headers: team });
+    await t.request('POST', `sys/locked-users/${rootAccessor}/unlock/root-user`);
     assert.deepEqual((await t.request('GET', 'sys/locked-users')).body.data, { by_namespace: [], total: 0 });
   });
 

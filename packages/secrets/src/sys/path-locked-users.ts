@@ -1,16 +1,67 @@
 import { definePath, field } from '../framework/index.js';
-import { hasLockout } from '../logical/response.js';
-import type { SystemCore } from './system-core.js';
+import type { LockoutMount, SystemCore } from './system-core.js';
 
-/** The namespace's auth mounts that keep a lockout table, by accessor. */
-function lockoutMounts(sys: SystemCore) {
-  const byPoint = new Map(sys.mounts.entries('auth').map((e) => [`${sys.namespace.path}auth/${e.path}`, e.accessor]));
-  const found = [];
-  for (const route of sys.openapiRoutes()) {
-    const accessor = byPoint.get(`${sys.namespace.path}${route.mountPoint}`);
-    if (accessor && hasLockout(route.backend)) found.push({ accessor, control: route.backend });
+interface MountReport {
+  mount_accessor: string;
+  counts: number;
+  alias_identifiers: string[];
+}
+
+interface NamespaceReport {
+  namespace_id: string;
+  namespace_path: string;
+  counts: number;
+  mount_accessors: MountReport[];
+}
+
+const byDecreasingCounts = (a: { counts: number }, b: { counts: number }) => b.counts - a.counts;
+
+/** One mount's locked names; the established servers list such a mount even when nobody is locked. */
+function reportMount(mount: LockoutMount): MountReport {
+  const names = mount.control.lockedUsers().map((u) => u.aliasName);
+  return { mount_accessor: mount.accessor, counts: names.length, alias_identifiers: names };
+}
+
+/**
+ * The established listing: with `mount_accessor`, that mount of the request's namespace alone
+ * (one entry, even when empty); without, every namespace from the request's down that has a
+ * locked user, each with its mounts that have one. Namespaces and mounts come in decreasing
+ * order of counts.
+ */
+function lockedUsersReport(sys: SystemCore, mountAccessor: string | undefined) {
+  const mounts = sys.lockoutMounts();
+  const reports: NamespaceReport[] = [];
+  if (mountAccessor) {
+    const mount = mounts.find((m) => m.namespace.id === sys.namespace.id && m.accessor === mountAccessor);
+    const only: MountReport = mount
+      ? reportMount(mount)
+      : { mount_accessor: mountAccessor, counts: 0, alias_identifiers: [] };
+    reports.push({
+      namespace_id: sys.namespace.id,
+      namespace_path: sys.namespace.path,
+      counts: only.counts,
+      mount_accessors: [only],
+    });
+  } else {
+    const byNamespace = new Map<string, NamespaceReport>();
+    for (const mount of mounts) {
+      const report = reportMount(mount);
+      if (report.counts === 0) continue;
+      let ns = byNamespace.get(mount.namespace.id);
+      if (!ns) {
+        ns = { namespace_id: mount.namespace.id, namespace_path: mount.namespace.path, counts: 0, mount_accessors: [] };
+        byNamespace.set(mount.namespace.id, ns);
+      }
+      ns.counts += report.counts;
+      ns.mount_accessors.push(report);
+    }
+    for (const ns of byNamespace.values()) {
+      ns.mount_accessors.sort(byDecreasingCounts);
+      reports.push(ns);
+    }
+    reports.sort(byDecreasingCounts);
   }
-  return found;
+  return { by_namespace: reports, total: reports.reduce((sum, ns) => sum + ns.counts, 0) };
 }
 
 /**
@@ -22,48 +73,31 @@ export function pathLockedUsers(sys: SystemCore) {
   return [
     definePath({
       pattern: 'locked-users',
-      fields: { mount_accessor: field.string({ description: 'Only this auth mount.' }) },
+      fields: { mount_accessor: field.string({ description: 'Only this auth mount of the namespace.' }) },
       operations: {
         read: {
-          summary: 'List locked users by namespace and mount.',
-          handler: async ({ data }) => {
-            const accessors: Record<string, { counts: number; alias_identifiers: string[] }> = {};
-            let total = 0;
-            for (const { accessor, control } of lockoutMounts(sys)) {
-              if (data.mount_accessor && data.mount_accessor !== accessor) continue;
-              const names = control.lockedUsers().map((u) => u.aliasName);
-              if (names.length === 0) continue;
-              accessors[accessor] = { counts: names.length, alias_identifiers: names };
-              total += names.length;
-            }
-            const byNamespace =
-              total === 0
-                ? []
-                : [
-                    {
-                      namespace_id: sys.namespace.id,
-                      namespace_path: sys.namespace.path,
-                      counts: total,
-                      mount_accessors: accessors,
-                    },
-                  ];
-            return { data: { by_namespace: byNamespace, total } };
-          },
+          summary: 'List locked users of this namespace and the namespaces below it.',
+          handler: async ({ data }) => ({ data: lockedUsersReport(sys, data.mount_accessor || undefined) }),
         },
       },
-      help: { synopsis: 'Report locked users.', description: 'Users locked out after repeated failed logins.' },
+      help: {
+        synopsis: 'Report locked users.',
+        description: 'Users locked out after repeated failed logins, by namespace and auth mount.',
+      },
     }),
     definePath({
       pattern: 'locked-users/:mount_accessor/unlock/:alias_identifier',
       fields: {
-        mount_accessor: field.path({ description: 'Accessor of the auth mount.' }),
+        mount_accessor: field.path({ description: 'Accessor of an auth mount of this namespace.' }),
         alias_identifier: field.path({ description: 'The locked name (userpass: the username).' }),
       },
       operations: {
         update: {
           summary: 'Unlock a user.',
           handler: async ({ data }) => {
-            const mount = lockoutMounts(sys).find((m) => m.accessor === data.mount_accessor);
+            const mount = sys
+              .lockoutMounts()
+              .find((m) => m.namespace.id === sys.namespace.id && m.accessor === data.mount_accessor);
             mount?.control.unlockUser(data.alias_identifier);
             return undefined;
           },

@@ -5,6 +5,7 @@ import type { Namespace } from '../core/namespaces/namespace-store.js';
 import type { PolicyStore } from '../core/policy/policy-store.js';
 import type { MountEntry } from '../core/router/mount-table.js';
 import type { NamespaceMounts } from '../core/router/mounts.js';
+import type { LockoutControl } from '../logical/response.js';
 import type { TokenPolicyResolver } from './path-capabilities.js';
 import type { OpenApiRoute } from './path-openapi.js';
 
@@ -16,6 +17,13 @@ export interface ChildNamespaces {
   create(name: string, metadata: Record<string, string>): Promise<Namespace>;
   patch(child: Namespace, metadata: Record<string, string | null>): Promise<Namespace>;
   remove(child: Namespace): Promise<void>;
+}
+
+/** An auth mount that keeps a lockout table (`sys/locked-users`). */
+export interface LockoutMount {
+  namespace: Namespace;
+  accessor: string;
+  control: LockoutControl;
 }
 
 /**
@@ -44,4 +52,6 @@ export interface SystemCore {
   cors: CorsSettings;
   /** The mounts of this namespace, with mount points relative to it (for `sys/internal/specs/openapi`). */
   openapiRoutes(): OpenApiRoute[];
+  /** Auth mounts keeping a lockout table in this namespace and every namespace below it. */
+  lockoutMounts(): LockoutMount[];
 }

@@ -1,5 +1,6 @@
 import { IdentityStore } from '../../identity/index.js';
 import { InvalidRequestError, SealedError } from '../../logical/errors.js';
+import { hasLockout } from '../../logical/response.js';
 import { deleteTree } from '../../logical/storage.js';
 import type { SystemCore } from '../../sys/system-core.js';
 import { createView } from '../barrier/index.js';
@@ -111,6 +112,14 @@ export class NamespaceServices {
           .routes()
           .filter((r) => this.namespaces.resolve('', r.mountPoint).namespace === ns)
           .map((r) => ({ mountPoint: r.mountPoint.slice(ns.path.length), type: r.entry.type, backend: r.backend })),
+      lockoutMounts: () =>
+        core.router.routes().flatMap((r) => {
+          if (!r.mountPoint.startsWith(ns.path) || !hasLockout(r.backend)) return [];
+          const owner = this.namespaces.resolve('', r.mountPoint).namespace;
+          return owner.path.startsWith(ns.path)
+            ? [{ namespace: owner, accessor: r.entry.accessor, control: r.backend }]
+            : [];
+        }),
     };
   }
 
