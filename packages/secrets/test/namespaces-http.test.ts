@@ -104,4 +104,26 @@ describe('namespaces over HTTP', () => {
     const res = await t.request('GET', 'kept/kv/data/s');
     assert.deepEqual(res.body.data.data, { a: 1 });
   });
+
+  it('keeps token roles per namespace: a role of one is unknown in another and goes with its namespace', async () => {
+    await t.request('POST', 'sys/namespaces/roles-a');
+    await t.request('POST', 'sys/namespaces/roles-b');
+    const inA = inNs('roles-a');
+    assert.equal(
+      (await t.request('POST', 'auth/token/roles/ops', { body: { allowed_policies: 'ops' }, headers: inA })).status,
+      204,
+    );
+    assert.deepEqual((await t.request('LIST', 'auth/token/roles', { headers: inA })).body.data.keys, ['ops']);
+    assert.equal((await t.request('GET', 'auth/token/roles/ops', { headers: inNs('roles-b') })).status, 404);
+    assert.equal((await t.request('GET', 'auth/token/roles/ops')).status, 404, 'not in the root namespace either');
+    const made = await t.request('POST', 'auth/token/create/ops', { body: {}, headers: inNs('roles-b') });
+    assert.equal(made.status, 400, JSON.stringify(made.body));
+    const inRole = await t.request('POST', 'auth/token/create/ops', { body: {}, headers: inA });
+    assert.equal(inRole.status, 200, JSON.stringify(inRole.body));
+    assert.deepEqual(inRole.body.auth.token_policies, ['default', 'ops']);
+    // A namespace of the same name made again starts without the roles of the deleted one.
+    assert.equal((await t.request('DELETE', 'sys/namespaces/roles-a')).status, 204);
+    await t.request('POST', 'sys/namespaces/roles-a');
+    assert.equal((await t.request('GET', 'auth/token/roles/ops', { headers: inA })).status, 404);
+  });
 });

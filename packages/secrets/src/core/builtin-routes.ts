@@ -7,6 +7,7 @@ import type { Namespace } from './namespaces/namespace-store.js';
 import type { MountEntry } from './router/mount-table.js';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from './router/mounts.js';
 import type { Route } from './router/router.js';
+import { RoleStore } from './tokens/index.js';
 
 /**
  * The routes every namespace has and no table stores: the system backend at `<ns>sys/`
@@ -36,6 +37,8 @@ export function builtinRoutes(core: Core, ns: Namespace): Route[] {
     },
     policyExists: async (name) => (await services.policies(ns.id).read(name)) !== undefined,
     namespaceId: ns.id,
+    // Below `namespaces/<id>/` outside root, so deleting a namespace erases its roles too.
+    roles: ns.path === '' ? core.tokens.roles : new RoleStore(createView(core.barrier, `namespaces/${ns.id}/token/`)),
     identityPolicies: (entityId) => {
       const entity = entityId ? services.identity(ns.id).entity(entityId) : undefined;
       return entity ? services.identity(ns.id).identityPolicies(entity) : [];

@@ -80,5 +80,7 @@ async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResp
     remoteAddress: req.socket.remoteAddress ?? '',
     namespace: namespaceHeader(req),
   });
+  // As established servers answer: a read that finds nothing is a 404, whatever the backend.
+  if (response === undefined && operation === 'read') return sendJson(res, 404, { errors: [] });
   sendLogicalResponse(res, requestId, response);
 }

@@ -27,6 +27,7 @@ export function createTokenBackend(store: TokenStore, ctx: BackendContext, optio
   const hasSudo = options.hasSudo ?? ((req) => req.caller?.policies.includes('root') ?? false);
   const d: TokenBackendDeps = {
     store,
+    roles: options.roles ?? store.roles,
     clock: ctx.clock,
     system: ctx.system,
     hasSudo: async (req, path) => hasSudo(req, path),

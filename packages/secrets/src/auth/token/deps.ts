@@ -1,5 +1,5 @@
 import type { Clock } from '@ward/base';
-import type { TokenEntry, TokenStore } from '../../core/tokens/index.js';
+import type { RoleStore, TokenEntry, TokenStore } from '../../core/tokens/index.js';
 import type { SystemView } from '../../framework/index.js';
 import { PermissionDeniedError } from '../../logical/errors.js';
 import type { BackendRequest } from '../../logical/request.js';
@@ -20,6 +20,8 @@ export interface TokenBackendOptions {
   namespaceId?: string;
   /** Policies a token's entity and its groups add (shown by lookups as `identity_policies`). */
   identityPolicies?(entityId: string): string[];
+  /** The namespace's token roles. Default: the token store's own (the root namespace's). */
+  roles?: RoleStore;
 }
 
 /**
@@ -32,6 +34,8 @@ export type TokenRequest = BackendRequest & { clientToken?: string };
 /** Shared by every path of the token backend. */
 export interface TokenBackendDeps {
   store: TokenStore;
+  /** This namespace's token roles: each namespace has its own. */
+  roles: RoleStore;
   clock: Clock;
   system: SystemView;
   hasSudo(req: BackendRequest, path: string): Promise<boolean>;

@@ -73,7 +73,7 @@ async function issue(
   let role: TokenRole | undefined;
   let path = `${req.mountPoint}${how.orphan ? 'create-orphan' : 'create'}`;
   if (how.roleName) {
-    role = await d.store.roles.get(how.roleName);
+    role = await d.roles.get(how.roleName);
     if (!role) throw new InvalidRequestError(`unknown role ${how.roleName}`);
     path = `${req.mountPoint}create/${role.name}${role.path_suffix ? `/${role.path_suffix}` : ''}`;
   }

@@ -27,7 +27,7 @@ type SettableField = Exclude<keyof TokenRole & keyof RoleData, 'role_name'>;
 
 /** `roles/` (LIST) and `roles/:role_name` (read, write, delete). */
 export function pathRoles(d: TokenBackendDeps) {
-  const roles = d.store.roles;
+  const roles = d.roles;
   return [
     definePath({
       pattern: 'roles/',

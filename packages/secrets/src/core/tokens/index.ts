@@ -4,7 +4,7 @@ export { equivalentPolicies, type LoginContext } from './login-token.js';
 export type { CreateContext, CreateTokenRequest } from './token-create.js';
 export { type TokenEntry, type TokenType, tokenLeaseId } from './token-entry.js';
 export { sanitizePolicies } from './token-policies.js';
-export { defaultRole, type RoleTokenType, type TokenRole } from './token-roles.js';
+export { defaultRole, RoleStore, type RoleTokenType, type TokenRole } from './token-roles.js';
 export {
   type IssuedToken,
   type LookupOptions,
