@@ -1,5 +1,13 @@
 import { ApiError, type Client, type KvApi, type MountInfo } from '@ward/secrets-client';
-import { CliError } from './command.js';
+import { CliError, flag } from './command.js';
+
+/** The `-mount` flag of every `kv` command that takes a key. */
+export const KV_MOUNT_FLAG = flag.string('Mount path of the engine; PATH is then the key below it.');
+
+/** Refuses a v1 mount for the commands only KV v2 has (`kv metadata …`), as the established CLI does. */
+export function requireKvV2(target: KvTarget): void {
+  if (target.version === 1) throw new CliError('Metadata not supported on KV Version 1', 1);
+}
 
 /** Where a `kv` command's path lives: the mount, the key below it, and the engine version. */
 export interface KvTarget {

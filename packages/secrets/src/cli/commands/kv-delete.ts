@@ -1,6 +1,6 @@
 import { defineCommand, flag } from '../command.js';
 import { UsageError } from '../flags.js';
-import { resolveKv } from '../kv-path.js';
+import { KV_MOUNT_FLAG, resolveKv } from '../kv-path.js';
 
 /** `ward kv delete secret/foo`: soft-deletes the latest (or `-versions`) on v2; deletes on v1. */
 export const kvDeleteCommand = defineCommand({
@@ -8,7 +8,7 @@ export const kvDeleteCommand = defineCommand({
   summary: 'Delete a secret (KV v2: the latest version, or -versions, can be undeleted).',
   usage: 'PATH',
   flags: {
-    mount: flag.string('Mount path of the engine; PATH is then the key below it.'),
+    mount: KV_MOUNT_FLAG,
     versions: flag.string('Comma-separated versions to delete (KV v2).'),
   },
   args: { min: 1, max: 1 },

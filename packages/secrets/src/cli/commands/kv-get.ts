@@ -1,6 +1,6 @@
 import { CliError, defineCommand, flag } from '../command.js';
 import { intFlag } from '../input.js';
-import { resolveKv } from '../kv-path.js';
+import { KV_MOUNT_FLAG, resolveKv } from '../kv-path.js';
 
 /** `ward kv get secret/foo`: reads `secret/data/foo` on a v2 mount, `secret/foo` on v1. */
 export const kvGetCommand = defineCommand({
@@ -8,7 +8,7 @@ export const kvGetCommand = defineCommand({
   summary: 'Read a secret from a KV mount (version 1 or 2).',
   usage: 'PATH',
   flags: {
-    mount: flag.string('Mount path of the engine; PATH is then the key below it.'),
+    mount: KV_MOUNT_FLAG,
     version: flag.string('Version to read (KV v2).'),
   },
   args: { min: 1, max: 1 },

@@ -1,16 +1,16 @@
-import { CliError, defineCommand, flag } from '../command.js';
-import { resolveKv } from '../kv-path.js';
+import { CliError, defineCommand } from '../command.js';
+import { KV_MOUNT_FLAG, requireKvV2, resolveKv } from '../kv-path.js';
 
 /** `ward kv metadata get secret/foo`: the key's metadata and every version (KV v2 only). */
 export const kvMetadataGetCommand = defineCommand({
   name: 'kv metadata get',
   summary: 'Show the metadata and versions of a KV v2 secret.',
   usage: 'PATH',
-  flags: { mount: flag.string('Mount path of the engine; PATH is then the key below it.') },
+  flags: { mount: KV_MOUNT_FLAG },
   args: { min: 1, max: 1 },
   async run({ flags, args: [path = ''] }, { client, out }) {
     const target = await resolveKv(client, path, flags.mount);
-    if (target.version === 1) throw new CliError('Metadata not supported on KV Version 1', 1);
+    requireKvV2(target);
     const secret = await target.kv.v2.readMetadata(target.key);
     if (!secret?.data) throw new CliError(`No value found at ${target.apiPath('metadata')}`, 2);
     const { versions, ...metadata } = secret.data;

@@ -1,7 +1,7 @@
 import { defineCommand, flag } from '../command.js';
 import { UsageError } from '../flags.js';
 import { intFlag, parseDataArgs } from '../input.js';
-import { resolveKv } from '../kv-path.js';
+import { KV_MOUNT_FLAG, resolveKv } from '../kv-path.js';
 
 /** `ward kv put secret/foo k=v …`: a new version on v2 (optionally check-and-set), a replace on v1. */
 export const kvPutCommand = defineCommand({
@@ -9,7 +9,7 @@ export const kvPutCommand = defineCommand({
   summary: 'Write a secret to a KV mount; K=@file reads a file, - reads JSON from stdin.',
   usage: 'PATH K=V ... | PATH -',
   flags: {
-    mount: flag.string('Mount path of the engine; PATH is then the key below it.'),
+    mount: KV_MOUNT_FLAG,
     cas: flag.string('Check-and-set: write only if the current version is this (0 = only if new). KV v2.'),
   },
   args: { min: 2 },
