@@ -1,4 +1,4 @@
-import { encodeJson as encode, getJson, type Storage, type StorageOperation } from '../../logical/storage.js';
+import { encodeJson, getJson, type Storage, type StorageOperation } from '../../logical/storage.js';
 import type { TokenEntry } from './token-entry.js';
 
 /** Parsed entries kept in memory; past this many the oldest are dropped (they reload from storage). */
@@ -56,11 +56,11 @@ export class TokenIndex {
   /** Writes a new entry with its accessor and parent links. */
   async insert(entry: TokenEntry): Promise<void> {
     const ops: StorageOperation[] = [
-      { op: 'put', key: `id/${entry.hash}`, value: encode(entry) },
-      { op: 'put', key: `accessor/${entry.accessor}`, value: encode({ hash: entry.hash }) },
+      { op: 'put', key: `id/${entry.hash}`, value: encodeJson(entry) },
+      { op: 'put', key: `accessor/${entry.accessor}`, value: encodeJson({ hash: entry.hash }) },
     ];
     if (entry.parent_accessor) {
-      ops.push({ op: 'put', key: `parent/${entry.parent_accessor}/${entry.accessor}`, value: encode({}) });
+      ops.push({ op: 'put', key: `parent/${entry.parent_accessor}/${entry.accessor}`, value: encodeJson({}) });
     }
     await this.#commit(ops);
     this.#remember(entry);
@@ -68,7 +68,7 @@ export class TokenIndex {
 
   /** Replaces an existing entry (uses, renewal, orphaning); indexes change only when the parent did. */
   async update(entry: TokenEntry, previousParent = entry.parent_accessor): Promise<void> {
-    const ops: StorageOperation[] = [{ op: 'put', key: `id/${entry.hash}`, value: encode(entry) }];
+    const ops: StorageOperation[] = [{ op: 'put', key: `id/${entry.hash}`, value: encodeJson(entry) }];
     if (previousParent && previousParent !== entry.parent_accessor) {
       ops.push({ op: 'delete', key: `parent/${previousParent}/${entry.accessor}` });
     }
