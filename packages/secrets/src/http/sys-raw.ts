@@ -32,10 +32,10 @@ export const RAW_ROUTES: Record<string, RawHandler> = {
     if (isRead(ctx)) return sendJson(ctx.res, 200, { initialized: await ctx.core.isInitialized() });
     requireWrite(ctx);
     const body = await ctx.body();
-    if (body.pgp_keys !== undefined || body.root_token_pgp_key !== undefined) {
+    if (!isAbsent(body.pgp_keys) || !isAbsent(body.root_token_pgp_key)) {
       throw new InvalidRequestError('PGP-encrypted key shares are not supported by this server');
     }
-    if (body.recovery_shares !== undefined || body.recovery_threshold !== undefined) {
+    if (!isAbsent(body.recovery_shares) || !isAbsent(body.recovery_threshold)) {
       throw new InvalidRequestError('parameters recovery_shares,recovery_threshold not applicable to seal type shamir');
     }
     const { keys, rootToken } = await ctx.core.initialize({
@@ -134,6 +134,14 @@ function isRead(ctx: RawContext): boolean {
 
 function requireWrite(ctx: RawContext): void {
   if (ctx.req.method !== 'PUT' && ctx.req.method !== 'POST') throw new UnsupportedOperationError('');
+}
+
+/**
+ * Clients send optional fields they were not given as null or empty (hvac's `initialize()` always
+ * sends `"root_token_pgp_key": null`); the established server reads those as not given.
+ */
+function isAbsent(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
 function intParam(value: unknown, name: string): number {
