@@ -16,6 +16,7 @@ import { NamespaceServices } from './namespaces/namespace-services.js';
 import { handleRequest, loginRenewal, withIdentityPolicies } from './request-handling.js';
 import { type BackendCatalog, type MountInput, MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
+import { Scheduler } from './scheduler/index.js';
 import { parseUnsealKey, ShamirSeal, UnsealProgress } from './seal/index.js';
 import { TokenStore, tokenLeaseId } from './tokens/index.js';
 
@@ -64,6 +65,8 @@ export class Core {
   readonly mounts: MountManager;
   readonly tokens: TokenStore;
   readonly expiration: ExpirationManager;
+  /** Periodic work of the mounts, on the injected clock. */
+  readonly scheduler: Scheduler;
   readonly #seal: ShamirSeal;
   readonly #progress: UnsealProgress;
   #cluster: ClusterInfo | undefined;
@@ -81,6 +84,8 @@ export class Core {
     this.barrier = new AesGcmBarrier({ physical, random, clock });
     this.#seal = new ShamirSeal({ physical, random });
     this.#progress = new UnsealProgress(random);
+    // HA will pass `isActive` here: only the active server runs periodic work.
+    this.scheduler = new Scheduler({ clock, logger: logger.child({ component: 'scheduler' }) });
     this.expiration = new ExpirationManager({
       storage: createView(this.barrier, 'sys/expire/'),
       clock,
@@ -128,6 +133,7 @@ export class Core {
       clock,
       random,
       logger,
+      scheduler: this.scheduler,
       revokeUnder: (mountPoint) => this.expiration.revokePrefix(mountPoint),
       namespacePath: (id) => (id === 'root' ? '' : this.#services?.namespaces.byId(id)?.path),
     });
@@ -220,6 +226,7 @@ export class Core {
     await this.expiration.stop();
     await this.audit.close();
     await this.mounts.stopAll();
+    await this.scheduler.stopAll();
     this.router.clear();
     this.tokens.reset();
     this.#services = undefined;

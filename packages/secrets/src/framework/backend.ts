@@ -34,6 +34,20 @@ export interface SpecialPaths {
   root?: string[];
 }
 
+/**
+ * Work a backend needs done on a schedule (sweeping expired records, rotating a password).
+ * The core runs it per mount while the server is unsealed (and, with HA, only on the
+ * active server); a run never overlaps the previous one of the same task.
+ */
+export interface PeriodicTask {
+  /** Names the task in logs. */
+  name: string;
+  /** Time from the end of one run to the start of the next (at most 2^31-1). */
+  intervalMs: number;
+  /** One run; a throw is logged and the task keeps its schedule. */
+  run(): Promise<void>;
+}
+
 /** A mounted engine or auth method, as the router sees it. */
 export interface Backend {
   readonly type: string;
@@ -44,8 +58,10 @@ export interface Backend {
   handle(req: BackendRequest): Promise<LogicalResponse | undefined>;
   /** `undefined` when the matched path has no existence check (the write is then an update). */
   exists(req: BackendRequest): Promise<boolean | undefined>;
-  /** Called when the mount is removed or the server seals. */
+  /** Called when the mount is removed or the server seals (after its periodic tasks stopped). */
   cleanup?(): Promise<void>;
+  /** Started by the core when the mount starts, stopped on unmount and seal. */
+  readonly periodic: readonly PeriodicTask[];
   /** Revokes a secret this backend leased (the lease's opaque `secret` data); absent when it leases nothing. */
   revokeSecret?(secret: Record<string, unknown>): Promise<void>;
 }
@@ -58,6 +74,7 @@ export interface BackendSpec {
   paths: PathDefinition[];
   specialPaths?: SpecialPaths;
   cleanup?: () => Promise<void>;
+  periodic?: PeriodicTask[];
   revokeSecret?: (secret: Record<string, unknown>) => Promise<void>;
 }
 
@@ -77,6 +94,7 @@ export function createBackend(spec: BackendSpec): Backend {
     paths: spec.paths,
     specialPaths: spec.specialPaths ?? {},
     cleanup: spec.cleanup,
+    periodic: spec.periodic ?? [],
     revokeSecret: spec.revokeSecret,
 
     async handle(req) {

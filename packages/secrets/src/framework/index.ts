@@ -3,6 +3,7 @@ export {
   type BackendContext,
   type BackendSpec,
   createBackend,
+  type PeriodicTask,
   type SpecialPaths,
   type SystemView,
 } from './backend.js';

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Clock, Logger, Random } from '@ward/base';
 import { BUILTIN_BACKENDS, DEFAULT_MOUNTS } from '../catalog.js';
 import { Core } from '../core/core.js';
+import type { BackendCatalog } from '../core/router/mounts.js';
 import { createApiHandler } from '../http/handler.js';
 import { createListener, type Listener, type ListenerAddress } from '../http/listener.js';
 import { createStorage } from '../storage/index.js';
@@ -14,6 +15,8 @@ export interface ServerDeps {
   clock: Clock;
   random: Random;
   logger: Logger;
+  /** Mountable backends by type; the built-in catalog unless a test adds its own engines. */
+  catalog?: BackendCatalog;
 }
 
 /** A built server: the core and its listeners, not yet listening. */
@@ -35,7 +38,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     clock,
     random,
     logger: logger.child({ component: 'core' }),
-    catalog: BUILTIN_BACKENDS,
+    catalog: deps.catalog ?? BUILTIN_BACKENDS,
     defaultMounts: DEFAULT_MOUNTS,
     systemBackend: createSystemBackend,
     version: VERSION,

@@ -1,4 +1,6 @@
 import { type Clock, cryptoRandom, FakeClock, type Logger, type Random, silentLogger } from '@ward/base';
+import { BUILTIN_BACKENDS } from '../catalog.js';
+import type { BackendCatalog, BackendFactory } from '../core/router/mounts.js';
 import { buildServer, type WardServer } from './build-server.js';
 import type { ListenerConfig, StorageConfig } from './config.js';
 import { initializeDev } from './dev-mode.js';
@@ -40,6 +42,8 @@ export interface TestServerOptions {
   uninitialized?: boolean;
   /** Reopen storage a previous test server initialised: unseal with its key instead of initialising. */
   reopen?: { unsealKey: string; rootToken: string };
+  /** Mountable backends (default: the built-in catalog); tests add engines of their own with `withBackends`. */
+  catalog?: BackendCatalog;
 }
 
 /**
@@ -58,6 +62,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     random: options.random ?? cryptoRandom,
     logger: options.logger ?? silentLogger,
+    catalog: options.catalog,
   });
   const [address] = await server.start();
   if (!address) throw new Error('server did not listen');
@@ -97,4 +102,9 @@ export async function request(
     body = text;
   }
   return { status: res.status, body, headers: res.headers };
+}
+
+/** The built-in catalog plus test-only secrets engines (mounted through `sys/mounts` by type). */
+export function withBackends(engines: Record<string, BackendFactory>): BackendCatalog {
+  return { mounts: { ...BUILTIN_BACKENDS.mounts, ...engines }, auth: BUILTIN_BACKENDS.auth };
 }

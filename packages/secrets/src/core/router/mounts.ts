@@ -4,6 +4,7 @@ import type { Backend, BackendContext } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { deleteTree, type Storage } from '../../logical/storage.js';
 import { createView } from '../barrier/index.js';
+import type { Scheduler, TaskGroup } from '../scheduler/index.js';
 import {
   checkNewMount,
   loadTable,
@@ -63,6 +64,8 @@ export interface NamespaceMounts {
  */
 export class MountManager {
   readonly #tables: Record<TableName, MountEntry[]> = { mounts: [], auth: [] };
+  /** Each started mount's periodic tasks, by mount uuid (a remount keeps them running). */
+  readonly #periodic = new Map<string, TaskGroup>();
 
   constructor(
     private readonly deps: {
@@ -72,6 +75,8 @@ export class MountManager {
       clock: Clock;
       random: Random;
       logger: Logger;
+      /** Runs each mount's periodic tasks while it is mounted and the server unsealed. */
+      scheduler: Pick<Scheduler, 'start'>;
       /** Revokes every lease (and, for auth mounts, every token) issued under a mount point. */
       revokeUnder: (mountPoint: string) => Promise<void>;
       /** Path of a namespace by id (`''` for root); `undefined` when it no longer exists. */
@@ -161,6 +166,7 @@ export class MountManager {
     const route = this.deps.router.remove(point);
     this.#tables[table] = this.#tables[table].filter((e) => e !== entry);
     await saveTable(this.deps.barrier, table, this.#tables[table]);
+    await this.#stopPeriodic(entry);
     await route?.backend.cleanup?.();
     await deleteTree(this.deps.barrier, `${STORAGE_PREFIX[table]}${entry.uuid}/`);
     this.deps.logger.info('unmounted', { table, path });
@@ -195,6 +201,7 @@ export class MountManager {
   async stopAll(): Promise<void> {
     for (const table of ['mounts', 'auth'] as const) {
       for (const entry of this.#tables[table]) {
+        await this.#stopPeriodic(entry);
         await this.deps.router.remove(this.#mountPoint(table, entry))?.backend.cleanup?.();
       }
       this.#tables[table] = [];
@@ -250,7 +257,14 @@ export class MountManager {
         maxLeaseTtlSeconds: () => entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
       },
     });
-    this.deps.router.add({ mountPoint: this.#mountPoint(table, entry), entry, backend });
+    const point = this.#mountPoint(table, entry);
+    this.deps.router.add({ mountPoint: point, entry, backend });
+    if (backend.periodic.length > 0) this.#periodic.set(entry.uuid, this.deps.scheduler.start(point, backend.periodic));
+  }
+
+  async #stopPeriodic(entry: MountEntry): Promise<void> {
+    await this.#periodic.get(entry.uuid)?.stop();
+    this.#periodic.delete(entry.uuid);
   }
 
   /** Where requests reach a mount: below its namespace's path. */

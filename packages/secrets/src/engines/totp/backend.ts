@@ -2,7 +2,7 @@ import type { Clock, Random } from '@ward/base';
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
 import { pathCode } from './path-code.js';
 import { pathKeys, pathListKeys } from './path-keys.js';
-import { UsedCodes } from './used-codes.js';
+import { SWEEP_INTERVAL_MS, UsedCodes } from './used-codes.js';
 
 /** What the TOTP paths share: injected time and randomness, the replay record, per-key locks. */
 export interface TotpDeps {
@@ -22,13 +22,13 @@ const HELP =
 /** Factory of the `totp` engine. */
 export function createTotpBackend(ctx: BackendContext): Backend {
   const locks = new KeyedMutex();
-  const usedCodes = new UsedCodes({ storage: ctx.storage, clock: ctx.clock, logger: ctx.logger, locks });
+  const usedCodes = new UsedCodes({ storage: ctx.storage, clock: ctx.clock, locks });
   const deps: TotpDeps = { clock: ctx.clock, random: ctx.random, usedCodes, locks };
   return createBackend({
     type: 'totp',
     storage: ctx.storage,
     help: HELP,
     paths: [pathListKeys(), pathKeys(deps), pathCode(deps)],
-    cleanup: () => usedCodes.close(),
+    periodic: [{ name: 'sweep-used-codes', intervalMs: SWEEP_INTERVAL_MS, run: () => usedCodes.sweep() }],
   });
 }

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeClock, silentLogger } from '@ward/base';
+import { FakeClock } from '@ward/base';
 import { KeyedMutex } from '../../framework/index.js';
 import { InmemStorage } from '../../storage/index.js';
-import { SWEEP_INTERVAL_MS, UsedCodes } from './used-codes.js';
+import { UsedCodes } from './used-codes.js';
 
 function setup() {
   const storage = new InmemStorage();
   const clock = new FakeClock('2024-01-01T00:00:00Z');
-  const used = new UsedCodes({ storage, clock, logger: silentLogger, locks: new KeyedMutex() });
+  const used = new UsedCodes({ storage, clock, locks: new KeyedMutex() });
   return { storage, clock, used };
 }
 
@@ -28,7 +28,7 @@ describe('UsedCodes', () => {
   it('keeps records in storage, where another instance over the same storage sees them', async () => {
     const { storage, clock, used } = setup();
     await used.record('app', '123456', 90);
-    const again = new UsedCodes({ storage, clock, logger: silentLogger, locks: new KeyedMutex() });
+    const again = new UsedCodes({ storage, clock, locks: new KeyedMutex() });
     assert.equal(await again.isUsed('app', '123456'), true);
     const [hash] = await storage.list('used/app/');
     assert.match(hash ?? '', /^[0-9a-f]{64}$/, 'stored under a hash of the code, not the code');
@@ -41,18 +41,15 @@ describe('UsedCodes', () => {
     assert.deepEqual(await storage.list(''), ['used/']);
   });
 
-  it('sweeps expired records, of deleted keys too, at most once per interval', async () => {
+  it('sweeps expired records, of deleted keys too, and keeps fresh ones', async () => {
     const { storage, clock, used } = setup();
-    await used.record('gone', '111111', 30); // the first record starts a sweep (nothing expired yet)
-    await used.close();
+    await used.record('gone', '111111', 30);
     clock.advance(40_000);
-    await used.record('app', '222222', 30); // within the interval: no sweep
-    await used.close();
-    assert.deepEqual(await storage.list('used/'), ['app/', 'gone/'], 'expired 10 s ago, not yet swept');
-    clock.advance(30_000); // t = 70 s: past the next sweep (t = SWEEP_INTERVAL_MS) and 222222's expiry
-    assert.ok(clock.now() - Date.parse('2024-01-01T00:00:00Z') >= SWEEP_INTERVAL_MS);
+    await used.record('app', '222222', 30);
     await used.record('app', '333333', 90);
-    await used.close();
+    assert.deepEqual(await storage.list('used/'), ['app/', 'gone/'], 'expired records stay until a sweep');
+    clock.advance(30_000); // 222222 expires; 333333 has 60 s left
+    await used.sweep();
     assert.deepEqual(await storage.list('used/'), ['app/'], 'the expired record of "gone" is swept');
     assert.equal((await storage.list('used/app/')).length, 1, 'and so is the expired 222222');
     assert.equal(await used.isUsed('app', '333333'), true);

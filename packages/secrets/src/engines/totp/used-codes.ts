@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Clock, Logger } from '@ward/base';
+import type { Clock } from '@ward/base';
 import type { KeyedMutex } from '../../framework/index.js';
 import type { Storage } from '../../logical/storage.js';
 import { getJson, putJson } from '../../logical/storage.js';
@@ -10,13 +10,12 @@ interface UsedRecord {
 }
 
 const PREFIX = 'used/';
-/** How often, at most, a mount sweeps out expired records (of deleted keys too). */
+/** How often a mount sweeps out expired records (of deleted keys too): the engine's periodic task. */
 export const SWEEP_INTERVAL_MS = 60_000;
 
 export interface UsedCodesDeps {
   storage: Storage;
   clock: Clock;
-  logger: Logger;
   /** The per-key lock validation holds; the sweep takes it too, so it never deletes a fresh record. */
   locks: KeyedMutex;
 }
@@ -26,8 +25,8 @@ export interface UsedCodesDeps {
  * barrier) under `used/<key name>/<SHA-256 of the code>`, so that it survives a restart
  * and holds across servers sharing the storage. Established servers keep it in one
  * process's memory. The code is hashed only to make any submitted text a safe storage
- * key. Expired records are ignored when read and swept lazily: at most once per
- * `SWEEP_INTERVAL_MS`, in the background, started by a validation.
+ * key. Expired records are ignored when read and swept by the engine's periodic task
+ * (every `SWEEP_INTERVAL_MS`, on the core's scheduler).
  *
  * Callers hold `locks.run(name)` around `isUsed` + `record`. Two servers sharing storage
  * are serialised only by that storage: a code checked on both within the same few
@@ -35,8 +34,6 @@ export interface UsedCodesDeps {
  */
 export class UsedCodes {
   readonly #d: UsedCodesDeps;
-  #nextSweepAtMs = 0;
-  #sweeping: Promise<void> | undefined;
 
   constructor(deps: UsedCodesDeps) {
     this.#d = deps;
@@ -52,23 +49,6 @@ export class UsedCodes {
   async record(name: string, code: string, ttlSeconds: number): Promise<void> {
     const expires_at_ms = this.#d.clock.now() + ttlSeconds * 1000;
     await putJson(this.#d.storage, recordKey(name, code), { expires_at_ms } satisfies UsedRecord);
-    this.#sweepIfDue();
-  }
-
-  /** Waits for a sweep in progress (called when the mount goes away or the server seals). */
-  async close(): Promise<void> {
-    await this.#sweeping;
-  }
-
-  #sweepIfDue(): void {
-    const now = this.#d.clock.now();
-    if (this.#sweeping || now < this.#nextSweepAtMs) return;
-    this.#nextSweepAtMs = now + SWEEP_INTERVAL_MS;
-    this.#sweeping = this.sweep()
-      .catch((err: unknown) => this.#d.logger.warn('totp: sweeping used codes failed', { err }))
-      .finally(() => {
-        this.#sweeping = undefined;
-      });
   }
 
   /** Deletes every expired record of the mount, one key name at a time under its lock. */

@@ -1,0 +1,1 @@
+export { Scheduler, type SchedulerDeps, type TaskGroup } from './scheduler.js';
