@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { cryptoRandom, silentLogger, systemClock } from '@ward/base';
 import { seedDevAdmin } from '../src/cli/dev-seed.js';
 import type { PlatformContext } from '../src/context.js';
+import { createMemoryRateLimiter } from '../src/http/rate-limit.js';
 import { buildServer } from '../src/http/server.js';
 import { openStore, seedCatalogue } from '../src/store/index.js';
 import { startOnFreePlan } from '../src/subscriptions/plans.js';
@@ -17,6 +18,8 @@ const ctx: PlatformContext = {
   random: cryptoRandom,
   logger: silentLogger,
   edition: 'hosted',
+  // One token drives the whole load: the per-token limit would measure 429s, not reads.
+  rateLimiter: createMemoryRateLimiter(Number.MAX_SAFE_INTEGER),
 };
 const admin = seedDevAdmin(ctx, token);
 store.transaction(() => {

@@ -1,4 +1,5 @@
 import type { Clock, Logger, Random } from '@ward/base';
+import type { RateLimiter } from './http/rate-limit.js';
 import type { Store } from './store/index.js';
 
 /** The hosted edition sells plans; the self-hosted (enterprise) edition is licensed as a whole. */
@@ -12,4 +13,6 @@ export interface PlatformContext {
   readonly random: Random;
   readonly logger: Logger;
   readonly edition: Edition;
+  /** Counts API requests per token (or address); over the limit they are answered 429. */
+  readonly rateLimiter: RateLimiter;
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { FakeClock, SeededRandom, silentLogger } from '@ward/base';
 import { seedDevAdmin } from '../src/cli/dev-seed.js';
 import type { Edition, PlatformContext } from '../src/context.js';
+import { createMemoryRateLimiter } from '../src/http/rate-limit.js';
 import { buildServer } from '../src/http/server.js';
 import { openStore, seedCatalogue } from '../src/store/index.js';
 
@@ -34,17 +35,28 @@ export class TestPlatform {
   baseUrl = '';
   #users = 0;
 
-  constructor(edition: Edition = 'hosted', seed = 1) {
+  /**
+   * `rateLimitPerSecond` is high by default: the fake clock stands still, so every request of a
+   * test falls in one rate-limit window.
+   */
+  constructor(edition: Edition = 'hosted', seed = 1, rateLimitPerSecond = 1_000_000) {
     const random = new SeededRandom(seed);
     const store = openStore(':memory:', random);
     seedCatalogue(store);
-    this.ctx = { store, clock: this.clock, random, logger: silentLogger, edition };
+    this.ctx = {
+      store,
+      clock: this.clock,
+      random,
+      logger: silentLogger,
+      edition,
+      rateLimiter: createMemoryRateLimiter(rateLimitPerSecond),
+    };
     seedDevAdmin(this.ctx, ADMIN_TOKEN);
     this.server = buildServer(this.ctx);
   }
 
-  static async start(edition: Edition = 'hosted'): Promise<TestPlatform> {
-    const p = new TestPlatform(edition);
+  static async start(edition: Edition = 'hosted', opts: { rateLimitPerSecond?: number } = {}): Promise<TestPlatform> {
+    const p = new TestPlatform(edition, 1, opts.rateLimitPerSecond);
     await new Promise<void>((resolve) => p.server.listen(0, '127.0.0.1', resolve));
     p.baseUrl = `http://127.0.0.1:${(p.server.address() as AddressInfo).port}`;
     return p;

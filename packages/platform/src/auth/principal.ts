@@ -11,11 +11,16 @@ export type Principal = ({ kind: 'user'; user: UserRow } | { kind: 'organization
 /** Writing `last-used-at` on every request would make each read a write; a minute is precise enough. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** The token in `Authorization: Bearer <token>`, or undefined when the header is missing or malformed. */
+export function bearerSecret(authorization: string | undefined): string | undefined {
+  return /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1];
+}
+
 /** The principal behind `Authorization: Bearer <token>`; anything missing, unknown or expired is a 401. */
 export function authenticate(ctx: PlatformContext, authorization: string | undefined): Principal {
-  const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
-  if (!match?.[1]) throw new UnauthorizedError('a bearer token is required');
-  const token = ctx.store.tokens.bySecret(match[1]);
+  const secret = bearerSecret(authorization);
+  if (!secret) throw new UnauthorizedError('a bearer token is required');
+  const token = ctx.store.tokens.bySecret(secret);
   const nowMs = ctx.clock.now();
   if (!token || (token.expired_at !== null && token.expired_at <= nowMs)) {
     throw new UnauthorizedError('the token is unknown or expired');

@@ -13,7 +13,12 @@ export interface ServeOptions {
   dev: boolean;
   devToken: string | undefined;
   logLevel: LogLevel;
+  /** API requests allowed per token (or client address) per second. */
+  rateLimitPerSecond: number;
 }
+
+/** The established API's limit: about 30 requests per second per user. */
+export const DEFAULT_RATE_LIMIT_PER_SECOND = 30;
 
 export const SERVE_USAGE = `Usage: ward-platform serve [options]
 
@@ -26,6 +31,8 @@ export const SERVE_USAGE = `Usage: ward-platform serve [options]
   --dev                seed an admin user "admin" whose API token is --dev-token
   --dev-token TOKEN    the admin's token (default: a random one, printed)
   --log-level LEVEL    trace, debug, info (default), warn or error
+  --rate-limit N       API requests allowed per token (or client address without one) per second;
+                       more are answered 429 with Retry-After (default 30)
 `;
 
 /** Parses `serve`'s flags; any mistake is a CliError with exit code 2 (usage). */
@@ -49,6 +56,8 @@ export function parseServeOptions(argv: string[]): ServeOptions {
     throw new CliError('--tls-cert and --tls-key go together', 2);
   }
   if (values['dev-token'] !== undefined && !values.dev) throw new CliError('--dev-token needs --dev', 2);
+  const rateLimit = values['rate-limit'] ?? String(DEFAULT_RATE_LIMIT_PER_SECOND);
+  if (!/^[1-9]\d{0,6}$/.test(rateLimit)) throw new CliError('--rate-limit must be a whole number from 1 to 9999999', 2);
   return {
     host: m[1].replace(/^\[(.*)\]$/, '$1'),
     port,
@@ -59,6 +68,7 @@ export function parseServeOptions(argv: string[]): ServeOptions {
     dev: values.dev ?? false,
     devToken: values['dev-token'],
     logLevel: logLevel as LogLevel,
+    rateLimitPerSecond: Number(rateLimit),
   };
 }
 
@@ -76,6 +86,7 @@ function parse(argv: string[]) {
       dev: { type: 'boolean' },
       'dev-token': { type: 'string' },
       'log-level': { type: 'string' },
+      'rate-limit': { type: 'string' },
     },
   });
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { type Clock, cryptoRandom, type Logger, type Random } from '@ward/base';
 import type { PlatformContext } from '../context.js';
+import { createMemoryRateLimiter } from '../http/rate-limit.js';
 import { buildServer } from '../http/server.js';
 import { openStore, seedCatalogue } from '../store/index.js';
 import { seedDevAdmin } from './dev-seed.js';
@@ -33,7 +34,14 @@ export async function serve(
   const store = openStore(opts.dbPath, random);
   // The catalogue is reference data every organization needs (new ones start on the free plan).
   seedCatalogue(store);
-  const ctx: PlatformContext = { store, clock: deps.clock, random, logger: deps.logger, edition: opts.edition };
+  const ctx: PlatformContext = {
+    store,
+    clock: deps.clock,
+    random,
+    logger: deps.logger,
+    edition: opts.edition,
+    rateLimiter: createMemoryRateLimiter(opts.rateLimitPerSecond),
+  };
   const server = buildServer(ctx, tls);
   try {
     await new Promise<void>((resolve, reject) => {

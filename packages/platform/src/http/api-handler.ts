@@ -1,57 +1,92 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiHandler } from '../api/api-route.js';
 import { apiRoutes } from '../api/routes.js';
-import { authenticate } from '../auth/principal.js';
+import { authenticate, bearerSecret } from '../auth/principal.js';
 import type { PlatformContext } from '../context.js';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
-import { errorReply, MethodNotAllowedError, NotFoundError } from '../jsonapi/errors.js';
+import { errorReply, MethodNotAllowedError, NotFoundError, RateLimitedError } from '../jsonapi/errors.js';
+import { sha256 } from '../store/index.js';
 import { readJsonBody } from './body.js';
+import { rateLimitHeaders } from './rate-limit.js';
 import { ResponseCache } from './response-cache.js';
 import { Router } from './router.js';
 
 export const API_PREFIX = '/api/v2';
 
+/** The API version clients (go-tfe) read from every response; the established API sends "2.x". */
+export const API_VERSION = '2.6';
+
 /**
- * Serves `/api/v2`: route (404/405 before anything else, so no token is needed to learn that a
- * method is not allowed), then authenticate (401), then the handler, whose errors become
- * JSON:API error documents in `jsonapi/errors.ts`.
+ * Serves `/api/v2`: count the request against its token's rate limit (429), route (404/405
+ * before anything else, so no token is needed to learn that a method is not allowed), then
+ * authenticate (401), then the handler, whose errors become JSON:API error documents in
+ * `jsonapi/errors.ts`. Every answer carries `TFP-API-Version` and the `X-RateLimit-*` headers.
  */
 export function createApiHandler(ctx: PlatformContext) {
   const router = new Router<ApiHandler>(apiRoutes(ctx.edition));
   const cache = new ResponseCache(ctx.store.db, ctx.clock);
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const headers: Record<string, string> = { 'tfp-api-version': API_VERSION };
     try {
-      const match = router.match(req.method ?? 'GET', url.pathname.slice(API_PREFIX.length));
+      await countRequest(ctx, req, headers);
+      const path = url.pathname.slice(API_PREFIX.length);
+      if (path === PING_PATH) {
+        answerPing(req, res, headers);
+        return;
+      }
+      const match = router.match(req.method ?? 'GET', path);
       if (match.kind === 'not_found') throw new NotFoundError();
       if (match.kind === 'method_not_allowed') throw new MethodNotAllowedError(match.allowed);
+      const isRead = req.method === 'GET' || req.method === 'HEAD';
       // Reads repeat far more often than anything changes (see ResponseCache for when an entry ends).
-      const cacheKey =
-        req.method === 'GET' ? `${req.headers.authorization ?? ''}\n${url.pathname}${url.search}` : undefined;
+      const cacheKey = isRead ? `${req.headers.authorization ?? ''}\n${url.pathname}${url.search}` : undefined;
       const cached = cacheKey === undefined ? undefined : cache.get(cacheKey);
       if (cached) {
-        sendBytes(res, 200, cached);
+        sendBytes(res, 200, cached, headers);
         return;
       }
       const principal = authenticate(ctx, req.headers.authorization);
       const body = req.method === 'POST' || req.method === 'PATCH' ? await readJsonBody(req) : undefined;
-      const reply = match.handler(ctx, { params: match.params, query: url.searchParams, principal, body });
+      const reply = await match.handler(ctx, { params: match.params, query: url.searchParams, principal, body });
       if (reply.status === 204) {
-        res.writeHead(204).end();
+        res.writeHead(204, headers).end();
         return;
       }
       const bytes = Buffer.from(JSON.stringify(reply.document));
       if (cacheKey !== undefined && (reply.status ?? 200) === 200) cache.set(cacheKey, bytes, principal.recheckAtMs);
-      sendBytes(res, reply.status ?? 200, bytes);
+      sendBytes(res, reply.status ?? 200, bytes, headers);
     } catch (err) {
       const reply = errorReply(err, (e) =>
         ctx.logger.error('request failed', { method: req.method, path: url.pathname, err: e }),
       );
-      sendBytes(res, reply.status, Buffer.from(JSON.stringify(reply.body)), reply.headers);
+      sendBytes(res, reply.status, Buffer.from(JSON.stringify(reply.body)), { ...headers, ...reply.headers });
     }
   };
 }
 
-function sendBytes(res: ServerResponse, status: number, body: Buffer, headers: Record<string, string> = {}): void {
+/** Answered without a token, so clients and load balancers can tell the API is up. */
+const PING_PATH = '/ping';
+
+function answerPing(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') throw new MethodNotAllowedError(['GET']);
+  res.writeHead(204, headers).end();
+}
+
+/**
+ * Counts the request against its bearer token (hashed: the counters never hold a secret) or,
+ * without one, the client's address; adds the rate-limit headers and throws when over the limit.
+ */
+async function countRequest(ctx: PlatformContext, req: IncomingMessage, headers: Record<string, string>) {
+  const secret = bearerSecret(req.headers.authorization);
+  const key = secret ? `token:${sha256(secret)}` : `addr:${req.socket.remoteAddress ?? ''}`;
+  const nowMs = ctx.clock.now();
+  const state = await ctx.rateLimiter.hit(key, nowMs);
+  Object.assign(headers, rateLimitHeaders(state, nowMs));
+  if (state.isLimited) throw new RateLimitedError();
+}
+
+/** Sends a document; for HEAD, Node leaves the body out and keeps the length. */
+function sendBytes(res: ServerResponse, status: number, body: Buffer, headers: Record<string, string>): void {
   res.writeHead(status, { ...headers, 'content-type': JSONAPI_MEDIA_TYPE, 'content-length': body.length });
   res.end(body);
 }

@@ -26,8 +26,12 @@ export class Router<H> {
     this.#routes = routes.map((r) => ({ ...r, segments: split(r.pattern) }));
   }
 
-  /** The handler for `method` on `path`; a path that exists for other methods only is a 405. */
-  match(method: string, path: string): Match<H> {
+  /**
+   * The handler for `method` on `path`; a path that exists for other methods only is a 405.
+   * HEAD finds the GET route: the server sends its headers and leaves out the body.
+   */
+  match(requestMethod: string, path: string): Match<H> {
+    const method = requestMethod === 'HEAD' ? 'GET' : requestMethod;
     const segments = split(path);
     const allowed: Method[] = [];
     for (const route of this.#routes) {

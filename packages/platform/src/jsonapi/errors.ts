@@ -10,7 +10,8 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'
-  | 'unprocessable';
+  | 'unprocessable'
+  | 'rate_limited';
 
 export abstract class PlatformError extends Error {
   abstract readonly code: ErrorCode;
@@ -59,6 +60,14 @@ export class UnprocessableError extends PlatformError {
   readonly code = 'unprocessable';
 }
 
+/** Over the per-token request rate; the response carries `Retry-After`. */
+export class RateLimitedError extends PlatformError {
+  readonly code = 'rate_limited';
+  constructor() {
+    super("You have exceeded the API's rate limit.");
+  }
+}
+
 /** A Record, so adding a code without a status and title is a compile error. */
 export const ERRORS: Record<ErrorCode, { status: number; title: string }> = {
   invalid_request: { status: 400, title: 'bad request' },
@@ -69,6 +78,7 @@ export const ERRORS: Record<ErrorCode, { status: number; title: string }> = {
   payload_too_large: { status: 413, title: 'payload too large' },
   unsupported_media_type: { status: 415, title: 'unsupported media type' },
   unprocessable: { status: 422, title: 'invalid attribute' },
+  rate_limited: { status: 429, title: 'Too many requests' },
 };
 
 export interface ErrorObject {

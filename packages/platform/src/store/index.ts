@@ -10,6 +10,7 @@ import { UserStore } from './users.js';
 export { CATALOGUE, FREE_IDENTIFIER, seedCatalogue, TRIAL_IDENTIFIER } from './catalogue.js';
 export { appliedMigrations, type Db, openDatabase } from './database.js';
 export * from './records.js';
+export { sha256 } from './tokens.js';
 
 /** Every table behind one object, plus `transaction` for changes that must land together. */
 export interface Store {
