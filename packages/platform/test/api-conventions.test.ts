@@ -87,3 +87,58 @@ describe('rate limit', () => {
     assert.deepEqual(statuses, [204, 204, 204, 204, 204, 429]);
   });
 });
+
+describe('include and HEAD', () => {
+  let p: TestPlatform;
+  let owner: TestUser;
+  before(async () => {
+    p = await TestPlatform.start();
+    owner = await p.createUser('owner');
+    await p.createOrganization(owner.token, 'acme');
+  });
+  after(() => p.stop());
+
+  it('answers an include the route cannot give with 400 naming the include parameter', async () => {
+    for (const path of [
+      '/organizations/acme?include=owners',
+      '/organizations/acme/subscription?include=feature_set,billing_account',
+      '/feature-sets?include=anything',
+      '/account/details?include=organizations',
+    ]) {
+      const res = await p.api('GET', path, { token: owner.token });
+      assert.equal(res.status, 400, path);
+      assert.equal(res.body.errors[0].code, 'invalid_request');
+      assert.equal(res.body.errors[0].source.parameter, 'include');
+      assert.match(res.body.errors[0].detail, /include parameter/);
+    }
+  });
+
+  it('includes what a route offers: the entitlement set of an organization, the feature set of a subscription', async () => {
+    const org = await p.api('GET', '/organizations/acme?include=entitlement_set', { token: owner.token });
+    assert.equal(org.status, 200);
+    assert.equal(org.body.included[0].type, 'entitlement-sets');
+    assert.equal(org.body.included[0].id, org.body.data.relationships['entitlement-set'].data.id);
+    assert.equal(org.body.included[0].attributes['user-limit'], 5);
+    assert.equal((await p.api('GET', '/organizations/acme', { token: owner.token })).body.included, undefined);
+    const sub = await p.api('GET', '/organizations/acme/subscription?include=feature_set', { token: owner.token });
+    assert.equal(sub.status, 200);
+    assert.equal(sub.body.included[0].type, 'feature-sets');
+  });
+
+  it('answers HEAD on every GET route like GET, without a body', async () => {
+    for (const path of ['/organizations/acme', '/organizations/acme/subscription', '/feature-sets', '/nope']) {
+      const get = await fetch(`${p.baseUrl}/api/v2${path}`, { headers: { authorization: `Bearer ${owner.token}` } });
+      const getBody = await get.arrayBuffer();
+      const head = await fetch(`${p.baseUrl}/api/v2${path}`, {
+        method: 'HEAD',
+        headers: { authorization: `Bearer ${owner.token}` },
+      });
+      assert.equal(head.status, get.status, path);
+      assert.equal(head.headers.get('content-type'), get.headers.get('content-type'));
+      assert.equal(head.headers.get('content-length'), String(getBody.byteLength));
+      assert.equal((await head.arrayBuffer()).byteLength, 0);
+    }
+    const unauthorized = await fetch(`${p.baseUrl}/api/v2/organizations/acme`, { method: 'HEAD' });
+    assert.equal(unauthorized.status, 401);
+  });
+});

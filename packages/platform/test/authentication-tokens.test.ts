@@ -71,6 +71,30 @@ describe('authentication tokens', () => {
     assert.equal(res.body.errors[0].source.pointer, '/data/attributes/expired-at');
   });
 
+  it('refuses an expired-at in the past (or now) with 422, for user and organization tokens', async () => {
+    const past = new Date(p.clock.now() - 1000).toISOString();
+    for (const [path, type] of [
+      [`/users/${alice.id}/authentication-tokens`, 'authentication-tokens'],
+      ['/organizations/acme/authentication-token', 'authentication-token'],
+    ] as const) {
+      for (const when of [past, new Date(p.clock.now()).toISOString()]) {
+        const res = await p.api('POST', path, {
+          token: alice.token,
+          body: { data: { type, attributes: { 'expired-at': when } } },
+        });
+        assert.equal(res.status, 422, `${path} ${when}`);
+        assert.equal(res.body.errors[0].source.pointer, '/data/attributes/expired-at');
+      }
+    }
+    const future = new Date(p.clock.now() + 60_000).toISOString();
+    const ok = await p.api('POST', `/users/${alice.id}/authentication-tokens`, {
+      token: alice.token,
+      body: tokenBody({ 'expired-at': future }),
+    });
+    assert.equal(ok.status, 201);
+    assert.equal(ok.body.data.attributes['expired-at'], future);
+  });
+
   it('gives an organization one token that sees only that organization, and replaces it on request', async () => {
     const first = await p.api('POST', '/organizations/acme/authentication-token', { token: alice.token });
     assert.equal(first.status, 201);

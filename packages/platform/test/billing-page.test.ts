@@ -56,13 +56,24 @@ describe('billing settings page', () => {
     assert.ok(!forged.headers.getSetCookie().some((c) => c.startsWith('ward_session=')));
   });
 
-  it('never redirects off-site after sign-in', async () => {
-    for (const target of ['https://evil.example/', '//evil.example/app', '/app/../../x', '/elsewhere']) {
+  it('never redirects off-site, nor out of /app, after sign-in', async () => {
+    const targets = ['https://evil.example/', '//evil.example/app', '/app/../../x', '/app/../x', '/app/%2e%2e/x'];
+    for (const target of [...targets, '/elsewhere']) {
       const res = await new WebClient(p.baseUrl).signIn(owner.token, target);
       assert.equal(res.status, 303);
-      assert.ok(res.location === '/app' || res.location?.startsWith('/app/'), `${target} -> ${res.location}`);
-      assert.ok(!res.location?.includes('//'), `${target} -> ${res.location}`);
+      // Where a browser would go: it resolves dot segments, encoded ones too (issue 23, point 12).
+      const landed = new URL(res.location ?? '', p.baseUrl);
+      assert.equal(landed.origin, p.baseUrl, `${target} -> ${res.location}`);
+      assert.match(landed.pathname, /^\/app(\/|$)/, `${target} -> ${res.location}`);
     }
+  });
+
+  it('shows a contract plan\'s confirm page with "Contact sales" and no Confirm button', async () => {
+    await web.signIn(owner.token);
+    const confirm = await web.get(`${BILLING}/confirm?feature_set=${BUSINESS}`);
+    assert.equal(confirm.status, 200);
+    assert.match(confirm.html, /Contact sales/);
+    assert.doesNotMatch(confirm.html, /<button[^>]*>Confirm/);
   });
 
   it('shows the current plan, its limits and the other plans side by side', async () => {

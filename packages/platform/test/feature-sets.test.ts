@@ -49,6 +49,32 @@ describe('feature sets', () => {
     }
   });
 
+  it('shows the seven free-tier limits null in the global list, numbers in the organization list (issue 23)', async () => {
+    const global = await p.api('GET', '/feature-sets', { token: owner.token });
+    const scoped = await p.api('GET', '/organizations/acme/feature-sets', { token: owner.token });
+    for (const fs of global.body.data) {
+      assert.deepEqual(
+        LIMITS.map((n) => fs.attributes[n]),
+        LIMITS.map(() => null),
+        fs.attributes.identifier,
+      );
+      // Every other attribute reads the same in both lists (is-current aside: it means the org's plan there).
+      const other = scoped.body.data.find((s: { id: string }) => s.id === fs.id);
+      if (!other) continue;
+      assert.deepEqual(Object.keys(fs.attributes).sort(), Object.keys(other.attributes).sort());
+      for (const [name, value] of Object.entries(fs.attributes)) {
+        if (!LIMITS.includes(name) && name !== 'is-current') assert.deepEqual(other.attributes[name], value, name);
+      }
+    }
+    const free = scoped.body.data.find(
+      (fs: { attributes: { identifier: string } }) => fs.attributes.identifier === 'free',
+    );
+    assert.deepEqual(
+      LIMITS.map((n) => free.attributes[n]),
+      [1, 10, 1, 1, 5, 1, 0],
+    );
+  });
+
   it('pages through with page[number] and page[size], null links at the edges', async () => {
     const first = await p.api('GET', `/feature-sets${q(1, 2)}`, { token: owner.token });
     assert.equal(first.body.data.length, 2);

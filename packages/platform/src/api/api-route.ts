@@ -7,6 +7,8 @@ export interface ApiRequest {
   params: Record<string, string>;
   query: URLSearchParams;
   principal: Principal;
+  /** The relationships named in `?include=`, each one the route declares (checked before the handler). */
+  include: ReadonlySet<string>;
   /** The parsed request document; undefined when the request had no body. */
   body: unknown;
 }

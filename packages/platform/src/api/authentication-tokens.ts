@@ -4,7 +4,7 @@ import { NotFoundError } from '../jsonapi/errors.js';
 import { paginationMembers, parsePage, slicePage } from '../jsonapi/pagination.js';
 import type { TokenRow } from '../store/index.js';
 import type { ApiRoute } from './api-route.js';
-import { attributesOf, optionalString, timestampAttribute } from './input.js';
+import { attributesOf, expiryAttribute, optionalString } from './input.js';
 import { tokenResource } from './resources.js';
 
 /** User tokens (any number per user, managed only by that user) and the one organization token. */
@@ -16,13 +16,9 @@ export const tokenRoutes: ApiRoute[] = [
       const user = selfOrAdmin(ctx, req.principal, req.params.user_id);
       const attributes = attributesOf(req.body ?? { data: { type: 'authentication-tokens' } }, 'authentication-tokens');
       const description = optionalString(attributes, 'description') ?? null;
-      const expiredAtMs = timestampAttribute(attributes, 'expired-at');
-      const { row, secret } = ctx.store.tokens.createUserToken({
-        userId: user.id,
-        description,
-        expiredAtMs,
-        nowMs: ctx.clock.now(),
-      });
+      const nowMs = ctx.clock.now();
+      const expiredAtMs = expiryAttribute(attributes, 'expired-at', nowMs);
+      const { row, secret } = ctx.store.tokens.createUserToken({ userId: user.id, description, expiredAtMs, nowMs });
       return { status: 201, document: { data: tokenResource(row, secret) } };
     },
   },
@@ -61,10 +57,11 @@ export const tokenRoutes: ApiRoute[] = [
       // Only an owner's user token may mint it: an organization token cannot renew itself.
       const org = ownedOrganization(ctx, req.principal, req.params.organization_name ?? '');
       const attributes = req.body === undefined ? {} : attributesOf(req.body, 'authentication-token');
+      const nowMs = ctx.clock.now();
       const { row, secret } = ctx.store.tokens.replaceOrganizationToken({
         organizationId: org.id,
-        expiredAtMs: timestampAttribute(attributes, 'expired-at'),
-        nowMs: ctx.clock.now(),
+        expiredAtMs: expiryAttribute(attributes, 'expired-at', nowMs),
+        nowMs,
       });
       return { status: 201, document: { data: tokenResource(row, secret) } };
     },

@@ -11,11 +11,12 @@ export const featureSetRoutes: ApiRoute[] = [
     pattern: '/feature-sets',
     handler: (ctx, req) => {
       const page = parsePage(req.query);
-      // Every listed set is offered, so in this list `is-current` is always true.
+      // Every listed set is offered, so in this list `is-current` is always true; no organization
+      // is in view, so the limits are null (the organization list gives the numbers).
       const all = ctx.store.featureSets.offered();
       return {
         document: {
-          data: slicePage(all, page).map((fs) => featureSetResource(fs, true)),
+          data: slicePage(all, page).map((fs) => featureSetResource(fs, true, false)),
           ...paginationMembers('/api/v2/feature-sets', page, all.length),
         },
       };

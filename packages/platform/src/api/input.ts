@@ -62,6 +62,15 @@ export function timestampAttribute(attributes: Record<string, unknown>, name: st
   return ms;
 }
 
+/** An optional expiry time, which must lie after `nowMs`: a token born expired is a mistake (422). */
+export function expiryAttribute(attributes: Record<string, unknown>, name: string, nowMs: number): number | null {
+  const ms = timestampAttribute(attributes, name);
+  if (ms !== null && ms <= nowMs) {
+    throw new UnprocessableError(`${name} must be in the future`, pointer(`/data/attributes/${name}`));
+  }
+  return ms;
+}
+
 export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,40}$/;
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 

@@ -2,6 +2,7 @@ import { ownedOrganization, requireUser, visibleOrganization } from '../auth/pri
 import { UnprocessableError } from '../jsonapi/errors.js';
 import { paginationMembers, parsePage, slicePage } from '../jsonapi/pagination.js';
 import { startOnFreePlan } from '../subscriptions/plans.js';
+import { entitlementSetResource } from '../subscriptions/resources.js';
 import type { ApiRoute } from './api-route.js';
 import { attributesOf, EMAIL_PATTERN, NAME_PATTERN, requiredString } from './input.js';
 import { membershipResource, organizationResource } from './resources.js';
@@ -54,9 +55,15 @@ export const organizationRoutes: ApiRoute[] = [
   {
     method: 'GET',
     pattern: '/organizations/:organization_name',
+    // The established include key is spelled with an underscore.
+    includes: ['entitlement_set'],
     handler: (ctx, req) => {
       const { org } = visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
-      return { document: { data: organizationResource(org, ctx.edition) } };
+      const data = organizationResource(org, ctx.edition);
+      if (!req.include.has('entitlement_set')) return { document: { data } };
+      const sub = ctx.store.subscriptions.active(org.id);
+      const fs = sub && ctx.store.featureSets.get(sub.feature_set_id);
+      return { document: { data, included: [entitlementSetResource(ctx.edition, org, sub, fs)] } };
     },
   },
   {

@@ -10,6 +10,8 @@ export const subscriptionRoutes: ApiRoute[] = [
   {
     method: 'GET',
     pattern: '/organizations/:organization_name/subscription',
+    // Always in `included`; naming it is allowed and changes nothing.
+    includes: ['feature_set'],
     handler: (ctx, req) => {
       const { org } = visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
       const sub = ctx.store.subscriptions.active(org.id);
@@ -20,6 +22,7 @@ export const subscriptionRoutes: ApiRoute[] = [
   {
     method: 'GET',
     pattern: '/subscriptions/:id',
+    includes: ['feature_set'],
     handler: (ctx, req) => {
       const sub = ctx.store.subscriptions.get(req.params.id ?? '');
       const org = sub && ctx.store.organizations.get(sub.organization_id);

@@ -4,7 +4,13 @@ import { apiRoutes } from '../api/routes.js';
 import { authenticate, bearerSecret } from '../auth/principal.js';
 import type { PlatformContext } from '../context.js';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/document.js';
-import { errorReply, MethodNotAllowedError, NotFoundError, RateLimitedError } from '../jsonapi/errors.js';
+import {
+  errorReply,
+  InvalidRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+  RateLimitedError,
+} from '../jsonapi/errors.js';
 import { sha256 } from '../store/index.js';
 import { readJsonBody } from './body.js';
 import { rateLimitHeaders } from './rate-limit.js';
@@ -47,7 +53,14 @@ export function createApiHandler(ctx: PlatformContext) {
       }
       const principal = authenticate(ctx, req.headers.authorization);
       const body = req.method === 'POST' || req.method === 'PATCH' ? await readJsonBody(req) : undefined;
-      const reply = await match.handler(ctx, { params: match.params, query: url.searchParams, principal, body });
+      const include = includedRelationships(url.searchParams, match.includes);
+      const reply = await match.handler(ctx, {
+        params: match.params,
+        query: url.searchParams,
+        principal,
+        include,
+        body,
+      });
       if (reply.status === 204) {
         res.writeHead(204, headers).end();
         return;
@@ -62,6 +75,23 @@ export function createApiHandler(ctx: PlatformContext) {
       sendBytes(res, reply.status, Buffer.from(JSON.stringify(reply.body)), { ...headers, ...reply.headers });
     }
   };
+}
+
+/**
+ * The relationships `?include=a,b` names. A name the route cannot include is a 400 whose text
+ * mentions the include parameter, which go-tfe turns into `ErrInvalidIncludeValue`.
+ */
+function includedRelationships(query: URLSearchParams, allowed: readonly string[]): ReadonlySet<string> {
+  const names = new Set(query.getAll('include').flatMap((v) => v.split(',')));
+  for (const name of names) {
+    if (!allowed.includes(name)) {
+      const valid = allowed.length > 0 ? `; valid values: ${allowed.join(', ')}` : '; this resource includes nothing';
+      throw new InvalidRequestError(`invalid include parameter "${name}"${valid}`, {
+        source: { parameter: 'include' },
+      });
+    }
+  }
+  return names;
 }
 
 /** Answered without a token, so clients and load balancers can tell the API is up. */

@@ -5,7 +5,7 @@ import { Router } from './router.js';
 describe('Router', () => {
   const router = new Router<string>([
     { method: 'GET', pattern: '/organizations/:organization_name/subscription', handler: 'org-sub' },
-    { method: 'GET', pattern: '/organizations/:organization_name', handler: 'org' },
+    { method: 'GET', pattern: '/organizations/:organization_name', handler: 'org', includes: ['entitlement_set'] },
     { method: 'DELETE', pattern: '/organizations/:organization_name', handler: 'org-delete' },
   ]);
 
@@ -14,8 +14,13 @@ describe('Router', () => {
       kind: 'found',
       handler: 'org-sub',
       params: { organization_name: 'a b' },
+      includes: [],
     });
     assert.equal(router.match('GET', '/organizations/acme/').kind, 'found');
+    // HEAD finds the GET route, with what it may include.
+    const head = router.match('HEAD', '/organizations/acme');
+    assert.equal(head.kind === 'found' && head.handler, 'org');
+    assert.deepEqual(head.kind === 'found' && head.includes, ['entitlement_set']);
   });
 
   it('tells a wrong method (405, with the allowed ones) from an unknown path (404)', () => {

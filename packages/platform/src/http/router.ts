@@ -8,10 +8,12 @@ export interface RouteSpec<H> {
   method: Method;
   pattern: string;
   handler: H;
+  /** The relationships `?include=` may name on this route; any other name is a 400. */
+  includes?: readonly string[];
 }
 
 export type Match<H> =
-  | { kind: 'found'; handler: H; params: Record<string, string> }
+  | { kind: 'found'; handler: H; params: Record<string, string>; includes: readonly string[] }
   | { kind: 'method_not_allowed'; allowed: Method[] }
   | { kind: 'not_found' };
 
@@ -37,7 +39,9 @@ export class Router<H> {
     for (const route of this.#routes) {
       const params = matchSegments(route.segments, segments);
       if (!params) continue;
-      if (route.method === method) return { kind: 'found', handler: route.handler, params };
+      if (route.method === method) {
+        return { kind: 'found', handler: route.handler, params, includes: route.includes ?? [] };
+      }
       allowed.push(route.method);
     }
     return allowed.length > 0 ? { kind: 'method_not_allowed', allowed } : { kind: 'not_found' };

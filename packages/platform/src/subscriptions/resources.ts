@@ -1,16 +1,21 @@
 import type { Edition } from '../context.js';
 import { type ResourceObject, timestamp } from '../jsonapi/document.js';
 import type { FeatureSetRow, OrganizationRow, SubscriptionRow } from '../store/index.js';
-import { ENTITLEMENT_COLUMNS, FREE_IDENTIFIER, TRIAL_IDENTIFIER } from '../store/index.js';
+import { ENTITLEMENT_COLUMNS, FREE_IDENTIFIER, LIMIT_COLUMNS, type Limits, TRIAL_IDENTIFIER } from '../store/index.js';
 import { entitlementAttributes, limitAttributes, wireName } from './entitlements.js';
 
 const ENTITLEMENTS = ENTITLEMENT_COLUMNS.map((c) => [c, wireName(c)] as const);
 
+/** The seven limits as the global catalogue shows them: limits apply to an organization on the plan. */
+const NO_LIMITS = Object.freeze(limitAttributes(Object.fromEntries(LIMIT_COLUMNS.map((c) => [c, null])) as Limits));
+
 /**
  * A feature set as a JSON:API resource. `isCurrent` is whether it is the plan of the
- * organization being looked at (or, in the global list, whether it is still offered).
+ * organization being looked at (or, in the global list, whether it is still offered). The
+ * seven free-tier limits carry the plan's numbers when an organization is in view; the global
+ * list shows them all null, as the established API does (`forOrganization` false).
  */
-export function featureSetResource(fs: FeatureSetRow, isCurrent: boolean): ResourceObject {
+export function featureSetResource(fs: FeatureSetRow, isCurrent: boolean, forOrganization = true): ResourceObject {
   const entitlements: Record<string, boolean> = {};
   for (const [column, name] of ENTITLEMENTS) entitlements[name] = fs[column] === 1;
   return {
@@ -33,7 +38,7 @@ export function featureSetResource(fs: FeatureSetRow, isCurrent: boolean): Resou
       sentinel: fs.policy_engine === 1,
       'default-runs-ceiling': fs.default_runs_ceiling,
       'default-agents-ceiling': fs.default_agents_ceiling,
-      ...limitAttributes(fs),
+      ...(forOrganization ? limitAttributes(fs) : NO_LIMITS),
     },
   };
 }

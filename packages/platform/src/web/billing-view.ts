@@ -117,15 +117,24 @@ export function confirmPage(org: OrganizationRow, from: FeatureSetRow, to: Featu
 to <strong>${to.name}</strong> (${price(to)}). The current subscription ends now and the new one starts at once.</p>
 ${gained.length ? html`<h2>You gain</h2><ul>${gained.map((g) => html`<li>${g}</li>`)}</ul>` : ''}
 ${lost.length ? html`<h2>You lose</h2><ul>${lost.map((l) => html`<li>${l}</li>`)}</ul>` : ''}
-<form method="post" action="${billingPath(org)}">
+${confirmForm(org, to, csrfToken)}`,
+  );
+}
+
+/** The confirm button, or, for a plan sold by contract, the way to sales: the server would refuse the change. */
+function confirmForm(org: OrganizationRow, to: FeatureSetRow, csrfToken: string): SafeHtml {
+  if (!to.self_serve_billing) {
+    return html`<p>The ${to.name} plan is arranged by contract: <strong>Contact sales</strong> to move to it.</p>
+<div class="actions"><a href="${billingPath(org)}">Back to billing</a></div>`;
+  }
+  return html`<form method="post" action="${billingPath(org)}">
 <input type="hidden" name="authenticity_token" value="${csrfToken}">
 <input type="hidden" name="feature_set" value="${to.id}">
 <div class="actions">
 <button type="submit">Confirm change to ${to.name}</button>
 <a href="${billingPath(org)}">Cancel</a>
 </div>
-</form>`,
-  );
+</form>`;
 }
 
 export function signInPage(csrfToken: string, returnTo: string, error: string | null): string {

@@ -17,6 +17,7 @@ describe('html', () => {
 describe('safeReturnTo', () => {
   it('keeps our own pages and turns anything else into /app', () => {
     assert.equal(safeReturnTo('/app/acme/settings/billing'), '/app/acme/settings/billing');
+    assert.equal(safeReturnTo('/app/acme.io/settings/billing'), '/app/acme.io/settings/billing');
     for (const bad of [
       null,
       '',
@@ -25,6 +26,12 @@ describe('safeReturnTo', () => {
       '/app//evil.example',
       '/apple',
       '/app\\evil',
+      '/app/../evil',
+      '/app/..',
+      '/app/./../x',
+      '/app/%2e%2e/x',
+      '/app/%2E./x',
+      '/app/%zz',
     ]) {
       assert.equal(safeReturnTo(bad), '/app', String(bad));
     }

@@ -6,9 +6,21 @@ import { setCookie } from './cookies.js';
 import { checkCsrf, currentSession, endSession, SIGN_IN_CSRF_COOKIE, startSession } from './session.js';
 import type { WebRequest, WebRoute } from './web-route.js';
 
-/** Only our own pages: anything else in `return_to` would make sign-in an open redirect. */
+/**
+ * Only our own pages: anything else in `return_to` would make sign-in an open redirect. A dot
+ * segment (`/app/../x`, also percent-encoded) is refused, since browsers resolve it before
+ * requesting, which would lead out of `/app`.
+ */
 export function safeReturnTo(value: string | null): string {
-  return value && /^\/app(\/[A-Za-z0-9_\-/.%]*)?$/.test(value) && !value.includes('//') ? value : '/app';
+  if (!value || !/^\/app(\/[A-Za-z0-9_\-/.%]*)?$/.test(value) || value.includes('//')) return '/app';
+  const isDotSegment = (segment: string) => {
+    try {
+      return /^\.{1,2}$/.test(decodeURIComponent(segment));
+    } catch {
+      return true;
+    }
+  };
+  return value.split('/').some(isDotSegment) ? '/app' : value;
 }
 
 export const signInRoutes: WebRoute[] = [
