@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'permission_denied'
   | 'not_found'
   | 'method_not_allowed'
+  | 'payload_too_large'
   | 'not_applicable'
   | 'unhealthy'
   | 'upstream_failed'
@@ -38,6 +39,10 @@ export class MethodNotAllowedError extends AgentError {
   constructor() {
     super('Invalid method');
   }
+}
+/** Request body above the limit: 413. */
+export class PayloadTooLargeError extends AgentError {
+  readonly code = 'payload_too_large';
 }
 /** Server-only endpoint on a client-only agent or the reverse: 501 `Invalid method`. */
 export class NotApplicableError extends AgentError {
@@ -72,6 +77,8 @@ export function errorFromCode(code: string, message: string): AgentError {
       return new MethodNotAllowedError();
     case 'not_applicable':
       return new NotApplicableError();
+    case 'payload_too_large':
+      return new PayloadTooLargeError(message);
     case 'unhealthy':
       return new UnhealthyError(message);
     case 'internal':

@@ -26,6 +26,13 @@ export async function livePeers(agent: Agent, token: string | undefined): Promis
   return agent.callServer<PeerInfo[]>('Status.Peers', {}, token);
 }
 
+/** How an endpoint reports an id it cannot resolve (the established endpoints differ). */
+export interface UnknownTargetErrors {
+  server(id: string): Error;
+  /** Default: 500 `node not found: <id>`, as host and pprof answer. */
+  node?(id: string): Error;
+}
+
 /**
  * Resolves `server_id` (a server's name, `name.region`, node ID, or `leader`) or
  * `node_id` (a client's node ID) to where the request should run. An unknown server
@@ -34,11 +41,11 @@ export async function livePeers(agent: Agent, token: string | undefined): Promis
 export async function resolveTarget(
   agent: Agent,
   ids: { serverId?: string; nodeId?: string; token: string | undefined },
-  unknownServer: (id: string) => Error,
+  unknown: UnknownTargetErrors,
 ): Promise<Target> {
   if (ids.serverId && ids.nodeId) throw new InvalidRequestError('Cannot target node and server simultaneously');
-  if (ids.serverId) return serverTarget(agent, ids.serverId, ids.token, unknownServer);
-  if (ids.nodeId) return nodeTarget(agent, ids.nodeId, ids.token);
+  if (ids.serverId) return serverTarget(agent, ids.serverId, ids.token, unknown.server);
+  if (ids.nodeId) return nodeTarget(agent, ids.nodeId, ids.token, unknown.node);
   return { kind: 'local' };
 }
 
@@ -70,10 +77,15 @@ async function leaderViaServer(agent: Agent, token: string | undefined): Promise
   return (await agent.callServer<{ leader: string }>('Status.Leader', {}, token)).leader || undefined;
 }
 
-async function nodeTarget(agent: Agent, id: string, token: string | undefined): Promise<Target> {
+async function nodeTarget(
+  agent: Agent,
+  id: string,
+  token: string | undefined,
+  unknownNode: (id: string) => Error = (x) => new InternalError(`node not found: ${x}`),
+): Promise<Target> {
   if (agent.isClient && id === agent.nodeId) return { kind: 'local' };
   const address = await findNode(agent, id, false, token);
-  if (!address) throw new InternalError(`node not found: ${id}`);
+  if (!address) throw unknownNode(id);
   return address === agent.rpcAddress ? { kind: 'local' } : { kind: 'remote', address, agentId: id };
 }
 

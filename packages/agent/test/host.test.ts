@@ -29,7 +29,7 @@ describe('GET /v1/agent/host', () => {
         NOMAD_TOKEN: '<redacted>',
         AWS_SECRET_ACCESS_KEY: '<redacted>',
         MY_API_SECRET: '<redacted>',
-        DB_PASSWORD: 'hunter2',
+        DB_PASSWORD: '<redacted>',
         PATH: '/usr/bin',
       });
       assert.match(h.OS, /Linux/);

@@ -3,13 +3,19 @@ import { describe, it } from 'node:test';
 import { collectHostData, redactEnvironment } from './host-data.js';
 
 describe('host data', () => {
-  it('redacts the deny list and names with TOKEN or SECRET, and keeps the rest', () => {
+  // Issue 23 point 9: DB_PASSWORD and the like stayed visible.
+  it('redacts the deny list and names with TOKEN, SECRET, PASSWORD, PASSWD, CREDENTIAL, PRIVATE_KEY or API_KEY', () => {
     const env = redactEnvironment({
       NOMAD_TOKEN: 'a',
       AWS_ACCESS_KEY_ID: 'b',
       my_secret_thing: 'c',
       GITHUB_TOKEN_X: 'd',
       DB_PASSWORD: 'e',
+      ldap_passwd: 'f',
+      AZURE_CREDENTIALS: 'g',
+      TLS_PRIVATE_KEY: 'h',
+      STRIPE_API_KEY: 'i',
+      KEYBOARD: 'us',
       PATH: '/bin',
     });
     assert.deepEqual(env, {
@@ -17,7 +23,12 @@ describe('host data', () => {
       AWS_ACCESS_KEY_ID: '<redacted>',
       my_secret_thing: '<redacted>',
       GITHUB_TOKEN_X: '<redacted>',
-      DB_PASSWORD: 'e',
+      DB_PASSWORD: '<redacted>',
+      ldap_passwd: '<redacted>',
+      AZURE_CREDENTIALS: '<redacted>',
+      TLS_PRIVATE_KEY: '<redacted>',
+      STRIPE_API_KEY: '<redacted>',
+      KEYBOARD: 'us',
       PATH: '/bin',
     });
   });

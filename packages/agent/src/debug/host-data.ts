@@ -34,16 +34,23 @@ const DENY_LIST = new Set([
 ]);
 
 /**
+ * Name fragments that mark a variable as sensitive. The established agent stops at TOKEN
+ * and SECRET; Ward also hides the usual spellings of passwords and keys, since a
+ * `DB_PASSWORD` in a debug archive is a leak whatever the reference does.
+ */
+const SENSITIVE_FRAGMENTS = ['TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'CREDENTIAL', 'PRIVATE_KEY', 'API_KEY'];
+
+/**
  * The environment with known-sensitive values replaced by `<redacted>`: the deny list,
- * plus any name containing TOKEN or SECRET. Other sensitive values (passwords under
- * other names) pass through, as the API documents.
+ * plus any name containing one of `SENSITIVE_FRAGMENTS`. Other sensitive values (under
+ * names without those words) pass through, as the API documents.
  */
 export function redactEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) continue;
     const upper = k.toUpperCase();
-    out[k] = DENY_LIST.has(k) || upper.includes('TOKEN') || upper.includes('SECRET') ? '<redacted>' : v;
+    out[k] = DENY_LIST.has(k) || SENSITIVE_FRAGMENTS.some((f) => upper.includes(f)) ? '<redacted>' : v;
   }
   return out;
 }

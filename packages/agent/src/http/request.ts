@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { InvalidRequestError } from '../errors.js';
+import { InvalidRequestError, PayloadTooLargeError } from '../errors.js';
 
 /** An HTTP request as handlers see it: parsed query, the caller's token, the body on demand. */
 export interface AgentRequest {
@@ -31,15 +31,32 @@ export function requestToken(req: IncomingMessage): string | undefined {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+/**
+ * The whole request body, read before routing so that every endpoint (even one that
+ * ignores its body, such as join) refuses an oversized one with 413 rather than
+ * silently discarding it.
+ */
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge(req);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new InvalidRequestError('Request body too large');
+    if (size > MAX_BODY_BYTES) throw tooLarge(req);
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(req: IncomingMessage): PayloadTooLargeError {
+  // Stop reading: the rest of an oversized upload is not worth receiving.
+  req.pause();
+  return new PayloadTooLargeError('Request body too large');
+}
+
+/** `raw` as a JSON object, `{}` when empty; 400 when it is not one. */
+export function parseJsonBody(raw: Buffer): Record<string, unknown> {
+  const text = raw.toString('utf8').trim();
   if (!text) return {};
   try {
     const v = JSON.parse(text);

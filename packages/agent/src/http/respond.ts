@@ -10,6 +10,7 @@ export const STATUS: Record<ErrorCode, number> = {
   permission_denied: 403,
   not_found: 404,
   method_not_allowed: 405,
+  payload_too_large: 413,
   not_applicable: 501,
   unhealthy: 500,
   upstream_failed: 500,

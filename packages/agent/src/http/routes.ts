@@ -1,4 +1,5 @@
 import type { Agent, Requirement } from '../agent.js';
+import { InvalidRequestError } from '../errors.js';
 import { aclRoutes } from './handlers/acl.js';
 import { forceLeave, join } from './handlers/gossip.js';
 import { health } from './handlers/health.js';
@@ -76,8 +77,17 @@ export function matchPath(pattern: string, path: string): Record<string, string>
     if (g === undefined) return undefined;
     if (w.startsWith(':')) {
       if (g === '') return undefined;
-      params[w.slice(1)] = decodeURIComponent(g);
+      params[w.slice(1)] = decodeSegment(g);
     } else if (w !== g) return undefined;
   }
   return got.length === want.length ? params : undefined;
+}
+
+/** A path segment's percent-escapes decoded; a malformed escape is the caller's mistake (400). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new InvalidRequestError(`invalid URL escape in path segment ${JSON.stringify(segment)}`);
+  }
 }

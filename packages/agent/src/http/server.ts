@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Agent } from '../agent.js';
 import { MethodNotAllowedError, NotApplicableError, NotFoundError } from '../errors.js';
-import { type AgentRequest, readJsonBody, requestToken } from './request.js';
+import { type AgentRequest, parseJsonBody, readBody, requestToken } from './request.js';
 import { sendError, sendReply } from './respond.js';
 import { matchRoute } from './routes.js';
 
@@ -42,6 +42,7 @@ async function handle(agent: Agent, req: IncomingMessage, res: ServerResponse): 
     if (!match) throw new NotFoundError('404 page not found');
     if (match === 'wrong-method') throw new MethodNotAllowedError();
     const { route, params } = match;
+    const raw = await readBody(req);
     if ((route.role === 'server' && !agent.isServer) || (route.role === 'client' && !agent.isClient)) {
       throw new NotApplicableError();
     }
@@ -52,7 +53,7 @@ async function handle(agent: Agent, req: IncomingMessage, res: ServerResponse): 
       params,
       token: requestToken(req),
       signal: abort.signal,
-      body: () => readJsonBody(req),
+      body: async () => parseJsonBody(raw),
     };
     await agent.authorize(request.token, route.need);
     const reply = await route.handler(agent, request);

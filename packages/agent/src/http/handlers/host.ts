@@ -14,7 +14,7 @@ export async function host(agent: Agent, req: AgentRequest): Promise<Reply> {
   const target = await resolveTarget(
     agent,
     { serverId, nodeId, token: req.token },
-    (id) => new InvalidRequestError(`unknown nomad server ${id}`),
+    { server: (id) => new InvalidRequestError(`unknown nomad server ${id}`) },
   );
   if (target.kind === 'remote') {
     const data = await rpcCall<HostData>(target.address, 'Agent.Host', {}, { token: req.token });

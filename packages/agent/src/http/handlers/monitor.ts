@@ -1,6 +1,6 @@
 import { LOG_LEVELS, type LogLevel } from '@ward/base';
 import type { Agent } from '../../agent.js';
-import { InvalidRequestError } from '../../errors.js';
+import { InvalidRequestError, NotFoundError } from '../../errors.js';
 import { resolveTarget, type Target } from '../../forward.js';
 import { LogFramer } from '../../monitor/framer.js';
 import { followLogs } from '../../monitor/local-monitor.js';
@@ -22,7 +22,10 @@ export async function monitor(agent: Agent, req: AgentRequest): Promise<Reply> {
   const target = await resolveTarget(
     agent,
     { serverId: q.get('server_id') || undefined, nodeId: q.get('node_id') || undefined, token: req.token },
-    (id) => new InvalidRequestError(`unknown nomad server ${id}`),
+    {
+      server: (id) => new InvalidRequestError(`unknown nomad server ${id}`),
+      node: () => new NotFoundError('Unknown node'),
+    },
   );
   return {
     kind: 'stream',

@@ -27,7 +27,7 @@ export async function pprof(agent: Agent, req: AgentRequest): Promise<Reply> {
       nodeId: req.query.get('node_id') || undefined,
       token: req.token,
     },
-    (id) => new InternalError(`unknown nomad server ${id}`),
+    { server: (id) => new InternalError(`unknown nomad server ${id}`) },
   );
   let result: ProfileResult;
   if (target.kind === 'remote') {

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { AgentProcess, FAST_GOSSIP, waitUntil } from './harness.js';
+
+// Issue 23 point 6: bad input answers 4xx, never 500, and is not silently ignored.
+describe('bad input to a real agent', () => {
+  let agent: AgentProcess;
+  let root = '';
+
+  before(async () => {
+    agent = await AgentProcess.start(['-dev', '-node=bad', '-acl-enabled', ...FAST_GOSSIP]);
+    await waitUntil('a leader', async () => (await agent.fetch('/v1/agent/health')).status === 200);
+    root = (await agent.json<{ SecretID: string }>('/v1/acl/bootstrap', { method: 'POST' })).SecretID;
+  });
+
+  after(async () => {
+    await agent?.kill();
+  });
+
+  it('answers 400 to a malformed percent-escape in any path, with or without a token', async () => {
+    for (const path of ['/v1/acl/policy/%ZZ', '/v1/acl/token/%E0%A4%A']) {
+      for (const token of [undefined, root]) {
+        const res = await agent.fetch(path, { token });
+        assert.equal(res.status, 400, `${path} ${token ? 'with' : 'without'} token`);
+        assert.match(await res.text(), /invalid URL escape/);
+      }
+    }
+  });
+
+  it('answers 404 Unknown node to monitor of an unknown node_id', async () => {
+    const res = await agent.fetch('/v1/agent/monitor?node_id=no-such-node', { token: root });
+    assert.deepEqual([res.status, await res.text()], [404, 'Unknown node']);
+  });
+
+  it('refuses a 2 MB body with 413, even on an endpoint that reads none', async () => {
+    const body = 'x'.repeat(2 * 1024 * 1024);
+    for (const path of ['/v1/agent/join?address=127.0.0.1:1', '/v1/acl/policy/p']) {
+      const res = await agent.fetch(path, { method: 'POST', body, token: root });
+      assert.deepEqual([res.status, await res.text()], [413, 'Request body too large'], path);
+    }
+    // The agent still answers afterwards.
+    assert.equal((await agent.fetch('/v1/agent/health')).status, 200);
+  });
+});
