@@ -1,3 +1,4 @@
+import { createAppRoleBackend } from './auth/approle/index.js';
 import { createUserpassBackend } from './auth/userpass/index.js';
 import type { BackendCatalog } from './core/router/mounts.js';
 import { createKvBackend } from './engines/kv/backend.js';
@@ -9,7 +10,7 @@ import { createTotpBackend } from './engines/totp/backend.js';
  */
 export const BUILTIN_BACKENDS: BackendCatalog = {
   mounts: { kv: createKvBackend, totp: createTotpBackend },
-  auth: { userpass: createUserpassBackend },
+  auth: { approle: createAppRoleBackend, userpass: createUserpassBackend },
 };
 
 /** `secret/` is a KV version 2 engine on every new server (spec 000: a fresh install has `kv` at `secret/`). */

@@ -2,8 +2,8 @@ import { equivalentPolicies } from '../../core/tokens/index.js';
 import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { LockoutControl, LoginRenewer } from '../../logical/response.js';
+import { lockoutFromOptions, optionInt } from '../common/index.js';
 import type { UserpassDeps } from './deps.js';
-import { DEFAULT_LOCKOUT, Lockout } from './lockout.js';
 import { DEFAULT_BCRYPT_COST, PasswordHasher } from './passwords.js';
 import { pathLogin } from './path-login.js';
 import { pathUserPassword, pathUserPolicies, pathUsers, pathUsersList } from './path-users.js';
@@ -16,26 +16,13 @@ const HELP =
 /** A userpass mount: the routed backend, the renew hook of its tokens, and its lockout table. */
 export type UserpassBackend = Backend & LoginRenewer & LockoutControl;
 
-const optionInt = (options: Record<string, string>, name: string, fallback: number): number => {
-  const raw = options[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidRequestError(`invalid option ${name}: ${raw}`);
-  return n;
-};
-
 /**
- * Factory of the `userpass` auth method. Mount options: `bcrypt_cost` (default 10),
- * `lockout_threshold` (5), `lockout_duration` (seconds, 900), `lockout_disable` (`true`).
+ * Factory of the `userpass` auth method. Mount options: `bcrypt_cost` (default 10) and the
+ * lockout options (`lockoutFromOptions`).
  */
 export function createUserpassBackend(ctx: BackendContext): UserpassBackend {
   const { options } = ctx;
-  const lockout = new Lockout(ctx.clock, {
-    threshold: optionInt(options, 'lockout_threshold', DEFAULT_LOCKOUT.threshold),
-    durationMs: optionInt(options, 'lockout_duration', DEFAULT_LOCKOUT.durationMs / 1000) * 1000,
-    counterResetMs: DEFAULT_LOCKOUT.counterResetMs,
-    disabled: options.lockout_disable === 'true',
-  });
+  const lockout = lockoutFromOptions(ctx.clock, options);
   const d: UserpassDeps = {
     hasher: new PasswordHasher(optionInt(options, 'bcrypt_cost', DEFAULT_BCRYPT_COST)),
     lockout,

@@ -1,4 +1,4 @@
-import type { Lockout } from './lockout.js';
+import type { Lockout } from '../common/index.js';
 import type { PasswordHasher } from './passwords.js';
 
 /** Shared by every path of a userpass mount. */

@@ -1,7 +1,7 @@
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors.js';
+import { tokenGrant } from '../common/index.js';
 import type { UserpassDeps } from './deps.js';
-import { tokenGrant } from './token-fields.js';
 import { normalizeUsername, userStore } from './user-store.js';
 
 /** The one answer for a wrong password and an unknown user (spec: 403), so neither tells which it was. */

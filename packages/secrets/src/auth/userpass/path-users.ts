@@ -2,8 +2,8 @@ import { sanitizePolicies } from '../../core/tokens/index.js';
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
+import { applyTokenFields, EMPTY_TOKEN_PARAMS, tokenFields, tokenReadData } from '../common/index.js';
 import type { UserpassDeps } from './deps.js';
-import { applyTokenFields, EMPTY_TOKEN_PARAMS, tokenFields, tokenReadData } from './token-fields.js';
 import { normalizeUsername, type UserRecord, userStore } from './user-store.js';
 
 const username = field.path({ description: 'Username (case-insensitive; letters, digits, `_`, `-`, `.`).' });

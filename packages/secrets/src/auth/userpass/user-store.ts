@@ -1,6 +1,6 @@
 import { UnsupportedPathError } from '../../logical/errors.js';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
-import type { TokenParams } from './token-fields.js';
+import type { TokenParams } from '../common/index.js';
 
 /** A stored user: the bcrypt hash (never returned) and its token settings. */
 export interface UserRecord {

@@ -37,3 +37,14 @@ export function isAddressInCidrs(cidrs: readonly string[], remoteAddress: string
   }
   return list.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
+
+/**
+ * Whether every block of `inner` lies inside some block of `outer` (both normalised): a
+ * narrower block's network address falls in the wider one and its prefix is at least as long.
+ */
+export function areCidrsWithin(inner: readonly string[], outer: readonly string[]): boolean {
+  return inner.every((cidr) => {
+    const [network = '', prefix = ''] = cidr.split('/');
+    return outer.some((wide) => Number(wide.split('/')[1]) <= Number(prefix) && isAddressInCidrs([wide], network));
+  });
+}

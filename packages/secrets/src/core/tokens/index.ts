@@ -1,5 +1,5 @@
 export { BATCH_TOKEN_PREFIX } from './batch-tokens.js';
-export { parseCidrs } from './bound-cidrs.js';
+export { areCidrsWithin, isAddressInCidrs, parseCidrs } from './bound-cidrs.js';
 export { equivalentPolicies, type LoginContext } from './login-token.js';
 export type { CreateContext, CreateTokenRequest } from './token-create.js';
 export { type TokenEntry, type TokenType, tokenLeaseId } from './token-entry.js';

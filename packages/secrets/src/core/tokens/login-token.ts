@@ -86,9 +86,13 @@ export function planLoginToken(grant: LoginGrant, ctx: LoginContext): PlannedTok
   };
 }
 
-/** `auth/userpass/` + `alice` → `userpass-alice`: the mount path without `auth/`, `/` as `-`. */
+/**
+ * `auth/userpass/` + `alice` → `userpass-alice`: the mount path without `auth/`, `/` as `-`.
+ * A method that names no one (AppRole) gets the bare mount name: `auth/approle/` → `approle`.
+ */
 export function loginDisplayName(mountPoint: string, name: string): string {
-  return `${mountPoint.replace(/^auth\//, '').replace(/\//g, '-')}${name}`;
+  const source = mountPoint.replace(/^auth\//, '').replace(/\//g, '-');
+  return name ? `${source}${name}` : source.replace(/-$/, '');
 }
 
 /** Whether two policy lists grant the same, ignoring `default`, order and duplicates (case matters, as established). */

@@ -1,5 +1,6 @@
 import type { Clock } from '@ward/base';
 import type { LockedUser } from '../../logical/response.js';
+import { optionInt } from './mount-options.js';
 
 /** The established defaults: 5 failures within 15 minutes lock the user for 15 minutes. */
 export interface LockoutSettings {
@@ -70,4 +71,17 @@ export class Lockout {
       .filter((name) => this.isLocked(name))
       .map((name) => ({ aliasName: name, lockedSinceMs: this.#failures.get(name)?.lockedSinceMs ?? 0 }));
   }
+}
+
+/**
+ * The lockout of an auth mount from its options: `lockout_threshold` (5), `lockout_duration`
+ * (seconds, 900), `lockout_disable` (`true`).
+ */
+export function lockoutFromOptions(clock: Clock, options: Record<string, string>): Lockout {
+  return new Lockout(clock, {
+    threshold: optionInt(options, 'lockout_threshold', DEFAULT_LOCKOUT.threshold),
+    durationMs: optionInt(options, 'lockout_duration', DEFAULT_LOCKOUT.durationMs / 1000) * 1000,
+    counterResetMs: DEFAULT_LOCKOUT.counterResetMs,
+    disabled: options.lockout_disable === 'true',
+  });
 }

@@ -1,0 +1,1 @@
+export { type AppRoleBackend, createAppRoleBackend } from './backend.js';

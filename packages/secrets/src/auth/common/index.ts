@@ -1,0 +1,10 @@
+export { DEFAULT_LOCKOUT, Lockout, lockoutFromOptions } from './lockout.js';
+export { optionInt } from './mount-options.js';
+export {
+  applyTokenFields,
+  EMPTY_TOKEN_PARAMS,
+  type TokenParams,
+  tokenFields,
+  tokenGrant,
+  tokenReadData,
+} from './token-fields.js';

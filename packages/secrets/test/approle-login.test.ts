@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FakeClock } from '@ward/base';
+import { startTestServer, type TestServer } from '../src/server/testing.js';
+
+// Issue 18: the AppRole auth method over real HTTP.
+
+describe('AppRole over HTTP', () => {
+  let t: TestServer;
+  const login = (body: Record<string, unknown>) => t.request('POST', 'auth/approle/login', { token: null, body });
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await t.request(method, path, { body });
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res;
+  };
+  const newSecretId = async (role: string, body: Record<string, unknown> = {}) =>
+    (await ok('POST', `auth/approle/role/${role}/secret-id`, body)).body.data;
+
+  before(async () => {
+    t = await startTestServer();
+    await ok('POST', 'sys/auth/approle', { type: 'approle' });
+    await ok('PUT', 'sys/policies/acl/app', {
+      policy: 'path "secret/data/app/*" { capabilities = ["create", "read", "update"] }',
+    });
+  });
+  after(() => t.stop());
+
+  it('creates, reads and lists roles with the established fields', async () => {
+    await ok('POST', 'auth/approle/role/Web', { token_policies: 'app', secret_id_ttl: '10m', token_ttl: 600 });
+    const read = await ok('GET', 'auth/approle/role/web');
+    assert.equal(read.body.data.bind_secret_id, true);
+    assert.equal(read.body.data.secret_id_ttl, 600);
+    assert.equal(read.body.data.secret_id_num_uses, 0);
+    assert.equal(read.body.data.local_secret_ids, false);
+    assert.deepEqual(read.body.data.token_policies, ['app']);
+    assert.equal(read.body.data.token_type, 'default');
+    assert.deepEqual((await t.request('LIST', 'auth/approle/role')).body.data.keys, ['web']);
+    const roleId = (await ok('GET', 'auth/approle/role/web/role-id')).body.data.role_id;
+    assert.match(roleId, /^[0-9a-f-]{36}$/);
+    assert.equal((await t.request('GET', 'auth/approle/role/nope')).status, 404);
+  });
+
+  it('logs in with role id and secret id; the token carries the role and secret id metadata', async () => {
+    await ok('POST', 'auth/approle/role/web/role-id', { role_id: 'web-role-id' });
+    const secret = await newSecretId('web', { metadata: '{"team":"blue"}' });
+    assert.match(secret.secret_id, /^[0-9a-f-]{36}$/);
+    assert.match(secret.secret_id_accessor, /^[0-9a-f-]{36}$/);
+    assert.equal(secret.secret_id_ttl, 600);
+    const res = await login({ role_id: 'web-role-id', secret_id: secret.secret_id });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const auth = res.body.auth;
+    assert.deepEqual(auth.policies, ['app', 'default']);
+    assert.deepEqual(auth.metadata, { role_name: 'web', team: 'blue' });
+    assert.equal(auth.lease_duration, 600);
+    const self = await t.request('GET', 'auth/token/lookup-self', { token: auth.client_token });
+    assert.equal(self.body.data.display_name, 'approle');
+    const write = await t.request('POST', 'secret/data/app/x', { token: auth.client_token, body: { data: { a: 1 } } });
+    assert.equal(write.status, 200);
+    // One alias per role, named by the role id: the next login finds the same entity.
+    const again = await login({ role_id: 'web-role-id', secret_id: secret.secret_id });
+    assert.equal(again.body.auth.entity_id, auth.entity_id);
+    const entity = await ok('GET', `identity/entity/id/${auth.entity_id}`);
+    assert.equal(entity.body.data.aliases[0].name, 'web-role-id');
+  });
+
+  it('refuses a wrong secret id and an unknown role id alike (400)', async () => {
+    const wrong = await login({ role_id: 'web-role-id', secret_id: 'nope' });
+    const unknown = await login({ role_id: 'nobody', secret_id: 'nope' });
+    assert.equal(wrong.status, 400);
+    assert.deepEqual(wrong.body, unknown.body);
+    assert.equal((await login({ secret_id: 'x' })).status, 400);
+  });
+
+  it('spends num_uses exactly, even when logins race', async () => {
+    await ok('POST', 'auth/approle/role/race', { role_id: 'race-role-id' });
+    const secret = await newSecretId('race', { num_uses: 3 });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => login({ role_id: 'race-role-id', secret_id: secret.secret_id })),
+    );
+    assert.equal(results.filter((r) => r.status === 200).length, 3);
+    const lookup = await t.request('POST', 'auth/approle/role/race/secret-id/lookup', {
+      body: { secret_id: secret.secret_id },
+    });
+    assert.equal(lookup.status, 204, 'the spent secret id is gone');
+  });
+
+  it('locks a role id out after 5 failed logins (403), as established', async () => {
+    await ok('POST', 'auth/approle/role/locked', { role_id: 'locked-role-id' });
+    const secret = await newSecretId('locked');
+    for (let i = 0; i < 5; i++)
+      assert.equal((await login({ role_id: 'locked-role-id', secret_id: 'bad' })).status, 400);
+    assert.equal((await login({ role_id: 'locked-role-id', secret_id: secret.secret_id })).status, 403);
+    const locked = await ok('GET', 'sys/locked-users');
+    assert.match(JSON.stringify(locked.body.data), /locked-role-id/);
+  });
+
+  it('checks the secret id CIDR list against the caller, without spending a use', async () => {
+    const elsewhere = await newSecretId('web', { cidr_list: '10.0.0.0/8', num_uses: 1 });
+    assert.equal((await login({ role_id: 'web-role-id', secret_id: elsewhere.secret_id })).status, 400);
+    const look = await ok('POST', 'auth/approle/role/web/secret-id/lookup', { secret_id: elsewhere.secret_id });
+    assert.equal(look.body.data.secret_id_num_uses, 1);
+    assert.deepEqual(look.body.data.cidr_list, ['10.0.0.0/8']);
+    const here = await newSecretId('web', { cidr_list: ['127.0.0.1/32'] });
+    assert.equal((await login({ role_id: 'web-role-id', secret_id: here.secret_id })).status, 200);
+  });
+
+  it('keeps a secret id within the role limits', async () => {
+    await ok('POST', 'auth/approle/role/narrow', { secret_id_num_uses: 2, secret_id_bound_cidrs: '10.0.0.0/8' });
+    const tooMany = await t.request('POST', 'auth/approle/role/narrow/secret-id', { body: { num_uses: 5 } });
+    assert.equal(tooMany.status, 400);
+    const outside = await t.request('POST', 'auth/approle/role/narrow/secret-id', {
+      body: { cidr_list: '11.0.0.0/8' },
+    });
+    assert.equal(outside.status, 400);
+    const inside = await t.request('POST', 'auth/approle/role/narrow/secret-id', {
+      body: { cidr_list: '10.1.0.0/16' },
+    });
+    assert.equal(inside.status, 200);
+    const roleId = (await ok('GET', 'auth/approle/role/narrow/role-id')).body.data.role_id;
+    const refused = await login({ role_id: roleId, secret_id: inside.body.data.secret_id });
+    assert.equal(refused.status, 400, 'the role binds logins to 10.0.0.0/8');
+  });
+
+  it('looks up, lists and destroys secret ids by accessor; custom ids are unique', async () => {
+    await ok('POST', 'auth/approle/role/acc', {});
+    assert.equal((await t.request('LIST', 'auth/approle/role/acc/secret-id')).status, 404, 'none yet');
+    const custom = await ok('POST', 'auth/approle/role/acc/custom-secret-id', { secret_id: 'mine' });
+    assert.equal(custom.body.data.secret_id, 'mine');
+    const dup = await t.request('POST', 'auth/approle/role/acc/custom-secret-id', { body: { secret_id: 'mine' } });
+    assert.equal(dup.status, 400);
+    const accessor = custom.body.data.secret_id_accessor;
+    assert.deepEqual((await t.request('LIST', 'auth/approle/role/acc/secret-id')).body.data.keys, [accessor]);
+    const byAccessor = await ok('POST', 'auth/approle/role/acc/secret-id-accessor/lookup', {
+      secret_id_accessor: accessor,
+    });
+    assert.equal(byAccessor.body.data.secret_id_accessor, accessor);
+    assert.equal(byAccessor.body.data.expiration_time, '0001-01-01T00:00:00Z');
+    assert.equal('secret_id' in byAccessor.body.data, false, 'the secret id is never shown again');
+    await ok('POST', 'auth/approle/role/acc/secret-id-accessor/destroy', { secret_id_accessor: accessor });
+    assert.equal((await t.request('LIST', 'auth/approle/role/acc/secret-id')).status, 404);
+  });
+
+  it('expires secret ids after their TTL, and tidy removes them', async () => {
+    await ok('POST', 'auth/approle/role/short', { secret_id_ttl: 60 });
+    const roleId = (await ok('GET', 'auth/approle/role/short/role-id')).body.data.role_id;
+    const secret = await newSecretId('short');
+    (t.clock as FakeClock).advance(61_000);
+    assert.equal((await login({ role_id: roleId, secret_id: secret.secret_id })).status, 400);
+    await newSecretId('short');
+    (t.clock as FakeClock).advance(61_000);
+    const tidy = await t.request('POST', 'auth/approle/tidy/secret-id');
+    assert.equal(tidy.status, 202);
+    assert.equal((await t.request('LIST', 'auth/approle/role/short/secret-id')).status, 404);
+  });
+
+  it('logs in without a secret id when the role binds CIDRs instead', async () => {
+    const refused = await t.request('POST', 'auth/approle/role/open', { body: { bind_secret_id: false } });
+    assert.equal(refused.status, 400, 'a role needs at least one constraint');
+    await ok('POST', 'auth/approle/role/open', { bind_secret_id: false, secret_id_bound_cidrs: '127.0.0.0/8' });
+    const roleId = (await ok('GET', 'auth/approle/role/open/role-id')).body.data.role_id;
+    assert.equal((await login({ role_id: roleId })).status, 200);
+  });
+
+  it('stores no secret id or role id in the clear', async () => {
+    const secret = await newSecretId('web');
+    const raw = await t.request('GET', 'sys/raw/auth/');
+    const keys = JSON.stringify(raw.body);
+    assert.equal(keys.includes(secret.secret_id), false);
+    assert.equal(keys.includes('web-role-id'), false);
+  });
+
+  it('a deleted role takes its secret ids with it', async () => {
+    await ok('POST', 'auth/approle/role/gone', {});
+    const roleId = (await ok('GET', 'auth/approle/role/gone/role-id')).body.data.role_id;
+    const secret = await newSecretId('gone');
+    await ok('DELETE', 'auth/approle/role/gone');
+    await ok('POST', 'auth/approle/role/gone', { role_id: roleId });
+    assert.equal((await login({ role_id: roleId, secret_id: secret.secret_id })).status, 400);
+  });
+});
