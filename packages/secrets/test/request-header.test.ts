@@ -52,6 +52,14 @@ describe('require_request_header on a listener', () => {
     assert.equal((await t.request('GET', 'sys/mounts', { headers: { 'X-Service-Request': 'true' } })).status, 200);
   });
 
+  // Issue 22: the check read headersDistinct after the listener had taken the LIST marker out of
+  // rawHeaders, and Node then walked past the end of the shortened list (500).
+  it('serves a LIST request with the header', async () => {
+    const client = createClient({ address: t.url, token: t.rootToken });
+    await client.write('secret/data/listed', { data: { k: 'v' } });
+    assert.deepEqual((await client.list('secret/metadata/'))?.data?.keys, ['listed']);
+  });
+
   it('serves the API client (and so the CLI built on it), which always sends the header', async () => {
     const client = createClient({ address: t.url, token: t.rootToken });
     assert.ok(await client.read('sys/mounts'));

@@ -30,6 +30,8 @@ export interface ListenerTlsOptions {
 export interface ListenerOptions {
   /** `host:port`: `127.0.0.1:8200`, `[::1]:8200`, or `:8200` for every interface. Port 0 picks a free one. */
   address: string;
+  /** Listen on a Unix domain socket at this path instead of `address`. */
+  socketPath?: string;
   /** Serve HTTPS with this certificate; plain HTTP without it. */
   tls?: ListenerTlsOptions;
   /** Largest request body in bytes (`max_request_size`): 0 or absent means 32 MiB, negative means no limit. */
@@ -43,10 +45,10 @@ export interface ListenerOptions {
 }
 
 export interface ListenerAddress {
-  /** The address bound, e.g. `127.0.0.1`, `::1`, or `::` for every interface. */
+  /** The address bound, e.g. `127.0.0.1`, `::1`, or `::` for every interface; a Unix socket's path. */
   host: string;
   port: number;
-  /** Where a client on this machine reaches it: `http://` or `https://`, loopback for every interface. */
+  /** Where a client on this machine reaches it: `http://` or `https://`, loopback for every interface; `unix://<path>`. */
   url: string;
 }
 
@@ -70,7 +72,7 @@ export interface Listener {
  * calling `options.handler`. The handler never sees the marker.
  */
 export function createListener(options: ListenerOptions): Listener {
-  const { host, port } = parseAddress(options.address);
+  const { host, port } = options.socketPath ? { host: undefined, port: 0 } : parseAddress(options.address);
   const maxRequestSize = options.maxRequestSize || DEFAULT_MAX_REQUEST_SIZE;
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   // Random per listener, so a client cannot name it. A client that could would only turn its own GET
@@ -133,7 +135,7 @@ export function createListener(options: ListenerOptions): Listener {
     listen: () =>
       new Promise<ListenerAddress>((resolve, reject) => {
         netServer.once('error', reject);
-        netServer.listen({ host, port }, () => {
+        netServer.listen(options.socketPath ? { path: options.socketPath } : { host, port }, () => {
           netServer.off('error', reject);
           // The http server never listens itself, but Node starts its timeout checks and the connection
           // list that closeIdleConnections() uses on 'listening'.
@@ -171,14 +173,19 @@ export function createListener(options: ListenerOptions): Listener {
 function restoreListMethod(req: IncomingMessage, marker: string): void {
   const raw = req.rawHeaders;
   let isList = false;
+  let distinct: Record<string, string[]> | undefined;
   for (let i = raw.length - 2; i >= 0; i -= 2) {
     const name = raw[i]!;
     if (name.length < MARKER_PREFIX.length || (name.charCodeAt(0) | 0x20) !== 0x78) continue;
     const lower = name.toLowerCase();
     if (!lower.startsWith(MARKER_PREFIX)) continue;
     if (lower === marker) isList = true;
+    // Node builds `headersDistinct` lazily from rawHeaders with the count it parsed: after a splice it
+    // would read past the end. Build it while the list is still whole, and take the marker out of it too.
+    distinct ??= req.headersDistinct;
     raw.splice(i, 2);
     delete req.headers[lower];
+    delete distinct[lower];
   }
   // The shim rewrites LIST to GET only; the marker on any other method is not its doing.
   if (isList && req.method === 'GET') req.method = 'LIST';
@@ -200,7 +207,8 @@ function tlsOptions(options: ListenerTlsOptions) {
 
 function describeAddress(server: NetServer, isTls: boolean): ListenerAddress {
   const bound = server.address();
-  if (bound === null || typeof bound === 'string') throw new InternalError('listener is not bound to a TCP port');
+  if (typeof bound === 'string') return { host: bound, port: 0, url: `unix://${bound}` };
+  if (bound === null) throw new InternalError('listener is not bound');
   const host = bound.address;
   const reachable = host === '::' || host === '0.0.0.0' ? '127.0.0.1' : host;
   const urlHost = isIPv6(reachable) ? `[${reachable}]` : reachable;
