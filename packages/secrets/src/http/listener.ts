@@ -173,7 +173,7 @@ export function createListener(options: ListenerOptions): Listener {
 function restoreListMethod(req: IncomingMessage, marker: string): void {
   const raw = req.rawHeaders;
   let isList = false;
-  let distinct: Record<string, string[]> | undefined;
+  let distinct: NodeJS.Dict<string[]> | undefined;
   for (let i = raw.length - 2; i >= 0; i -= 2) {
     const name = raw[i]!;
     if (name.length < MARKER_PREFIX.length || (name.charCodeAt(0) | 0x20) !== 0x78) continue;
