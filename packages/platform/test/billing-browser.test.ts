@@ -1,12 +1,41 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { TestPlatform, type TestUser } from './testing.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../../../test-results/', import.meta.url));
 const GOVERNANCE = 'fs-EP5Niczf2xKUFDXt';
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** A phone held upright (390 px) and a desktop. */
+const WIDTHS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 900 },
+];
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's serious and critical findings on the page as it stands. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = (await page.evaluate('axe.run(document).then((r) => r.violations)')) as AxeViolation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** How far the page is wider than the window; 0 means no horizontal scrolling. */
+function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate('document.documentElement.scrollWidth - window.innerWidth') as Promise<number>;
+}
 
 // Debian's chromium (packages/platform/system-packages.txt); playwright never downloads a browser.
 const LAUNCH = {
@@ -73,4 +102,76 @@ describe('billing page in a browser', () => {
     const entitlements = await p.api('GET', '/organizations/acme/entitlement-set', { token: owner.token });
     assert.equal(entitlements.body.data.attributes['policy-enforcement'], true);
   });
+
+  // Issue 21, point 11: usable on a phone and a desktop, accessible, and the confirm step shows
+  // every number that changes.
+  for (const size of WIDTHS) {
+    it(`fits a ${size.width} px window, passes axe-core, and lists every changed limit before a downgrade`, async () => {
+      const org = `wide${size.width}`;
+      await p.createOrganization(owner.token, org);
+      // axe-core is injected as a script, which the pages' CSP (rightly) forbids: bypass it for the check only.
+      const context = await browser.newContext({
+        viewport: { width: size.width, height: size.height },
+        bypassCSP: true,
+      });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${p.baseUrl}/app/session/new?return_to=/app/${org}/settings/billing`);
+        assert.deepEqual(await seriousViolations(page), [], 'sign-in page');
+        await page.getByLabel('API token').fill(owner.token);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('heading', { name: `Billing settings for ${org}` }).waitFor();
+
+        // Move to Team first, then look at the step back down to Free.
+        await page.getByRole('button', { name: 'Choose Team', exact: true }).click();
+        await page.getByRole('button', { name: 'Confirm change to Team' }).click();
+        await page.getByRole('status').waitFor();
+        mkdirSync(SCREENSHOTS, { recursive: true });
+        await page.screenshot({ path: `${SCREENSHOTS}platform-billing-${size.name}.png`, fullPage: true });
+        assert.equal(await horizontalOverflow(page), 0, 'billing page scrolls sideways');
+        assert.deepEqual(await seriousViolations(page), [], 'billing page');
+        // Readable dates, with the exact time kept for machines.
+        const since = page.locator('time');
+        assert.equal(await since.textContent(), '1 March 2024, 12:00 UTC');
+        assert.equal(await since.getAttribute('datetime'), '2024-03-01T12:00:00.123Z');
+        assert.equal(await page.getByText('US$20.00 per month').first().isVisible(), true);
+
+        await page.getByRole('button', { name: 'Choose Free' }).click();
+        const changes = page.getByRole('table', { name: 'What changes' });
+        await changes.waitFor();
+        const rows = await changes
+          .locator('tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent?.trim() ?? '')));
+        for (const expected of [
+          ['Price', 'US$20.00 per month', 'Free'],
+          ['Users', 'Unlimited', '5'],
+          ['Concurrent runs', '2', '1'],
+          ['Run tasks', 'Unlimited', '1'],
+          ['Workspaces per run task', 'Unlimited', '10'],
+          ['Policies', 'Unlimited', '5'],
+          ['Versioned policy sets', 'Unlimited', '0'],
+          ['Teams', 'Included', 'Not included'],
+        ]) {
+          assert.ok(
+            rows.some((r) => JSON.stringify(r) === JSON.stringify(expected)),
+            `${expected.join(' | ')} in ${JSON.stringify(rows)}`,
+          );
+        }
+        await page.screenshot({ path: `${SCREENSHOTS}platform-billing-confirm-${size.name}.png`, fullPage: true });
+        assert.equal(await horizontalOverflow(page), 0, 'confirm page scrolls sideways');
+        assert.deepEqual(await seriousViolations(page), [], 'confirm page');
+
+        // Navigation and sign-out from the header.
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organizations' }).click();
+        await page.getByRole('heading', { name: 'Your organizations' }).waitFor();
+        assert.deepEqual(await seriousViolations(page), [], 'organizations page');
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+        await page.goto(`${p.baseUrl}/app/${org}/settings/billing`);
+        await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });

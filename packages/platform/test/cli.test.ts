@@ -193,6 +193,29 @@ describe('bin/ward-platform', () => {
     }
   });
 
+  it('prints usage and exits 0 for serve --help (and -help, -h)', () => {
+    for (const flag of ['--help', '-help', '-h']) {
+      const out = execFileSync(process.execPath, [BIN, 'serve', flag], { encoding: 'utf8' });
+      assert.match(out, /^Usage: ward-platform serve/, flag);
+      assert.match(out, /--rate-limit N/);
+    }
+    assert.match(execFileSync(process.execPath, [BIN, 'admin', 'create', '-help'], { encoding: 'utf8' }), /^Usage/);
+  });
+
+  it('takes single-dash flags and answers GET /_health while the database answers', async () => {
+    const cli = await startCli(['-dev', `-dev-token=${TOKEN}`, '-rate-limit', '50']);
+    try {
+      const health = await fetch(`${cli.url}/_health`);
+      assert.equal(health.status, 200);
+      assert.deepEqual(await health.json(), { status: 'ok', edition: 'hosted' });
+      const res = await fetch(`${cli.url}/api/v2/account/details`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('x-ratelimit-limit'), '50');
+    } finally {
+      await stop(cli.child);
+    }
+  });
+
   it('exits 2 with a message on bad usage', () => {
     for (const args of [
       ['serve', '--edition', 'cloud'],
@@ -200,6 +223,8 @@ describe('bin/ward-platform', () => {
       ['serve', '--bogus'],
       ['frobnicate'],
       ['serve', '--tls-cert', 'x'],
+      ['serve', '-rate-limit=0'],
+      ['serve', '--rate-limit', 'lots'],
     ]) {
       const res = runCli(args);
       assert.equal(res.status, 2, args.join(' '));

@@ -3,6 +3,7 @@ import { type Clock, cryptoRandom, type Random } from '@ward/base';
 import { EMAIL_PATTERN, NAME_PATTERN } from '../api/input.js';
 import { openStore } from '../store/index.js';
 import { CliError } from './exit-error.js';
+import { goStyleArgs } from './go-style-args.js';
 
 export const ADMIN_CREATE_USAGE = `Usage: ward-platform admin create --db PATH --username NAME --email EMAIL
 
@@ -15,7 +16,7 @@ export function adminCreate(argv: string[], deps: { clock: Clock; random?: Rando
   let values: { db?: string; username?: string; email?: string };
   try {
     values = parseArgs({
-      args: argv,
+      args: goStyleArgs(argv),
       strict: true,
       options: { db: { type: 'string' }, username: { type: 'string' }, email: { type: 'string' } },
     }).values;

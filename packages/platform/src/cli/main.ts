@@ -1,6 +1,7 @@
 import { createLogger, systemClock } from '@ward/base';
 import { ADMIN_CREATE_USAGE, adminCreate } from './admin-create.js';
 import { CliError } from './exit-error.js';
+import { wantsHelp } from './go-style-args.js';
 import { serve } from './serve.js';
 import { parseServeOptions, SERVE_USAGE } from './serve-options.js';
 
@@ -20,6 +21,8 @@ ${ADMIN_CREATE_USAGE}`;
 export async function run(argv: string[]): Promise<void> {
   try {
     const [command, ...rest] = argv;
+    if (command === 'serve' && wantsHelp(rest)) return printHelp(SERVE_USAGE);
+    if (command === 'admin' && rest[0] === 'create' && wantsHelp(rest)) return printHelp(ADMIN_CREATE_USAGE);
     if (command === 'serve') {
       const opts = parseServeOptions(rest);
       const logger = createLogger({ level: opts.logLevel });
@@ -36,7 +39,7 @@ export async function run(argv: string[]): Promise<void> {
       for (const line of adminCreate(rest.slice(1), { clock: systemClock })) process.stdout.write(`${line}\n`);
       process.exit(0);
     }
-    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    if (command === undefined || command === 'help' || wantsHelp([command])) {
       process.stdout.write(USAGE);
       process.exit(command === undefined ? 2 : 0);
     }
@@ -49,4 +52,9 @@ export async function run(argv: string[]): Promise<void> {
     process.stderr.write(`Error: ${(err as Error)?.stack ?? String(err)}\n`);
     process.exit(1);
   }
+}
+
+function printHelp(usage: string): void {
+  process.stdout.write(usage);
+  process.exit(0);
 }

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { LOG_LEVELS, type LogLevel } from '@ward/base';
 import { EDITIONS, type Edition } from '../context.js';
 import { CliError } from './exit-error.js';
+import { goStyleArgs } from './go-style-args.js';
 
 export interface ServeOptions {
   host: string;
@@ -22,6 +23,9 @@ export const DEFAULT_RATE_LIMIT_PER_SECOND = 30;
 
 export const SERVE_USAGE = `Usage: ward-platform serve [options]
 
+  Serves the API (/api/v2), the billing pages (/app) and GET /_health.
+  Flags take one dash or two (-listen=ADDR, --listen ADDR).
+
   --listen ADDR        host:port to listen on (default 127.0.0.1:8300; port 0 picks a free one)
   --db PATH            SQLite database file (default ward-platform.db; :memory: for a throwaway one;
                        with --dev the default is :memory:)
@@ -39,7 +43,7 @@ export const SERVE_USAGE = `Usage: ward-platform serve [options]
 export function parseServeOptions(argv: string[]): ServeOptions {
   let values: ReturnType<typeof parse>['values'];
   try {
-    values = parse(argv).values;
+    values = parse(goStyleArgs(argv)).values;
   } catch (err) {
     throw new CliError(`${(err as Error).message}\n\n${SERVE_USAGE}`, 2);
   }

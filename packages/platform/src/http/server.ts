@@ -29,13 +29,35 @@ export function createRequestListener(ctx: PlatformContext, opts: { secure: bool
         if (!res.headersSent) res.writeHead(500);
         res.end();
       });
-    if (url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`)) done(api(req, res, url));
+    if (url.pathname === HEALTH_PATH) done(answerHealth(ctx, req, res));
+    else if (url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`)) done(api(req, res, url));
     else if (url.pathname === '/app' || url.pathname.startsWith('/app/')) done(web(req, res, url, opts.secure));
     else {
       const body = JSON.stringify({ errors: [{ status: '404', title: 'not found' }] });
       res.writeHead(404, { 'content-type': JSONAPI_MEDIA_TYPE }).end(body);
     }
   };
+}
+
+/** For load balancers and orchestrators: no token, outside the API's rate limit. */
+const HEALTH_PATH = '/_health';
+
+/** 200 while the database answers, 503 when it does not; never cached. */
+async function answerHealth(ctx: PlatformContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const headers = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { ...headers, allow: 'GET, HEAD' }).end(JSON.stringify({ status: 'method not allowed' }));
+    return;
+  }
+  let isUp = true;
+  try {
+    await ctx.store.ping();
+  } catch (err) {
+    ctx.logger.error('health check: the database does not answer', { err });
+    isUp = false;
+  }
+  const body = JSON.stringify({ status: isUp ? 'ok' : 'unavailable', edition: ctx.edition });
+  res.writeHead(isUp ? 200 : 503, headers).end(body);
 }
 
 /** An HTTP (or, given `tls`, HTTPS) server for the platform; the caller listens and closes. */

@@ -9,8 +9,8 @@ import {
 } from '../jsonapi/errors.js';
 import { APP_CSS } from '../web/app-css.js';
 import { billingRoutes } from '../web/billing-routes.js';
-import { errorPage } from '../web/billing-view.js';
 import { parseCookies } from '../web/cookies.js';
+import { errorPage } from '../web/session-view.js';
 import { signInRoutes } from '../web/sign-in-routes.js';
 import type { WebHandler, WebReply } from '../web/web-route.js';
 import { readBody } from './body.js';

@@ -23,6 +23,8 @@ export interface Store {
   readonly sessions: SessionStore;
   /** Runs `fn` in one SQLite transaction: all of its writes land, or none. */
   transaction<T>(fn: () => T): T;
+  /** Resolves when the database answers a trivial query; rejects otherwise (for `GET /_health`). */
+  ping(): Promise<void>;
   close(): void;
 }
 
@@ -36,6 +38,9 @@ export function createStore(db: Db, random: Random): Store {
     subscriptions: new SubscriptionStore(db),
     sessions: new SessionStore(db),
     transaction: (fn) => db.transaction(fn)(),
+    ping: async () => {
+      db.prepare('SELECT 1').get();
+    },
     close: () => db.close(),
   };
 }

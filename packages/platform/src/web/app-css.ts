@@ -1,24 +1,52 @@
-/** The one stylesheet: served from our own origin so the pages' CSP can forbid inline styles. */
+/**
+ * The one stylesheet: served from our own origin so the pages' CSP can forbid inline styles.
+ * Mobile first: nothing is wider than the screen at 390 px; wide tables scroll inside their
+ * own region rather than the page.
+ */
 export const APP_CSS = `
+*, *::before, *::after { box-sizing: border-box; }
 :root { font-family: system-ui, sans-serif; color: #1b1f23; background: #fff; line-height: 1.5; }
-body { margin: 0; }
+body { margin: 0; overflow-wrap: break-word; }
 .skip { position: absolute; left: -999px; }
-.skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; }
-.top { background: #1b1f23; color: #fff; padding: .75rem 1.5rem; font-weight: 600; }
-main { max-width: 72rem; margin: 0 auto; padding: 1.5rem; }
-h1 { font-size: 1.6rem; margin-top: 0; }
-table { border-collapse: collapse; margin: 1rem 0; width: 100%; }
+.skip:focus { left: 1rem; top: 1rem; background: #fff; color: #1b1f23; padding: .5rem; z-index: 1; }
+.top { background: #1b1f23; color: #fff; padding: .5rem 1rem; display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1.25rem; }
+.top a { color: #fff; }
+.brand { font-weight: 700; text-decoration: none; }
+.top nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
+.top nav a[aria-current=page] { font-weight: 600; }
+.sign-out { margin-left: auto; display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; }
+.who { font-size: .9rem; }
+main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.5rem; margin-top: 0; }
+h2 { font-size: 1.25rem; }
+.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: .75rem; margin: 1rem 0; }
+.facts div { border: 1px solid #d0d7de; border-radius: 6px; padding: .5rem .75rem; }
+.facts dt { font-size: .85rem; color: #57606a; }
+.facts dd { margin: 0; font-weight: 600; }
+.table-scroll { max-width: 100%; overflow-x: auto; margin: 1rem 0; }
+table { border-collapse: collapse; width: 100%; }
+.table-scroll table { margin: 0; }
+.table-scroll caption { position: sticky; left: 0; }
+caption { text-align: left; font-weight: 600; padding-bottom: .25rem; }
 th, td { border: 1px solid #d0d7de; padding: .4rem .6rem; text-align: left; vertical-align: top; }
+table.limits { max-width: 36rem; }
+table.plans th, table.plans td { min-width: 8.5rem; }
+table.plans tbody th { position: sticky; left: 0; background: #fff; }
 thead th { background: #f6f8fa; }
 td.yes { color: #116329; }
 td.no { color: #57606a; }
 th.current, td.current { background: #ddf4ff; }
 .notice { border: 1px solid #1a7f37; background: #dafbe1; padding: .75rem 1rem; border-radius: 6px; }
 .error { border: 1px solid #cf222e; background: #ffebe9; padding: .75rem 1rem; border-radius: 6px; }
-button { font: inherit; padding: .4rem .9rem; border-radius: 6px; border: 1px solid #1f883d; background: #1f883d; color: #fff; cursor: pointer; }
-button:focus-visible, a:focus-visible, input:focus-visible { outline: 3px solid #0969da; outline-offset: 2px; }
+button { font: inherit; padding: .4rem .9rem; border-radius: 6px; border: 1px solid #1a7f37; background: #1a7f37; color: #fff; cursor: pointer; }
+button:focus-visible, a:focus-visible, input:focus-visible, .table-scroll:focus-visible { outline: 3px solid #0969da; outline-offset: 2px; }
 button.secondary { background: #f6f8fa; color: #1b1f23; border-color: #d0d7de; }
 label { display: block; font-weight: 600; margin-bottom: .25rem; }
 input[type=password] { font: inherit; padding: .4rem; width: 100%; max-width: 32rem; }
-.actions { display: flex; gap: 1rem; align-items: center; margin-top: 1rem; }
+.actions { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; margin-top: 1rem; }
+@media (min-width: 48rem) {
+  .top { padding: .75rem 1.5rem; }
+  main { padding: 1.5rem; }
+  h1 { font-size: 1.6rem; }
+}
 `;

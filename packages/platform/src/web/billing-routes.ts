@@ -2,7 +2,9 @@ import type { PlatformContext } from '../context.js';
 import { ForbiddenError, NotFoundError, UnprocessableError } from '../jsonapi/errors.js';
 import type { OrganizationRow } from '../store/index.js';
 import { availablePlans, changePlan } from '../subscriptions/plans.js';
-import { billingPage, confirmPage } from './billing-view.js';
+import { billingPage } from './billing-view.js';
+import { confirmPage } from './confirm-view.js';
+import type { Chrome } from './html.js';
 import { checkCsrf, currentSession, type SignedIn } from './session.js';
 import type { WebReply, WebRequest, WebRoute } from './web-route.js';
 
@@ -14,14 +16,21 @@ export const billingRoutes: WebRoute[] = [
     method: 'GET',
     pattern: BILLING,
     handler: (ctx, req) =>
-      asOwner(ctx, req, (org) => {
+      asOwner(ctx, req, (org, signedIn) => {
         const subscription = ctx.store.subscriptions.active(org.id);
         const current = subscription && ctx.store.featureSets.get(subscription.feature_set_id);
         if (!subscription || !current) throw new NotFoundError('this organization has no subscription');
         const plans = availablePlans(ctx, org.id);
         return {
           kind: 'page',
-          html: billingPage({ org, subscription, current, plans, changedTo: req.query.get('changed') }),
+          html: billingPage({
+            org,
+            subscription,
+            current,
+            plans,
+            changedTo: req.query.get('changed'),
+            chrome: chrome(org, signedIn, 'billing'),
+          }),
         };
       }),
   },
@@ -33,8 +42,13 @@ export const billingRoutes: WebRoute[] = [
         const subscription = ctx.store.subscriptions.active(org.id);
         const from = subscription && ctx.store.featureSets.get(subscription.feature_set_id);
         const to = availablePlans(ctx, org.id).find((fs) => fs.id === req.query.get('feature_set'));
-        if (!from || !to) throw new UnprocessableError('choose one of the plans offered on the billing page');
-        return { kind: 'page', html: confirmPage(org, from, to, signedIn.csrfToken) };
+        if (!subscription || !from || !to) {
+          throw new UnprocessableError('choose one of the plans offered on the billing page');
+        }
+        return {
+          kind: 'page',
+          html: confirmPage({ org, subscription, from, to, chrome: chrome(org, signedIn, null) }),
+        };
       }),
   },
   {
@@ -58,6 +72,10 @@ export const billingRoutes: WebRoute[] = [
       }),
   },
 ];
+
+function chrome(org: OrganizationRow, signedIn: SignedIn, current: Chrome['current']): Chrome {
+  return { username: signedIn.user.username, csrfToken: signedIn.csrfToken, organizationName: org.name, current };
+}
 
 /**
  * Runs `fn` for a signed-in owner of the organization. Signed out: off to sign in and back.

@@ -7,35 +7,10 @@ import {
   type SubscriptionRow,
 } from '../store/index.js';
 import { wireName } from '../subscriptions/entitlements.js';
-import { html, page, type SafeHtml } from './html.js';
+import { type Chrome, html, page, type SafeHtml } from './html.js';
+import { FEATURE_LABELS, LIMIT_LABELS, limitText, price, readableDate } from './plan-text.js';
 
-const FEATURE_LABELS: Record<(typeof ENTITLEMENT_COLUMNS)[number], string> = {
-  cost_estimation: 'Cost estimation',
-  policy_engine: 'Policy enforcement',
-  run_tasks: 'Run tasks',
-  teams: 'Teams',
-  audit_logging: 'Audit logging',
-  sso: 'Single sign-on',
-  private_networking: 'Private networking and agents',
-};
-
-const LIMIT_LABELS: Record<(typeof LIMIT_COLUMNS)[number], string> = {
-  run_task_limit: 'Run tasks',
-  run_task_workspace_limit: 'Workspaces per run task',
-  run_task_mandatory_enforcement_limit: 'Mandatory run tasks',
-  policy_set_limit: 'Policy sets',
-  policy_limit: 'Policies',
-  policy_mandatory_enforcement_limit: 'Mandatory policies',
-  versioned_policy_set_limit: 'Versioned policy sets',
-};
-
-function price(fs: FeatureSetRow): string {
-  if (!fs.self_serve_billing) return 'By contract';
-  return fs.cost === 0 ? 'Free' : `US$${(fs.cost / 100).toFixed(2)} per month`;
-}
-
-const limitText = (n: number | null) => (n === null ? 'Unlimited' : String(n));
-const billingPath = (org: OrganizationRow) => `/app/${encodeURIComponent(org.name)}/settings/billing`;
+export const billingPath = (org: OrganizationRow): string => `/app/${encodeURIComponent(org.name)}/settings/billing`;
 
 export interface BillingView {
   org: OrganizationRow;
@@ -44,6 +19,7 @@ export interface BillingView {
   plans: FeatureSetRow[];
   /** The identifier of a plan just chosen, to confirm the change to the user. */
   changedTo: string | null;
+  chrome: Chrome;
 }
 
 export function billingPage(v: BillingView): string {
@@ -51,20 +27,22 @@ export function billingPage(v: BillingView): string {
     v.changedTo === v.current.identifier
       ? html`<p class="notice" role="status">Your plan is now ${v.current.name}.</p>`
       : '';
+  const since = v.subscription.start_at;
   return page(
     `Billing · ${v.org.name}`,
     html`<h1>Billing settings for ${v.org.name}</h1>
 ${notice}
 <section aria-labelledby="current-plan">
 <h2 id="current-plan">Current plan: ${v.current.name}</h2>
-<p>${price(v.current)}. ${v.current.description}.</p>
-<dl>
-<dt>Subscribed since</dt><dd><time datetime="${timestamp(v.subscription.start_at)}">${timestamp(v.subscription.start_at)}</time></dd>
-<dt>Concurrent runs</dt><dd>${v.subscription.runs_ceiling}</dd>
-<dt>Self-hosted agents</dt><dd>${v.subscription.agents_ceiling}</dd>
-<dt>Users</dt><dd>${limitText(v.subscription.contract_user_limit ?? v.current.user_limit)}</dd>
+<p>${v.current.description}.</p>
+<dl class="facts">
+<div><dt>Price</dt><dd>${price(v.current)}</dd></div>
+<div><dt>Subscribed since</dt><dd><time datetime="${timestamp(since)}">${readableDate(since)}</time></dd></div>
+<div><dt>Users</dt><dd>${limitText(v.subscription.contract_user_limit ?? v.current.user_limit)}</dd></div>
+<div><dt>Concurrent runs</dt><dd>${v.subscription.runs_ceiling}</dd></div>
+<div><dt>Self-hosted agents</dt><dd>${v.subscription.agents_ceiling}</dd></div>
 </dl>
-<table>
+<table class="limits">
 <caption>Limits of your plan</caption>
 <thead><tr><th scope="col">Limit</th><th scope="col">Allowed</th></tr></thead>
 <tbody>${LIMIT_COLUMNS.map(
@@ -77,25 +55,45 @@ ${notice}
 <h2 id="plans">Plans</h2>
 ${comparisonTable(v)}
 </section>`,
+    v.chrome,
   );
 }
 
-/** Every plan the organization may choose, side by side: one column per plan. */
+/**
+ * Every plan the organization may choose, side by side: one column per plan. On a narrow screen
+ * the table scrolls sideways inside its own (focusable, labelled) region, so the page does not.
+ */
 function comparisonTable(v: BillingView): SafeHtml {
   const cls = (fs: FeatureSetRow) => (fs.id === v.current.id ? 'current' : null);
   const yesNo = (fs: FeatureSetRow, on: boolean) =>
     html`<td class="${on ? 'yes' : 'no'} ${cls(fs)}">${on ? 'Included' : 'Not included'}</td>`;
-  return html`<table>
-<caption>Plans compared; your current plan is marked</caption>
+  const row = (label: string, cell: (fs: FeatureSetRow) => SafeHtml) =>
+    html`<tr><th scope="row">${label}</th>${v.plans.map(cell)}</tr>`;
+  const text = (f: (fs: FeatureSetRow) => string | number) => (fs: FeatureSetRow) =>
+    html`<td class="${cls(fs)}">${f(fs)}</td>`;
+  return html`<div class="table-scroll" role="region" aria-labelledby="plans-caption" tabindex="0">
+<table class="plans">
+<caption id="plans-caption">Plans compared; your current plan is marked</caption>
 <thead><tr><th scope="col">Feature</th>${v.plans.map((fs) => html`<th scope="col" class="${cls(fs)}">${fs.name}${fs.id === v.current.id ? ' (current plan)' : ''}</th>`)}</tr></thead>
 <tbody>
-<tr><th scope="row">Price</th>${v.plans.map((fs) => html`<td class="${cls(fs)}">${price(fs)}</td>`)}</tr>
-<tr><th scope="row">Users</th>${v.plans.map((fs) => html`<td class="${cls(fs)}">${limitText(fs.user_limit)}</td>`)}</tr>
-<tr><th scope="row">Concurrent runs</th>${v.plans.map((fs) => html`<td class="${cls(fs)}">${fs.default_runs_ceiling}</td>`)}</tr>
-${ENTITLEMENT_COLUMNS.map((c) => html`<tr><th scope="row">${FEATURE_LABELS[c]}</th>${v.plans.map((fs) => yesNo(fs, fs[c] === 1))}</tr>`)}
-<tr><th scope="row">Change</th>${v.plans.map((fs) => html`<td class="${cls(fs)}">${choose(v, fs)}</td>`)}</tr>
+${row('Price', text(price))}
+${row(
+  'Users',
+  text((fs) => limitText(fs.user_limit)),
+)}
+${row(
+  'Concurrent runs',
+  text((fs) => fs.default_runs_ceiling),
+)}
+${row(
+  'Self-hosted agents',
+  text((fs) => fs.default_agents_ceiling),
+)}
+${ENTITLEMENT_COLUMNS.map((c) => row(FEATURE_LABELS[c], (fs) => yesNo(fs, fs[c] === 1)))}
+${row('Change', (fs) => html`<td class="${cls(fs)}">${choose(v, fs)}</td>`)}
 </tbody>
-</table>`;
+</table>
+</div>`;
 }
 
 function choose(v: BillingView, fs: FeatureSetRow): SafeHtml {
@@ -105,71 +103,4 @@ function choose(v: BillingView, fs: FeatureSetRow): SafeHtml {
 <input type="hidden" name="feature_set" value="${fs.id}">
 <button type="submit">Choose ${fs.name}</button>
 </form>`;
-}
-
-export function confirmPage(org: OrganizationRow, from: FeatureSetRow, to: FeatureSetRow, csrfToken: string): string {
-  const gained = ENTITLEMENT_COLUMNS.filter((c) => to[c] === 1 && from[c] !== 1).map((c) => FEATURE_LABELS[c]);
-  const lost = ENTITLEMENT_COLUMNS.filter((c) => from[c] === 1 && to[c] !== 1).map((c) => FEATURE_LABELS[c]);
-  return page(
-    `Change plan · ${org.name}`,
-    html`<h1>Change plan for ${org.name}</h1>
-<p>You are about to move <strong>${org.name}</strong> from <strong>${from.name}</strong> (${price(from)})
-to <strong>${to.name}</strong> (${price(to)}). The current subscription ends now and the new one starts at once.</p>
-${gained.length ? html`<h2>You gain</h2><ul>${gained.map((g) => html`<li>${g}</li>`)}</ul>` : ''}
-${lost.length ? html`<h2>You lose</h2><ul>${lost.map((l) => html`<li>${l}</li>`)}</ul>` : ''}
-${confirmForm(org, to, csrfToken)}`,
-  );
-}
-
-/** The confirm button, or, for a plan sold by contract, the way to sales: the server would refuse the change. */
-function confirmForm(org: OrganizationRow, to: FeatureSetRow, csrfToken: string): SafeHtml {
-  if (!to.self_serve_billing) {
-    return html`<p>The ${to.name} plan is arranged by contract: <strong>Contact sales</strong> to move to it.</p>
-<div class="actions"><a href="${billingPath(org)}">Back to billing</a></div>`;
-  }
-  return html`<form method="post" action="${billingPath(org)}">
-<input type="hidden" name="authenticity_token" value="${csrfToken}">
-<input type="hidden" name="feature_set" value="${to.id}">
-<div class="actions">
-<button type="submit">Confirm change to ${to.name}</button>
-<a href="${billingPath(org)}">Cancel</a>
-</div>
-</form>`;
-}
-
-export function signInPage(csrfToken: string, returnTo: string, error: string | null): string {
-  return page(
-    'Sign in',
-    html`<h1>Sign in</h1>
-${error ? html`<p class="error" role="alert">${error}</p>` : ''}
-<form method="post" action="/app/session">
-<input type="hidden" name="authenticity_token" value="${csrfToken}">
-<input type="hidden" name="return_to" value="${returnTo}">
-<label for="token">API token</label>
-<input type="password" id="token" name="token" autocomplete="off" required>
-<div class="actions"><button type="submit">Sign in</button></div>
-</form>`,
-  );
-}
-
-export function organizationsPage(orgs: OrganizationRow[], csrfToken: string): string {
-  return page(
-    'Organizations',
-    html`<h1>Your organizations</h1>
-${orgs.length === 0 ? html`<p>You are not a member of any organization.</p>` : ''}
-<ul>${orgs.map((o) => html`<li><a href="${billingPath(o)}">${o.name}: billing settings</a></li>`)}</ul>
-<form method="post" action="/app/session/delete">
-<input type="hidden" name="authenticity_token" value="${csrfToken}">
-<button type="submit" class="secondary">Sign out</button>
-</form>`,
-  );
-}
-
-export function errorPage(status: number, message: string): string {
-  return page(
-    'Error',
-    html`<h1>${status === 404 ? 'Page not found' : 'Something went wrong'}</h1>
-<p class="error" role="alert">${message}</p>
-<p><a href="/app">Back to your organizations</a></p>`,
-  );
 }

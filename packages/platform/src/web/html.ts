@@ -33,8 +33,21 @@ function render(v: Part): string {
   return escapeHtml(String(v));
 }
 
-/** A whole page: one stylesheet, no scripts, a skip link and a landmark for the content. */
-export function page(title: string, body: SafeHtml): string {
+/** Who is signed in, for the header's navigation and sign-out button. */
+export interface Chrome {
+  username: string;
+  csrfToken: string;
+  /** The organization in view, for its billing link. */
+  organizationName?: string;
+  /** Which navigation link is the page itself (`aria-current`). */
+  current: 'organizations' | 'billing' | null;
+}
+
+/**
+ * A whole page: one stylesheet, no scripts, a skip link, a header (with navigation and a
+ * sign-out button when someone is signed in) and a landmark for the content.
+ */
+export function page(title: string, body: SafeHtml, chrome?: Chrome): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -45,11 +58,34 @@ export function page(title: string, body: SafeHtml): string {
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header class="top"><span class="brand">Ward</span></header>
+<header class="top">
+<a class="brand" href="/app">Ward</a>
+${chrome ? navigation(chrome) : ''}
+</header>
 <main id="main">
 ${body}
 </main>
 </body>
 </html>
 `.value;
+}
+
+function navigation(c: Chrome): SafeHtml {
+  const link = (href: string, label: string, isCurrent: boolean) =>
+    html`<li><a href="${href}"${isCurrent ? html` aria-current="page"` : ''}>${label}</a></li>`;
+  const billing = c.organizationName
+    ? link(
+        `/app/${encodeURIComponent(c.organizationName)}/settings/billing`,
+        `Billing: ${c.organizationName}`,
+        c.current === 'billing',
+      )
+    : '';
+  return html`<nav aria-label="Main">
+<ul>${link('/app', 'Organizations', c.current === 'organizations')}${billing}</ul>
+</nav>
+<form class="sign-out" method="post" action="/app/session/delete">
+<input type="hidden" name="authenticity_token" value="${c.csrfToken}">
+<span class="who">Signed in as ${c.username}</span>
+<button type="submit" class="secondary">Sign out</button>
+</form>`;
 }

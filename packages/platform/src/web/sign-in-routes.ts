@@ -1,9 +1,9 @@
 import { randomBase62 } from '@ward/base';
 import { authenticate } from '../auth/principal.js';
 import { UnauthorizedError } from '../jsonapi/errors.js';
-import { organizationsPage, signInPage } from './billing-view.js';
 import { setCookie } from './cookies.js';
 import { checkCsrf, currentSession, endSession, SIGN_IN_CSRF_COOKIE, startSession } from './session.js';
+import { organizationsPage, signInPage } from './session-view.js';
 import type { WebRequest, WebRoute } from './web-route.js';
 
 /**
@@ -32,7 +32,11 @@ export const signInRoutes: WebRoute[] = [
       if (!signedIn) return { kind: 'redirect', location: '/app/session/new' };
       return {
         kind: 'page',
-        html: organizationsPage(ctx.store.organizations.forUser(signedIn.user.id), signedIn.csrfToken),
+        html: organizationsPage(ctx.store.organizations.forUser(signedIn.user.id), {
+          username: signedIn.user.username,
+          csrfToken: signedIn.csrfToken,
+          current: 'organizations',
+        }),
       };
     },
   },

@@ -1,0 +1,37 @@
+import type { OrganizationRow } from '../store/index.js';
+import { billingPath } from './billing-view.js';
+import { type Chrome, html, page } from './html.js';
+
+export function signInPage(csrfToken: string, returnTo: string, error: string | null): string {
+  return page(
+    'Sign in',
+    html`<h1>Sign in</h1>
+${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+<form method="post" action="/app/session">
+<input type="hidden" name="authenticity_token" value="${csrfToken}">
+<input type="hidden" name="return_to" value="${returnTo}">
+<label for="token">API token</label>
+<input type="password" id="token" name="token" autocomplete="off" required>
+<div class="actions"><button type="submit">Sign in</button></div>
+</form>`,
+  );
+}
+
+export function organizationsPage(orgs: OrganizationRow[], chrome: Chrome): string {
+  return page(
+    'Organizations',
+    html`<h1>Your organizations</h1>
+${orgs.length === 0 ? html`<p>You are not a member of any organization.</p>` : ''}
+<ul>${orgs.map((o) => html`<li><a href="${billingPath(o)}">${o.name}: billing settings</a></li>`)}</ul>`,
+    chrome,
+  );
+}
+
+export function errorPage(status: number, message: string): string {
+  return page(
+    'Error',
+    html`<h1>${status === 404 ? 'Page not found' : 'Something went wrong'}</h1>
+<p class="error" role="alert">${message}</p>
+<p><a href="/app">Back to your organizations</a></p>`,
+  );
+}
