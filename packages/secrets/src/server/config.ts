@@ -50,8 +50,9 @@ export async function loadConfigFile(file: string): Promise<ServerConfig> {
 
 /** Validates a parsed configuration document (HCL as JSON: labelled blocks are maps of arrays). */
 export function parseConfig(doc: Block): ServerConfig {
-  const storageBlocks = labelled(doc.storage, 'storage');
-  if (storageBlocks.length !== 1) throw new InvalidRequestError('exactly one storage block is required');
+  // `backend` is the legacy name of `storage` (hvac's and node-vault's example configs use it).
+  const storageBlocks = [...labelled(doc.storage, 'storage'), ...labelled(doc.backend, 'backend')];
+  if (storageBlocks.length !== 1) throw new InvalidRequestError('exactly one storage (or backend) block is required');
   const [storageType, storageBody] = storageBlocks[0] as [string, Block];
   if (storageType !== 'sqlite' && storageType !== 'inmem') {
     throw new InvalidRequestError(`unknown storage type "${storageType}"; use "sqlite" or "inmem"`);

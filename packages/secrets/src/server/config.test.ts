@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { loadConfigFile } from './config.js';
+
+describe('server configuration file', () => {
+  const load = async (text: string, name = 'ward.hcl') => {
+    const dir = await mkdtemp(join(tmpdir(), 'ward-config-'));
+    try {
+      await writeFile(join(dir, name), text);
+      return await loadConfigFile(join(dir, name));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+  const listener = 'listener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\n';
+
+  it('takes `backend` as the legacy name of a storage block (hvac’s example configs use it), in HCL and JSON', async () => {
+    // Issue 18: hvac's tests/config_files/vault-tls.hcl starts with `backend "inmem" {}`.
+    assert.deepEqual((await load(`backend "inmem" {\n}\n${listener}`)).storage, { type: 'inmem', path: undefined });
+    const json = { backend: { inmem: {} }, listener: { tcp: { address: '127.0.0.1:0', tls_disable: true } } };
+    assert.equal((await load(JSON.stringify(json), 'ward.json')).storage.type, 'inmem');
+  });
+
+  it('refuses a storage block and a backend block together', async () => {
+    await assert.rejects(load(`storage "inmem" {}\nbackend "inmem" {}\n${listener}`), { code: 'invalid_request' });
+  });
+});
