@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PolicyStore } from '../src/core/policy/policy-store.js';
+import type { TokenPolicyResolver } from '../src/core/system-core.js';
 import { createBackend } from '../src/framework/index.js';
 import { InvalidRequestError, type LogicalError, NotFoundError } from '../src/logical/errors.js';
 import type { BackendRequest, Caller, Operation } from '../src/logical/request.js';
 import { InmemStorage } from '../src/storage/index.js';
-import { pathCapabilities, type TokenPolicyResolver } from '../src/sys/path-capabilities.js';
+import { pathCapabilities } from '../src/sys/path-capabilities.js';
 import { pathPolicies } from '../src/sys/path-policies.js';
 
 const READ_SECRET = 'path "secret/*" {\n  capabilities = ["read", "list"]\n}\n';

@@ -1,19 +1,18 @@
 import { type Clock, type Logger, type Random, randomUuid } from '@ward/base';
-import type { Backend, BackendContext } from '../framework/index.js';
 import { InvalidRequestError, SealedError } from '../logical/errors.js';
 import type { LogicalRequest } from '../logical/request.js';
 import type { LogicalResponse } from '../logical/response.js';
 import { getJson, putJson } from '../logical/storage.js';
 import type { StorageBackend } from '../storage/index.js';
-import type { SystemCore } from '../sys/system-core.js';
 import { AuditDevices } from './audit/index.js';
 import { AesGcmBarrier, createView } from './barrier/index.js';
-import { TOKEN_AUTH_ENTRY } from './builtin-routes.js';
 import { CorsSettings } from './cors-config.js';
 import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
+import type { BuiltinBackends } from './namespaces/builtin-mounts.js';
 import { NamespaceServices } from './namespaces/namespace-services.js';
 import { handleRequest, loginRenewal, withIdentityPolicies } from './request-handling.js';
+import { TOKEN_AUTH_ENTRY } from './router/builtin-entries.js';
 import { type BackendCatalog, type MountInput, MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { Scheduler } from './scheduler/index.js';
@@ -31,8 +30,8 @@ export interface CoreDeps {
   catalog: BackendCatalog;
   /** Engines mounted on a freshly initialised server (`secret/` = KV v2). */
   defaultMounts: Array<{ path: string; input: MountInput }>;
-  /** Builds the system backend (`sys/`) over this core. */
-  systemBackend: (sys: SystemCore, ctx: BackendContext) => Backend;
+  /** Factories of the backends every namespace has (`sys/`, `auth/token/`, `identity/`), from `builtin-backends.ts`. */
+  builtins: BuiltinBackends;
   /** Server version reported by status endpoints and mount listings. */
   version: string;
 }
@@ -210,7 +209,7 @@ export class Core {
     // Requests pass the sealed check once the barrier is open: none may be served unrecorded.
     await this.audit.load();
     await this.tokens.setup();
-    this.#services = new NamespaceServices(this);
+    this.#services = this.#newNamespaceServices();
     await this.#services.load();
     await this.mounts.load(this.deps.defaultMounts);
     await this.#services.openAll();
@@ -277,6 +276,28 @@ export class Core {
 
   keyStatus() {
     return this.barrier.keyStatus();
+  }
+
+  #newNamespaceServices(): NamespaceServices {
+    const { clock, random, logger, builtins, version } = this.deps;
+    return new NamespaceServices({
+      barrier: this.barrier,
+      clock,
+      random,
+      logger,
+      router: this.router,
+      mounts: this.mounts,
+      tokens: this.tokens,
+      expiration: this.expiration,
+      audit: this.audit,
+      cors: this.cors,
+      builtins,
+      version,
+      seal: () => this.seal(),
+      rotateKeyring: () => this.rotateKeyring(),
+      keyStatus: () => this.keyStatus(),
+      tokenPolicyResolver: () => this.tokenPolicyResolver(),
+    });
   }
 
   /** A lease ended: a token lease revokes the token (and its children); a secret lease asks its backend. */

@@ -1,15 +1,26 @@
-import type { EntityRecord } from '../identity/index.js';
 import { LogicalError, PermissionDeniedError, SealedError, UnsupportedPathError } from '../logical/errors.js';
 import type { BackendRequest, Caller, LogicalRequest, Operation } from '../logical/request.js';
 import { isLoginRenewer, type LogicalResponse, type LoginGrant, type LoginRenewal } from '../logical/response.js';
 import type { AuditedRequest } from './audit/audit-broker.js';
-import type { Core } from './core.js';
+import type { AuditDevices } from './audit/index.js';
+import type { EntityRecord } from './identity/index.js';
+import type { NamespaceServices } from './namespaces/namespace-services.js';
 import type { Namespace } from './namespaces/namespace-store.js';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from './router/mounts.js';
-import type { Route } from './router/router.js';
+import type { Route, Router } from './router/router.js';
 import { matchesSpecialPath } from './router/special-paths.js';
 import { isAddressInCidrs } from './tokens/bound-cidrs.js';
-import type { IssuedToken, TokenEntry } from './tokens/index.js';
+import type { IssuedToken, TokenEntry, TokenStore } from './tokens/index.js';
+
+/** The parts of the core the request pipeline uses (the core passes itself; this never imports it). */
+export interface PipelineCore {
+  isSealed(): boolean;
+  /** Namespaces and their policies and identities; throws `SealedError` while sealed. */
+  namespaceServices(): NamespaceServices;
+  readonly router: Router;
+  readonly tokens: TokenStore;
+  readonly audit: AuditDevices;
+}
 
 interface Authenticated {
   caller: Caller;
@@ -25,7 +36,7 @@ interface Authenticated {
  * check → ACL → route → backend. The ACL runs before routing, so a token without access
  * learns nothing about which paths exist (403, not 404).
  */
-export async function handleRequest(core: Core, req: LogicalRequest): Promise<LogicalResponse | undefined> {
+export async function handleRequest(core: PipelineCore, req: LogicalRequest): Promise<LogicalResponse | undefined> {
   if (core.isSealed()) throw new SealedError();
   const { namespace, path } = core.namespaceServices().namespaces.resolve(req.namespace, req.path);
   const fullPath = `${namespace.path}${path}`;
@@ -74,7 +85,7 @@ export async function handleRequest(core: Core, req: LogicalRequest): Promise<Lo
 }
 
 /** The caller behind the token, refused (403) when the token cannot act at `fullPath`. */
-async function authenticate(core: Core, req: LogicalRequest, fullPath: string): Promise<Authenticated> {
+async function authenticate(core: PipelineCore, req: LogicalRequest, fullPath: string): Promise<Authenticated> {
   const token = await core.tokens.lookup(req.clientToken);
   if (!token || !core.tokens.checkCidrs(token, req.remoteAddress)) throw PermissionDeniedError.token();
   const services = core.namespaceServices();
@@ -102,7 +113,7 @@ async function authenticate(core: Core, req: LogicalRequest, fullPath: string): 
  * The entity behind a token (following merges) and its identity policies. A token whose
  * entity is disabled or deleted is refused (403) but not revoked: re-enabling restores it.
  */
-function identityOf(core: Core, token: TokenEntry) {
+function identityOf(core: PipelineCore, token: TokenEntry) {
   if (!token.entity_id) return undefined;
   const store = core.namespaceServices().identity(token.namespace_id ?? 'root');
   const entity = store.resolveEntity(token.entity_id);
@@ -114,7 +125,7 @@ function identityOf(core: Core, token: TokenEntry) {
  * A token's policies with its entity's and groups' (sorted, deduplicated), as its requests
  * are judged; `undefined` for no token. For `sys/capabilities*`.
  */
-export function withIdentityPolicies(core: Core, token: TokenEntry | undefined): string[] | undefined {
+export function withIdentityPolicies(core: PipelineCore, token: TokenEntry | undefined): string[] | undefined {
   if (!token?.entity_id) return token?.policies;
   const store = core.namespaceServices().identity(token.namespace_id ?? 'root');
   const entity = store.resolveEntity(token.entity_id);
@@ -137,7 +148,7 @@ interface LoginSite {
  * that entity, its lease registered by the token store's hooks.
  */
 async function completeLogin(
-  core: Core,
+  core: PipelineCore,
   response: LogicalResponse,
   grant: LoginGrant,
   site: LoginSite,
@@ -197,7 +208,7 @@ function loginAuth({ token, entry }: IssuedToken, identityPolicies: string[]) {
  * store's renewal (`TokenStoreHooks.loginRenewal`). Tokens of the token store itself keep
  * their creation facts; a token whose mount is gone is left unrenewed.
  */
-export async function loginRenewal(core: Core, entry: TokenEntry): Promise<LoginRenewal | null | undefined> {
+export async function loginRenewal(core: PipelineCore, entry: TokenEntry): Promise<LoginRenewal | null | undefined> {
   if (entry.path.startsWith('auth/token/')) return undefined;
   const ns = core.namespaceServices().namespaces.byId(entry.namespace_id);
   if (!ns) return null;
@@ -209,7 +220,7 @@ export async function loginRenewal(core: Core, entry: TokenEntry): Promise<Login
 }
 
 async function authorize(
-  core: Core,
+  core: PipelineCore,
   auth: Authenticated,
   req: BackendRequest,
   matched: { route: Route; relativePath: string } | undefined,
@@ -252,7 +263,7 @@ function backendRequest(
 }
 
 /** Audit entries of one request: the request entry is written once, before its outcome. */
-function auditTrail(core: Core, audited: AuditedRequest) {
+function auditTrail(core: PipelineCore, audited: AuditedRequest) {
   let isRequestLogged = false;
   const request = async () => {
     if (!core.audit.isEnabled || isRequestLogged) return;
@@ -273,7 +284,7 @@ function auditTrail(core: Core, audited: AuditedRequest) {
   };
 }
 
-function tryMatch(core: Core, path: string): { route: Route; relativePath: string } | undefined {
+function tryMatch(core: PipelineCore, path: string): { route: Route; relativePath: string } | undefined {
   try {
     return core.router.match(path);
   } catch (err) {

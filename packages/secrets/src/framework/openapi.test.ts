@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock, SeededRandom, silentLogger } from '@ward/base';
+import type { SystemCore } from '../core/system-core.js';
 import { createKvBackend } from '../engines/kv/backend.js';
 import { InmemStorage } from '../storage/index.js';
 import { pathMount, pathMountList } from '../sys/path-mounts.js';
 import { pathTune } from '../sys/path-tune.js';
-import type { SystemCore } from '../sys/system-core.js';
 import { type Backend, type BackendContext, createBackend } from './backend.js';
 import { openapiDocument, openapiForBackend } from './openapi.js';
 import { assertGolden, assertValidOpenapi, createToyTotpBackend } from './openapi.testing.js';

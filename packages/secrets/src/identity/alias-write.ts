@@ -1,6 +1,6 @@
+import type { AliasRecord, EntityRecord } from '../core/identity/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import type { IdentityDeps } from './deps.js';
-import type { AliasRecord, EntityRecord } from './records.js';
 
 /** The writable fields of an alias, as parsed; `undefined` = not sent. */
 export interface AliasInput {

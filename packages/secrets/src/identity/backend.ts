@@ -1,6 +1,6 @@
+import type { IdentityStore } from '../core/identity/index.js';
 import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
 import type { AuthMountInfo, IdentityDeps } from './deps.js';
-import type { IdentityStore } from './identity-store.js';
 import { pathEntities } from './path-entities.js';
 import { pathEntityAlias } from './path-entity-alias.js';
 import { pathEntityMerge } from './path-entity-merge.js';

@@ -1,4 +1,4 @@
-import type { IdentityStore } from './identity-store.js';
+import type { IdentityStore } from '../core/identity/index.js';
 
 /** An auth mount of the namespace, as aliases show it. */
 export interface AuthMountInfo {

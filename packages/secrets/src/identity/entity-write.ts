@@ -1,7 +1,6 @@
+import type { EntityRecord, IdentityStore } from '../core/identity/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
-import type { IdentityStore } from './identity-store.js';
-import type { EntityRecord } from './records.js';
 
 /** The writable fields of an entity, as parsed; `undefined` = not sent. */
 export interface EntityInput {

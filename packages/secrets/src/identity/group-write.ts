@@ -1,8 +1,7 @@
+import type { GroupRecord, IdentityStore } from '../core/identity/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
 import { checkMetadata, entityPolicies } from './entity-write.js';
-import type { IdentityStore } from './identity-store.js';
-import type { GroupRecord } from './records.js';
 
 /** The writable fields of a group, as parsed; `undefined` = not sent. */
 export interface GroupInput {

@@ -1,6 +1,5 @@
+import type { AliasRecord, EntityRecord, IdentityStore } from '../core/identity/index.js';
 import { InvalidRequestError, multiError } from '../logical/errors.js';
-import type { IdentityStore } from './identity-store.js';
-import type { AliasRecord, EntityRecord } from './records.js';
 
 /** A merge refused for several reasons at once: every one is an item of `errors`. */
 export class MergeConflictError extends InvalidRequestError {

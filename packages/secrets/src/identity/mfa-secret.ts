@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import type { TotpMethod } from './records.js';
+import type { TotpMethod } from '../core/identity/index.js';
 
 /** The `otpauth://totp/<issuer>:<entity id>?...` URL of an entity's secret for `method`. */
 export function totpUrl(method: TotpMethod, entityId: string, secret: string): string {

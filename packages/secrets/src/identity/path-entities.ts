@@ -1,8 +1,8 @@
+import type { EntityRecord } from '../core/identity/index.js';
 import { definePath, field } from '../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../logical/errors.js';
 import type { IdentityDeps } from './deps.js';
 import { type EntityInput, upsertEntity } from './entity-write.js';
-import type { EntityRecord } from './records.js';
 import { entityData } from './views.js';
 
 const writable = {

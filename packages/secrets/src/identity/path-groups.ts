@@ -1,8 +1,8 @@
+import type { GroupRecord } from '../core/identity/index.js';
 import { definePath, field } from '../framework/index.js';
 import { NotFoundError } from '../logical/errors.js';
 import type { IdentityDeps } from './deps.js';
 import { type GroupInput, upsertGroup } from './group-write.js';
-import type { GroupRecord } from './records.js';
 import { groupData } from './views.js';
 
 const writable = {

@@ -1,7 +1,7 @@
+import type { EntityRecord } from '../core/identity/index.js';
 import { definePath, field } from '../framework/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import type { IdentityDeps } from './deps.js';
-import type { EntityRecord } from './records.js';
 import { entityData } from './views.js';
 
 /** `lookup/entity`: find an entity by exactly one of id, name, alias id, or alias name + mount accessor. */

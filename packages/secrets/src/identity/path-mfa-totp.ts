@@ -1,10 +1,10 @@
+import type { TotpMethod } from '../core/identity/index.js';
 import { encodeBase32NoPadding } from '../framework/base32.js';
 import { definePath, field } from '../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
 import type { IdentityDeps } from './deps.js';
 import { qrBarcode, totpUrl } from './mfa-secret.js';
-import type { TotpMethod } from './records.js';
 
 const settings = {
   method_name: field.string({ description: 'Unique name of the method.' }),

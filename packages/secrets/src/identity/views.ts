@@ -1,6 +1,6 @@
+import type { AliasRecord, EntityRecord, GroupRecord } from '../core/identity/index.js';
 import { rfc3339Nano } from '../logical/time.js';
 import type { IdentityDeps } from './deps.js';
-import type { AliasRecord, EntityRecord, GroupRecord } from './records.js';
 
 /** An alias as reads show it; `mount_type`/`mount_path` only while the mount exists. */
 export function aliasData(d: IdentityDeps, alias: AliasRecord): Record<string, unknown> {

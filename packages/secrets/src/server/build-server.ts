@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { Clock, Logger, Random } from '@ward/base';
+import { BUILTIN_NAMESPACE_BACKENDS } from '../builtin-backends.js';
 import { BUILTIN_BACKENDS, DEFAULT_MOUNTS } from '../catalog.js';
 import { Core } from '../core/core.js';
 import type { BackendCatalog } from '../core/router/mounts.js';
 import { createApiHandler } from '../http/handler.js';
 import { createListener, type Listener, type ListenerAddress } from '../http/listener.js';
 import { createStorage } from '../storage/index.js';
-import { createSystemBackend } from '../sys/backend.js';
 import type { ListenerConfig, ServerConfig } from './config.js';
 import { BUILD_DATE, VERSION } from './version.js';
 
@@ -40,7 +40,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     logger: logger.child({ component: 'core' }),
     catalog: deps.catalog ?? BUILTIN_BACKENDS,
     defaultMounts: DEFAULT_MOUNTS,
-    systemBackend: createSystemBackend,
+    builtins: BUILTIN_NAMESPACE_BACKENDS,
     version: VERSION,
   });
   const listeners: Listener[] = [];

@@ -1,3 +1,4 @@
+import type { SystemCore } from '../core/system-core.js';
 import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
 import { AUDIT_ROOT_PATHS, pathAudit } from './path-audit.js';
 import { pathCapabilities } from './path-capabilities.js';
@@ -11,7 +12,6 @@ import { pathPolicies } from './path-policies.js';
 import { pathRemount } from './path-remount.js';
 import { pathSealAndKeys } from './path-seal.js';
 import { pathTune } from './path-tune.js';
-import type { SystemCore } from './system-core.js';
 
 /** Paths only the root namespace's `sys/` has: they act on the whole server. */
 function rootOnlyPaths(sys: SystemCore) {

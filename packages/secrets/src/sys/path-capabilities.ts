@@ -1,15 +1,8 @@
 import type { PolicyStore } from '../core/policy/policy-store.js';
+import type { TokenPolicyResolver } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
-
-/** How the capabilities endpoints learn another token's policies; the token store implements it. */
-export interface TokenPolicyResolver {
-  /** The policies of a live token, `undefined` when the token is unknown, expired or revoked. */
-  policiesOfToken(token: string): Promise<string[] | undefined>;
-  /** The policies of the live token with this accessor, `undefined` when there is none. */
-  policiesOfAccessor(accessor: string): Promise<string[] | undefined>;
-}
 
 const pathsFields = {
   paths: field.commaStrings({ description: 'Paths to report capabilities on.' }),

@@ -1,5 +1,5 @@
+import type { LockoutMount, SystemCore } from '../core/system-core.js';
 import { definePath, field } from '../framework/index.js';
-import type { LockoutMount, SystemCore } from './system-core.js';
 
 interface MountReport {
   mount_accessor: string;

@@ -1,8 +1,8 @@
 import type { MountEntry, TableName } from '../core/router/mount-table.js';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../core/router/mounts.js';
+import type { SystemCore } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { NotFoundError } from '../logical/errors.js';
-import type { SystemCore } from './system-core.js';
 
 /** A mount as `sys/mounts` shows it. */
 export function mountView(entry: MountEntry, version: string) {

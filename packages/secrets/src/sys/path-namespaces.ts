@@ -1,7 +1,7 @@
 import type { Namespace } from '../core/namespaces/namespace-store.js';
+import type { SystemCore } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { NotFoundError } from '../logical/errors.js';
-import type { SystemCore } from './system-core.js';
 
 function view(ns: Namespace) {
   return { id: ns.id, path: ns.path, custom_metadata: ns.custom_metadata };

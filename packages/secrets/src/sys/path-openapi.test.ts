@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock, SeededRandom, silentLogger } from '@ward/base';
+import type { OpenApiRoute } from '../core/system-core.js';
 import { createKvBackend } from '../engines/kv/backend.js';
 import { createBackend } from '../framework/index.js';
 import { assertGolden, assertValidOpenapi, createToyTotpBackend } from '../framework/openapi.testing.js';
 import type { LogicalResponse } from '../logical/response.js';
 import { InmemStorage } from '../storage/index.js';
-import { type OpenApiRoute, pathInternalSpecsOpenapi } from './path-openapi.js';
+import { pathInternalSpecsOpenapi } from './path-openapi.js';
 
 function kvV2() {
   return createKvBackend({

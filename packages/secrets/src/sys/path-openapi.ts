@@ -1,4 +1,4 @@
-import type { Backend } from '../framework/index.js';
+import type { OpenApiRoute } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import {
   type OpenApiParameter,
@@ -7,15 +7,6 @@ import {
   openapiDocument,
   openapiForBackend,
 } from '../framework/openapi.js';
-
-/** A live mount, as the whole-API document needs it. */
-export interface OpenApiRoute {
-  /** Full mount point with trailing slash (`secret/`, `auth/userpass/`, `sys/`). */
-  mountPoint: string;
-  /** The mount's type (`kv`, `system`, `token`): first word of its `operationId`s. */
-  type: string;
-  backend: Backend;
-}
 
 export interface OpenApiDeps {
   /** Every mounted backend, read at request time so new mounts appear. */

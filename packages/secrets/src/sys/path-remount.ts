@@ -1,7 +1,7 @@
 import { type Random, randomUuid } from '@ward/base';
+import type { SystemCore } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../logical/errors.js';
-import type { SystemCore } from './system-core.js';
 
 interface Migration {
   source_mount: string;

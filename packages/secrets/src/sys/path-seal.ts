@@ -1,6 +1,6 @@
+import type { SystemCore } from '../core/system-core.js';
 import { definePath, type PathDefinition } from '../framework/index.js';
 import { rfc3339Nano } from '../logical/time.js';
-import type { SystemCore } from './system-core.js';
 
 /** `sys/seal`, `sys/key-status`, `sys/rotate`: seal the server and manage the barrier keyring. */
 export function pathSealAndKeys(sys: SystemCore): PathDefinition[] {

@@ -1,8 +1,8 @@
 import type { MountConfig, MountEntry, TableName } from '../core/router/mount-table.js';
+import type { SystemCore } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import { effectiveTtls } from './path-mounts.js';
-import type { SystemCore } from './system-core.js';
 
 const VISIBILITY = new Set(['', 'unauth', 'hidden']);
 const TOKEN_TYPES = new Set(['default-service', 'default-batch', 'service', 'batch']);

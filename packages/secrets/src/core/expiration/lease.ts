@@ -1,40 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { RegisterLeaseOptions } from './types.js';
+import type { LeaseEntry, RegisterLeaseOptions } from './types.js';
 
-/** What a lease stands for: a token's lifetime, or a secret a backend handed out. */
-export type LeaseKind = 'token' | 'secret';
-
-/**
- * One lease as it is persisted (JSON, behind the barrier). Wire names keep the snake_case of
- * the established servers' lease entries. Times are epoch milliseconds; 0 means "none".
- */
-export interface LeaseEntry {
-  /** `<path>/<suffix>`: 24 base62 characters for secrets, the token's hash for tokens. May contain `/`. */
-  lease_id: string;
-  /** The request path that created the lease (`database/creds/ro`, `auth/token/create`). */
-  path: string;
-  /** Namespace path of the lease (`''` = root). */
-  namespace: string;
-  issue_time_ms: number;
-  /** 0 = never expires (such a lease is never revoked by the timer). */
-  expire_time_ms: number;
-  /** Hard cap on `expire_time_ms` from the caller's max TTL; 0 = no cap. */
-  max_expire_time_ms: number;
-  /** 0 = never renewed. */
-  last_renewal_ms: number;
-  renewable: boolean;
-  kind: LeaseKind;
-  /** Accessor of the token the lease belongs to (for a token lease: the token itself); `''` for none. */
-  token_accessor: string;
-  /** Opaque data the revoker needs to revoke or renew (a backend's internal secret data). */
-  secret: Record<string, unknown> | null;
-  /** Failed automatic revocations so far. */
-  revoke_attempts: number;
-  /** The last revocation error, truncated to `REVOKE_ERROR_MAX_CHARS`; `''` when none. */
-  revoke_error: string;
-  /** Revocation failed `MAX_REVOKE_ATTEMPTS` times: kept, reported, no longer retried. */
-  irrevocable: boolean;
-}
+export type { LeaseEntry, LeaseKind } from './types.js';
 
 /** Longest `revoke_error` kept: backend errors can be long, and every lookup shows it. */
 export const REVOKE_ERROR_MAX_CHARS = 240;

@@ -1,6 +1,5 @@
 import type { Clock, Logger, Random } from '@ward/base';
 import type { Storage } from '../../logical/storage.js';
-import type { LeaseEntry, LeaseKind } from './lease.js';
 
 /** What the core does when a lease ends or is renewed: route to the token store or the backend. */
 export interface LeaseRevoker {
@@ -58,4 +57,39 @@ export interface RevokeOptions {
   sync?: boolean;
   /** Ignore revoker errors and delete the lease anyway (revoke-force). */
   force?: boolean;
+}
+
+/** What a lease stands for: a token's lifetime, or a secret a backend handed out. */
+export type LeaseKind = 'token' | 'secret';
+
+/**
+ * One lease as it is persisted (JSON, behind the barrier). Wire names keep the snake_case of
+ * the established servers' lease entries. Times are epoch milliseconds; 0 means "none".
+ */
+export interface LeaseEntry {
+  /** `<path>/<suffix>`: 24 base62 characters for secrets, the token's hash for tokens. May contain `/`. */
+  lease_id: string;
+  /** The request path that created the lease (`database/creds/ro`, `auth/token/create`). */
+  path: string;
+  /** Namespace path of the lease (`''` = root). */
+  namespace: string;
+  issue_time_ms: number;
+  /** 0 = never expires (such a lease is never revoked by the timer). */
+  expire_time_ms: number;
+  /** Hard cap on `expire_time_ms` from the caller's max TTL; 0 = no cap. */
+  max_expire_time_ms: number;
+  /** 0 = never renewed. */
+  last_renewal_ms: number;
+  renewable: boolean;
+  kind: LeaseKind;
+  /** Accessor of the token the lease belongs to (for a token lease: the token itself); `''` for none. */
+  token_accessor: string;
+  /** Opaque data the revoker needs to revoke or renew (a backend's internal secret data). */
+  secret: Record<string, unknown> | null;
+  /** Failed automatic revocations so far. */
+  revoke_attempts: number;
+  /** The last revocation error, truncated to `REVOKE_ERROR_MAX_CHARS`; `''` when none. */
+  revoke_error: string;
+  /** Revocation failed `MAX_REVOKE_ATTEMPTS` times: kept, reported, no longer retried. */
+  irrevocable: boolean;
 }

@@ -1,15 +1,42 @@
-import { IdentityStore } from '../../identity/index.js';
+import type { Clock, Logger, Random } from '@ward/base';
 import { InvalidRequestError, SealedError } from '../../logical/errors.js';
 import { hasLockout } from '../../logical/response.js';
-import { deleteTree } from '../../logical/storage.js';
-import type { SystemCore } from '../../sys/system-core.js';
+import { deleteTree, type Storage } from '../../logical/storage.js';
+import type { AuditDevices } from '../audit/index.js';
 import { createView } from '../barrier/index.js';
-import { builtinRoutes, SYSTEM_MOUNT_ENTRY, TOKEN_AUTH_ENTRY } from '../builtin-routes.js';
-import type { Core } from '../core.js';
+import type { CorsSettings } from '../cors-config.js';
+import type { ExpirationManager } from '../expiration/index.js';
+import { IdentityStore } from '../identity/index.js';
 import { createAclAuthorizer } from '../policy/acl-authorizer.js';
 import type { Authorizer } from '../policy/authorizer.js';
 import { PolicyStore } from '../policy/policy-store.js';
+import { SYSTEM_MOUNT_ENTRY, TOKEN_AUTH_ENTRY } from '../router/builtin-entries.js';
+import type { MountManager } from '../router/mounts.js';
+import type { Router } from '../router/router.js';
+import type { SystemCore, TokenPolicyResolver } from '../system-core.js';
+import { RoleStore, type TokenStore } from '../tokens/index.js';
+import { type BuiltinBackends, builtinRoutes, type NamespaceKit } from './builtin-mounts.js';
 import { type Namespace, NamespaceStore, ROOT_NAMESPACE } from './namespace-store.js';
+
+/** The parts of the core namespaces need (the core passes them; this never sees `Core`). */
+export interface NamespaceServicesDeps {
+  barrier: Storage;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  router: Router;
+  mounts: MountManager;
+  tokens: TokenStore;
+  expiration: ExpirationManager;
+  audit: AuditDevices;
+  cors: CorsSettings;
+  builtins: BuiltinBackends;
+  version: string;
+  seal(): Promise<void>;
+  rotateKeyring(): Promise<void>;
+  keyStatus(): { term: number; installTimeMs: number; encryptions: number };
+  tokenPolicyResolver(): TokenPolicyResolver;
+}
 
 interface Opened {
   policies: PolicyStore;
@@ -27,10 +54,10 @@ export class NamespaceServices {
   readonly namespaces: NamespaceStore;
   readonly #opened = new Map<string, Opened>();
 
-  constructor(private readonly core: Core) {
+  constructor(private readonly core: NamespaceServicesDeps) {
     this.namespaces = new NamespaceStore({
       storage: createView(core.barrier, 'sys/namespaces/'),
-      random: core.deps.random,
+      random: core.random,
     });
   }
 
@@ -126,21 +153,40 @@ export class NamespaceServices {
   async #open(ns: Namespace): Promise<void> {
     const prefix = ns === ROOT_NAMESPACE ? 'sys/policy/' : `namespaces/${ns.id}/policy/`;
     const policies = await PolicyStore.open({ storage: createView(this.core.barrier, prefix) });
+    const { barrier, clock, random, logger } = this.core;
     const identity = new IdentityStore({
       // Below `namespaces/<id>/` outside root, so deleting a namespace erases its identities too.
-      storage: createView(this.core.barrier, ns === ROOT_NAMESPACE ? 'identity/' : `namespaces/${ns.id}/identity/`),
-      clock: this.core.clock,
-      random: this.core.deps.random,
+      storage: createView(barrier, ns === ROOT_NAMESPACE ? 'identity/' : `namespaces/${ns.id}/identity/`),
+      clock,
+      random,
       namespaceId: ns.id,
     });
     await identity.load();
     // Registered before the routes are built: the namespace's `sys/` backend asks for its policies.
     const opened: Opened = { policies, authorizer: createAclAuthorizer(policies), identity, mountPoints: [] };
     this.#opened.set(ns.id, opened);
-    for (const route of builtinRoutes(this.core, ns)) {
+    const kit = this.#kit(ns, opened);
+    for (const route of builtinRoutes(kit, { barrier, clock, random, logger, factories: this.core.builtins })) {
       this.core.router.add(route);
       opened.mountPoints.push(route.mountPoint);
     }
+  }
+
+  #kit(ns: Namespace, opened: Opened): NamespaceKit {
+    const { tokens, barrier, mounts } = this.core;
+    return {
+      namespace: ns,
+      tokens,
+      // Below `namespaces/<id>/` outside root, so deleting a namespace erases its roles too.
+      roles: ns === ROOT_NAMESPACE ? tokens.roles : new RoleStore(createView(barrier, `namespaces/${ns.id}/token/`)),
+      policies: opened.policies,
+      identity: opened.identity,
+      system: this.systemView(ns),
+      authMounts: () => [
+        { ...TOKEN_AUTH_ENTRY, path: 'auth/token/' },
+        ...mounts.entries('auth', ns.id).map((e) => ({ ...e, path: `auth/${e.path}` })),
+      ],
+    };
   }
 
   #get(namespaceId: string): Opened {

@@ -1,9 +1,9 @@
 export { BATCH_TOKEN_PREFIX } from './batch-tokens.js';
 export { areCidrsWithin, isAddressInCidrs, parseCidrs } from './bound-cidrs.js';
 export { equivalentPolicies, type LoginContext } from './login-token.js';
+export { sanitizePolicies } from './policy-names.js';
 export type { CreateContext, CreateTokenRequest } from './token-create.js';
 export { type TokenEntry, type TokenType, tokenLeaseId } from './token-entry.js';
-export { sanitizePolicies } from './token-policies.js';
 export { defaultRole, RoleStore, type RoleTokenType, type TokenRole } from './token-roles.js';
 export {
   type IssuedToken,

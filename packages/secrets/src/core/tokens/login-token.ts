@@ -1,8 +1,8 @@
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { LoginGrant } from '../../logical/response.js';
+import { sanitizePolicies } from './policy-names.js';
 import type { PlannedToken } from './token-create.js';
 import type { TokenType } from './token-entry.js';
-import { sanitizePolicies } from './token-policies.js';
 import { calculateTtl, type MountTtls } from './token-ttl.js';
 
 /** Where a login happened and under which limits. */

@@ -1,20 +1,10 @@
 import { InvalidRequestError } from '../../logical/errors.js';
+import { sanitizePolicies } from './policy-names.js';
 import type { TokenEntry } from './token-entry.js';
 import type { TokenRole } from './token-roles.js';
 
 /** Policies that exist for the server's own use and may never be given to a token. */
 const NON_ASSIGNABLE = ['response-wrapping', 'control-group'];
-
-/**
- * Trimmed, lower-cased, deduplicated and sorted policy names, with `default` added when
- * asked; `root` swallows every other policy (a root token has exactly `['root']`).
- */
-export function sanitizePolicies(policies: readonly string[], addDefault = false): string[] {
-  const names = new Set(policies.map((p) => p.trim().toLowerCase()).filter((p) => p !== ''));
-  if (names.has('root')) return ['root'];
-  if (addDefault) names.add('default');
-  return [...names].sort();
-}
 
 /** `*` anywhere in a pattern matches any run of characters (the established `glob` of role lists). */
 export function matchesGlob(pattern: string, value: string): boolean {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Clock, type Random, randomUuid } from '@ward/base';
-import { KeyedMutex } from '../framework/index.js';
-import { getJson, putJson, type Storage } from '../logical/storage.js';
+import { KeyedMutex } from '../../framework/index.js';
+import { getJson, putJson, type Storage } from '../../logical/storage.js';
 import type { AliasRecord, EntityRecord, GroupRecord, TotpMethod } from './records.js';
 
 export interface IdentityStoreDeps {

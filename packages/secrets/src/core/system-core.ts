@@ -1,13 +1,29 @@
-import type { AuditAdmin } from '../core/audit/index.js';
-import type { CorsSettings } from '../core/cors-config.js';
-import type { ExpirationManager } from '../core/expiration/index.js';
-import type { Namespace } from '../core/namespaces/namespace-store.js';
-import type { PolicyStore } from '../core/policy/policy-store.js';
-import type { MountEntry } from '../core/router/mount-table.js';
-import type { NamespaceMounts } from '../core/router/mounts.js';
+import type { Backend } from '../framework/index.js';
 import type { LockoutControl } from '../logical/response.js';
-import type { TokenPolicyResolver } from './path-capabilities.js';
-import type { OpenApiRoute } from './path-openapi.js';
+import type { AuditAdmin } from './audit/index.js';
+import type { CorsSettings } from './cors-config.js';
+import type { ExpirationManager } from './expiration/index.js';
+import type { Namespace } from './namespaces/namespace-store.js';
+import type { PolicyStore } from './policy/policy-store.js';
+import type { MountEntry } from './router/mount-table.js';
+import type { NamespaceMounts } from './router/mounts.js';
+
+/** Resolves a token or accessor to the policies its requests are judged by (`sys/capabilities*`). */
+export interface TokenPolicyResolver {
+  /** The policies of a live token, `undefined` when the token is unknown, expired or revoked. */
+  policiesOfToken(token: string): Promise<string[] | undefined>;
+  /** The policies of the live token with this accessor, `undefined` when there is none. */
+  policiesOfAccessor(accessor: string): Promise<string[] | undefined>;
+}
+
+/** A mount as `sys/internal/specs/openapi` documents it. */
+export interface OpenApiRoute {
+  /** Full mount point with trailing slash (`secret/`, `auth/userpass/`, `sys/`). */
+  mountPoint: string;
+  /** The mount's type (`kv`, `system`, `token`): first word of its `operationId`s. */
+  type: string;
+  backend: Backend;
+}
 
 /** Child namespaces of the namespace a `sys/` serves. */
 export interface ChildNamespaces {
@@ -27,7 +43,7 @@ export interface LockoutMount {
 }
 
 /**
- * The part of the core one namespace's system backend may use; it never imports `Core`.
+ * The part of the core one namespace's system backend may use (it never sees `Core`).
  * Every operation is confined to `namespace` (its mounts, policies, children).
  */
 export interface SystemCore {

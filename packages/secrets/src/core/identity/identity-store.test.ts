@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock, SeededRandom } from '@ward/base';
-import type { Storage } from '../logical/storage.js';
+import type { Storage } from '../../logical/storage.js';
 import { IdentityStore } from './identity-store.js';
 
 /** A plain in-memory `Storage` for the store's records. */

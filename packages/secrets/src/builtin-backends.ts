@@ -1,0 +1,33 @@
+import { createTokenBackend } from './auth/token/index.js';
+import type { BuiltinBackends } from './core/namespaces/builtin-mounts.js';
+import { createIdentityBackend } from './identity/index.js';
+import { createSystemBackend } from './sys/backend.js';
+
+/**
+ * The backends every namespace has (`sys/`, `auth/token/`, `identity/`), wired to the
+ * namespace's services. Handed to the core by the composition root (`server/build-server.ts`)
+ * with the mountable catalog, so the core imports no backend.
+ */
+export const BUILTIN_NAMESPACE_BACKENDS: BuiltinBackends = {
+  system: (kit, ctx) => createSystemBackend(kit.system, ctx),
+  token: (kit, ctx) => {
+    const ns = kit.namespace;
+    return createTokenBackend(kit.tokens, ctx, {
+      // `path` is the full request path; policies of this namespace speak of paths below it.
+      hasSudo: async (req, path) => {
+        const policies = req.caller?.policies ?? [];
+        if (policies.includes('root')) return true;
+        const acl = await kit.policies.acl(policies);
+        return acl.allowed('update', path.slice(ns.path.length)).isSudo;
+      },
+      policyExists: async (name) => (await kit.policies.read(name)) !== undefined,
+      namespaceId: ns.id,
+      roles: kit.roles,
+      identityPolicies: (entityId) => {
+        const entity = entityId ? kit.identity.entity(entityId) : undefined;
+        return entity ? kit.identity.identityPolicies(entity) : [];
+      },
+    });
+  },
+  identity: (kit, ctx) => createIdentityBackend(ctx, { store: kit.identity, authMounts: () => kit.authMounts() }),
+};

@@ -1,0 +1,2 @@
+export { type EntityGroups, IdentityStore, type IdentityStoreDeps } from './identity-store.js';
+export type { AliasRecord, EntityRecord, GroupRecord, MfaSecret, TotpMethod } from './records.js';

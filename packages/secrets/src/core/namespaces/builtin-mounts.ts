@@ -1,0 +1,88 @@
+import type { Clock, Logger, Random } from '@ward/base';
+import type { Backend, BackendContext } from '../../framework/index.js';
+import type { Storage } from '../../logical/storage.js';
+import { createView } from '../barrier/index.js';
+import type { IdentityStore } from '../identity/index.js';
+import type { PolicyStore } from '../policy/policy-store.js';
+import { IDENTITY_MOUNT_ENTRY, SYSTEM_MOUNT_ENTRY, TOKEN_AUTH_ENTRY } from '../router/builtin-entries.js';
+import type { MountEntry } from '../router/mount-table.js';
+import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../router/mounts.js';
+import type { Route } from '../router/router.js';
+import type { SystemCore } from '../system-core.js';
+import type { RoleStore, TokenStore } from '../tokens/index.js';
+import type { Namespace } from './namespace-store.js';
+
+/**
+ * What the core hands the factories of one namespace's built-in backends: the services of
+ * that namespace, each a narrow part of the core, never the core itself.
+ */
+export interface NamespaceKit {
+  namespace: Namespace;
+  tokens: TokenStore;
+  /** This namespace's token roles (the root namespace's live in the token store). */
+  roles: RoleStore;
+  policies: PolicyStore;
+  identity: IdentityStore;
+  /** The system backend's view of the core, confined to this namespace. */
+  system: SystemCore;
+  /** The namespace's auth mounts, the token store first; paths relative to the namespace (`auth/userpass/`). */
+  authMounts(): MountEntry[];
+}
+
+/** A factory of a built-in backend: its namespace's services and its mount context. */
+export type BuiltinBackendFactory = (kit: NamespaceKit, ctx: BackendContext) => Backend;
+
+/**
+ * The backends every namespace has and no mount table stores, from the composition root
+ * (`src/builtin-backends.ts`): the core imports none of them.
+ */
+export interface BuiltinBackends {
+  /** `<namespace>sys/` */
+  system: BuiltinBackendFactory;
+  /** `<namespace>auth/token/` */
+  token: BuiltinBackendFactory;
+  /** `<namespace>identity/` */
+  identity: BuiltinBackendFactory;
+}
+
+export interface BuiltinRouteDeps {
+  barrier: Storage;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  factories: BuiltinBackends;
+}
+
+/** The built-in routes of one namespace, built when it opens (at unseal, or when created). */
+export function builtinRoutes(kit: NamespaceKit, deps: BuiltinRouteDeps): Route[] {
+  const ns = kit.namespace;
+  const context = (mount: string, entry: MountEntry): BackendContext => ({
+    storage: createView(deps.barrier, mount === 'sys/' ? 'sys/' : `auth/${entry.uuid}/`),
+    logger: deps.logger.child({ mount: `${ns.path}${mount}` }),
+    clock: deps.clock,
+    random: deps.random,
+    options: {},
+    system: {
+      defaultLeaseTtlSeconds: () => entry.config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS,
+      maxLeaseTtlSeconds: () => entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
+    },
+  });
+  const { system, token, identity } = deps.factories;
+  return [
+    {
+      mountPoint: `${ns.path}sys/`,
+      entry: SYSTEM_MOUNT_ENTRY,
+      backend: system(kit, context('sys/', SYSTEM_MOUNT_ENTRY)),
+    },
+    {
+      mountPoint: `${ns.path}auth/token/`,
+      entry: TOKEN_AUTH_ENTRY,
+      backend: token(kit, context('auth/token/', TOKEN_AUTH_ENTRY)),
+    },
+    {
+      mountPoint: `${ns.path}identity/`,
+      entry: IDENTITY_MOUNT_ENTRY,
+      backend: identity(kit, context('identity/', IDENTITY_MOUNT_ENTRY)),
+    },
+  ];
+}
