@@ -6,6 +6,7 @@ import type { Command } from './command.js';
  */
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   server: async () => (await import('./commands/server-command.js')).serverCommand,
+  proxy: async () => (await import('./commands/proxy.js')).proxyCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
   'operator init': async () => (await import('./commands/operator-init.js')).operatorInitCommand,
   'operator unseal': async () => (await import('./commands/operator-unseal.js')).operatorUnsealCommand,

@@ -9,6 +9,7 @@ const USAGE = `Usage: ward <command> [options] [args]
 
 Server:
   server              Start the secrets server (ward server -dev, ward server -config=FILE)
+  proxy               Start an API proxy with auto-auth and a lease cache (ward proxy -config=FILE)
 
 Client (reads VAULT_ADDR or WARD_ADDR, VAULT_TOKEN, VAULT_NAMESPACE, VAULT_CACERT, VAULT_SKIP_VERIFY):
   status              operator init|unseal|seal        login

@@ -29,10 +29,16 @@ export interface ServerConfig {
   logJson: boolean;
 }
 
-type Block = Record<string, unknown>;
+/** One block of a parsed configuration document. */
+export type Block = Record<string, unknown>;
 
 /** Reads and validates an HCL (or JSON) configuration file. */
 export async function loadConfigFile(file: string): Promise<ServerConfig> {
+  return parseConfig(await readConfigDocument(file));
+}
+
+/** Reads an HCL (or JSON) file as a document: labelled blocks become maps of arrays, blocks arrays. */
+export async function readConfigDocument(file: string): Promise<Block> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -45,7 +51,7 @@ export async function loadConfigFile(file: string): Promise<ServerConfig> {
   } catch (err) {
     throw new InvalidRequestError(`error loading configuration from ${file}: ${(err as Error).message}`);
   }
-  return parseConfig(doc);
+  return doc;
 }
 
 /** Validates a parsed configuration document (HCL as JSON: labelled blocks are maps of arrays). */
@@ -76,7 +82,8 @@ export function parseConfig(doc: Block): ServerConfig {
   };
 }
 
-function listenerConfig(body: Block): ListenerConfig {
+/** The settings of a `listener "tcp"` block, validated. */
+export function listenerConfig(body: Block): ListenerConfig {
   const tlsDisable = isTrue(body.tls_disable);
   const config: ListenerConfig = {
     address: typeof body.address === 'string' ? body.address : '127.0.0.1:8200',
@@ -96,12 +103,12 @@ function listenerConfig(body: Block): ListenerConfig {
 }
 
 /** HCL booleans may be written `true`, `"true"` or `1`. */
-function isTrue(value: unknown): boolean {
+export function isTrue(value: unknown): boolean {
   return value === true || value === 'true' || value === 1;
 }
 
 /** `storage "sqlite" { … }` parses to `{ sqlite: [{ … }] }`; flatten that to `[type, body]` pairs. */
-function labelled(value: unknown, what: string): Array<[string, Block]> {
+export function labelled(value: unknown, what: string): Array<[string, Block]> {
   if (value === undefined) return [];
   if (typeof value !== 'object' || value === null) throw new InvalidRequestError(`invalid ${what} block`);
   const out: Array<[string, Block]> = [];

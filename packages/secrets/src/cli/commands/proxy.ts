@@ -1,0 +1,64 @@
+import { rm, writeFile } from 'node:fs/promises';
+import { createLogger, cryptoRandom, type LogLevel, systemClock } from '@ward/base';
+import { LogicalError } from '../../logical/errors.js';
+import { loadProxyConfig } from '../../proxy/config.js';
+import { buildProxy } from '../../proxy/proxy.js';
+import { CliError, type Command } from '../command.js';
+import { flagValue, parseArgs, UsageError } from '../flags.js';
+
+const PROXY_HELP = `Usage: ward proxy -config=FILE [options]
+
+  Starts an API proxy in front of a server: it logs in on the application's behalf
+  (auto_auth), keeps its token renewed, writes it to sinks, adds it to the requests it
+  forwards (api_proxy), and caches answers that create tokens or leases (cache).
+
+  -config=FILE               Configuration file (HCL or JSON). Required.
+  -log-level=LEVEL           trace, debug, info, warn or error (default info).
+`;
+
+/** `ward proxy`: runs until SIGINT/SIGTERM or `POST /proxy/v1/quit`, or exits after auth. */
+export const proxyCommand: Command = {
+  name: 'proxy',
+  summary: 'Start an API proxy with auto-auth, token sinks and a lease cache (ward proxy -config=FILE).',
+  help: () => PROXY_HELP,
+  async execute(argv) {
+    try {
+      const args = parseArgs(argv, new Set());
+      await runProxy(flagValue(args, 'config'), flagValue(args, 'log-level'));
+    } catch (err) {
+      // A bad configuration or a failed start ends the process with status 2, as for the server.
+      if (err instanceof LogicalError) throw new CliError(err.message, 2);
+      throw err;
+    }
+    return 0;
+  },
+};
+
+async function runProxy(configFile: string | undefined, logLevelFlag: string | undefined): Promise<void> {
+  if (!configFile) throw new UsageError('-config=FILE is required');
+  const config = await loadProxyConfig(configFile);
+  const logger = createLogger({ level: (logLevelFlag ?? config.logLevel) as LogLevel, json: config.logJson });
+  const proxy = await buildProxy({ config, clock: systemClock, random: cryptoRandom, logger });
+  if (config.pidFile) await writeFile(config.pidFile, `${process.pid}\n`);
+  try {
+    const addresses = await proxy.start();
+    for (const a of addresses) logger.info('proxy listening', { url: a.url });
+    if (config.exitAfterAuth && proxy.autoAuth) {
+      await Promise.race([proxy.autoAuth.firstToken(), waitForSignal()]);
+      logger.info('exit_after_auth: token written; exiting');
+    } else {
+      await Promise.race([waitForSignal(), proxy.quitRequested]);
+      logger.info('shutting down');
+    }
+    await proxy.stop();
+  } finally {
+    if (config.pidFile) await rm(config.pidFile, { force: true });
+  }
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
