@@ -1,24 +1,29 @@
 import type { Clock, Logger, Random } from '@ward/base';
 import { allows, allowsAgentDebug, type Capability } from './acl/acl.js';
 import { AclService } from './acl/service.js';
-import { type AclSnapshot, AclStore } from './acl/store.js';
+import { aclStateFile } from './acl/state-file.js';
+import { AclStore } from './acl/store.js';
 import { advertiseAddress } from './advertise.js';
 import { ServerList } from './client/server-list.js';
 import { type AgentConfig, VERSION } from './config/config.js';
 import { Profiler } from './debug/pprof.js';
 import { InternalError, PermissionDeniedError } from './errors.js';
 import { Memberlist } from './gossip/memberlist.js';
-import type { MemberRecord } from './gossip/messages.js';
 import { NetTransport } from './gossip/net-transport.js';
+import { parseHcl } from './hcl/parse.js';
 import { HttpServer } from './http/server.js';
 import type { LogHub } from './monitor/log-hub.js';
 import { loadNodeId } from './node-id.js';
+import type { RaftPeer } from './raft/messages.js';
+import { RaftNode } from './raft/raft-node.js';
+import { rpcRaftTransport } from './raft/rpc-transport.js';
+import { fileRaftState, memoryRaftState } from './raft/state-store.js';
 import { rpcMethods } from './rpc/methods.js';
 import { splitHostPort } from './rpc/rpc-client.js';
 import { RpcServer } from './rpc/rpc-server.js';
 import { NodeRegistry } from './server/node-registry.js';
 import { PeersFile } from './server/peers-file.js';
-import { chooseLeader, isBootstrapReached, regionServers, rpcAddressOf, SERVER_ROLE } from './server/servers.js';
+import { isBootstrapReached, peerSet, rpcAddressOf, SERVER_ROLE } from './server/servers.js';
 
 export interface AgentDeps {
   clock: Clock;
@@ -40,11 +45,12 @@ export class Agent {
   readonly nodes: NodeRegistry;
   readonly profiler: Profiler;
   memberlist: Memberlist | undefined;
+  /** The leader election and ACL replication of a server; undefined on a client-only agent. */
+  raft: RaftNode | undefined;
   serverList: ServerList | undefined;
   #rpc: RpcServer | undefined;
   #http: HttpServer | undefined;
   #isStopping = false;
-  #isBootstrapped = false;
   readonly #peersFile: PeersFile | undefined;
 
   private constructor(
@@ -54,16 +60,22 @@ export class Agent {
     readonly advertiseIp: string,
   ) {
     this.log = deps.hub.logger();
-    this.aclStore = new AclStore(this.memberName, deps.clock, deps.random);
+    const keepsState = config.dataDir !== '' && config.server.enabled;
+    this.aclStore = new AclStore({
+      clock: deps.clock,
+      random: deps.random,
+      currentTerm: () => this.raft?.term ?? 0,
+      persistence: keepsState ? aclStateFile(config.dataDir) : undefined,
+    });
     this.nodes = new NodeRegistry();
     this.profiler = new Profiler(deps.argv);
-    this.#peersFile = config.dataDir && config.server.enabled ? new PeersFile(config.dataDir) : undefined;
+    this.#peersFile = keepsState ? new PeersFile(config.dataDir) : undefined;
     this.acl = new AclService(this.aclStore, {
       isEnabled: config.acl.enabled,
       isServer: config.server.enabled,
       leader: () => this.leaderRpc(),
       callServer: (method, args, token) => this.callServer(method, args, token),
-      replicate: () => this.#replicateNow(),
+      commit: (write) => this.#raftOrThrow().apply(write),
     });
   }
 
@@ -117,23 +129,48 @@ export class Agent {
       random: this.deps.random,
       log: this.log.child({ '@module': 'serf' }),
       config: c.gossip,
-      delegate: c.acl.enabled
-        ? {
-            localState: () => this.aclStore.snapshot(),
-            mergeRemoteState: (s) => {
-              if (this.aclStore.merge(s as AclSnapshot)) this.log.debug('acl: adopted replicated state');
-            },
-          }
-        : undefined,
       onChange: () => this.#savePeers(),
     });
     this.memberlist.start();
+    this.#startRaft();
     const known = this.#peersFile ? await this.#peersFile.load() : [];
     const join = [...new Set([...c.join, ...known])];
     if (join.length > 0) {
       const res = await this.join(join);
       if (res.numJoined === 0) this.log.warn('agent: join at start failed', { error: res.errors.join('; ') });
     }
+  }
+
+  #startRaft(): void {
+    const c = this.config;
+    this.raft = new RaftNode({
+      self: { id: this.memberName, address: this.rpcAddress },
+      clock: this.deps.clock,
+      random: this.deps.random,
+      log: this.log.child({ '@module': 'raft' }),
+      transport: rpcRaftTransport(c.raft.electionTimeoutMs),
+      fsm: this.aclStore,
+      store: c.dataDir ? fileRaftState(c.dataDir) : memoryRaftState(),
+      timings: c.raft,
+      peers: () => this.raftPeers(),
+      canBootstrap: () => isBootstrapReached(this.memberlist?.members() ?? [], c.region, c.server.bootstrapExpect),
+    });
+    this.raft.start();
+    // The HCL parser (wasm) blocks this process for up to a second when first loaded; pay
+    // that at start rather than inside the first ACL policy write, where a stalled leader
+    // would look dead to its followers.
+    if (c.acl.enabled) void parseHcl('warm-up.hcl', '').catch(() => {});
+  }
+
+  /** The Raft voters as gossip shows them: the region's servers that have not left. */
+  raftPeers(): RaftPeer[] {
+    const members = this.memberlist?.members() ?? [];
+    return peerSet(members, this.config.region).map((m) => ({ id: m.name, address: rpcAddressOf(m) }));
+  }
+
+  #raftOrThrow(): RaftNode {
+    if (!this.raft) throw new InternalError('not a server');
+    return this.raft;
   }
 
   #savePeers(): void {
@@ -208,20 +245,16 @@ export class Agent {
     return await this.serverList.call<T>(method, args, { token });
   }
 
-  leader(): MemberRecord | undefined {
-    if (!this.memberlist) return undefined;
-    const members = this.memberlist.members();
-    const { region, server } = this.config;
-    // Like a Raft cluster, once bootstrapped it stays so; it then needs only a quorum.
-    this.#isBootstrapped ||= isBootstrapReached(members, region, server.bootstrapExpect);
-    return chooseLeader(members, region, this.#isBootstrapped);
+  /** The Raft leader this server knows of (itself included); undefined on a client or without one. */
+  leader(): RaftPeer | undefined {
+    return this.raft?.leader;
   }
 
   /** 'self' when this agent leads, the leader's RPC address otherwise, undefined without one. */
   leaderRpc(): string | 'self' | undefined {
     const l = this.leader();
     if (!l) return undefined;
-    return l.name === this.memberName ? 'self' : rpcAddressOf(l);
+    return l.id === this.memberName ? 'self' : l.address;
   }
 
   /** Resolves `token` and checks `need`; throws 403 (`Permission denied` or `ACL token not found`). */
@@ -239,20 +272,13 @@ export class Agent {
     if (!ok) throw new PermissionDeniedError('Permission denied');
   }
 
-  /** After an ACL write on the leader: push-pull with every other live server at once. */
-  async #replicateNow(): Promise<void> {
-    const ml = this.memberlist;
-    if (!ml) return;
-    const peers = regionServers(ml.table.live(), this.config.region);
-    await Promise.allSettled(peers.map((p) => ml.pushPull(p)));
-  }
-
   /** Stops everything; with `leave`, first tells the pool this server left (graceful leave). */
   async stop(leave: boolean): Promise<void> {
     if (this.#isStopping) return;
     this.#isStopping = true;
     if (leave && this.memberlist) await this.memberlist.leave();
     this.serverList?.stop();
+    this.raft?.stop();
     await this.#http?.close();
     await this.memberlist?.shutdown();
     await this.#rpc?.close();

@@ -3,7 +3,6 @@ import type { Agent } from './agent.js';
 import { VERSION } from './config/config.js';
 import { formatDuration } from './config/duration.js';
 import { localMembers, toApiMember, ZERO_MEMBER } from './members.js';
-import { peerSet, rpcAddressOf } from './server/servers.js';
 
 type Stats = Record<string, Record<string, string>>;
 
@@ -89,26 +88,16 @@ function stats(agent: Agent): Stats {
 function serverStats(agent: Agent): Stats {
   const members = localMembers(agent).Members;
   const leader = agent.leader();
-  const isLeader = leader?.name === agent.memberName;
-  const peers = peerSet(agent.memberlist?.members() ?? [], agent.config.region);
-  const config = peers.map((p) => `{Suffrage:Voter ID:${p.tags.id ?? ''} Address:${rpcAddressOf(p)}}`);
+  const isLeader = leader?.id === agent.memberName;
   return {
     nomad: {
       server: 'true',
       leader: String(isLeader),
-      leader_addr: leader ? rpcAddressOf(leader) : '',
+      leader_addr: leader?.address ?? '',
       bootstrap: String(agent.config.server.bootstrapExpect === 1),
       known_regions: String(new Set(members.filter((m) => m.Tags?.role).map((m) => m.Tags?.region)).size),
     },
-    raft: {
-      state: isLeader ? 'Leader' : leader ? 'Follower' : 'Candidate',
-      num_peers: String(Math.max(0, peers.length - 1)),
-      latest_configuration: `[${config.join(' ')}]`,
-      last_contact: isLeader ? '0' : leader ? formatDuration(0) : 'never',
-      protocol_version: '3',
-      protocol_version_min: '0',
-      protocol_version_max: '3',
-    },
+    raft: raftStats(agent),
     serf: {
       members: String(members.length),
       failed: String(members.filter((m) => m.Status === 'failed').length),
@@ -118,5 +107,36 @@ function serverStats(agent: Agent): Stats {
       intent_queue: String(agent.memberlist?.queuedBroadcasts ?? 0),
       encrypted: 'false',
     },
+  };
+}
+
+/** The `raft` section: this server's real election and replication state. */
+function raftStats(agent: Agent): Record<string, string> {
+  const raft = agent.raft;
+  if (!raft) return {};
+  const peers = agent.raftPeers();
+  const ids = new Map((agent.memberlist?.members() ?? []).map((m) => [m.name, m.tags.id ?? '']));
+  const config = peers.map((p) => `{Suffrage:Voter ID:${ids.get(p.id) ?? ''} Address:${p.address}}`);
+  const last = raft.position;
+  const contact = raft.lastContactMs;
+  return {
+    state: raft.role,
+    term: String(raft.term),
+    last_log_index: String(last.index),
+    last_log_term: String(last.term),
+    commit_index: String(raft.commitIndex),
+    // The state machine is the replicated state itself: what is held is what is applied.
+    applied_index: String(last.index),
+    fsm_pending: '0',
+    num_peers: String(Math.max(0, peers.length - 1)),
+    latest_configuration: `[${config.join(' ')}]`,
+    last_contact: raft.isLeader
+      ? '0'
+      : contact === undefined
+        ? 'never'
+        : formatDuration(agent.deps.clock.now() - contact),
+    protocol_version: '3',
+    protocol_version_min: '0',
+    protocol_version_max: '3',
   };
 }

@@ -25,6 +25,7 @@ export async function startTestAgent(layer: ConfigLayer = {}, env: NodeJS.Proces
       suspicionMult: 2,
     },
     heartbeatIntervalMs: 500,
+    raft: { electionTimeoutMs: 400, heartbeatIntervalMs: 50 },
   });
   const config = mergeConfig(base, layer);
   const agent = await Agent.start(config, {

@@ -90,7 +90,9 @@ describe('a three-server pool with a client', () => {
     );
     assert.equal(self.member.Name, 's2.global');
     assert.equal(self.stats.raft?.num_peers, '2');
-    assert.equal(self.stats.nomad?.leader_addr, s1.rpcAddr);
+    // Raft picks the leader: any of the three, the same one /v1/status/leader names.
+    assert.equal(self.stats.nomad?.leader_addr, await s2.json<string>('/v1/status/leader'));
+    assert.ok([s1, s2, s3].some((s) => s.rpcAddr === self.stats.nomad?.leader_addr));
     assert.equal(self.stats.serf?.members, '3');
     assert.match(self.stats.raft?.latest_configuration ?? '', new RegExp(`Address:${s3.rpcAddr}`));
   });
@@ -201,7 +203,9 @@ describe('a three-server pool with a client', () => {
     assert.match(await viaClient.text(), /-node=c1/);
     const cmd = await s1.fetch('/v1/agent/pprof/cmdline?server_id=leader');
     assert.equal(cmd.status, 200);
-    assert.match(await cmd.text(), /-node=s1/);
+    const leaderAddr = await s1.json<string>('/v1/status/leader');
+    const leaderName = ['s1', 's2', 's3'][[s1, s2, s3].findIndex((s) => s.rpcAddr === leaderAddr)];
+    assert.match(await cmd.text(), new RegExp(`-node=${leaderName}\0`));
     const cmd2 = await client.fetch('/v1/agent/pprof/cmdline?server_id=s3');
     assert.match(await cmd2.text(), /-node=s3/);
     const unknown = await s1.fetch('/v1/agent/monitor?server_id=nope');

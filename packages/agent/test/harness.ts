@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 /** bin/ward-agent, found from this file's place in dist/test/. */
 const BIN = fileURLToPath(new URL('../../../../bin/ward-agent', import.meta.url));
 
-/** Gossip timings that make failure detection take well under a second on loopback. */
+/** Gossip and election timings that make failure detection and failover take about a second on loopback. */
 export const FAST_GOSSIP = [
   '-gossip-probe-interval=100ms',
   '-gossip-probe-timeout=50ms',
@@ -13,6 +13,8 @@ export const FAST_GOSSIP = [
   '-gossip-push-pull-interval=1s',
   '-gossip-reconnect-interval=500ms',
   '-heartbeat-interval=500ms',
+  '-raft-election-timeout=500ms',
+  '-raft-heartbeat-interval=50ms',
 ];
 
 export interface Ports {

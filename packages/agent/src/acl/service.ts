@@ -28,13 +28,14 @@ export interface AclCluster {
   leader(): string | 'self' | undefined;
   /** Calls a method on some server (a client forwards everything ACL this way). */
   callServer<T>(method: string, args: Record<string, unknown>, token: string | undefined): Promise<T>;
-  /** Pushes the state to the other servers now (after a write on the leader). */
-  replicate(): Promise<void>;
+  /** On the leader: runs `write` and resolves once a majority of servers holds it (Raft commit). */
+  commit<T>(write: () => Promise<T>): Promise<T>;
 }
 
 /**
  * ACL resolution and the ACL API. Reads run on any server from its replica; writes run
- * on the leader, which then replicates; a client forwards everything to a server.
+ * on the leader and are acknowledged once committed; a client forwards everything to a
+ * server.
  */
 export class AclService {
   constructor(
@@ -54,14 +55,11 @@ export class AclService {
     if (!this.cluster.isEnabled) throw new InvalidRequestError('ACL support disabled');
     const isWrite = WRITES.has(op.op);
     if (!this.cluster.isServer) return this.cluster.callServer('ACL.Op', { ...op }, token);
-    if (isWrite) {
-      const leader = this.cluster.leader();
-      if (leader === undefined) throw new InternalError('No cluster leader');
-      if (leader !== 'self') return rpcCall(leader, 'ACL.Op', { ...op }, { token });
-    }
-    const result = await this.#run(token, op);
-    if (isWrite) await this.cluster.replicate();
-    return result;
+    if (!isWrite) return this.#run(token, op);
+    const leader = this.cluster.leader();
+    if (leader === undefined) throw new InternalError('No cluster leader');
+    if (leader !== 'self') return rpcCall(leader, 'ACL.Op', { ...op }, { token });
+    return this.cluster.commit(() => this.#run(token, op));
   }
 
   async #run(token: string | undefined, op: AclOp): Promise<unknown> {

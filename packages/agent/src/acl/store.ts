@@ -1,5 +1,6 @@
 import { type Clock, type Random, randomUuid } from '@ward/base';
 import { InvalidRequestError, NotFoundError, PermissionDeniedError } from '../errors.js';
+import type { LogPosition, RaftFsm } from '../raft/messages.js';
 import type { Acl } from './acl.js';
 import { combineRules, parseRules, type Rules } from './policy.js';
 
@@ -25,10 +26,13 @@ export interface TokenRecord {
   ModifyIndex: number;
 }
 
-/** Everything ACL, as replicated between servers: the higher `index` wins (then `origin`). */
+/**
+ * Everything ACL, as replicated between servers and kept on disk. `index` grows by one
+ * per write (the Raft log index); `term` is the Raft term of the last write.
+ */
 export interface AclSnapshot {
   index: number;
-  origin: string;
+  term: number;
   bootstrapIndex: number;
   policies: PolicyRecord[];
   tokens: TokenRecord[];
@@ -36,31 +40,51 @@ export interface AclSnapshot {
 
 const NAME = /^[a-zA-Z0-9-]{1,128}$/;
 
+/** Where the state survives a restart (`<data_dir>/acl/state.json`); absent in dev mode. */
+export interface AclPersistence {
+  load(): AclSnapshot | undefined;
+  /** Durable before it returns. */
+  save(s: AclSnapshot): void;
+}
+
+export interface AclStoreOptions {
+  clock: Clock;
+  random: Random;
+  /** The Raft term a write is made in. */
+  currentTerm(): number;
+  persistence?: AclPersistence;
+}
+
 /**
- * Policies and tokens. Writes happen on the leader only (the agent forwards them
- * there); followers adopt newer snapshots through gossip push-pull.
+ * Policies and tokens: the Raft state machine of the servers. Writes happen on the
+ * leader only (the agent forwards them there, through `RaftNode.apply`); followers
+ * take the leader's state when it is newer (`restore`). Every change is saved before
+ * the write is acknowledged.
  */
-export class AclStore {
+export class AclStore implements RaftFsm {
   #s: AclSnapshot;
 
-  constructor(
-    private readonly self: string,
-    private readonly clock: Clock,
-    private readonly random: Random,
-  ) {
-    this.#s = { index: 0, origin: self, bootstrapIndex: 0, policies: [], tokens: [] };
+  constructor(private readonly o: AclStoreOptions) {
+    this.#s = o.persistence?.load() ?? { index: 0, term: 0, bootstrapIndex: 0, policies: [], tokens: [] };
+  }
+
+  position(): LogPosition {
+    return { index: this.#s.index, term: this.#s.term };
   }
 
   snapshot(): AclSnapshot {
     return structuredClone(this.#s);
   }
 
-  /** Adopts `s` when it is newer; returns whether it did. */
-  merge(s: AclSnapshot): boolean {
-    if (typeof s?.index !== 'number') return false;
-    if (s.index < this.#s.index || (s.index === this.#s.index && s.origin <= this.#s.origin)) return false;
-    this.#s = structuredClone(s);
-    return true;
+  restore(state: unknown): void {
+    this.#s = structuredClone(state as AclSnapshot);
+    this.#save();
+  }
+
+  noop(term: number): void {
+    this.#s.index++;
+    this.#s.term = term;
+    this.#save();
   }
 
   /** The ACL of a secret; no secret means the anonymous token. Unknown → 403 `ACL token not found`. */
@@ -88,6 +112,7 @@ export class AclStore {
     }
     const token = this.#newToken({ Name: 'Bootstrap Token', Type: 'management', Policies: [], Global: true });
     this.#s.bootstrapIndex = token.CreateIndex;
+    this.#save();
     return token;
   }
 
@@ -106,12 +131,14 @@ export class AclStore {
       parsed,
     };
     this.#s.policies = [...this.#s.policies.filter((p) => p.Name !== name), rec];
+    this.#save();
   }
 
   deletePolicy(name: string): void {
     this.policy(name);
     this.#bump();
     this.#s.policies = this.#s.policies.filter((p) => p.Name !== name);
+    this.#save();
   }
 
   policy(name: string): PolicyRecord {
@@ -145,6 +172,7 @@ export class AclStore {
     const prev = this.token(accessor);
     const updated = { ...prev, ...fields, ModifyIndex: this.#bump() };
     this.#s.tokens = this.#s.tokens.map((t) => (t.AccessorID === accessor ? updated : t));
+    this.#save();
     return structuredClone(updated);
   }
 
@@ -152,6 +180,7 @@ export class AclStore {
     this.token(accessor);
     this.#bump();
     this.#s.tokens = this.#s.tokens.filter((t) => t.AccessorID !== accessor);
+    this.#save();
   }
 
   token(accessor: string): TokenRecord {
@@ -167,20 +196,25 @@ export class AclStore {
   #newToken(fields: Pick<TokenRecord, 'Name' | 'Type' | 'Policies' | 'Global'>): TokenRecord {
     const index = this.#bump();
     const token: TokenRecord = {
-      AccessorID: randomUuid(this.random),
-      SecretID: randomUuid(this.random),
+      AccessorID: randomUuid(this.o.random),
+      SecretID: randomUuid(this.o.random),
       ...fields,
-      CreateTime: new Date(this.clock.now()).toISOString(),
+      CreateTime: new Date(this.o.clock.now()).toISOString(),
       CreateIndex: index,
       ModifyIndex: index,
     };
     this.#s.tokens = [...this.#s.tokens, token];
+    this.#save();
     return structuredClone(token);
   }
 
   #bump(): number {
     this.#s.index++;
-    this.#s.origin = this.self;
+    this.#s.term = this.o.currentTerm();
     return this.#s.index;
+  }
+
+  #save(): void {
+    this.o.persistence?.save(this.#s);
   }
 }

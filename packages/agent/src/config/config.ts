@@ -1,5 +1,6 @@
 import type { LogLevel } from '@ward/base';
 import { DEFAULT_GOSSIP, type GossipConfig } from '../gossip/config.js';
+import { DEFAULT_RAFT, type RaftTimings } from '../raft/raft-node.js';
 
 /** The agent's effective configuration after defaults, config file and flags. */
 export interface AgentConfig {
@@ -25,6 +26,8 @@ export interface AgentConfig {
   /** Gossip addresses to join at start (`-join`, `server { start_join }`). */
   join: string[];
   gossip: GossipConfig;
+  /** Leader election timings (Ward's own `raft { … }` block). */
+  raft: RaftTimings;
   /** How often a client heartbeats a server over RPC. */
   heartbeatIntervalMs: number;
 }
@@ -57,6 +60,7 @@ export function defaultConfig(hostname: string): AgentConfig {
     devMode: false,
     join: [],
     gossip: { ...DEFAULT_GOSSIP },
+    raft: { ...DEFAULT_RAFT },
     heartbeatIntervalMs: 10_000,
   };
 }

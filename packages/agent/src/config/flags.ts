@@ -42,6 +42,8 @@ const FLAGS: Record<string, Kind> = {
   'gossip-push-pull-interval': 'duration',
   'gossip-reconnect-interval': 'duration',
   'heartbeat-interval': 'duration',
+  'raft-election-timeout': 'duration',
+  'raft-heartbeat-interval': 'duration',
 };
 
 type Values = Record<string, boolean | string | number | string[]>;
@@ -82,6 +84,10 @@ export function parseFlags(argv: string[]): ParsedFlags {
     client: { enabled: v.client as boolean | undefined, servers: v.servers as string[] | undefined },
     join: v.join as string[] | undefined,
     gossip,
+    raft: {
+      electionTimeoutMs: v['raft-election-timeout'] as number | undefined,
+      heartbeatIntervalMs: v['raft-heartbeat-interval'] as number | undefined,
+    },
     heartbeatIntervalMs: v['heartbeat-interval'] as number | undefined,
   };
   return { isDev: v.dev === true, configFiles: (v.config as string[] | undefined) ?? [], layer };

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { LOG_LEVELS, type LogLevel } from '@ward/base';
 import type { GossipConfig } from '../gossip/config.js';
 import { parseHcl } from '../hcl/parse.js';
+import type { RaftTimings } from '../raft/raft-node.js';
 import type { ConfigLayer } from './config.js';
 import { parseDurationMs } from './duration.js';
 import { ConfigError } from './errors.js';
@@ -49,6 +50,7 @@ export async function parseConfigText(fileName: string, text: string): Promise<C
     logJson: r.bool(doc, 'log_json'),
     join: r.strs(server, 'start_join'),
     gossip: gossipLayer(r, r.block('gossip')),
+    raft: raftLayer(r.block('raft')),
   };
 }
 
@@ -68,6 +70,15 @@ function gossipLayer(r: Reader, g: Obj): Partial<GossipConfig> {
     reconnectTimeoutMs: dur('reconnect_timeout'),
     tombstoneTimeoutMs: dur('tombstone_timeout'),
   };
+}
+
+/** Ward's own `raft { election_timeout, heartbeat_interval }` block. */
+function raftLayer(g: Obj): Partial<RaftTimings> {
+  const dur = (k: string) => {
+    const v = g[k];
+    return v === undefined ? undefined : parseDurationMs(v as string | number, `raft.${k}`);
+  };
+  return { electionTimeoutMs: dur('election_timeout'), heartbeatIntervalMs: dur('heartbeat_interval') };
 }
 
 /** Typed access to hcl2json output, where every block is an array of objects. */

@@ -21,4 +21,8 @@ function validate(c: AgentConfig): void {
   if (c.gossip.probeTimeoutMs >= c.gossip.probeIntervalMs) {
     throw new ConfigError('gossip probe timeout must be shorter than the probe interval');
   }
+  // A leader must be heard from several times per election timeout, or followers revolt.
+  if (c.raft.heartbeatIntervalMs * 2 > c.raft.electionTimeoutMs || c.raft.heartbeatIntervalMs <= 0) {
+    throw new ConfigError('raft heartbeat interval must be positive and at most half the election timeout');
+  }
 }

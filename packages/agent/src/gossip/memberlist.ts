@@ -7,12 +7,6 @@ import { Prober } from './prober.js';
 import { pickRandom } from './random-pick.js';
 import { type Address, addressKey, type Transport } from './transport.js';
 
-/** Application state carried in every push-pull (the agent uses it to replicate ACLs). */
-export interface StateDelegate {
-  localState(): unknown;
-  mergeRemoteState(state: unknown): void;
-}
-
 export interface MemberlistOptions {
   name: string;
   tags: Record<string, string>;
@@ -21,7 +15,6 @@ export interface MemberlistOptions {
   random: Random;
   log: Logger;
   config: GossipConfig;
-  delegate?: StateDelegate;
   /** Called after any member changes status. */
   onChange?: () => void;
 }
@@ -137,10 +130,10 @@ export class Memberlist {
   async pushPull(to: Address, join = false): Promise<void> {
     const reply = await this.#stream(
       to,
-      { t: 'push-pull', join, ltime: this.#ltime, members: this.table.all(), extra: this.o.delegate?.localState() },
+      { t: 'push-pull', join, ltime: this.#ltime, members: this.table.all() },
       this.o.config.tcpTimeoutMs,
     );
-    if (reply.t === 'push-pull') this.#merge(reply.ltime, reply.members, reply.extra);
+    if (reply.t === 'push-pull') this.#merge(reply.ltime, reply.members);
   }
 
   /** Serf's force-leave: a failed member becomes left (an alive one only `leaving`); `prune` erases it. */
@@ -280,14 +273,13 @@ export class Memberlist {
       t: 'push-pull',
       ltime: this.#ltime,
       members: this.table.all(),
-      extra: this.o.delegate?.localState(),
     };
-    this.#merge(req.ltime, req.members, req.extra);
+    this.#merge(req.ltime, req.members);
     return encode(reply);
   }
 
   /** Merges a peer's full state; dead claims arrive as suspicions so the member can refute. */
-  #merge(ltime: number, members: MemberRecord[], extra: unknown): void {
+  #merge(ltime: number, members: MemberRecord[]): void {
     this.#ltime = Math.max(this.#ltime, ltime);
     for (const r of members) {
       const known = this.table.get(r.name);
@@ -302,7 +294,6 @@ export class Memberlist {
         this.table.leaveIntent({ t: 'leave-intent', node: r.name, ltime: r.statusLTime, prune: false });
       }
     }
-    if (extra !== undefined) this.o.delegate?.mergeRemoteState(extra);
   }
 }
 

@@ -27,10 +27,10 @@ export type Message =
 
 /** TCP exchanges: full state sync (join and anti-entropy) and the fallback ping. */
 export type StreamRequest =
-  | { t: 'push-pull'; join: boolean; ltime: number; members: MemberRecord[]; extra?: unknown }
+  | { t: 'push-pull'; join: boolean; ltime: number; members: MemberRecord[] }
   | { t: 'ping'; node: string };
 
-export type StreamReply = { t: 'push-pull'; ltime: number; members: MemberRecord[]; extra?: unknown } | { t: 'ack' };
+export type StreamReply = { t: 'push-pull'; ltime: number; members: MemberRecord[] } | { t: 'ack' };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

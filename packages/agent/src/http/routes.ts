@@ -9,6 +9,7 @@ import { monitor } from './handlers/monitor.js';
 import { pprof } from './handlers/pprof.js';
 import { self } from './handlers/self.js';
 import { listServers, updateServers } from './handlers/servers.js';
+import { statusLeader, statusPeers } from './handlers/status.js';
 import type { Reply } from './reply.js';
 import type { AgentRequest } from './request.js';
 
@@ -40,6 +41,9 @@ export const ROUTES: readonly Route[] = [
   { methods: GET, path: '/v1/agent/host', need: 'none', handler: host },
   { methods: GET, path: '/v1/agent/monitor', need: 'agent:read', handler: monitor },
   { methods: GET, path: '/v1/agent/pprof/*', need: 'agent:write', handler: pprof },
+  // The scheduler CLI's `server members` reads these; like the established agent, no ACL.
+  { methods: GET, path: '/v1/status/leader', need: 'none', handler: statusLeader },
+  { methods: GET, path: '/v1/status/peers', need: 'none', handler: statusPeers },
   ...aclRoutes,
 ];
 

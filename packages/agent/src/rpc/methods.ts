@@ -2,9 +2,13 @@ import type { LogLevel } from '@ward/base';
 import type { AclOp } from '../acl/service.js';
 import type { Agent } from '../agent.js';
 import { collectHostData } from '../debug/host-data.js';
+import { InvalidRequestError } from '../errors.js';
 import { findNode, livePeers } from '../forward.js';
 import { localMembers } from '../members.js';
 import { followLogs } from '../monitor/local-monitor.js';
+import type { RaftNode } from '../raft/raft-node.js';
+import { parseAppendRequest, parseVoteRequest } from '../raft/rpc-transport.js';
+import { raftStatus } from '../status.js';
 import type { RpcCall, RpcMethod } from './rpc-server.js';
 
 const unary = (handle: (call: RpcCall) => Promise<unknown>): RpcMethod => ({ kind: 'unary', handle });
@@ -13,11 +17,16 @@ const unary = (handle: (call: RpcCall) => Promise<unknown>): RpcMethod => ({ kin
  * The agent's RPC methods. With ACLs on, every method that reveals or does anything
  * checks a token on the agent that does the work: the token of the user a forwarded
  * request acts for, or, for a client's heartbeat, its agent token (`acl { agent_token }`).
- * Only `Status.Ping` is open.
+ * Only `Status.Ping`, `Status.Raft` (leader and peers, as `/v1/status/*` answer anyone)
+ * and the server-to-server Raft methods are open; like the gossip port, the RPC port
+ * must only be reachable by the cluster.
  */
 export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
   return new Map<string, RpcMethod>([
     ['Status.Ping', unary(async () => ({}))],
+    ['Status.Raft', unary(async () => raftStatus(agent))],
+    ['Raft.RequestVote', unary(async ({ args }) => raftOf(agent).handleVote(parseVoteRequest(args)))],
+    ['Raft.AppendEntries', unary(async ({ args }) => raftOf(agent).handleAppend(parseAppendRequest(args)))],
     // Topology lookups serve forwarded requests (host, monitor, pprof), all of which need
     // at least agent:read: the caller's token must carry it.
     [
@@ -92,6 +101,11 @@ export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
       },
     ],
   ]);
+}
+
+function raftOf(agent: Agent): RaftNode {
+  if (!agent.raft) throw new InvalidRequestError('raft: not a server');
+  return agent.raft;
 }
 
 function leaderAddress(agent: Agent): string {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MemberRecord } from '../gossip/messages.js';
-import { chooseLeader, isBootstrapReached, peerSet, rpcAddressOf } from './servers.js';
+import { isBootstrapReached, peerSet, rpcAddressOf } from './servers.js';
 
 const member = (name: string, state: MemberRecord['state'], region = 'global'): MemberRecord => ({
   name,
@@ -15,24 +15,11 @@ const member = (name: string, state: MemberRecord['state'], region = 'global'): 
 });
 
 describe('server pool', () => {
-  it('elects no leader before bootstrap_expect servers are alive, then the smallest name', () => {
-    const ms = [member('s3.global', 'alive'), member('s2.global', 'alive')];
+  it('is bootstrapped once bootstrap_expect servers of the region are alive', () => {
+    const ms = [member('s3.global', 'alive'), member('s2.global', 'alive'), member('s4.global', 'dead')];
     assert.equal(isBootstrapReached(ms, 'global', 3), false);
-    assert.equal(chooseLeader(ms, 'global', false), undefined);
     ms.push(member('s1.global', 'alive'));
     assert.equal(isBootstrapReached(ms, 'global', 3), true);
-    assert.equal(chooseLeader(ms, 'global', true)?.name, 's1.global');
-  });
-
-  it('keeps a leader while a majority is alive, and regains one when a failed peer is forced out', () => {
-    const ms = [member('s1.global', 'dead'), member('s2.global', 'alive'), member('s3.global', 'dead')];
-    assert.equal(chooseLeader(ms, 'global', true), undefined);
-    ms[0] = member('s1.global', 'left');
-    assert.equal(chooseLeader(ms, 'global', true), undefined);
-    ms[2] = member('s3.global', 'left');
-    assert.equal(chooseLeader(ms, 'global', true)?.name, 's2.global');
-    const two = [member('a', 'alive'), member('b', 'alive'), member('c', 'dead')];
-    assert.equal(chooseLeader(two, 'global', true)?.name, 'a');
   });
 
   it('drops left servers and other regions from the peer set', () => {

@@ -1,0 +1,79 @@
+/** Where a log ends: the index and term of its last entry. Ordered by term, then index. */
+export interface LogPosition {
+  index: number;
+  term: number;
+}
+
+/** True when `a` is strictly newer than `b` (Raft's "more up-to-date" order). */
+export function isNewer(a: LogPosition, b: LogPosition): boolean {
+  return a.term !== b.term ? a.term > b.term : a.index > b.index;
+}
+
+export interface VoteRequest {
+  term: number;
+  candidateId: string;
+  last: LogPosition;
+}
+
+export interface VoteReply {
+  term: number;
+  isGranted: boolean;
+}
+
+/**
+ * A leader's heartbeat. Ward's replicated state is small (the ACL tables), so instead
+ * of log entries the leader ships the whole state whenever a follower's position
+ * differs from its own; `last` says which position that state is.
+ */
+export interface AppendRequest {
+  term: number;
+  leaderId: string;
+  /** The leader's RPC address, so followers can forward writes. */
+  leaderAddress: string;
+  last: LogPosition;
+  commitIndex: number;
+  state?: unknown;
+}
+
+export interface AppendReply {
+  term: number;
+  /** The follower's position now equals the leader's. */
+  isSuccess: boolean;
+  last: LogPosition;
+}
+
+/** One voter of the server peer set. */
+export interface RaftPeer {
+  id: string;
+  address: string;
+}
+
+/** How a node reaches the others (the agent RPC port in production, direct calls in tests). */
+export interface RaftTransport {
+  requestVote(peer: RaftPeer, req: VoteRequest): Promise<VoteReply>;
+  appendEntries(peer: RaftPeer, req: AppendRequest): Promise<AppendReply>;
+}
+
+/** The replicated state machine (the ACL store). */
+export interface RaftFsm {
+  /** Position of the state as it stands. */
+  position(): LogPosition;
+  /** The whole state, to ship to a follower that lags. */
+  snapshot(): unknown;
+  /** Replaces the state with a leader's; only called when that state is newer. */
+  restore(state: unknown): void;
+  /** Appends an entry that changes nothing in `term` (a new leader's first entry, as in Raft). */
+  noop(term: number): void;
+}
+
+/** `currentTerm` and `votedFor`, which Raft must keep across restarts. */
+export interface RaftVoteState {
+  term: number;
+  votedFor: string | undefined;
+}
+
+export interface RaftStateStore {
+  load(): RaftVoteState;
+  /** Must be durable before it returns (a vote is only valid once stored). */
+  save(s: RaftVoteState): void;
+}

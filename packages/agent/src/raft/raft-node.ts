@@ -1,0 +1,235 @@
+import type { Cancel, Clock, Logger, Random } from '@ward/base';
+import { InternalError } from '../errors.js';
+import type {
+  AppendReply,
+  AppendRequest,
+  LogPosition,
+  RaftFsm,
+  RaftPeer,
+  RaftStateStore,
+  RaftTransport,
+  VoteReply,
+  VoteRequest,
+} from './messages.js';
+import { isNewer } from './messages.js';
+import { Replicator } from './replicator.js';
+
+export type RaftRole = 'Follower' | 'Candidate' | 'Leader' | 'Shutdown';
+
+export interface RaftTimings {
+  /** A follower that hears no leader for a random time in [T, 2T) starts an election. */
+  electionTimeoutMs: number;
+  /** How often a leader contacts each follower. */
+  heartbeatIntervalMs: number;
+}
+
+/** Raft's defaults: a dead leader is replaced within 1–2 s plus one election round. */
+export const DEFAULT_RAFT: RaftTimings = { electionTimeoutMs: 1000, heartbeatIntervalMs: 100 };
+
+export interface RaftNodeOptions {
+  self: RaftPeer;
+  clock: Clock;
+  random: Random;
+  log: Logger;
+  transport: RaftTransport;
+  fsm: RaftFsm;
+  store: RaftStateStore;
+  timings: RaftTimings;
+  /** The voters, this node included (the servers of the region that have not left). */
+  peers(): RaftPeer[];
+  /** Whether enough servers are known to hold the first election (`bootstrap_expect`). */
+  canBootstrap(): boolean;
+}
+
+/**
+ * One server's Raft: terms, randomized election timeouts, majority votes with the
+ * up-to-date-log restriction, leader heartbeats, and a leader that steps down when it
+ * loses contact with a majority. Only the leader changes the state machine; a new
+ * leader first appends a no-op in its term, so its position is newer than any
+ * follower's and a follower never replaces a newer state with an older one.
+ */
+export class RaftNode {
+  role: RaftRole = 'Follower';
+  term: number;
+  #votedFor: string | undefined;
+  leader: RaftPeer | undefined;
+  commitIndex = 0;
+  /** When this node last heard from a leader (or, on a leader, from a majority). */
+  lastContactMs: number | undefined;
+  #electionTimer: Cancel | undefined;
+  #replicator: Replicator | undefined;
+
+  constructor(private readonly o: RaftNodeOptions) {
+    const saved = o.store.load();
+    this.term = saved.term;
+    this.#votedFor = saved.votedFor;
+  }
+
+  start(): void {
+    // A single-server cluster has nobody to wait for: it elects itself at once.
+    if (this.#voters().length === 1 && this.o.canBootstrap()) this.#startElection();
+    else this.#resetElectionTimer();
+  }
+
+  stop(): void {
+    this.role = 'Shutdown';
+    this.#electionTimer?.();
+    this.#replicator?.stop();
+  }
+
+  get isLeader(): boolean {
+    return this.role === 'Leader';
+  }
+
+  get position(): LogPosition {
+    return this.o.fsm.position();
+  }
+
+  /** Number of voters needed for a decision. */
+  quorum(): number {
+    return Math.floor(this.#voters().length / 2) + 1;
+  }
+
+  /**
+   * Runs `change` on the leader's state machine and resolves once a majority holds the
+   * result (or rejects after two election timeouts). Throws on a follower.
+   */
+  async apply<T>(change: () => Promise<T> | T): Promise<T> {
+    const replicator = this.#replicator;
+    if (this.role !== 'Leader' || !replicator) throw new InternalError('No cluster leader');
+    const result = await change();
+    await replicator.commit(this.position.index);
+    return result;
+  }
+
+  handleVote(req: VoteRequest): VoteReply {
+    if (req.term < this.term) return { term: this.term, isGranted: false };
+    // Leader stickiness: while a leader is heard from, ignore a disrupting candidate.
+    if (req.term > this.term && this.#hasLiveLeader()) return { term: this.term, isGranted: false };
+    if (req.term > this.term) this.#stepDown(req.term, undefined);
+    const canVote = this.#votedFor === undefined || this.#votedFor === req.candidateId;
+    const isUpToDate = !isNewer(this.position, req.last);
+    if (!canVote || !isUpToDate) return { term: this.term, isGranted: false };
+    this.#votedFor = req.candidateId;
+    this.#persist();
+    this.#resetElectionTimer();
+    return { term: this.term, isGranted: true };
+  }
+
+  handleAppend(req: AppendRequest): AppendReply {
+    if (req.term < this.term) return { term: this.term, isSuccess: false, last: this.position };
+    if (req.term > this.term || this.role !== 'Follower') this.#stepDown(req.term, undefined);
+    if (this.leader?.id !== req.leaderId) this.o.log.info('raft: following leader', { leader: req.leaderId });
+    this.leader = { id: req.leaderId, address: req.leaderAddress };
+    this.lastContactMs = this.o.clock.now();
+    this.#resetElectionTimer();
+    if (req.state !== undefined && isNewer(req.last, this.position)) this.o.fsm.restore(req.state);
+    const mine = this.position;
+    const isSuccess = mine.index === req.last.index && mine.term === req.last.term;
+    if (isSuccess) this.commitIndex = Math.max(this.commitIndex, Math.min(req.commitIndex, mine.index));
+    return { term: this.term, isSuccess, last: mine };
+  }
+
+  #voters(): RaftPeer[] {
+    const peers = this.o.peers();
+    return peers.some((p) => p.id === this.o.self.id) ? peers : [...peers, this.o.self];
+  }
+
+  #hasLiveLeader(): boolean {
+    if (this.role === 'Leader') return true;
+    const last = this.lastContactMs;
+    return (
+      this.leader !== undefined && last !== undefined && this.o.clock.now() - last < this.o.timings.electionTimeoutMs
+    );
+  }
+
+  #resetElectionTimer(): void {
+    this.#electionTimer?.();
+    if (this.role === 'Shutdown' || this.role === 'Leader') return;
+    const base = this.o.timings.electionTimeoutMs;
+    const b = this.o.random.bytes(4);
+    const fraction = ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0;
+    this.#electionTimer = this.o.clock.setTimeout(() => this.#startElection(), base + (fraction / 2 ** 32) * base);
+  }
+
+  #startElection(): void {
+    if (this.role === 'Shutdown' || this.role === 'Leader') return;
+    // Before the first leader, wait until bootstrap_expect servers are known.
+    if (this.term === 0 && !this.o.canBootstrap()) {
+      this.#resetElectionTimer();
+      return;
+    }
+    if (this.leader) this.o.log.warn('raft: heartbeat timeout reached, starting election', { last: this.leader.id });
+    this.role = 'Candidate';
+    this.leader = undefined;
+    this.term++;
+    this.#votedFor = this.o.self.id;
+    this.#persist();
+    this.#resetElectionTimer();
+    const term = this.term;
+    const voters = this.#voters();
+    const needed = Math.floor(voters.length / 2) + 1;
+    let votes = 1;
+    const tally = () => {
+      if (this.role === 'Candidate' && this.term === term && votes >= needed) this.#becomeLeader();
+    };
+    tally();
+    const req: VoteRequest = { term, candidateId: this.o.self.id, last: this.position };
+    for (const peer of voters) {
+      if (peer.id === this.o.self.id) continue;
+      this.o.transport.requestVote(peer, req).then(
+        (reply) => {
+          if (reply.term > this.term) return this.#stepDown(reply.term, undefined);
+          if (reply.isGranted) votes++;
+          tally();
+        },
+        () => {},
+      );
+    }
+  }
+
+  #becomeLeader(): void {
+    this.o.log.info('raft: election won', { term: this.term, tally: this.quorum() });
+    this.#electionTimer?.();
+    this.role = 'Leader';
+    this.leader = this.o.self;
+    this.lastContactMs = this.o.clock.now();
+    this.o.fsm.noop(this.term);
+    this.#replicator = new Replicator({
+      ...this.o,
+      term: this.term,
+      voters: () => this.#voters(),
+      onCommit: (index) => {
+        this.commitIndex = Math.max(this.commitIndex, index);
+      },
+      onHigherTerm: (term) => this.#stepDown(term, undefined),
+      onQuorumLost: () => {
+        this.o.log.warn('raft: failed to contact a quorum of nodes, stepping down');
+        this.#stepDown(this.term, undefined);
+      },
+      onQuorumContact: (ms) => {
+        this.lastContactMs = ms;
+      },
+    });
+    this.#replicator.start();
+  }
+
+  #stepDown(term: number, leader: RaftPeer | undefined): void {
+    if (this.role === 'Shutdown') return;
+    if (this.role === 'Leader') this.o.log.info('raft: leader stepping down', { term: this.term });
+    this.#replicator?.stop();
+    this.#replicator = undefined;
+    this.role = 'Follower';
+    this.leader = leader;
+    if (term > this.term) {
+      this.term = term;
+      this.#votedFor = undefined;
+      this.#persist();
+    }
+    this.#resetElectionTimer();
+  }
+
+  #persist(): void {
+    this.o.store.save({ term: this.term, votedFor: this.#votedFor });
+  }
+}

@@ -1,0 +1,18 @@
+import type { Agent } from './agent.js';
+
+/** What `/v1/status/leader` and `/v1/status/peers` show: RPC addresses of the Raft leader and voters. */
+export interface RaftStatus {
+  /** `ip:port`, or "" while there is no leader. */
+  leader: string;
+  peers: string[];
+}
+
+/** The Raft view of a server; a client asks one of its servers. */
+export async function raftStatus(agent: Agent): Promise<RaftStatus> {
+  if (!agent.raft) return agent.callServer<RaftStatus>('Status.Raft', {}, undefined);
+  const peers = agent
+    .raftPeers()
+    .map((p) => p.address)
+    .sort();
+  return { leader: agent.raft.leader?.address ?? '', peers };
+}
