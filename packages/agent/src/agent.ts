@@ -23,6 +23,7 @@ import { splitHostPort } from './rpc/rpc-client.js';
 import { RpcServer } from './rpc/rpc-server.js';
 import { NodeRegistry } from './server/node-registry.js';
 import { PeersFile } from './server/peers-file.js';
+import { RetryJoiner } from './server/retry-join.js';
 import { isBootstrapReached, peerSet, rpcAddressOf, SERVER_ROLE } from './server/servers.js';
 
 export interface AgentDeps {
@@ -51,6 +52,7 @@ export class Agent {
   #rpc: RpcServer | undefined;
   #http: HttpServer | undefined;
   #isStopping = false;
+  #retryJoin: RetryJoiner | undefined;
   readonly #peersFile: PeersFile | undefined;
 
   private constructor(
@@ -138,6 +140,18 @@ export class Agent {
     if (join.length > 0) {
       const res = await this.join(join);
       if (res.numJoined === 0) this.log.warn('agent: join at start failed', { error: res.errors.join('; ') });
+    }
+    const retry = c.retryJoin;
+    if (retry.addresses.length > 0) {
+      this.#retryJoin = new RetryJoiner({
+        clock: this.deps.clock,
+        log: this.log,
+        addresses: retry.addresses,
+        intervalMs: retry.intervalMs,
+        max: retry.max,
+        join: (addresses) => this.join(addresses),
+      });
+      this.#retryJoin.start();
     }
   }
 
@@ -278,6 +292,7 @@ export class Agent {
     this.#isStopping = true;
     if (leave && this.memberlist) await this.memberlist.leave();
     this.serverList?.stop();
+    this.#retryJoin?.stop();
     this.raft?.stop();
     await this.#http?.close();
     await this.memberlist?.shutdown();

@@ -183,6 +183,11 @@ describe('a three-server pool with a client', () => {
     assert.deepEqual([noNode.status, await noNode.text()], [400, 'missing node to force leave']);
     const badPrune = await s1.fetch('/v1/agent/force-leave?node=x&prune=maybe', { method: 'POST' });
     assert.deepEqual([badPrune.status, await badPrune.text()], [400, 'invalid prune value']);
+    // Issue 23 point 7: pruning an alive server erased it everywhere and left no leader.
+    const pruneAlive = await s1.fetch('/v1/agent/force-leave?node=s2.global&prune=true', { method: 'POST' });
+    assert.equal(pruneAlive.status, 400);
+    assert.match(await pruneAlive.text(), /^cannot prune alive member s2\.global/);
+    assert.equal((await statuses(s1))['s2.global'], 'alive');
   });
 
   it('forwards host, monitor and pprof to a server by server_id and to a client by node_id', async () => {

@@ -56,6 +56,19 @@ gossip { probe_interval = "200ms" }
     assert.equal(c.gossip.probeTimeoutMs, 3000);
   });
 
+  it('reads retry_join from server_join, or directly from server, and the raft block; flags win', async () => {
+    const nested = await parseConfigText(
+      'a.hcl',
+      'server {\n  server_join {\n    retry_join = ["10.0.0.1:4648"]\n    retry_interval = "15s"\n    retry_max = 3\n  }\n}\nraft {\n  election_timeout = "2s"\n}\n',
+    );
+    const flat = await parseConfigText('b.hcl', 'server {\n  retry_join = ["10.0.0.2"]\n}\n');
+    const flags = parseFlags(['-retry-join=10.0.0.3', '-retry-max=5', '-raft-heartbeat-interval=200ms']).layer;
+    const c = mergeConfig(defaultConfig('h'), nested, flat, flags);
+    assert.deepEqual(c.retryJoin, { addresses: ['10.0.0.3'], intervalMs: 15_000, max: 5 });
+    assert.deepEqual(c.raft, { electionTimeoutMs: 2000, heartbeatIntervalMs: 200 });
+    assert.deepEqual(mergeConfig(defaultConfig('h'), flat).retryJoin.addresses, ['10.0.0.2']);
+  });
+
   it('rejects values of the wrong type', async () => {
     await assert.rejects(parseConfigText('a.hcl', 'ports { http = "x" }'), ConfigError);
     await assert.rejects(parseConfigText('a.hcl', 'log_level = "loud"'), ConfigError);

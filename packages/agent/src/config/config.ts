@@ -25,6 +25,8 @@ export interface AgentConfig {
   devMode: boolean;
   /** Gossip addresses to join at start (`-join`, `server { start_join }`). */
   join: string[];
+  /** `server_join { retry_join, retry_interval, retry_max }`: joins retried until one answers. */
+  retryJoin: { addresses: string[]; intervalMs: number; max: number };
   gossip: GossipConfig;
   /** Leader election timings (Ward's own `raft { … }` block). */
   raft: RaftTimings;
@@ -59,6 +61,7 @@ export function defaultConfig(hostname: string): AgentConfig {
     logJson: false,
     devMode: false,
     join: [],
+    retryJoin: { addresses: [], intervalMs: 30_000, max: 0 },
     gossip: { ...DEFAULT_GOSSIP },
     raft: { ...DEFAULT_RAFT },
     heartbeatIntervalMs: 10_000,

@@ -43,6 +43,9 @@ const FLAGS: Record<string, Kind> = {
   'gossip-reconnect-interval': 'duration',
   'heartbeat-interval': 'duration',
   'raft-election-timeout': 'duration',
+  'retry-join': 'list',
+  'retry-interval': 'duration',
+  'retry-max': 'int',
   'raft-heartbeat-interval': 'duration',
 };
 
@@ -83,6 +86,11 @@ export function parseFlags(argv: string[]): ParsedFlags {
     },
     client: { enabled: v.client as boolean | undefined, servers: v.servers as string[] | undefined },
     join: v.join as string[] | undefined,
+    retryJoin: {
+      addresses: v['retry-join'] as string[] | undefined,
+      intervalMs: v['retry-interval'] as number | undefined,
+      max: v['retry-max'] as number | undefined,
+    },
     gossip,
     raft: {
       electionTimeoutMs: v['raft-election-timeout'] as number | undefined,

@@ -3,7 +3,7 @@ import { LOG_LEVELS, type LogLevel } from '@ward/base';
 import type { GossipConfig } from '../gossip/config.js';
 import { parseHcl } from '../hcl/parse.js';
 import type { RaftTimings } from '../raft/raft-node.js';
-import type { ConfigLayer } from './config.js';
+import type { AgentConfig, ConfigLayer } from './config.js';
 import { parseDurationMs } from './duration.js';
 import { ConfigError } from './errors.js';
 
@@ -49,6 +49,7 @@ export async function parseConfigText(fileName: string, text: string): Promise<C
     logLevel: logLevel as LogLevel | undefined,
     logJson: r.bool(doc, 'log_json'),
     join: r.strs(server, 'start_join'),
+    retryJoin: retryJoinLayer(r, server),
     gossip: gossipLayer(r, r.block('gossip')),
     raft: raftLayer(r.block('raft')),
   };
@@ -69,6 +70,21 @@ function gossipLayer(r: Reader, g: Obj): Partial<GossipConfig> {
     reconnectIntervalMs: dur('reconnect_interval'),
     reconnectTimeoutMs: dur('reconnect_timeout'),
     tombstoneTimeoutMs: dur('tombstone_timeout'),
+  };
+}
+
+/**
+ * `server { server_join { retry_join, retry_interval, retry_max } }`, or the same keys
+ * directly in `server` (the older layout).
+ */
+function retryJoinLayer(r: Reader, server: Obj): Partial<AgentConfig['retryJoin']> {
+  const nested = server.server_join;
+  const sj = nested === undefined ? server : ((Array.isArray(nested) ? nested[0] : nested) as Obj);
+  const interval = sj.retry_interval;
+  return {
+    addresses: r.strs(sj, 'retry_join'),
+    intervalMs: interval === undefined ? undefined : parseDurationMs(interval as string, 'retry_interval'),
+    max: r.num(sj, 'retry_max'),
   };
 }
 

@@ -16,7 +16,10 @@ export async function join(agent: Agent, req: AgentRequest): Promise<Reply> {
   return json({ num_joined: numJoined, error });
 }
 
-/** PUT|POST /v1/agent/force-leave?node=…[&prune=true]: a failed member becomes left. */
+/**
+ * PUT|POST /v1/agent/force-leave?node=…[&prune=true]: a failed member becomes left;
+ * `prune` also erases it, and is refused (400) for a member that is alive.
+ */
 export async function forceLeave(agent: Agent, req: AgentRequest): Promise<Reply> {
   const node = req.query.get('node');
   if (!node) throw new InvalidRequestError('missing node to force leave');
@@ -25,6 +28,12 @@ export async function forceLeave(agent: Agent, req: AgentRequest): Promise<Reply
     prune = queryBool(req.query, 'prune', false, 'invalid prune value');
   } catch {
     throw new InvalidRequestError('invalid prune value');
+  }
+  const member = agent.memberlist?.members().find((m) => m.name === node);
+  // Pruning an alive member erased it everywhere while it kept running (and, if it was a
+  // server, took a voter away behind Raft's back); the established agent refuses too.
+  if (prune && member && (member.state === 'alive' || member.state === 'suspect')) {
+    throw new InvalidRequestError(`cannot prune alive member ${node}: only a failed or left member can be pruned`);
   }
   agent.memberlist?.forceLeave(node, prune);
   return empty;
