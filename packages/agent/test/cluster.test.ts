@@ -85,13 +85,15 @@ describe('a three-server pool with a client', () => {
   it('reports a healthy leader and the peer set in self', async () => {
     await waitUntil('health', async () => (await s3.fetch('/v1/agent/health')).status === 200);
     assert.deepEqual(await s3.json('/v1/agent/health'), { server: { ok: true, message: 'ok' } });
-    const self = await s2.json<{ stats: Record<string, Record<string, string>>; member: { Name: string } }>(
-      '/v1/agent/self',
-    );
+    type Self = { stats: Record<string, Record<string, string>>; member: { Name: string } };
+    let self: Self = await s2.json<Self>('/v1/agent/self');
+    // Raft picks the leader: any of the three, the same one /v1/status/leader names.
+    await waitUntil('self and status to name the same leader', async () => {
+      self = await s2.json<Self>('/v1/agent/self');
+      return self.stats.nomad?.leader_addr === (await s2.json<string>('/v1/status/leader'));
+    });
     assert.equal(self.member.Name, 's2.global');
     assert.equal(self.stats.raft?.num_peers, '2');
-    // Raft picks the leader: any of the three, the same one /v1/status/leader names.
-    assert.equal(self.stats.nomad?.leader_addr, await s2.json<string>('/v1/status/leader'));
     assert.ok([s1, s2, s3].some((s) => s.rpcAddr === self.stats.nomad?.leader_addr));
     assert.equal(self.stats.serf?.members, '3');
     assert.match(self.stats.raft?.latest_configuration ?? '', new RegExp(`Address:${s3.rpcAddr}`));

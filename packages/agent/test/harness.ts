@@ -13,8 +13,8 @@ export const FAST_GOSSIP = [
   '-gossip-push-pull-interval=1s',
   '-gossip-reconnect-interval=500ms',
   '-heartbeat-interval=500ms',
-  '-raft-election-timeout=500ms',
-  '-raft-heartbeat-interval=50ms',
+  '-raft-election-timeout=800ms',
+  '-raft-heartbeat-interval=80ms',
 ];
 
 export interface Ports {
