@@ -10,8 +10,8 @@ import { openStore, seedCatalogue } from '../src/store/index.js';
 import { startOnFreePlan } from '../src/subscriptions/plans.js';
 
 const token = process.env.BENCH_TOKEN ?? 'bench-token';
-const store = openStore(':memory:', cryptoRandom);
-seedCatalogue(store);
+const store = await openStore({ sqlitePath: ':memory:' }, cryptoRandom);
+await seedCatalogue(store);
 const ctx: PlatformContext = {
   store,
   clock: systemClock,
@@ -21,11 +21,11 @@ const ctx: PlatformContext = {
   // One token drives the whole load: the per-token limit would measure 429s, not reads.
   rateLimiter: createMemoryRateLimiter(Number.MAX_SAFE_INTEGER),
 };
-const admin = seedDevAdmin(ctx, token);
-store.transaction(() => {
-  const org = store.organizations.create({ name: 'bench', email: 'bench@example.com', nowMs: systemClock.now() });
-  store.organizations.addMember(org.id, admin.userId, 'owner', systemClock.now());
-  startOnFreePlan(ctx, org.id);
+const admin = await seedDevAdmin(ctx, token);
+await store.transaction(async (tx) => {
+  const org = await tx.organizations.create({ name: 'bench', email: 'bench@example.com', nowMs: systemClock.now() });
+  await tx.organizations.addMember(org.id, admin.userId, 'owner', systemClock.now());
+  await startOnFreePlan({ ...ctx, store: tx }, org.id);
 });
 const server = buildServer(ctx);
 server.listen(0, '127.0.0.1', () => {

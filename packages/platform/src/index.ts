@@ -3,4 +3,4 @@ export { type RunningServer, serve } from './cli/serve.js';
 export { parseServeOptions, type ServeOptions } from './cli/serve-options.js';
 export { EDITIONS, type Edition, type PlatformContext } from './context.js';
 export { buildServer, createRequestListener } from './http/server.js';
-export { createStore, openDatabase, openStore, type Store, seedCatalogue } from './store/index.js';
+export { createStore, openStore, type Store, type StoreLocation, seedCatalogue } from './store/index.js';

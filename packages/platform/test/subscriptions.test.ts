@@ -179,7 +179,8 @@ describe('subscriptions API (self-hosted)', () => {
   after(() => p.stop());
 
   it('has no subscription or feature-set endpoints: every method is a plain 404', async () => {
-    const sub = p.ctx.store.subscriptions.active(p.ctx.store.organizations.byName('acme')?.id ?? '');
+    const org = await p.ctx.store.organizations.byName('acme');
+    const sub = await p.ctx.store.subscriptions.active(org?.id ?? '');
     assert.ok(sub, 'the organization still has its internal subscription');
     const paths = [
       '/organizations/acme/subscription',

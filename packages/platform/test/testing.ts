@@ -5,7 +5,7 @@ import { seedDevAdmin } from '../src/cli/dev-seed.js';
 import type { Edition, PlatformContext } from '../src/context.js';
 import { createMemoryRateLimiter } from '../src/http/rate-limit.js';
 import { buildServer } from '../src/http/server.js';
-import { openStore, seedCatalogue } from '../src/store/index.js';
+import { createDatabaseRateLimiter, openStore, seedCatalogue } from '../src/store/index.js';
 
 export const ADMIN_TOKEN = 'admin-test-token';
 export const JSONAPI = 'application/vnd.api+json';
@@ -24,39 +24,46 @@ export interface TestUser {
   token: string;
 }
 
+export interface TestPlatformOptions {
+  /**
+   * High by default: the fake clock stands still, so every request of a test falls in one
+   * rate-limit window.
+   */
+  rateLimitPerSecond?: number;
+  /** A PostgreSQL database to use instead of an in-memory SQLite one. */
+  postgresUrl?: string;
+}
+
 /**
- * A whole platform on 127.0.0.1, on a free port, over an in-memory database, with a fake clock
- * and seeded randomness; the dev admin's token is ADMIN_TOKEN.
+ * A whole platform on 127.0.0.1, on a free port, over an in-memory database (or the given
+ * PostgreSQL one), with a fake clock and seeded randomness; the dev admin's token is ADMIN_TOKEN.
  */
 export class TestPlatform {
   readonly clock = new FakeClock('2024-03-01T12:00:00.123Z');
-  readonly ctx: PlatformContext;
-  readonly server: Server;
+  ctx!: PlatformContext;
+  server!: Server;
   baseUrl = '';
   #users = 0;
 
-  /**
-   * `rateLimitPerSecond` is high by default: the fake clock stands still, so every request of a
-   * test falls in one rate-limit window.
-   */
-  constructor(edition: Edition = 'hosted', seed = 1, rateLimitPerSecond = 1_000_000) {
-    const random = new SeededRandom(seed);
-    const store = openStore(':memory:', random);
-    seedCatalogue(store);
-    this.ctx = {
+  static async start(edition: Edition = 'hosted', opts: TestPlatformOptions = {}): Promise<TestPlatform> {
+    const p = new TestPlatform();
+    const random = new SeededRandom(1);
+    const store = await openStore(
+      opts.postgresUrl ? { postgresUrl: opts.postgresUrl } : { sqlitePath: ':memory:' },
+      random,
+    );
+    await seedCatalogue(store);
+    const limit = opts.rateLimitPerSecond ?? 1_000_000;
+    p.ctx = {
       store,
-      clock: this.clock,
+      clock: p.clock,
       random,
       logger: silentLogger,
       edition,
-      rateLimiter: createMemoryRateLimiter(rateLimitPerSecond),
+      rateLimiter: opts.postgresUrl ? createDatabaseRateLimiter(store.database, limit) : createMemoryRateLimiter(limit),
     };
-    seedDevAdmin(this.ctx, ADMIN_TOKEN);
-    this.server = buildServer(this.ctx);
-  }
-
-  static async start(edition: Edition = 'hosted', opts: { rateLimitPerSecond?: number } = {}): Promise<TestPlatform> {
-    const p = new TestPlatform(edition, 1, opts.rateLimitPerSecond);
+    await seedDevAdmin(p.ctx, ADMIN_TOKEN);
+    p.server = buildServer(p.ctx);
     await new Promise<void>((resolve) => p.server.listen(0, '127.0.0.1', resolve));
     p.baseUrl = `http://127.0.0.1:${(p.server.address() as AddressInfo).port}`;
     return p;
@@ -67,7 +74,7 @@ export class TestPlatform {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
     });
-    this.ctx.store.close();
+    await this.ctx.store.close();
   }
 
   /** An API call under /api/v2; `body` is sent as a JSON:API document. */

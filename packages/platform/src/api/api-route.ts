@@ -16,5 +16,5 @@ export interface ApiRequest {
 /** A handler's answer: 200 with a document unless it says otherwise; 204 has no document. */
 export type ApiReply = { status?: 200 | 201; document: Document } | { status: 204 };
 
-export type ApiHandler = (ctx: PlatformContext, req: ApiRequest) => ApiReply;
+export type ApiHandler = (ctx: PlatformContext, req: ApiRequest) => Promise<ApiReply>;
 export type ApiRoute = RouteSpec<ApiHandler>;

@@ -12,23 +12,28 @@ export const tokenRoutes: ApiRoute[] = [
   {
     method: 'POST',
     pattern: '/users/:user_id/authentication-tokens',
-    handler: (ctx, req) => {
-      const user = selfOrAdmin(ctx, req.principal, req.params.user_id);
+    handler: async (ctx, req) => {
+      const user = await selfOrAdmin(ctx, req.principal, req.params.user_id);
       const attributes = attributesOf(req.body ?? { data: { type: 'authentication-tokens' } }, 'authentication-tokens');
       const description = optionalString(attributes, 'description') ?? null;
       const nowMs = ctx.clock.now();
       const expiredAtMs = expiryAttribute(attributes, 'expired-at', nowMs);
-      const { row, secret } = ctx.store.tokens.createUserToken({ userId: user.id, description, expiredAtMs, nowMs });
+      const { row, secret } = await ctx.store.tokens.createUserToken({
+        userId: user.id,
+        description,
+        expiredAtMs,
+        nowMs,
+      });
       return { status: 201, document: { data: tokenResource(row, secret) } };
     },
   },
   {
     method: 'GET',
     pattern: '/users/:user_id/authentication-tokens',
-    handler: (ctx, req) => {
+    handler: async (ctx, req) => {
       const page = parsePage(req.query);
       const user = selfUser(req.principal, req.params.user_id);
-      const all = ctx.store.tokens.forUser(user.id);
+      const all = await ctx.store.tokens.forUser(user.id);
       return {
         document: {
           data: slicePage(all, page).map((t) => tokenResource(t)),
@@ -40,38 +45,39 @@ export const tokenRoutes: ApiRoute[] = [
   {
     method: 'GET',
     pattern: '/authentication-tokens/:id',
-    handler: (ctx, req) => ({ document: { data: tokenResource(ownToken(ctx, req.principal, req.params.id)) } }),
+    handler: async (ctx, req) => ({
+      document: { data: tokenResource(await ownToken(ctx, req.principal, req.params.id)) },
+    }),
   },
   {
     method: 'DELETE',
     pattern: '/authentication-tokens/:id',
-    handler: (ctx, req) => {
-      ctx.store.tokens.delete(ownToken(ctx, req.principal, req.params.id).id);
+    handler: async (ctx, req) => {
+      await ctx.store.tokens.delete((await ownToken(ctx, req.principal, req.params.id)).id);
       return { status: 204 };
     },
   },
   {
     method: 'POST',
     pattern: '/organizations/:organization_name/authentication-token',
-    handler: (ctx, req) => {
+    handler: async (ctx, req) => {
       // Only an owner's user token may mint it: an organization token cannot renew itself.
-      const org = ownedOrganization(ctx, req.principal, req.params.organization_name ?? '');
+      const org = await ownedOrganization(ctx, req.principal, req.params.organization_name ?? '');
       const attributes = req.body === undefined ? {} : attributesOf(req.body, 'authentication-token');
       const nowMs = ctx.clock.now();
-      const { row, secret } = ctx.store.tokens.replaceOrganizationToken({
-        organizationId: org.id,
-        expiredAtMs: expiryAttribute(attributes, 'expired-at', nowMs),
-        nowMs,
-      });
+      const expiredAtMs = expiryAttribute(attributes, 'expired-at', nowMs);
+      const { row, secret } = await ctx.store.transaction((tx) =>
+        tx.tokens.replaceOrganizationToken({ organizationId: org.id, expiredAtMs, nowMs }),
+      );
       return { status: 201, document: { data: tokenResource(row, secret) } };
     },
   },
   {
     method: 'DELETE',
     pattern: '/organizations/:organization_name/authentication-token',
-    handler: (ctx, req) => {
-      const org = ownedOrganization(ctx, req.principal, req.params.organization_name ?? '');
-      if (!ctx.store.tokens.deleteOrganizationToken(org.id)) throw new NotFoundError();
+    handler: async (ctx, req) => {
+      const org = await ownedOrganization(ctx, req.principal, req.params.organization_name ?? '');
+      if (!(await ctx.store.tokens.deleteOrganizationToken(org.id))) throw new NotFoundError();
       return { status: 204 };
     },
   },
@@ -88,17 +94,17 @@ function selfUser(principal: Principal, userId: string | undefined) {
  * The user named in the path when the caller is that user or a site administrator: Ward has no
  * password sign-in, so an administrator hands a new user the first token.
  */
-function selfOrAdmin(ctx: PlatformContext, principal: Principal, userId: string | undefined) {
+async function selfOrAdmin(ctx: PlatformContext, principal: Principal, userId: string | undefined) {
   const caller = requireUser(principal);
   if (caller.id === userId) return caller;
-  const user = caller.is_site_admin === 1 ? ctx.store.users.get(userId ?? '') : undefined;
+  const user = caller.is_site_admin === 1 ? await ctx.store.users.get(userId ?? '') : undefined;
   if (!user) throw new NotFoundError();
   return user;
 }
 
-function ownToken(ctx: PlatformContext, principal: Principal, id: string | undefined): TokenRow {
+async function ownToken(ctx: PlatformContext, principal: Principal, id: string | undefined): Promise<TokenRow> {
   const user = requireUser(principal);
-  const token = ctx.store.tokens.get(id ?? '');
+  const token = await ctx.store.tokens.get(id ?? '');
   if (!token || token.user_id !== user.id) throw new NotFoundError();
   return token;
 }

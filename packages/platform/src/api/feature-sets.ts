@@ -9,7 +9,7 @@ export const featureSetRoutes: ApiRoute[] = [
   {
     method: 'GET',
     pattern: '/feature-sets',
-    handler: (ctx, req) => {
+    handler: async (ctx, req) => {
       const page = parsePage(req.query);
       // Every listed set is offered, so in this list `is-current` is always true; no organization
       // is in view, so the limits are null (the organization list gives the numbers).
@@ -25,11 +25,11 @@ export const featureSetRoutes: ApiRoute[] = [
   {
     method: 'GET',
     pattern: '/organizations/:organization_name/feature-sets',
-    handler: (ctx, req) => {
+    handler: async (ctx, req) => {
       const page = parsePage(req.query);
-      const { org } = visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
-      const current = ctx.store.subscriptions.active(org.id)?.feature_set_id;
-      const all = availablePlans(ctx, org.id);
+      const { org } = await visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
+      const current = (await ctx.store.subscriptions.active(org.id))?.feature_set_id;
+      const all = await availablePlans(ctx, org.id);
       return {
         document: {
           data: slicePage(all, page).map((fs) => featureSetResource(fs, fs.id === current)),
@@ -45,9 +45,9 @@ export const entitlementSetRoutes: ApiRoute[] = [
   {
     method: 'GET',
     pattern: '/organizations/:organization_name/entitlement-set',
-    handler: (ctx, req) => {
-      const { org } = visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
-      const sub = ctx.store.subscriptions.active(org.id);
+    handler: async (ctx, req) => {
+      const { org } = await visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
+      const sub = await ctx.store.subscriptions.active(org.id);
       const fs = sub && ctx.store.featureSets.get(sub.feature_set_id);
       return { document: { data: entitlementSetResource(ctx.edition, org, sub, fs) } };
     },

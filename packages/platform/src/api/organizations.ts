@@ -1,6 +1,7 @@
 import { ownedOrganization, requireUser, visibleOrganization } from '../auth/principal.js';
 import { UnprocessableError } from '../jsonapi/errors.js';
 import { paginationMembers, parsePage, slicePage } from '../jsonapi/pagination.js';
+import { isUniqueViolation } from '../store/index.js';
 import { startOnFreePlan } from '../subscriptions/plans.js';
 import { entitlementSetResource } from '../subscriptions/resources.js';
 import type { ApiRoute } from './api-route.js';
@@ -11,13 +12,13 @@ export const organizationRoutes: ApiRoute[] = [
   {
     method: 'GET',
     pattern: '/organizations',
-    handler: (ctx, req) => {
+    handler: async (ctx, req) => {
       const page = parsePage(req.query);
       const p = req.principal;
       const all =
         p.kind === 'user'
-          ? ctx.store.organizations.forUser(p.user.id)
-          : [ctx.store.organizations.get(p.organizationId)];
+          ? await ctx.store.organizations.forUser(p.user.id)
+          : [await ctx.store.organizations.get(p.organizationId)];
       const visible = all.filter((o) => o !== undefined);
       return {
         document: {
@@ -30,7 +31,7 @@ export const organizationRoutes: ApiRoute[] = [
   {
     method: 'POST',
     pattern: '/organizations',
-    handler: (ctx, req) => {
+    handler: async (ctx, req) => {
       const user = requireUser(req.principal);
       const attributes = attributesOf(req.body, 'organizations');
       const name = requiredString(attributes, 'name', {
@@ -41,13 +42,20 @@ export const organizationRoutes: ApiRoute[] = [
         pattern: EMAIL_PATTERN,
       });
       // The organization, its owner and its free subscription appear together or not at all.
-      const org = ctx.store.transaction(() => {
-        if (ctx.store.organizations.byName(name)) throw new UnprocessableError('name has already been taken');
-        const created = ctx.store.organizations.create({ name, email, nowMs: ctx.clock.now() });
-        ctx.store.organizations.addMember(created.id, user.id, 'owner', ctx.clock.now());
-        startOnFreePlan(ctx, created.id);
-        return created;
-      });
+      const taken = () =>
+        new UnprocessableError('name has already been taken', { source: { pointer: '/data/attributes/name' } });
+      const org = await ctx.store
+        .transaction(async (tx) => {
+          if (await tx.organizations.byName(name)) throw taken();
+          const created = await tx.organizations.create({ name, email, nowMs: ctx.clock.now() });
+          await tx.organizations.addMember(created.id, user.id, 'owner', ctx.clock.now());
+          await startOnFreePlan({ ...ctx, store: tx }, created.id);
+          return created;
+        })
+        .catch((err) => {
+          // Another process took the name between the check and the insert.
+          throw isUniqueViolation(err) ? taken() : err;
+        });
       ctx.logger.info('organization created', { organization: org.name, user: user.username });
       return { status: 201, document: { data: organizationResource(org, ctx.edition) } };
     },
@@ -57,11 +65,11 @@ export const organizationRoutes: ApiRoute[] = [
     pattern: '/organizations/:organization_name',
     // The established include key is spelled with an underscore.
     includes: ['entitlement_set'],
-    handler: (ctx, req) => {
-      const { org } = visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
+    handler: async (ctx, req) => {
+      const { org } = await visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
       const data = organizationResource(org, ctx.edition);
       if (!req.include.has('entitlement_set')) return { document: { data } };
-      const sub = ctx.store.subscriptions.active(org.id);
+      const sub = await ctx.store.subscriptions.active(org.id);
       const fs = sub && ctx.store.featureSets.get(sub.feature_set_id);
       return { document: { data, included: [entitlementSetResource(ctx.edition, org, sub, fs)] } };
     },
@@ -69,9 +77,9 @@ export const organizationRoutes: ApiRoute[] = [
   {
     method: 'DELETE',
     pattern: '/organizations/:organization_name',
-    handler: (ctx, req) => {
-      const org = ownedOrganization(ctx, req.principal, req.params.organization_name ?? '');
-      ctx.store.organizations.delete(org.id);
+    handler: async (ctx, req) => {
+      const org = await ownedOrganization(ctx, req.principal, req.params.organization_name ?? '');
+      await ctx.store.organizations.delete(org.id);
       ctx.logger.info('organization deleted', { organization: org.name });
       return { status: 204 };
     },
@@ -79,16 +87,16 @@ export const organizationRoutes: ApiRoute[] = [
   {
     method: 'POST',
     pattern: '/organizations/:organization_name/organization-memberships',
-    handler: (ctx, req) => {
-      const org = ownedOrganization(ctx, req.principal, req.params.organization_name ?? '');
+    handler: async (ctx, req) => {
+      const org = await ownedOrganization(ctx, req.principal, req.params.organization_name ?? '');
       const attributes = attributesOf(req.body, 'organization-memberships');
       const email = requiredString(attributes, 'email', {
         pattern: EMAIL_PATTERN,
       });
-      const user = ctx.store.users.byEmail(email);
+      const user = await ctx.store.users.byEmail(email);
       // Ward has no invitations by mail: only an existing user can be added.
       if (!user) throw new UnprocessableError('no user has that email address');
-      const membership = ctx.store.organizations.addMember(org.id, user.id, 'member', ctx.clock.now());
+      const membership = await ctx.store.organizations.addMember(org.id, user.id, 'member', ctx.clock.now());
       return { status: 201, document: { data: membershipResource(membership, org) } };
     },
   },

@@ -12,9 +12,9 @@ export const subscriptionRoutes: ApiRoute[] = [
     pattern: '/organizations/:organization_name/subscription',
     // Always in `included`; naming it is allowed and changes nothing.
     includes: ['feature_set'],
-    handler: (ctx, req) => {
-      const { org } = visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
-      const sub = ctx.store.subscriptions.active(org.id);
+    handler: async (ctx, req) => {
+      const { org } = await visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
+      const sub = await ctx.store.subscriptions.active(org.id);
       if (!sub) throw new NotFoundError();
       return reply(ctx, sub, org);
     },
@@ -23,20 +23,20 @@ export const subscriptionRoutes: ApiRoute[] = [
     method: 'GET',
     pattern: '/subscriptions/:id',
     includes: ['feature_set'],
-    handler: (ctx, req) => {
-      const sub = ctx.store.subscriptions.get(req.params.id ?? '');
-      const org = sub && ctx.store.organizations.get(sub.organization_id);
+    handler: async (ctx, req) => {
+      const sub = await ctx.store.subscriptions.get(req.params.id ?? '');
+      const org = sub && (await ctx.store.organizations.get(sub.organization_id));
       if (!sub || !org) throw new NotFoundError();
       // Same 404 as an unknown id when the caller cannot see the organization.
-      visibleOrganization(ctx, req.principal, org.name);
+      await visibleOrganization(ctx, req.principal, org.name);
       return reply(ctx, sub, org);
     },
   },
 ];
 
-function reply(ctx: PlatformContext, sub: SubscriptionRow, org: OrganizationRow): ApiReply {
+async function reply(ctx: PlatformContext, sub: SubscriptionRow, org: OrganizationRow): Promise<ApiReply> {
   const fs = ctx.store.featureSets.get(sub.feature_set_id);
   if (!fs) throw new Error(`subscription ${sub.id} names missing feature set ${sub.feature_set_id}`);
-  const current = sub.is_active === 1 ? sub : ctx.store.subscriptions.active(org.id);
+  const current = sub.is_active === 1 ? sub : await ctx.store.subscriptions.active(org.id);
   return { document: subscriptionDocument(sub, org, fs, current?.feature_set_id) };
 }

@@ -17,24 +17,24 @@ export function bearerSecret(authorization: string | undefined): string | undefi
 }
 
 /** The principal behind `Authorization: Bearer <token>`; anything missing, unknown or expired is a 401. */
-export function authenticate(ctx: PlatformContext, authorization: string | undefined): Principal {
+export async function authenticate(ctx: PlatformContext, authorization: string | undefined): Promise<Principal> {
   const secret = bearerSecret(authorization);
   if (!secret) throw new UnauthorizedError('a bearer token is required');
-  const token = ctx.store.tokens.bySecret(secret);
+  const token = await ctx.store.tokens.bySecret(secret);
   const nowMs = ctx.clock.now();
   if (!token || (token.expired_at !== null && token.expired_at <= nowMs)) {
     throw new UnauthorizedError('the token is unknown or expired');
   }
   let lastUsedMs = token.last_used_at;
   if (lastUsedMs === null || nowMs - lastUsedMs >= LAST_USED_RESOLUTION_MS) {
-    ctx.store.tokens.touch(token.id, nowMs);
+    await ctx.store.tokens.touch(token.id, nowMs);
     lastUsedMs = nowMs;
   }
   const recheckAtMs = Math.min(token.expired_at ?? Number.POSITIVE_INFINITY, lastUsedMs + LAST_USED_RESOLUTION_MS);
   if (token.kind === 'organization' && token.organization_id) {
     return { kind: 'organization', organizationId: token.organization_id, recheckAtMs };
   }
-  const user = token.user_id ? ctx.store.users.get(token.user_id) : undefined;
+  const user = token.user_id ? await ctx.store.users.get(token.user_id) : undefined;
   if (!user) throw new UnauthorizedError('the token is unknown or expired');
   return { kind: 'user', user, recheckAtMs };
 }
@@ -46,17 +46,17 @@ export type Access = MembershipRole | 'organization-token';
  * The organization named `name` (case-insensitively) if the principal can see it. An unknown
  * organization and one the principal has no tie to are the same 404, so names are not leaked.
  */
-export function visibleOrganization(
+export async function visibleOrganization(
   ctx: PlatformContext,
   principal: Principal,
   name: string,
-): { org: OrganizationRow; access: Access } {
-  const org = ctx.store.organizations.byName(name);
+): Promise<{ org: OrganizationRow; access: Access }> {
+  const org = await ctx.store.organizations.byName(name);
   if (org) {
     if (principal.kind === 'organization') {
       if (principal.organizationId === org.id) return { org, access: 'organization-token' };
     } else {
-      const role = ctx.store.organizations.membership(org.id, principal.user.id)?.role;
+      const role = (await ctx.store.organizations.membership(org.id, principal.user.id))?.role;
       if (role) return { org, access: role };
     }
   }
@@ -64,8 +64,12 @@ export function visibleOrganization(
 }
 
 /** Like `visibleOrganization`, but only for an owner; everyone else gets the same 404. */
-export function ownedOrganization(ctx: PlatformContext, principal: Principal, name: string): OrganizationRow {
-  const { org, access } = visibleOrganization(ctx, principal, name);
+export async function ownedOrganization(
+  ctx: PlatformContext,
+  principal: Principal,
+  name: string,
+): Promise<OrganizationRow> {
+  const { org, access } = await visibleOrganization(ctx, principal, name);
   if (access !== 'owner') throw new NotFoundError();
   return org;
 }

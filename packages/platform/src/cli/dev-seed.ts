@@ -8,17 +8,20 @@ const DEV_ADMIN_USERNAME = 'admin';
  * Idempotent over a kept database: the admin is created once, and the token is added only if
  * it is not already known.
  */
-export function seedDevAdmin(ctx: PlatformContext, token: string | undefined): { userId: string; token: string } {
+export function seedDevAdmin(
+  ctx: Pick<PlatformContext, 'store' | 'clock' | 'random'>,
+  token: string | undefined,
+): Promise<{ userId: string; token: string }> {
   const secret = token ?? `${randomBase62(ctx.random, 14)}.wardv1.${randomBase62(ctx.random, 64)}`;
-  return ctx.store.transaction(() => {
+  return ctx.store.transaction(async (tx) => {
     const nowMs = ctx.clock.now();
     const admin =
-      ctx.store.users.byUsername(DEV_ADMIN_USERNAME) ??
-      ctx.store.users.create({ username: DEV_ADMIN_USERNAME, email: 'admin@ward.invalid', isSiteAdmin: true, nowMs });
-    const existing = ctx.store.tokens.bySecret(secret);
+      (await tx.users.byUsername(DEV_ADMIN_USERNAME)) ??
+      (await tx.users.create({ username: DEV_ADMIN_USERNAME, email: 'admin@ward.invalid', isSiteAdmin: true, nowMs }));
+    const existing = await tx.tokens.bySecret(secret);
     if (existing && existing.user_id !== admin.id) throw new Error('--dev-token is already in use by another token');
     if (!existing) {
-      ctx.store.tokens.createUserToken({
+      await tx.tokens.createUserToken({
         userId: admin.id,
         description: 'dev admin token',
         expiredAtMs: null,

@@ -24,7 +24,7 @@ export async function run(argv: string[]): Promise<void> {
     if (command === 'serve' && wantsHelp(rest)) return printHelp(SERVE_USAGE);
     if (command === 'admin' && rest[0] === 'create' && wantsHelp(rest)) return printHelp(ADMIN_CREATE_USAGE);
     if (command === 'serve') {
-      const opts = parseServeOptions(rest);
+      const opts = parseServeOptions(rest, process.env);
       const logger = createLogger({ level: opts.logLevel });
       const server = await serve(opts, { clock: systemClock, logger, print: (l) => process.stdout.write(`${l}\n`) });
       const stop = () => {
@@ -36,7 +36,8 @@ export async function run(argv: string[]): Promise<void> {
       return;
     }
     if (command === 'admin' && rest[0] === 'create') {
-      for (const line of adminCreate(rest.slice(1), { clock: systemClock })) process.stdout.write(`${line}\n`);
+      for (const line of await adminCreate(rest.slice(1), { clock: systemClock, env: process.env }))
+        process.stdout.write(`${line}\n`);
       process.exit(0);
     }
     if (command === undefined || command === 'help' || wantsHelp([command])) {

@@ -1,13 +1,15 @@
 import { parseArgs } from 'node:util';
 import { LOG_LEVELS, type LogLevel } from '@ward/base';
 import { EDITIONS, type Edition } from '../context.js';
+import type { StoreLocation } from '../store/index.js';
 import { CliError } from './exit-error.js';
 import { goStyleArgs } from './go-style-args.js';
 
 export interface ServeOptions {
   host: string;
   port: number;
-  dbPath: string;
+  /** The SQLite file or the PostgreSQL URL. */
+  store: StoreLocation;
   edition: Edition;
   tlsCertPath: string | undefined;
   tlsKeyPath: string | undefined;
@@ -29,6 +31,8 @@ export const SERVE_USAGE = `Usage: ward-platform serve [options]
   --listen ADDR        host:port to listen on (default 127.0.0.1:8300; port 0 picks a free one)
   --db PATH            SQLite database file (default ward-platform.db; :memory: for a throwaway one;
                        with --dev the default is :memory:)
+  --database-url URL   PostgreSQL instead of SQLite: postgres://user:password@host:port/database
+                       (also WARD_PLATFORM_DATABASE_URL); several processes may share it
   --edition EDITION    hosted (default) or self-hosted; plans and subscriptions exist only in hosted
   --tls-cert PATH      PEM certificate chain; serve HTTPS (needs --tls-key)
   --tls-key PATH       PEM private key
@@ -39,8 +43,27 @@ export const SERVE_USAGE = `Usage: ward-platform serve [options]
                        more are answered 429 with Retry-After (default 30)
 `;
 
-/** Parses `serve`'s flags; any mistake is a CliError with exit code 2 (usage). */
-export function parseServeOptions(argv: string[]): ServeOptions {
+/** The environment variable that names the PostgreSQL database when `--database-url` is not given. */
+export const DATABASE_URL_ENV = 'WARD_PLATFORM_DATABASE_URL';
+
+/**
+ * Where the data lives: PostgreSQL when a URL is given, else the SQLite file (undefined when
+ * neither is). Naming both is a usage error, as is a URL that is not `postgres://`.
+ */
+export function storeLocation(dbPath: string | undefined, databaseUrl: string | undefined): StoreLocation | undefined {
+  if (databaseUrl !== undefined && databaseUrl !== '') {
+    if (dbPath !== undefined)
+      throw new CliError('--db and --database-url (or WARD_PLATFORM_DATABASE_URL) exclude each other', 2);
+    if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
+      throw new CliError('--database-url must be a postgres:// or postgresql:// URL', 2);
+    }
+    return { postgresUrl: databaseUrl };
+  }
+  return dbPath === undefined ? undefined : { sqlitePath: dbPath };
+}
+
+/** Parses `serve`'s flags (and `WARD_PLATFORM_DATABASE_URL`); any mistake is a CliError with exit code 2 (usage). */
+export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = {}): ServeOptions {
   let values: ReturnType<typeof parse>['values'];
   try {
     values = parse(goStyleArgs(argv)).values;
@@ -65,7 +88,9 @@ export function parseServeOptions(argv: string[]): ServeOptions {
   return {
     host: m[1].replace(/^\[(.*)\]$/, '$1'),
     port,
-    dbPath: values.db ?? (values.dev ? ':memory:' : 'ward-platform.db'),
+    store: storeLocation(values.db, values['database-url'] ?? env[DATABASE_URL_ENV]) ?? {
+      sqlitePath: values.dev ? ':memory:' : 'ward-platform.db',
+    },
     edition: edition as Edition,
     tlsCertPath: values['tls-cert'],
     tlsKeyPath: values['tls-key'],
@@ -84,6 +109,7 @@ function parse(argv: string[]) {
     options: {
       listen: { type: 'string' },
       db: { type: 'string' },
+      'database-url': { type: 'string' },
       edition: { type: 'string' },
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },

@@ -30,7 +30,9 @@ export const API_VERSION = '2.6';
  */
 export function createApiHandler(ctx: PlatformContext) {
   const router = new Router<ApiHandler>(apiRoutes(ctx.edition));
-  const cache = new ResponseCache(ctx.store.db, ctx.clock);
+  // Only SQLite can tell cheaply whether anything changed since an entry was made.
+  const changeStamp = ctx.store.database.changeStamp;
+  const cache = changeStamp ? new ResponseCache(changeStamp, ctx.clock) : undefined;
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const headers: Record<string, string> = { 'tfp-api-version': API_VERSION };
     try {
@@ -45,13 +47,14 @@ export function createApiHandler(ctx: PlatformContext) {
       if (match.kind === 'method_not_allowed') throw new MethodNotAllowedError(match.allowed);
       const isRead = req.method === 'GET' || req.method === 'HEAD';
       // Reads repeat far more often than anything changes (see ResponseCache for when an entry ends).
-      const cacheKey = isRead ? `${req.headers.authorization ?? ''}\n${url.pathname}${url.search}` : undefined;
-      const cached = cacheKey === undefined ? undefined : cache.get(cacheKey);
+      const cacheKey = isRead && cache ? `${req.headers.authorization ?? ''}\n${url.pathname}${url.search}` : undefined;
+      const cached = cacheKey === undefined ? undefined : cache?.get(cacheKey);
       if (cached) {
         sendBytes(res, 200, cached, headers);
         return;
       }
-      const principal = authenticate(ctx, req.headers.authorization);
+      const principal = await authenticate(ctx, req.headers.authorization);
+      const stampBefore = cache?.stamp();
       const body = req.method === 'POST' || req.method === 'PATCH' ? await readJsonBody(req) : undefined;
       const include = includedRelationships(url.searchParams, match.includes);
       const reply = await match.handler(ctx, {
@@ -66,7 +69,9 @@ export function createApiHandler(ctx: PlatformContext) {
         return;
       }
       const bytes = Buffer.from(JSON.stringify(reply.document));
-      if (cacheKey !== undefined && (reply.status ?? 200) === 200) cache.set(cacheKey, bytes, principal.recheckAtMs);
+      if (cacheKey !== undefined && stampBefore !== undefined && (reply.status ?? 200) === 200) {
+        cache?.set(cacheKey, bytes, principal.recheckAtMs, stampBefore);
+      }
       sendBytes(res, reply.status ?? 200, bytes, headers);
     } catch (err) {
       const reply = errorReply(err, (e) =>

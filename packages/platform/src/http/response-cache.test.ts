@@ -4,50 +4,66 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FakeClock, SeededRandom } from '@ward/base';
-import { openStore } from '../store/index.js';
+import { openStore, type Store } from '../store/index.js';
 import { ResponseCache } from './response-cache.js';
 
 const body = Buffer.from('{"data":1}');
 
+function cacheOf(store: Store, clock = new FakeClock(0)): ResponseCache {
+  const stamp = store.database.changeStamp;
+  if (!stamp) throw new Error('SQLite gives a change stamp');
+  return new ResponseCache(stamp, clock);
+}
+
 describe('ResponseCache', () => {
-  it('serves an entry until anything is written through this connection', () => {
-    const store = openStore(':memory:', new SeededRandom(1));
-    const cache = new ResponseCache(store.db, new FakeClock(0));
-    cache.set('k', body, Number.POSITIVE_INFINITY);
+  it('serves an entry until anything is written through this connection', async () => {
+    const store = await openStore({ sqlitePath: ':memory:' }, new SeededRandom(1));
+    const cache = cacheOf(store);
+    cache.set('k', body, Number.POSITIVE_INFINITY, cache.stamp());
     assert.equal(cache.get('k'), body);
     assert.equal(cache.get('k'), body);
-    store.users.create({ username: 'u', email: 'u@example.com', isSiteAdmin: false, nowMs: 0 });
+    await store.users.create({ username: 'u', email: 'u@example.com', isSiteAdmin: false, nowMs: 0 });
     assert.equal(cache.get('k'), undefined);
-    store.close();
+    await store.close();
   });
 
-  it('drops an entry when another connection commits to the same file', () => {
+  it('keeps no body computed while something was written', async () => {
+    const store = await openStore({ sqlitePath: ':memory:' }, new SeededRandom(1));
+    const cache = cacheOf(store);
+    const before = cache.stamp();
+    await store.users.create({ username: 'u', email: 'u@example.com', isSiteAdmin: false, nowMs: 0 });
+    cache.set('k', body, Number.POSITIVE_INFINITY, before);
+    assert.equal(cache.get('k'), undefined);
+    await store.close();
+  });
+
+  it('drops an entry when another connection commits to the same file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ward-platform-cache-'));
     try {
       const path = join(dir, 'p.db');
-      const mine = openStore(path, new SeededRandom(1));
-      const theirs = openStore(path, new SeededRandom(2));
-      const cache = new ResponseCache(mine.db, new FakeClock(0));
-      cache.set('k', body, Number.POSITIVE_INFINITY);
+      const mine = await openStore({ sqlitePath: path }, new SeededRandom(1));
+      const theirs = await openStore({ sqlitePath: path }, new SeededRandom(2));
+      const cache = cacheOf(mine);
+      cache.set('k', body, Number.POSITIVE_INFINITY, cache.stamp());
       assert.equal(cache.get('k'), body);
-      theirs.organizations.create({ name: 'acme', email: 'a@example.com', nowMs: 0 });
+      await theirs.organizations.create({ name: 'acme', email: 'a@example.com', nowMs: 0 });
       assert.equal(cache.get('k'), undefined);
-      mine.close();
-      theirs.close();
+      await mine.close();
+      await theirs.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('drops an entry when its time is up', () => {
-    const store = openStore(':memory:', new SeededRandom(1));
+  it('drops an entry when its time is up', async () => {
+    const store = await openStore({ sqlitePath: ':memory:' }, new SeededRandom(1));
     const clock = new FakeClock(0);
-    const cache = new ResponseCache(store.db, clock);
-    cache.set('k', body, 1000);
+    const cache = cacheOf(store, clock);
+    cache.set('k', body, 1000, cache.stamp());
     clock.advance(999);
     assert.equal(cache.get('k'), body);
     clock.advance(1);
     assert.equal(cache.get('k'), undefined);
-    store.close();
+    await store.close();
   });
 });

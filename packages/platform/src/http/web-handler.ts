@@ -44,7 +44,7 @@ export function createWebHandler(ctx: PlatformContext) {
       if (match.kind === 'method_not_allowed') throw new MethodNotAllowedError(match.allowed);
       const form = req.method === 'POST' ? await readForm(req) : new URLSearchParams();
       const cookies = parseCookies(req.headers.cookie);
-      reply = match.handler(ctx, { params: match.params, query: url.searchParams, form, cookies, secure });
+      reply = await match.handler(ctx, { params: match.params, query: url.searchParams, form, cookies, secure });
     } catch (err) {
       const status = statusOf(err);
       if (status === 500) ctx.logger.error('page failed', { method: req.method, path: url.pathname, err });

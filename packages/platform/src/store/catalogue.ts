@@ -1,5 +1,6 @@
 import type { Store } from './index.js';
 import type { FeatureSetRow } from './records.js';
+import { insertStatement } from './sql.js';
 
 const UNLIMITED = {
   run_task_limit: null,
@@ -150,7 +151,17 @@ export const FREE_IDENTIFIER = 'free';
 /** The self-service trial plan, offered to an organization only until it has used it. */
 export const TRIAL_IDENTIFIER = 'trial';
 
-/** Inserts the catalogue's feature sets that are missing; existing rows are left as they are. */
-export function seedCatalogue(store: Pick<Store, 'featureSets'>): void {
-  store.featureSets.seed(CATALOGUE);
+/**
+ * Inserts the catalogue's feature sets that are missing (existing rows are left as they are),
+ * in one transaction, then loads the catalogue into memory. Every process seeds the same rows,
+ * so processes starting together on one database are harmless to each other.
+ */
+export async function seedCatalogue(store: Pick<Store, 'database' | 'featureSets'>): Promise<void> {
+  await store.database.transaction(async (tx) => {
+    for (const row of CATALOGUE) {
+      const [insert, params] = insertStatement('feature_sets', { ...row });
+      await tx.run(`${insert} ON CONFLICT (id) DO NOTHING`, params);
+    }
+  });
+  await store.featureSets.load(store.database);
 }

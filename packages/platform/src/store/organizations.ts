@@ -1,7 +1,7 @@
 import type { Random } from '@ward/base';
-import type { Db } from './database.js';
 import { newId } from './ids.js';
 import type { MembershipRole, OrganizationRow } from './records.js';
+import { insertStatement, type Sql } from './sql.js';
 
 export interface MembershipRow {
   id: string;
@@ -12,74 +12,71 @@ export interface MembershipRow {
 }
 
 export class OrganizationStore {
-  readonly #insert;
-  readonly #byName;
-  readonly #byId;
-  readonly #forUser;
-  readonly #delete;
-  readonly #membership;
-  readonly #addMember;
+  readonly #byName: string;
+  readonly #forUser: string;
 
   constructor(
-    db: Db,
+    private readonly sql: Sql,
     private readonly random: Random,
   ) {
-    this.#insert = db.prepare(
-      'INSERT INTO organizations (id, name, email, created_at) VALUES (@id, @name, @email, @created_at)',
-    );
-    this.#byName = db.prepare<[string], OrganizationRow>('SELECT * FROM organizations WHERE name = ?');
-    this.#byId = db.prepare<[string], OrganizationRow>('SELECT * FROM organizations WHERE id = ?');
-    this.#forUser = db.prepare<[string], OrganizationRow>(
-      `SELECT o.* FROM organizations o JOIN memberships m ON m.organization_id = o.id
-       WHERE m.user_id = ? ORDER BY o.name COLLATE NOCASE`,
-    );
-    this.#delete = db.prepare('DELETE FROM organizations WHERE id = ?');
-    this.#membership = db.prepare<[string, string], MembershipRow>(
-      'SELECT * FROM memberships WHERE organization_id = ? AND user_id = ?',
-    );
-    this.#addMember = db.prepare(
-      `INSERT INTO memberships (id, organization_id, user_id, role, created_at)
-       VALUES (@id, @organization_id, @user_id, @role, @created_at)`,
-    );
+    const isSqlite = sql.dialect === 'sqlite';
+    this.#byName = isSqlite
+      ? 'SELECT * FROM organizations WHERE name = ?'
+      : 'SELECT * FROM organizations WHERE lower(name) = lower(?)';
+    this.#forUser = `SELECT o.* FROM organizations o JOIN memberships m ON m.organization_id = o.id
+       WHERE m.user_id = ? ORDER BY ${isSqlite ? 'o.name COLLATE NOCASE' : 'lower(o.name)'}`;
   }
 
-  create(input: { name: string; email: string; nowMs: number }): OrganizationRow {
+  async create(input: { name: string; email: string; nowMs: number }): Promise<OrganizationRow> {
     const row: OrganizationRow = {
       id: newId(this.random, 'org'),
       name: input.name,
       email: input.email,
       created_at: input.nowMs,
     };
-    this.#insert.run(row);
+    await this.sql.run(...insertStatement('organizations', { ...row }));
     return row;
   }
 
   /** Case-insensitive, like the unique index. */
-  byName(name: string): OrganizationRow | undefined {
-    return this.#byName.get(name);
+  byName(name: string): Promise<OrganizationRow | undefined> {
+    return this.sql.get<OrganizationRow>(this.#byName, [name]);
   }
 
-  get(id: string): OrganizationRow | undefined {
-    return this.#byId.get(id);
+  get(id: string): Promise<OrganizationRow | undefined> {
+    return this.sql.get<OrganizationRow>('SELECT * FROM organizations WHERE id = ?', [id]);
+  }
+
+  /**
+   * Inside a transaction: waits until no other transaction holds the organization, and holds it
+   * until this one ends (PostgreSQL `FOR UPDATE`; SQLite's BEGIN IMMEDIATE already holds the
+   * whole database). Returns false when the organization does not exist.
+   */
+  async lock(id: string): Promise<boolean> {
+    const lockClause = this.sql.dialect === 'postgres' ? ' FOR UPDATE' : '';
+    return (await this.sql.get(`SELECT id FROM organizations WHERE id = ?${lockClause}`, [id])) !== undefined;
   }
 
   /** The organizations the user is a member of, by name. */
-  forUser(userId: string): OrganizationRow[] {
-    return this.#forUser.all(userId);
+  forUser(userId: string): Promise<OrganizationRow[]> {
+    return this.sql.all<OrganizationRow>(this.#forUser, [userId]);
   }
 
   /** Removes the organization with its memberships, subscriptions and organization token. */
-  delete(id: string): void {
-    this.#delete.run(id);
+  async delete(id: string): Promise<void> {
+    await this.sql.run('DELETE FROM organizations WHERE id = ?', [id]);
   }
 
-  membership(organizationId: string, userId: string): MembershipRow | undefined {
-    return this.#membership.get(organizationId, userId);
+  membership(organizationId: string, userId: string): Promise<MembershipRow | undefined> {
+    return this.sql.get<MembershipRow>('SELECT * FROM memberships WHERE organization_id = ? AND user_id = ?', [
+      organizationId,
+      userId,
+    ]);
   }
 
   /** Adds the user with `role`, or returns the membership the user already has. */
-  addMember(organizationId: string, userId: string, role: MembershipRole, nowMs: number): MembershipRow {
-    const existing = this.membership(organizationId, userId);
+  async addMember(organizationId: string, userId: string, role: MembershipRole, nowMs: number): Promise<MembershipRow> {
+    const existing = await this.membership(organizationId, userId);
     if (existing) return existing;
     const row: MembershipRow = {
       id: newId(this.random, 'ou'),
@@ -88,7 +85,7 @@ export class OrganizationStore {
       role,
       created_at: nowMs,
     };
-    this.#addMember.run(row);
+    await this.sql.run(...insertStatement('memberships', { ...row }));
     return row;
   }
 }

@@ -1,55 +1,39 @@
-import type { Db } from './database.js';
 import type { SubscriptionRow } from './records.js';
+import { insertStatement, type Sql } from './sql.js';
 
 export class SubscriptionStore {
-  readonly #insert;
-  readonly #active;
-  readonly #byId;
-  readonly #end;
-  readonly #hasUsed;
+  constructor(private readonly sql: Sql) {}
 
-  constructor(db: Db) {
-    this.#insert = db.prepare(
-      `INSERT INTO subscriptions (id, organization_id, feature_set_id, start_at, end_at, is_active, runs_ceiling,
-         agents_ceiling, contract_start_at, contract_user_limit, contract_apply_limit, run_task_limit,
-         run_task_workspace_limit, run_task_mandatory_enforcement_limit, policy_set_limit, policy_limit,
-         policy_mandatory_enforcement_limit, versioned_policy_set_limit)
-       VALUES (@id, @organization_id, @feature_set_id, @start_at, @end_at, @is_active, @runs_ceiling,
-         @agents_ceiling, @contract_start_at, @contract_user_limit, @contract_apply_limit, @run_task_limit,
-         @run_task_workspace_limit, @run_task_mandatory_enforcement_limit, @policy_set_limit, @policy_limit,
-         @policy_mandatory_enforcement_limit, @versioned_policy_set_limit)`,
-    );
-    this.#active = db.prepare<[string], SubscriptionRow>(
-      'SELECT * FROM subscriptions WHERE organization_id = ? AND is_active = 1',
-    );
-    this.#byId = db.prepare<[string], SubscriptionRow>('SELECT * FROM subscriptions WHERE id = ?');
-    this.#end = db.prepare('UPDATE subscriptions SET is_active = 0, end_at = ? WHERE id = ? AND is_active = 1');
-    this.#hasUsed = db.prepare<[string, string], number>(
-      'SELECT count(*) FROM subscriptions WHERE organization_id = ? AND feature_set_id = ?',
-    );
-    this.#hasUsed.pluck();
-  }
-
-  insert(row: SubscriptionRow): void {
-    this.#insert.run(row);
+  async insert(row: SubscriptionRow): Promise<void> {
+    await this.sql.run(...insertStatement('subscriptions', { ...row }));
   }
 
   /** The organization's subscription in force, if any. */
-  active(organizationId: string): SubscriptionRow | undefined {
-    return this.#active.get(organizationId);
+  active(organizationId: string): Promise<SubscriptionRow | undefined> {
+    return this.sql.get<SubscriptionRow>('SELECT * FROM subscriptions WHERE organization_id = ? AND is_active = 1', [
+      organizationId,
+    ]);
   }
 
-  get(id: string): SubscriptionRow | undefined {
-    return this.#byId.get(id);
+  get(id: string): Promise<SubscriptionRow | undefined> {
+    return this.sql.get<SubscriptionRow>('SELECT * FROM subscriptions WHERE id = ?', [id]);
   }
 
   /** Ends an active subscription at `endAtMs`; returns false if it was not active. */
-  end(id: string, endAtMs: number): boolean {
-    return this.#end.run(endAtMs, id).changes === 1;
+  async end(id: string, endAtMs: number): Promise<boolean> {
+    const changed = await this.sql.run(
+      'UPDATE subscriptions SET is_active = 0, end_at = ? WHERE id = ? AND is_active = 1',
+      [endAtMs, id],
+    );
+    return changed === 1;
   }
 
   /** Whether the organization has ever been subscribed to the feature set. */
-  hasUsed(organizationId: string, featureSetId: string): boolean {
-    return (this.#hasUsed.get(organizationId, featureSetId) ?? 0) > 0;
+  async hasUsed(organizationId: string, featureSetId: string): Promise<boolean> {
+    const row = await this.sql.get<{ n: number }>(
+      'SELECT count(*) AS n FROM subscriptions WHERE organization_id = ? AND feature_set_id = ?',
+      [organizationId, featureSetId],
+    );
+    return (row?.n ?? 0) > 0;
   }
 }

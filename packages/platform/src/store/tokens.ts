@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type Random, randomBase62 } from '@ward/base';
-import type { Db } from './database.js';
 import { newId } from './ids.js';
 import type { TokenRow } from './records.js';
+import { insertStatement, type Sql } from './sql.js';
 
 /** Only this hash is stored: a leaked database must not hand out working tokens. */
 export function sha256(secret: string): string {
@@ -12,33 +12,10 @@ export function sha256(secret: string): string {
 const COLUMNS = 'id, kind, user_id, organization_id, description, created_at, last_used_at, expired_at';
 
 export class TokenStore {
-  readonly #insert;
-  readonly #bySecret;
-  readonly #byId;
-  readonly #forUser;
-  readonly #touch;
-  readonly #delete;
-  readonly #deleteOrganizationToken;
-
   constructor(
-    private readonly db: Db,
+    private readonly sql: Sql,
     private readonly random: Random,
-  ) {
-    this.#insert = db.prepare(
-      `INSERT INTO authentication_tokens (${COLUMNS}, token_sha256)
-       VALUES (@id, @kind, @user_id, @organization_id, @description, @created_at, @last_used_at, @expired_at, @token_sha256)`,
-    );
-    this.#bySecret = db.prepare<[string], TokenRow>(
-      `SELECT ${COLUMNS} FROM authentication_tokens WHERE token_sha256 = ?`,
-    );
-    this.#byId = db.prepare<[string], TokenRow>(`SELECT ${COLUMNS} FROM authentication_tokens WHERE id = ?`);
-    this.#forUser = db.prepare<[string], TokenRow>(
-      `SELECT ${COLUMNS} FROM authentication_tokens WHERE user_id = ? ORDER BY created_at, id`,
-    );
-    this.#touch = db.prepare('UPDATE authentication_tokens SET last_used_at = ? WHERE id = ?');
-    this.#delete = db.prepare('DELETE FROM authentication_tokens WHERE id = ?');
-    this.#deleteOrganizationToken = db.prepare('DELETE FROM authentication_tokens WHERE organization_id = ?');
-  }
+  ) {}
 
   /** A new token; the secret is returned here once and never again. */
   createUserToken(input: {
@@ -47,7 +24,7 @@ export class TokenStore {
     expiredAtMs: number | null;
     nowMs: number;
     secret?: string;
-  }): { row: TokenRow; secret: string } {
+  }): Promise<{ row: TokenRow; secret: string }> {
     return this.#create({
       kind: 'user',
       user_id: input.userId,
@@ -59,51 +36,56 @@ export class TokenStore {
     });
   }
 
-  /** Replaces the organization's token (there is at most one) in one transaction. */
-  replaceOrganizationToken(input: { organizationId: string; expiredAtMs: number | null; nowMs: number }): {
-    row: TokenRow;
-    secret: string;
-  } {
-    return this.db.transaction(() => {
-      this.#deleteOrganizationToken.run(input.organizationId);
-      return this.#create({
-        kind: 'organization',
-        user_id: null,
-        organization_id: input.organizationId,
-        description: null,
-        expired_at: input.expiredAtMs,
-        nowMs: input.nowMs,
-        secret: undefined,
-      });
-    })();
+  /**
+   * Replaces the organization's token (there is at most one). Call inside a transaction, so the
+   * old token is never gone without the new one.
+   */
+  async replaceOrganizationToken(input: { organizationId: string; expiredAtMs: number | null; nowMs: number }) {
+    await this.deleteOrganizationToken(input.organizationId);
+    return this.#create({
+      kind: 'organization',
+      user_id: null,
+      organization_id: input.organizationId,
+      description: null,
+      expired_at: input.expiredAtMs,
+      nowMs: input.nowMs,
+      secret: undefined,
+    });
   }
 
   /** Returns whether there was a token to delete. */
-  deleteOrganizationToken(organizationId: string): boolean {
-    return this.#deleteOrganizationToken.run(organizationId).changes > 0;
+  async deleteOrganizationToken(organizationId: string): Promise<boolean> {
+    return (await this.sql.run('DELETE FROM authentication_tokens WHERE organization_id = ?', [organizationId])) > 0;
   }
 
-  bySecret(secret: string): TokenRow | undefined {
-    return this.#bySecret.get(sha256(secret));
+  bySecret(secret: string): Promise<TokenRow | undefined> {
+    return this.sql.get<TokenRow>(`SELECT ${COLUMNS} FROM authentication_tokens WHERE token_sha256 = ?`, [
+      sha256(secret),
+    ]);
   }
 
-  get(id: string): TokenRow | undefined {
-    return this.#byId.get(id);
+  get(id: string): Promise<TokenRow | undefined> {
+    return this.sql.get<TokenRow>(`SELECT ${COLUMNS} FROM authentication_tokens WHERE id = ?`, [id]);
   }
 
-  forUser(userId: string): TokenRow[] {
-    return this.#forUser.all(userId);
+  forUser(userId: string): Promise<TokenRow[]> {
+    return this.sql.all<TokenRow>(
+      `SELECT ${COLUMNS} FROM authentication_tokens WHERE user_id = ? ORDER BY created_at, id`,
+      [userId],
+    );
   }
 
-  touch(id: string, nowMs: number): void {
-    this.#touch.run(nowMs, id);
+  async touch(id: string, nowMs: number): Promise<void> {
+    await this.sql.run('UPDATE authentication_tokens SET last_used_at = ? WHERE id = ?', [nowMs, id]);
   }
 
-  delete(id: string): void {
-    this.#delete.run(id);
+  async delete(id: string): Promise<void> {
+    await this.sql.run('DELETE FROM authentication_tokens WHERE id = ?', [id]);
   }
 
-  #create(input: Omit<TokenRow, 'id' | 'created_at' | 'last_used_at'> & { nowMs: number; secret: string | undefined }) {
+  async #create(
+    input: Omit<TokenRow, 'id' | 'created_at' | 'last_used_at'> & { nowMs: number; secret: string | undefined },
+  ) {
     // The recognisable middle part lets secret scanners find leaked tokens.
     const secret = input.secret ?? `${randomBase62(this.random, 14)}.wardv1.${randomBase62(this.random, 64)}`;
     const row: TokenRow = {
@@ -116,7 +98,7 @@ export class TokenStore {
       last_used_at: null,
       expired_at: input.expired_at,
     };
-    this.#insert.run({ ...row, token_sha256: sha256(secret) });
+    await this.sql.run(...insertStatement('authentication_tokens', { ...row, token_sha256: sha256(secret) }));
     return { row, secret };
   }
 }

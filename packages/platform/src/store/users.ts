@@ -1,29 +1,24 @@
 import type { Random } from '@ward/base';
-import type { Db } from './database.js';
 import { newId } from './ids.js';
 import type { UserRow } from './records.js';
+import { insertStatement, type Sql } from './sql.js';
 
 export class UserStore {
-  readonly #insert;
-  readonly #byId;
-  readonly #byUsername;
-  readonly #byEmail;
+  readonly #byUsername: string;
+  readonly #byEmail: string;
 
   constructor(
-    db: Db,
+    private readonly sql: Sql,
     private readonly random: Random,
   ) {
-    this.#insert = db.prepare(
-      'INSERT INTO users (id, username, email, is_site_admin, created_at) VALUES (@id, @username, @email, @is_site_admin, @created_at)',
-    );
-    this.#byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
-    this.#byUsername = db.prepare<[string], UserRow>('SELECT * FROM users WHERE username = ?');
-    this.#byEmail = db.prepare<[string], UserRow>(
-      'SELECT * FROM users WHERE email = ? COLLATE NOCASE ORDER BY created_at',
-    );
+    // Case-insensitive lookups that use each dialect's index (NOCASE column, lower() index).
+    const ci = (column: string) =>
+      sql.dialect === 'sqlite' ? `${column} = ? COLLATE NOCASE` : `lower(${column}) = lower(?)`;
+    this.#byUsername = `SELECT * FROM users WHERE ${ci('username')}`;
+    this.#byEmail = `SELECT * FROM users WHERE ${ci('email')} ORDER BY created_at, id`;
   }
 
-  create(input: { username: string; email: string; isSiteAdmin: boolean; nowMs: number }): UserRow {
+  async create(input: { username: string; email: string; isSiteAdmin: boolean; nowMs: number }): Promise<UserRow> {
     const row: UserRow = {
       id: newId(this.random, 'user'),
       username: input.username,
@@ -31,21 +26,21 @@ export class UserStore {
       is_site_admin: input.isSiteAdmin ? 1 : 0,
       created_at: input.nowMs,
     };
-    this.#insert.run(row);
+    await this.sql.run(...insertStatement('users', { ...row }));
     return row;
   }
 
-  get(id: string): UserRow | undefined {
-    return this.#byId.get(id);
+  get(id: string): Promise<UserRow | undefined> {
+    return this.sql.get<UserRow>('SELECT * FROM users WHERE id = ?', [id]);
   }
 
   /** Case-insensitive, like the unique index. */
-  byUsername(username: string): UserRow | undefined {
-    return this.#byUsername.get(username);
+  byUsername(username: string): Promise<UserRow | undefined> {
+    return this.sql.get<UserRow>(this.#byUsername, [username]);
   }
 
   /** The first user registered with `email`, case-insensitively. */
-  byEmail(email: string): UserRow | undefined {
-    return this.#byEmail.get(email);
+  byEmail(email: string): Promise<UserRow | undefined> {
+    return this.sql.get<UserRow>(this.#byEmail, [email]);
   }
 }

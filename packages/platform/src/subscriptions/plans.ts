@@ -1,12 +1,23 @@
 import type { PlatformContext } from '../context.js';
 import { UnprocessableError } from '../jsonapi/errors.js';
 import { newId } from '../store/ids.js';
-import { type FeatureSetRow, FREE_IDENTIFIER, type SubscriptionRow, TRIAL_IDENTIFIER } from '../store/index.js';
+import {
+  type FeatureSetRow,
+  FREE_IDENTIFIER,
+  type Store,
+  type SubscriptionRow,
+  type Tables,
+  TRIAL_IDENTIFIER,
+} from '../store/index.js';
 
-type Deps = Pick<PlatformContext, 'store' | 'clock' | 'random'>;
+type Deps = Pick<PlatformContext, 'clock' | 'random'> & { store: Tables };
 
 /** A new, open-ended subscription of the organization to `featureSet`, taking the plan's ceilings. */
-function startSubscription(deps: Deps, organizationId: string, featureSet: FeatureSetRow): SubscriptionRow {
+async function startSubscription(
+  deps: Deps,
+  organizationId: string,
+  featureSet: FeatureSetRow,
+): Promise<SubscriptionRow> {
   const row: SubscriptionRow = {
     id: newId(deps.random, 'sub'),
     organization_id: organizationId,
@@ -27,12 +38,12 @@ function startSubscription(deps: Deps, organizationId: string, featureSet: Featu
     policy_mandatory_enforcement_limit: null,
     versioned_policy_set_limit: null,
   };
-  deps.store.subscriptions.insert(row);
+  await deps.store.subscriptions.insert(row);
   return row;
 }
 
 /** Subscribes a new organization to the free plan. Call inside the transaction that creates it. */
-export function startOnFreePlan(deps: Deps, organizationId: string): SubscriptionRow {
+export function startOnFreePlan(deps: Deps, organizationId: string): Promise<SubscriptionRow> {
   const free = deps.store.featureSets.byIdentifier(FREE_IDENTIFIER);
   // The catalogue is seeded when the database opens, so this is a broken database, not a user error.
   if (!free) throw new Error('the feature-set catalogue has no free plan');
@@ -43,35 +54,42 @@ export function startOnFreePlan(deps: Deps, organizationId: string): Subscriptio
  * The plans this organization may choose: every offered plan, except the trial once the
  * organization has had it (unless it is on it now).
  */
-export function availablePlans(deps: Pick<PlatformContext, 'store'>, organizationId: string): FeatureSetRow[] {
-  const current = deps.store.subscriptions.active(organizationId);
-  return deps.store.featureSets
-    .offered()
-    .filter(
-      (fs) =>
-        fs.identifier !== TRIAL_IDENTIFIER ||
-        fs.id === current?.feature_set_id ||
-        !deps.store.subscriptions.hasUsed(organizationId, fs.id),
-    );
+export async function availablePlans(deps: { store: Tables }, organizationId: string): Promise<FeatureSetRow[]> {
+  const current = await deps.store.subscriptions.active(organizationId);
+  const plans: FeatureSetRow[] = [];
+  for (const fs of deps.store.featureSets.offered()) {
+    const isChoosable =
+      fs.identifier !== TRIAL_IDENTIFIER ||
+      fs.id === current?.feature_set_id ||
+      !(await deps.store.subscriptions.hasUsed(organizationId, fs.id));
+    if (isChoosable) plans.push(fs);
+  }
+  return plans;
 }
 
 /**
  * Ends the organization's active subscription now and starts one on `featureSetId`, in one
- * transaction, so readers see either the old plan or the new one and never neither.
+ * transaction, so readers see either the old plan or the new one and never neither. The
+ * organization's row is locked first: a second change (from another process too) waits, then
+ * sees the first one's result, so two changes never leave two active subscriptions (the
+ * partial unique index would refuse that anyway).
  */
 export function changePlan(
-  deps: Deps,
+  deps: Pick<PlatformContext, 'clock' | 'random'> & { store: Pick<Store, 'transaction'> },
   organizationId: string,
   featureSetId: string,
-): { ended: SubscriptionRow | undefined; started: SubscriptionRow } {
-  return deps.store.transaction(() => {
-    const plan = availablePlans(deps, organizationId).find((fs) => fs.id === featureSetId);
+): Promise<{ ended: SubscriptionRow | undefined; started: SubscriptionRow }> {
+  return deps.store.transaction(async (tx) => {
+    const inTx: Deps = { clock: deps.clock, random: deps.random, store: tx };
+    if (!(await tx.organizations.lock(organizationId))) throw new UnprocessableError('the organization is gone');
+    const plan = (await availablePlans(inTx, organizationId)).find((fs) => fs.id === featureSetId);
     if (!plan) throw new UnprocessableError('that plan is not available to this organization');
     if (!plan.self_serve_billing) throw new UnprocessableError(`the ${plan.name} plan is arranged with sales`);
-    const current = deps.store.subscriptions.active(organizationId);
+    const current = await tx.subscriptions.active(organizationId);
     if (current?.feature_set_id === plan.id) throw new UnprocessableError(`already on the ${plan.name} plan`);
-    if (current) deps.store.subscriptions.end(current.id, deps.clock.now());
-    const started = startSubscription(deps, organizationId, plan);
-    return { ended: current && { ...current, is_active: 0, end_at: deps.clock.now() }, started };
+    const nowMs = deps.clock.now();
+    if (current) await tx.subscriptions.end(current.id, nowMs);
+    const started = await startSubscription(inTx, organizationId, plan);
+    return { ended: current && { ...current, is_active: 0, end_at: nowMs }, started };
   });
 }

@@ -15,12 +15,12 @@ export const billingRoutes: WebRoute[] = [
   {
     method: 'GET',
     pattern: BILLING,
-    handler: (ctx, req) =>
-      asOwner(ctx, req, (org, signedIn) => {
-        const subscription = ctx.store.subscriptions.active(org.id);
+    handler: async (ctx, req) =>
+      asOwner(ctx, req, async (org, signedIn) => {
+        const subscription = await ctx.store.subscriptions.active(org.id);
         const current = subscription && ctx.store.featureSets.get(subscription.feature_set_id);
         if (!subscription || !current) throw new NotFoundError('this organization has no subscription');
-        const plans = availablePlans(ctx, org.id);
+        const plans = await availablePlans(ctx, org.id);
         return {
           kind: 'page',
           html: billingPage({
@@ -37,11 +37,11 @@ export const billingRoutes: WebRoute[] = [
   {
     method: 'GET',
     pattern: `${BILLING}/confirm`,
-    handler: (ctx, req) =>
-      asOwner(ctx, req, (org, signedIn) => {
-        const subscription = ctx.store.subscriptions.active(org.id);
+    handler: async (ctx, req) =>
+      asOwner(ctx, req, async (org, signedIn) => {
+        const subscription = await ctx.store.subscriptions.active(org.id);
         const from = subscription && ctx.store.featureSets.get(subscription.feature_set_id);
-        const to = availablePlans(ctx, org.id).find((fs) => fs.id === req.query.get('feature_set'));
+        const to = (await availablePlans(ctx, org.id)).find((fs) => fs.id === req.query.get('feature_set'));
         if (!subscription || !from || !to) {
           throw new UnprocessableError('choose one of the plans offered on the billing page');
         }
@@ -54,10 +54,10 @@ export const billingRoutes: WebRoute[] = [
   {
     method: 'POST',
     pattern: BILLING,
-    handler: (ctx, req) =>
-      asOwner(ctx, req, (org, signedIn) => {
+    handler: async (ctx, req) =>
+      asOwner(ctx, req, async (org, signedIn) => {
         checkCsrf(signedIn.csrfToken, req.form.get('authenticity_token'));
-        const { started } = changePlan(ctx, org.id, req.form.get('feature_set') ?? '');
+        const { started } = await changePlan(ctx, org.id, req.form.get('feature_set') ?? '');
         const plan = ctx.store.featureSets.get(started.feature_set_id);
         ctx.logger.info('plan changed', {
           organization: org.name,
@@ -82,18 +82,18 @@ function chrome(org: OrganizationRow, signedIn: SignedIn, current: Chrome['curre
  * Not a member: 404, as in the API. A member who is not an owner already knows the
  * organization exists, so is told plainly (403).
  */
-function asOwner(
+async function asOwner(
   ctx: PlatformContext,
   req: WebRequest,
-  fn: (org: OrganizationRow, signedIn: SignedIn) => WebReply,
-): WebReply {
-  const signedIn = currentSession(ctx, req.cookies);
+  fn: (org: OrganizationRow, signedIn: SignedIn) => Promise<WebReply>,
+): Promise<WebReply> {
+  const signedIn = await currentSession(ctx, req.cookies);
   if (!signedIn) {
     const back = `/app/${encodeURIComponent(req.params.organization_name ?? '')}/settings/billing`;
     return { kind: 'redirect', location: `/app/session/new?return_to=${encodeURIComponent(back)}` };
   }
-  const org = ctx.store.organizations.byName(req.params.organization_name ?? '');
-  const role = org && ctx.store.organizations.membership(org.id, signedIn.user.id)?.role;
+  const org = await ctx.store.organizations.byName(req.params.organization_name ?? '');
+  const role = org && (await ctx.store.organizations.membership(org.id, signedIn.user.id))?.role;
   if (!org || !role) throw new NotFoundError();
   if (role !== 'owner') throw new ForbiddenError('only owners of this organization can manage its billing');
   return fn(org, signedIn);

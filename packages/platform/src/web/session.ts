@@ -16,19 +16,22 @@ export interface SignedIn {
 }
 
 /** The user behind the session cookie, or undefined when there is none, or it expired. */
-export function currentSession(ctx: PlatformContext, cookies: Map<string, string>): SignedIn | undefined {
+export async function currentSession(
+  ctx: PlatformContext,
+  cookies: Map<string, string>,
+): Promise<SignedIn | undefined> {
   const id = cookies.get(SESSION_COOKIE);
   if (!id) return undefined;
-  const session = ctx.store.sessions.get(id, ctx.clock.now());
-  const user = session && ctx.store.users.get(session.user_id);
+  const session = await ctx.store.sessions.get(id, ctx.clock.now());
+  const user = session && (await ctx.store.users.get(session.user_id));
   return session && user ? { user, csrfToken: session.csrf_token } : undefined;
 }
 
 /** Starts a session for `user`; returns the Set-Cookie header value. */
-export function startSession(ctx: PlatformContext, user: UserRow, secure: boolean): string {
+export async function startSession(ctx: PlatformContext, user: UserRow, secure: boolean): Promise<string> {
   const sessionId = randomBase62(ctx.random, 32);
   const nowMs = ctx.clock.now();
-  ctx.store.sessions.create({
+  await ctx.store.sessions.create({
     sessionId,
     userId: user.id,
     csrfToken: randomBase62(ctx.random, 32),
@@ -38,9 +41,9 @@ export function startSession(ctx: PlatformContext, user: UserRow, secure: boolea
   return setCookie(SESSION_COOKIE, sessionId, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure });
 }
 
-export function endSession(ctx: PlatformContext, cookies: Map<string, string>, secure: boolean): string {
+export async function endSession(ctx: PlatformContext, cookies: Map<string, string>, secure: boolean): Promise<string> {
   const id = cookies.get(SESSION_COOKIE);
-  if (id) ctx.store.sessions.delete(id);
+  if (id) await ctx.store.sessions.delete(id);
   return setCookie(SESSION_COOKIE, '', { maxAgeSeconds: 0, secure });
 }
 

@@ -27,12 +27,12 @@ export const signInRoutes: WebRoute[] = [
   {
     method: 'GET',
     pattern: '/app',
-    handler: (ctx, req) => {
-      const signedIn = currentSession(ctx, req.cookies);
+    handler: async (ctx, req) => {
+      const signedIn = await currentSession(ctx, req.cookies);
       if (!signedIn) return { kind: 'redirect', location: '/app/session/new' };
       return {
         kind: 'page',
-        html: organizationsPage(ctx.store.organizations.forUser(signedIn.user.id), {
+        html: organizationsPage(await ctx.store.organizations.forUser(signedIn.user.id), {
           username: signedIn.user.username,
           csrfToken: signedIn.csrfToken,
           current: 'organizations',
@@ -43,16 +43,16 @@ export const signInRoutes: WebRoute[] = [
   {
     method: 'GET',
     pattern: '/app/session/new',
-    handler: (ctx, req) => signInForm(ctx.random, req, null, 200),
+    handler: async (ctx, req) => signInForm(ctx.random, req, null, 200),
   },
   {
     method: 'POST',
     pattern: '/app/session',
-    handler: (ctx, req) => {
+    handler: async (ctx, req) => {
       checkCsrf(req.cookies.get(SIGN_IN_CSRF_COOKIE), req.form.get('authenticity_token'));
-      let principal: ReturnType<typeof authenticate> | undefined;
+      let principal: Awaited<ReturnType<typeof authenticate>> | undefined;
       try {
-        principal = authenticate(ctx, `Bearer ${req.form.get('token') ?? ''}`);
+        principal = await authenticate(ctx, `Bearer ${req.form.get('token') ?? ''}`);
       } catch (err) {
         if (!(err instanceof UnauthorizedError)) throw err;
       }
@@ -62,7 +62,7 @@ export const signInRoutes: WebRoute[] = [
         kind: 'redirect',
         location: safeReturnTo(req.form.get('return_to')),
         cookies: [
-          startSession(ctx, principal.user, req.secure),
+          await startSession(ctx, principal.user, req.secure),
           setCookie(SIGN_IN_CSRF_COOKIE, '', { maxAgeSeconds: 0, secure: req.secure }),
         ],
       };
@@ -71,9 +71,13 @@ export const signInRoutes: WebRoute[] = [
   {
     method: 'POST',
     pattern: '/app/session/delete',
-    handler: (ctx, req) => {
-      checkCsrf(currentSession(ctx, req.cookies)?.csrfToken, req.form.get('authenticity_token'));
-      return { kind: 'redirect', location: '/app/session/new', cookies: [endSession(ctx, req.cookies, req.secure)] };
+    handler: async (ctx, req) => {
+      checkCsrf((await currentSession(ctx, req.cookies))?.csrfToken, req.form.get('authenticity_token'));
+      return {
+        kind: 'redirect',
+        location: '/app/session/new',
+        cookies: [await endSession(ctx, req.cookies, req.secure)],
+      };
     },
   },
 ];

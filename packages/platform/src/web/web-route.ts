@@ -15,5 +15,5 @@ export type WebReply =
   | { kind: 'page'; status?: number; html: string; cookies?: string[] }
   | { kind: 'redirect'; location: string; cookies?: string[] };
 
-export type WebHandler = (ctx: PlatformContext, req: WebRequest) => WebReply;
+export type WebHandler = (ctx: PlatformContext, req: WebRequest) => Promise<WebReply>;
 export type WebRoute = RouteSpec<WebHandler>;
