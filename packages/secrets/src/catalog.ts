@@ -9,8 +9,14 @@ import { createTotpBackend } from './engines/totp/backend.js';
  * only file that imports them all: the core gets this map and never imports one itself.
  */
 export const BUILTIN_BACKENDS: BackendCatalog = {
-  mounts: { kv: createKvBackend, totp: createTotpBackend },
-  auth: { approle: createAppRoleBackend, userpass: createUserpassBackend },
+  mounts: new Map([
+    ['kv', createKvBackend],
+    ['totp', createTotpBackend],
+  ]),
+  auth: new Map([
+    ['approle', createAppRoleBackend],
+    ['userpass', createUserpassBackend],
+  ]),
 };
 
 /** `secret/` is a KV version 2 engine on every new server (spec 000: a fresh install has `kv` at `secret/`). */

@@ -120,7 +120,8 @@ export function defineCommand<F extends Record<string, FlagSpec>>(spec: CommandS
     async execute(argv, { makeContext }) {
       const parsed = parseArgs(argv, booleans);
       for (const name of parsed.flags.keys()) {
-        if (!all[name]) throw new UsageError(`flag provided but not defined: -${name}\n\n${commandHelp(spec)}`);
+        if (!Object.hasOwn(all, name))
+          throw new UsageError(`flag provided but not defined: -${name}\n\n${commandHelp(spec)}`);
       }
       const { min, max } = spec.args;
       const n = parsed.positionals.length;

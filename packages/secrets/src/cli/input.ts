@@ -19,27 +19,31 @@ export async function parseDataArgs(args: string[], ctx: CommandContext): Promis
     }
     return parsed as Record<string, unknown>;
   }
-  const data: Record<string, unknown> = {};
+  // Entries then fromEntries: a `__proto__=…` argument stays an ordinary key.
+  const entries: [string, unknown][] = [];
   for (const arg of args) {
     const eq = arg.indexOf('=');
     if (eq <= 0) throw new UsageError(`invalid key/value pair "${arg}": expected K=V`);
     const key = arg.slice(0, eq);
     const raw = arg.slice(eq + 1);
-    data[key] = raw === '-' ? await ctx.readStdin() : raw.startsWith('@') ? await ctx.readFile(raw.slice(1)) : raw;
+    entries.push([
+      key,
+      raw === '-' ? await ctx.readStdin() : raw.startsWith('@') ? await ctx.readFile(raw.slice(1)) : raw,
+    ]);
   }
-  return data;
+  return Object.fromEntries(entries);
 }
 
 /** `k=v` pairs of a repeatable flag (`-metadata=team=ops`, `-options=version=2`). */
 export function parsePairs(pairs: string[], flagName: string): Record<string, string> | undefined {
   if (pairs.length === 0) return undefined;
-  const out: Record<string, string> = {};
+  const entries: [string, string][] = [];
   for (const p of pairs) {
     const eq = p.indexOf('=');
     if (eq <= 0) throw new UsageError(`-${flagName} takes K=V, got "${p}"`);
-    out[p.slice(0, eq)] = p.slice(eq + 1);
+    entries.push([p.slice(0, eq), p.slice(eq + 1)]);
   }
-  return out;
+  return Object.fromEntries(entries);
 }
 
 /** A non-negative integer flag value, or undefined when not given. */

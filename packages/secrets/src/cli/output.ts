@@ -35,7 +35,7 @@ export function createOutput(write: (s: string) => void, format: string, field: 
   const json = (value: unknown) => write(`${JSON.stringify(value, null, 2)}\n`);
   const pick = (values: Record<string, unknown>) => {
     if (field === undefined) return false;
-    if (!(field in values)) throw new CliError(`Field "${field}" not present in secret`, 1);
+    if (!Object.hasOwn(values, field)) throw new CliError(`Field "${field}" not present in secret`, 1);
     const v = values[field];
     write(`${typeof v === 'string' ? v : format === 'json' ? JSON.stringify(v) : formatValue(v)}\n`);
     return true;

@@ -139,7 +139,7 @@ function buildContext(
   const supplied = new Set<string>();
   const isWrite = req.operation === 'create' || req.operation === 'update';
   for (const [name, spec] of Object.entries(fields)) {
-    const raw = name in captured ? captured[name] : lookup(req.data, name);
+    const raw = Object.hasOwn(captured, name) ? captured[name] : lookup(req.data, name);
     if (raw === undefined || raw === null) {
       if (spec.required && isWrite && !spec.inPath) throw new InvalidRequestError(`missing required field "${name}"`);
       data[name] = spec.default;
@@ -153,7 +153,7 @@ function buildContext(
 
 /** Field names match case-insensitively when the exact name is absent (established behaviour). */
 function lookup(data: Record<string, unknown>, name: string): unknown {
-  if (name in data) return data[name];
+  if (Object.hasOwn(data, name)) return data[name];
   const lower = name.toLowerCase();
   for (const key of Object.keys(data)) if (key.toLowerCase() === lower) return data[key];
   return undefined;
@@ -172,7 +172,7 @@ function withParameterWarnings(
   if (ignored.length > 0 && response.data) {
     warnings.push(`Endpoint ignored these unrecognized parameters: [${ignored.sort().join(' ')}]`);
   }
-  const replaced = Object.keys(captured).filter((k) => k in input);
+  const replaced = Object.keys(captured).filter((k) => Object.hasOwn(input, k));
   if (replaced.length > 0) {
     warnings.push(
       `Endpoint replaced the value of these parameters with the values captured from the endpoint's path: [${replaced.sort().join(' ')}]`,

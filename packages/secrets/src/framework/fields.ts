@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '../logical/errors.js';
+import { setOwn } from '../logical/own-entries.js';
 import { parseDurationSeconds } from './duration.js';
 
 /** The JSON-schema shape a field shows in OpenAPI. */
@@ -101,12 +102,12 @@ function parseStringMap(raw: unknown, name: string): Record<string, string> {
       const text = parseString(item, name);
       const eq = text.indexOf('=');
       if (eq <= 0) throw conversionError(name, `expected "key=value", got ${JSON.stringify(text)}`);
-      out[text.slice(0, eq)] = text.slice(eq + 1);
+      setOwn(out, text.slice(0, eq), text.slice(eq + 1));
     }
     return out;
   }
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(parseObject(raw, name))) out[k] = parseString(v, name);
+  for (const [k, v] of Object.entries(parseObject(raw, name))) setOwn(out, k, parseString(v, name));
   return out;
 }
 
@@ -114,7 +115,7 @@ function parseStringMap(raw: unknown, name: string): Record<string, string> {
 function parseNullableStringMap(raw: unknown, name: string): Record<string, string | null> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return parseStringMap(raw, name);
   const out: Record<string, string | null> = {};
-  for (const [k, v] of Object.entries(raw)) out[k] = v === null ? null : parseString(v, name);
+  for (const [k, v] of Object.entries(raw)) setOwn(out, k, v === null ? null : parseString(v, name));
   return out;
 }
 

@@ -57,7 +57,7 @@ async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResp
   if (path === undefined) return sendJson(res, 404, { errors: [] });
   const body = async () => parseBody(await readBody(req, o.maxRequestSize), req.headers['content-type']);
 
-  const raw = RAW_ROUTES[path];
+  const raw = RAW_ROUTES.get(path);
   if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.query, body });
   if (req.method === 'HEAD') throw new UnsupportedOperationError('');
   if (req.method === 'GET' && url.query.get('help')) {

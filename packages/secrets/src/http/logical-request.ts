@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { InvalidRequestError, UnsupportedMediaTypeError, UnsupportedOperationError } from '../logical/errors.js';
+import { setOwn } from '../logical/own-entries.js';
 import type { Operation } from '../logical/request.js';
 
 /** How a verb maps to an operation; the transport shim turns the wire `LIST` into `req.method === 'LIST'`. */
@@ -36,7 +37,7 @@ export function queryData(query: URLSearchParams): Record<string, unknown> {
   for (const key of new Set(query.keys())) {
     if (key === 'list' || key === 'help') continue;
     const values = query.getAll(key);
-    data[key] = values.length === 1 ? values[0] : values;
+    setOwn(data, key, values.length === 1 ? values[0] : values);
   }
   return data;
 }
@@ -52,7 +53,7 @@ export function parseBody(body: Buffer, contentType: string | undefined): Record
   if (contentType?.startsWith('application/x-www-form-urlencoded') && firstChar !== '{' && firstChar !== '[') {
     const form = new URLSearchParams(text);
     const data: Record<string, unknown> = {};
-    for (const key of new Set(form.keys())) data[key] = form.getAll(key).join(',');
+    for (const key of new Set(form.keys())) setOwn(data, key, form.getAll(key).join(','));
     return data;
   }
   let parsed: unknown;

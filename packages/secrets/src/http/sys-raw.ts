@@ -27,66 +27,70 @@ type RawHandler = (ctx: RawContext) => Promise<void>;
  * Routes that answer without the envelope and mostly without a token: they must work
  * while the server is sealed or not yet initialised.
  */
-export const RAW_ROUTES: Record<string, RawHandler> = {
-  'sys/init': async (ctx) => {
-    if (isRead(ctx)) return sendJson(ctx.res, 200, { initialized: await ctx.core.isInitialized() });
-    requireWrite(ctx);
-    const body = await ctx.body();
-    if (!isAbsent(body.pgp_keys) || !isAbsent(body.root_token_pgp_key)) {
-      throw new InvalidRequestError('PGP-encrypted key shares are not supported by this server');
-    }
-    if (!isAbsent(body.recovery_shares) || !isAbsent(body.recovery_threshold)) {
-      throw new InvalidRequestError('parameters recovery_shares,recovery_threshold not applicable to seal type shamir');
-    }
-    const { keys, rootToken } = await ctx.core.initialize({
-      shares: intParam(body.secret_shares, 'secret_shares'),
-      threshold: intParam(body.secret_threshold, 'secret_threshold'),
-    });
-    sendJson(ctx.res, 200, {
-      keys: keys.map((k) => Buffer.from(k).toString('hex')),
-      keys_base64: keys.map((k) => Buffer.from(k).toString('base64')),
-      root_token: rootToken,
-    });
-  },
+export const RAW_ROUTES: ReadonlyMap<string, RawHandler> = new Map(
+  Object.entries({
+    'sys/init': async (ctx) => {
+      if (isRead(ctx)) return sendJson(ctx.res, 200, { initialized: await ctx.core.isInitialized() });
+      requireWrite(ctx);
+      const body = await ctx.body();
+      if (!isAbsent(body.pgp_keys) || !isAbsent(body.root_token_pgp_key)) {
+        throw new InvalidRequestError('PGP-encrypted key shares are not supported by this server');
+      }
+      if (!isAbsent(body.recovery_shares) || !isAbsent(body.recovery_threshold)) {
+        throw new InvalidRequestError(
+          'parameters recovery_shares,recovery_threshold not applicable to seal type shamir',
+        );
+      }
+      const { keys, rootToken } = await ctx.core.initialize({
+        shares: intParam(body.secret_shares, 'secret_shares'),
+        threshold: intParam(body.secret_threshold, 'secret_threshold'),
+      });
+      sendJson(ctx.res, 200, {
+        keys: keys.map((k) => Buffer.from(k).toString('hex')),
+        keys_base64: keys.map((k) => Buffer.from(k).toString('base64')),
+        root_token: rootToken,
+      });
+    },
 
-  'sys/seal-status': async (ctx) => {
-    if (!isRead(ctx)) throw new UnsupportedOperationError('');
-    sendJson(ctx.res, 200, await sealStatusBody(ctx));
-  },
+    'sys/seal-status': async (ctx) => {
+      if (!isRead(ctx)) throw new UnsupportedOperationError('');
+      sendJson(ctx.res, 200, await sealStatusBody(ctx));
+    },
 
-  'sys/unseal': async (ctx) => {
-    requireWrite(ctx);
-    const body = lowerKeys(await ctx.body());
-    if (body.reset === true || body.reset === 'true') {
-      ctx.core.resetUnsealProgress();
-    } else if (typeof body.key !== 'string' || body.key === '') {
-      throw new InvalidRequestError("'key' must be specified in request body as JSON, or 'reset' set to true");
-    } else {
-      await ctx.core.submitUnsealKey(body.key);
-    }
-    sendJson(ctx.res, 200, await sealStatusBody(ctx));
-  },
+    'sys/unseal': async (ctx) => {
+      requireWrite(ctx);
+      const body = lowerKeys(await ctx.body());
+      if (body.reset === true || body.reset === 'true') {
+        ctx.core.resetUnsealProgress();
+      } else if (typeof body.key !== 'string' || body.key === '') {
+        throw new InvalidRequestError("'key' must be specified in request body as JSON, or 'reset' set to true");
+      } else {
+        await ctx.core.submitUnsealKey(body.key);
+      }
+      sendJson(ctx.res, 200, await sealStatusBody(ctx));
+    },
 
-  'sys/health': async (ctx) => {
-    if (!isRead(ctx)) throw new UnsupportedOperationError('');
-    const { status, body } = await healthOf(ctx);
-    sendJson(ctx.res, status, body, ctx.req);
-  },
+    'sys/health': async (ctx) => {
+      if (!isRead(ctx)) throw new UnsupportedOperationError('');
+      const { status, body } = await healthOf(ctx);
+      sendJson(ctx.res, status, body, ctx.req);
+    },
 
-  'sys/leader': async (ctx) => {
-    if (!isRead(ctx)) throw new UnsupportedOperationError('');
-    const unsealed = !ctx.core.isSealed();
-    sendJson(ctx.res, 200, {
-      ha_enabled: false,
-      is_self: unsealed,
-      active_time: unsealed ? rfc3339Nano(ctx.core.activeSinceMs) : '0001-01-01T00:00:00Z',
-      leader_address: '',
-      leader_cluster_address: '',
-      performance_standby: false,
-      performance_standby_last_remote_wal: 0,
-    });
-  },
-};
+    'sys/leader': async (ctx) => {
+      if (!isRead(ctx)) throw new UnsupportedOperationError('');
+      const unsealed = !ctx.core.isSealed();
+      sendJson(ctx.res, 200, {
+        ha_enabled: false,
+        is_self: unsealed,
+        active_time: unsealed ? rfc3339Nano(ctx.core.activeSinceMs) : '0001-01-01T00:00:00Z',
+        leader_address: '',
+        leader_cluster_address: '',
+        performance_standby: false,
+        performance_standby_last_remote_wal: 0,
+      });
+    },
+  } satisfies Record<string, RawHandler>),
+);
 
 async function sealStatusBody(ctx: RawContext) {
   return {

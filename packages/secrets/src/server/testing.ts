@@ -106,5 +106,5 @@ export async function request(
 
 /** The built-in catalog plus test-only secrets engines (mounted through `sys/mounts` by type). */
 export function withBackends(engines: Record<string, BackendFactory>): BackendCatalog {
-  return { mounts: { ...BUILTIN_BACKENDS.mounts, ...engines }, auth: BUILTIN_BACKENDS.auth };
+  return { mounts: new Map([...BUILTIN_BACKENDS.mounts, ...Object.entries(engines)]), auth: BUILTIN_BACKENDS.auth };
 }

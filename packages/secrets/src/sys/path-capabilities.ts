@@ -2,6 +2,7 @@ import type { PolicyStore } from '../core/policy/policy-store.js';
 import type { TokenPolicyResolver } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
+import { setOwn } from '../logical/own-entries.js';
 import type { LogicalResponse } from '../logical/response.js';
 
 const pathsFields = {
@@ -81,7 +82,7 @@ async function report(
 ): Promise<LogicalResponse> {
   const acl = (await store.acl(policies)).forEntity(entityId ? { id: entityId } : undefined);
   const data: Record<string, unknown> = {};
-  for (const path of paths) data[path] = acl.capabilities(path);
+  for (const path of paths) setOwn(data, path, acl.capabilities(path));
   // Older clients read `capabilities` when they asked about a single path.
   if (paths.length === 1) data.capabilities = data[paths[0] as string];
   return { data, dataAtTopLevel: true };

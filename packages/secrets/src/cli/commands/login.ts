@@ -21,13 +21,13 @@ export const loginCommand = defineCommand({
   },
   args: { min: 0 },
   async run({ flags, args }, ctx) {
-    const params: Record<string, string> = {};
+    let params: Record<string, string> = {};
     if (flags.method === 'token') {
       const [arg, ...extra] = args;
       if (arg === undefined || extra.length > 0) throw new UsageError('login -method=token takes one TOKEN (or -)');
       params.token = arg === '-' ? (await ctx.readStdin()).trim() : arg.replace(/^token=/, '');
     } else {
-      for (const [k, v] of Object.entries(await parseDataArgs(args, ctx))) params[k] = String(v);
+      params = Object.fromEntries(Object.entries(await parseDataArgs(args, ctx)).map(([k, v]) => [k, String(v)]));
       if (flags.method === 'userpass' && (!params.username || !params.password)) {
         throw new UsageError('login -method=userpass needs username=… and password=…');
       }

@@ -29,21 +29,24 @@ export interface OpenDevice {
 }
 
 /** Device types by name; each checks its own options. */
-const SINKS: Record<string, (options: Record<string, string>, isNew: boolean) => Promise<AuditSink>> = {
-  file: async (options, isNew) => {
-    const settings = fileSinkSettings(options);
-    if (isNew) await prepareLogFile(settings);
-    return createFileSink(settings);
-  },
-  socket: async (options) => createSocketSink(socketSinkSettings(options)),
-};
+const SINKS = new Map<string, (options: Record<string, string>, isNew: boolean) => Promise<AuditSink>>([
+  [
+    'file',
+    async (options, isNew) => {
+      const settings = fileSinkSettings(options);
+      if (isNew) await prepareLogFile(settings);
+      return createFileSink(settings);
+    },
+  ],
+  ['socket', async (options) => createSocketSink(socketSinkSettings(options))],
+]);
 
 /**
  * Opens a device from its table entry. `isNew` is set when the operator is enabling it: only
  * then is a log file created, so a bad path is refused instead of failing every request.
  */
 export async function openDevice(entry: AuditTableEntry, isNew: boolean): Promise<OpenDevice> {
-  const makeSink = SINKS[entry.type];
+  const makeSink = SINKS.get(entry.type);
   if (!makeSink) throw new InvalidRequestError(`unknown backend type: "${entry.type}"`);
   const o = entry.options;
   const format = o.format || 'json';

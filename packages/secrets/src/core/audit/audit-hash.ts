@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { setOwn } from '../../logical/own-entries.js';
 
 /** Turns one secret string into what the audit log shows instead of it. */
 export type Hasher = (value: string) => string;
@@ -21,7 +22,7 @@ export function hashStrings(value: unknown, hash: Hasher): unknown {
   if (Array.isArray(value)) return value.map((item) => hashStrings(item, hash));
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = hashStrings(item, hash);
+    for (const [key, item] of Object.entries(value)) setOwn(out, key, hashStrings(item, hash));
     return out;
   }
   return value;

@@ -1,5 +1,6 @@
 import { type Random, randomBase62 } from '@ward/base';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
+import { setOwn } from '../../logical/own-entries.js';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
 
 /** A namespace: an isolated tenant with its own mounts, policies and tokens. */
@@ -86,7 +87,7 @@ export class NamespaceStore {
     const merged = { ...ns.custom_metadata };
     for (const [k, v] of Object.entries(metadata)) {
       if (v === null) delete merged[k];
-      else merged[k] = v;
+      else setOwn(merged, k, v);
     }
     const updated = { ...ns, custom_metadata: merged };
     await putJson(this.deps.storage, ns.id, updated);

@@ -37,8 +37,7 @@ function ruleBits(rule: PathRule): number {
 }
 
 function toMap(params: PathRule['allowedParameters']): Map<string, ParameterValues> | undefined {
-  const entries = Object.entries(params ?? {});
-  return entries.length > 0 ? new Map(entries) : undefined;
+  return params && params.size > 0 ? new Map(params) : undefined;
 }
 
 /** Permissions of the first rule seen for a path. */

@@ -83,8 +83,14 @@ describe('parsePolicy: HCL', () => {
        }`,
     );
     const rule = paths[0]!;
-    assert.deepEqual(rule.allowedParameters, { color: ['red', 'b*'], size: [] });
-    assert.deepEqual(rule.deniedParameters, { secret: [] });
+    assert.deepEqual(
+      rule.allowedParameters,
+      new Map<string, unknown[]>([
+        ['color', ['red', 'b*']],
+        ['size', []],
+      ]),
+    );
+    assert.deepEqual(rule.deniedParameters, new Map([['secret', []]]));
     assert.deepEqual(rule.requiredParameters, ['Color']);
   });
 

@@ -10,12 +10,12 @@ type Json = Record<string, unknown>;
 class PolicySyntaxError extends Error {}
 
 /** What each legacy `policy = "…"` value stands for. */
-const LEGACY_POLICIES: Readonly<Record<string, readonly Capability[]>> = {
-  deny: ['deny'],
-  read: ['read', 'list'],
-  write: ['create', 'read', 'update', 'delete', 'list'],
-  sudo: ['create', 'read', 'update', 'delete', 'list', 'sudo'],
-};
+const LEGACY_POLICIES: ReadonlyMap<string, readonly Capability[]> = new Map<string, readonly Capability[]>([
+  ['deny', ['deny']],
+  ['read', ['read', 'list']],
+  ['write', ['create', 'read', 'update', 'delete', 'list']],
+  ['sudo', ['create', 'read', 'update', 'delete', 'list', 'sudo']],
+]);
 
 const TOP_LEVEL_KEYS = new Set(['name', 'path']);
 /** Keys of a path block. The enterprise and OpenBao-only ones are accepted and ignored. */
@@ -107,7 +107,7 @@ function parsePathRule(written: string, block: Json): PathRule {
 function capabilities(block: Json, where: string): Capability[] {
   const granted = new Set<Capability>();
   if (block.policy !== undefined) {
-    const legacy = typeof block.policy === 'string' ? LEGACY_POLICIES[block.policy] : undefined;
+    const legacy = typeof block.policy === 'string' ? LEGACY_POLICIES.get(block.policy) : undefined;
     if (!legacy) throw new PolicySyntaxError(`${where}: invalid policy ${JSON.stringify(block.policy)}`);
     for (const c of legacy) granted.add(c);
   }
@@ -119,15 +119,15 @@ function capabilities(block: Json, where: string): Capability[] {
 }
 
 /** A parameter map; names lower-cased because requests are matched on lower-cased names. */
-function parameters(raw: unknown, where: string): Record<string, ParameterValues> | undefined {
+function parameters(raw: unknown, where: string): Map<string, ParameterValues> | undefined {
   if (raw === undefined) return undefined;
   // The HCL block form (`allowed_parameters { … }`) arrives as a list of maps.
   const maps = Array.isArray(raw) ? raw.map((m) => asObject(m, where)) : [asObject(raw, where)];
-  const out: Record<string, ParameterValues> = {};
+  const out = new Map<string, ParameterValues>();
   for (const map of maps) {
     for (const [name, values] of Object.entries(map)) {
       if (!Array.isArray(values)) throw new PolicySyntaxError(`${where}: values of "${name}" must be a list`);
-      out[name.toLowerCase()] = values;
+      out.set(name.toLowerCase(), values);
     }
   }
   return out;

@@ -19,9 +19,9 @@ export interface PathRule {
   /** Granted capabilities; a rule with `deny` holds `deny` alone. */
   capabilities: readonly Capability[];
   /** Parameter name (lower case) → accepted values; key `*` = any parameter. Absent = no restriction. */
-  allowedParameters?: Readonly<Record<string, ParameterValues>>;
+  allowedParameters?: ReadonlyMap<string, ParameterValues>;
   /** Parameter name (lower case) → refused values; key `*` = every parameter. */
-  deniedParameters?: Readonly<Record<string, ParameterValues>>;
+  deniedParameters?: ReadonlyMap<string, ParameterValues>;
   /** Names that must be present in the request data. */
   requiredParameters: readonly string[];
   /** When non-zero, the request must ask for response wrapping with at least this TTL. */

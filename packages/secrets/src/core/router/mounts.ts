@@ -18,7 +18,7 @@ import {
 import type { Router } from './router.js';
 
 /** Factories by type, per table: a secrets engine cannot be mounted as an auth method, nor the reverse. */
-export type BackendCatalog = Record<TableName, Record<string, BackendFactory>>;
+export type BackendCatalog = Record<TableName, ReadonlyMap<string, BackendFactory>>;
 
 /** Builds the backend of a mount type; the catalog is the only place that knows every engine. */
 export type BackendFactory = (ctx: BackendContext) => Backend | Promise<Backend>;
@@ -37,10 +37,10 @@ export interface MountInput {
 }
 
 /** Types spelled with their version: `kv-v2` is `kv` with `options.version = "2"`. */
-const TYPE_ALIASES: Record<string, { type: string; version: string }> = {
-  'kv-v1': { type: 'kv', version: '1' },
-  'kv-v2': { type: 'kv', version: '2' },
-};
+const TYPE_ALIASES = new Map([
+  ['kv-v1', { type: 'kv', version: '1' }],
+  ['kv-v2', { type: 'kv', version: '2' }],
+]);
 
 export interface MountTuning {
   description?: string;
@@ -209,10 +209,10 @@ export class MountManager {
   }
 
   #newEntry(table: TableName, path: string, input: MountInput): MountEntry {
-    const alias = TYPE_ALIASES[input.type];
+    const alias = TYPE_ALIASES.get(input.type);
     const type = alias?.type ?? input.type;
     if (!type) throw new InvalidRequestError('backend type must be specified as a string');
-    if (!this.deps.catalog[table][type])
+    if (!this.deps.catalog[table].has(type))
       throw new InvalidRequestError(`plugin not found in the catalog: ${input.type}`);
     const options = { ...(input.options ?? {}) };
     if (alias) options.version = alias.version;
@@ -239,7 +239,7 @@ export class MountManager {
   }
 
   async #start(table: TableName, entry: MountEntry): Promise<void> {
-    const factory = this.deps.catalog[table][entry.type];
+    const factory = this.deps.catalog[table].get(entry.type);
     if (!factory) throw new Error(`mount ${entry.path}: unknown type ${entry.type}`);
     const storage = createView(this.deps.barrier, `${STORAGE_PREFIX[table]}${entry.uuid}/`);
     const backend = await factory({

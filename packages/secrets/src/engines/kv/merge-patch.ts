@@ -1,3 +1,5 @@
+import { setOwn } from '../../logical/own-entries.js';
+
 /**
  * RFC 7396 JSON merge patch: `null` removes a key, objects merge recursively, anything else
  * replaces. An object patching a non-object is merged into `{}`, so its nulls vanish too.
@@ -7,9 +9,9 @@ export function applyMergePatch(target: Record<string, unknown>, patch: Record<s
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
     else if (isPlainObject(value)) {
-      const current = out[key];
-      out[key] = applyMergePatch(isPlainObject(current) ? current : {}, value);
-    } else out[key] = value;
+      const current = Object.hasOwn(out, key) ? out[key] : undefined;
+      setOwn(out, key, applyMergePatch(isPlainObject(current) ? current : {}, value));
+    } else setOwn(out, key, value);
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { definePath, field, formatDuration, type HandlerContext } from '../../framework/index.js';
 import { NotFoundError } from '../../logical/errors.js';
+import { setOwn } from '../../logical/own-entries.js';
 import type { LogicalResponse } from '../../logical/response.js';
 import { validateCustomMetadata } from './custom-metadata.js';
 import type { KvV2Deps } from './path-data.js';
@@ -106,9 +107,9 @@ function mergeCustomMetadata(
 ): Record<string, string> {
   const out: Record<string, string> = mode === 'merge' && base !== null ? { ...base } : {};
   for (const [key, value] of Object.entries(changes)) {
-    if (value !== null) out[key] = value;
+    if (value !== null) setOwn(out, key, value);
     else if (mode === 'merge') delete out[key];
-    else out[key] = '';
+    else setOwn(out, key, '');
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import { definePath, field } from '../../framework/index.js';
+import { setOwn } from '../../logical/own-entries.js';
 import { findVersion, type KvV2Deps } from './path-data.js';
 
 /** `subkeys/*path`: the shape of a secret without its values, for UIs and policy checks. */
@@ -35,7 +36,7 @@ function withoutValues(map: Record<string, unknown>, maxDepth: number, depth: nu
   for (const [key, value] of Object.entries(map)) {
     const isNestedMap = typeof value === 'object' && value !== null && !Array.isArray(value);
     const shown = isNestedMap && Object.keys(value).length > 0 && (maxDepth === 0 || depth + 1 <= maxDepth);
-    out[key] = shown ? withoutValues(value as Record<string, unknown>, maxDepth, depth + 1) : null;
+    setOwn(out, key, shown ? withoutValues(value as Record<string, unknown>, maxDepth, depth + 1) : null);
   }
   return out;
 }
