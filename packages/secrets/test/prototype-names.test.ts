@@ -179,6 +179,21 @@ const POSITIONS: Position[] = [
     expect: [400],
   },
   {
+    what: 'AppRole role',
+    method: 'POST',
+    path: (n) => `auth/approle/role/${n}`,
+    body: () => ({ token_policies: ['a'] }),
+  },
+  { what: 'AppRole role id', method: 'GET', path: (n) => `auth/approle/role/${n}/role-id` },
+  {
+    what: 'AppRole login',
+    method: 'POST',
+    path: () => 'auth/approle/login',
+    body: (n) => ({ role_id: n, secret_id: n }),
+    token: null,
+    expect: [400, 403],
+  },
+  {
     what: 'token create with role',
     method: 'POST',
     path: (n) => `auth/token/create/${n}`,
@@ -277,11 +292,11 @@ describe('names of Object.prototype in every user-keyed position (issue 12)', ()
   let t: TestServer;
   before(async () => {
     t = await startTestServer({ storage });
-    for (const [path, type] of [
-      ['totp', 'totp'],
-      ['auth/userpass', 'userpass'],
-    ] as const) {
-      const [table, mount] = path.startsWith('auth/') ? ['sys/auth', path.slice(5)] : ['sys/mounts', path];
+    for (const [table, mount, type] of [
+      ['sys/mounts', 'totp', 'totp'],
+      ['sys/auth', 'userpass', 'userpass'],
+      ['sys/auth', 'approle', 'approle'],
+    ]) {
       assert.equal((await t.request('POST', `${table}/${mount}`, { body: { type } })).status, 204);
     }
     await t.request('POST', 'sys/mounts/kv1', { body: { type: 'kv', options: { version: '1' } } });
