@@ -55,6 +55,15 @@ function startProcess(args: string[], ready: RegExp, toUrl: (m: RegExpMatchArray
   });
 }
 
+/** `ward proxy -config=<file>`; resolves once its (single) listener is up. */
+export function startWardProxy(configFile: string): Promise<Running> {
+  return startProcess(
+    [WARD_BIN, 'proxy', `-config=${configFile}`],
+    /proxy listening: url=(\S+)/,
+    (m) => m[1] as string,
+  );
+}
+
 /** The bare `node:http` server every figure is compared with. */
 export function startBaseline(): Promise<Running> {
   return startProcess([BASELINE], /listening on (\d+)/, (m) => `http://127.0.0.1:${m[1]}`);
@@ -77,14 +86,23 @@ export interface Figures {
   cpuUsPerRequest: number;
 }
 
-/** One autocannon run against `server`; any non-2xx response or error fails the bench. */
-export async function measure(name: string, server: Running, options: autocannon.Options): Promise<Figures> {
-  const cpuBefore = cpuSeconds(server.pid);
+/**
+ * One autocannon run against `server`; any non-2xx response or error fails the bench. With several
+ * processes (a proxy and its server), the CPU per request is theirs together.
+ */
+export async function measure(
+  name: string,
+  server: Pick<Running, 'pid'> | Array<Pick<Running, 'pid'>>,
+  options: autocannon.Options,
+): Promise<Figures> {
+  const pids = (Array.isArray(server) ? server : [server]).map((s) => s.pid);
+  const cpuOf = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const cpuBefore = cpuOf();
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${name}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
   }
-  const cpuUsPerRequest = ((cpuSeconds(server.pid) - cpuBefore) * 1e6) / Math.max(result.requests.total, 1);
+  const cpuUsPerRequest = ((cpuOf() - cpuBefore) * 1e6) / Math.max(result.requests.total, 1);
   return { name, rps: result.requests.average, p99Ms: result.latency.p99, cpuUsPerRequest };
 }
 

@@ -7,10 +7,10 @@ import { sendError } from '../http/respond.js';
 import { RequestTooLargeError } from '../logical/errors.js';
 import type { AutoAuth } from './auto-auth.js';
 import type { UseAutoAuthToken } from './config.js';
-import type { BufferedResponse, LeaseCache } from './lease-cache.js';
+import type { LeaseCache } from './lease-cache.js';
 import { serveProxyApi } from './proxy-api.js';
 import { parseRevocation } from './revocation.js';
-import type { Upstream, UpstreamResponse } from './upstream.js';
+import type { BufferedResponse, Upstream, UpstreamResponse } from './upstream.js';
 
 export interface ProxyHandlerOptions {
   upstream: Upstream;
@@ -30,6 +30,8 @@ export interface ProxyHandlerOptions {
 
 /** How long a request that needs the proxy's token waits for the first login before going without. */
 const FIRST_LOGIN_WAIT_MS = 10_000;
+
+const EMPTY_BODY = Buffer.alloc(0);
 
 /** The token a request is forwarded with, and whether it is the proxy's own. */
 interface ChosenToken {
@@ -63,7 +65,10 @@ async function serve(o: ProxyHandlerOptions, req: IncomingMessage, res: ServerRe
   const pathname = target.split('?', 1)[0] ?? '/';
   if (pathname.startsWith('/proxy/v1/')) return serveProxyApi(o, req, res, pathname);
   if (o.requireRequestHeader) checkRequestHeader(req);
-  const chosen = await chooseToken(o, req);
+  const clientToken = clientTokenOf(req);
+  const wantsOwn = o.useAutoAuthToken === 'force' || (o.useAutoAuthToken === true && !clientToken);
+  if (wantsOwn && o.autoAuth?.token === undefined) await o.autoAuth?.awaitToken(FIRST_LOGIN_WAIT_MS);
+  const chosen = chooseToken(o, req, clientToken, wantsOwn);
   const method = req.method ?? 'GET';
   if (o.cache) return serveThroughCache(o, o.cache, req, res, { method, target, pathname, chosen });
 
@@ -98,18 +103,17 @@ async function serveThroughCache(
   res: ServerResponse,
   { method, target, pathname, chosen }: ForwardInput,
 ): Promise<void> {
-  const body = await readBody(req, o.maxRequestSize);
+  const body = hasBody(req) ? await readBody(req, o.maxRequestSize) : EMPTY_BODY;
   const key = cache.keyOf({ method, target, token: chosen.token, headers: req.headers, body });
   const hit = cache.get(key);
   if (hit) return sendBuffered(res, hit.response, { 'x-cache': 'HIT', age: String(hit.ageSeconds) });
 
-  const upstream = await o.upstream.send({
+  const response = await o.upstream.sendForWhole({
     method,
     target,
     headers: chosen.headers,
     body: body.length > 0 ? body : undefined,
   });
-  const response = await bufferResponse(upstream);
   if (response.status === 204) {
     const revocation = parseRevocation(pathname, body, chosen.token);
     if (revocation) cache.evictRevoked(revocation);
@@ -126,11 +130,14 @@ async function serveThroughCache(
  * `true`: the proxy's token when the client sent none; `force`: the proxy's token always. A client
  * token is `X-Vault-Token`, or `Authorization: Bearer …` as the server accepts it.
  */
-async function chooseToken(o: ProxyHandlerOptions, req: IncomingMessage): Promise<ChosenToken> {
+function chooseToken(
+  o: ProxyHandlerOptions,
+  req: IncomingMessage,
+  clientToken: string,
+  wantsOwn: boolean,
+): ChosenToken {
   const headers: OutgoingHttpHeaders = { ...req.headers };
-  const clientToken = String(req.headers['x-vault-token'] ?? '') || bearerToken(req.headers.authorization);
-  const wantsOwn = o.useAutoAuthToken === 'force' || (o.useAutoAuthToken === true && !clientToken);
-  const ownToken = wantsOwn ? await o.autoAuth?.awaitToken(FIRST_LOGIN_WAIT_MS) : undefined;
+  const ownToken = wantsOwn ? o.autoAuth?.token : undefined;
   if (wantsOwn) {
     // Under `force` the client's token never reaches the server, even when the proxy has none yet.
     delete headers['x-vault-token'];
@@ -178,6 +185,10 @@ function withoutOwnToken(body: Buffer): Buffer {
     envelope.auth.accessor = '';
   }
   return Buffer.from(JSON.stringify(envelope));
+}
+
+function clientTokenOf(req: IncomingMessage): string {
+  return String(req.headers['x-vault-token'] ?? '') || bearerToken(req.headers.authorization);
 }
 
 function bearerToken(authorization: string | undefined): string {

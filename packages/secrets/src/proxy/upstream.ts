@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { Pool } from 'undici';
+import { Pool, util } from 'undici';
 import { UpstreamError } from '../logical/errors.js';
 
 /** A request as the proxy sends it on: the client's, with the token the proxy chose. */
@@ -20,10 +20,23 @@ export interface UpstreamResponse {
   body: Readable;
 }
 
+/** A whole answer of the server. */
+export interface BufferedResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
 /** The server the proxy forwards to, over one keep-alive connection pool. */
 export interface Upstream {
   /** Sends one request. Rejects with UpstreamError (502) when the server cannot be reached. */
   send(request: UpstreamRequest): Promise<UpstreamResponse>;
+  /**
+   * As `send`, with the whole answer read into memory. Made with undici's callbacks rather than a
+   * stream: a small answer (most of the API) then costs no stream machinery, which is most of a
+   * proxied request's CPU time besides the system calls.
+   */
+  sendForWhole(request: UpstreamRequest): Promise<BufferedResponse>;
   close(): Promise<void>;
 }
 
@@ -75,6 +88,44 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         throw new UpstreamError(`error forwarding the request to the server: ${describe(err)}`, { cause: err });
       }
     },
+    sendForWhole: (request) =>
+      new Promise((resolve, reject) => {
+        let status = 0;
+        let headers: IncomingHttpHeaders = {};
+        const chunks: Buffer[] = [];
+        const fail = (err: Error) =>
+          reject(new UpstreamError(`error forwarding the request to the server: ${describe(err)}`, { cause: err }));
+        try {
+          pool.dispatch(
+            {
+              method: request.method as 'GET',
+              path: request.target,
+              headers: withoutHopByHop(request.headers) as Record<string, string>,
+              body: request.body,
+            },
+            {
+              onConnect() {},
+              onHeaders(statusCode, rawHeaders) {
+                status = statusCode;
+                headers = withoutHopByHop(util.parseHeaders(rawHeaders) as IncomingHttpHeaders);
+                return true;
+              },
+              onData(chunk) {
+                chunks.push(chunk);
+                return true;
+              },
+              onComplete() {
+                resolve({ status, headers, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks) });
+              },
+              onError(err) {
+                fail(err);
+              },
+            },
+          );
+        } catch (err) {
+          fail(err as Error);
+        }
+      }),
     close: () => pool.close(),
   };
 }
