@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -21,30 +21,11 @@ describe('proxy configuration (HCL, established layout)', () => {
   after(() => rm(dir, { recursive: true, force: true }));
 
   it('reads every stanza of the README example', async () => {
-    const config = await load(`
-pid_file = "/run/ward-proxy.pid"
-vault {
-  address = "https://127.0.0.1:8200"
-  ca_cert = "/etc/ward/ca.pem"
-}
-listener "tcp" {
-  address = "127.0.0.1:8100"
-  tls_disable = true
-  require_request_header = true
-  proxy_api { enable_quit = true }
-}
-listener "unix" { address = "/run/ward-proxy.sock" }
-api_proxy { use_auto_auth_token = "force" }
-auto_auth {
-  method "userpass" {
-    mount_path = "auth/people"
-    config = { username = "app", password_file_path = "/etc/ward/app-password" }
-  }
-  sink "file" { config = { path = "/run/ward-token", mode = 0600 } }
-  sink "file" { config = { path = "/run/ward-token-2" } }
-}
-cache {}
-`);
+    const readme = await readFile(new URL('../../../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## The API proxy\n'));
+    const example = /^```hcl\n([\s\S]*?)^```$/m.exec(section)?.[1];
+    assert.ok(example, 'the README shows a proxy configuration');
+    const config = await load(example);
     assert.deepEqual(config.upstream, {
       address: 'https://127.0.0.1:8200',
       caCert: '/etc/ward/ca.pem',
