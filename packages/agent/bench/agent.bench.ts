@@ -1,46 +1,101 @@
-// Gossip convergence for 10 agents on loopback, failure detection time, and the idle
-// CPU and memory of one agent. Run with `npm run bench` (after a build). Figures are
-// printed, never asserted: they depend on the machine.
+// Gossip convergence of 10 and 50 agents on loopback, failure detection under the WAN
+// (default) and LAN gossip profiles, leader failover with the default Raft timings, and
+// the idle CPU and memory of one agent. Run with `npm run bench` (after a build).
+// Figures are printed, never asserted: they depend on the machine.
 import { readFileSync } from 'node:fs';
-import { AgentProcess, FAST_GOSSIP, statuses, waitUntil } from '../test/harness.js';
-
-const POOL_SIZE = 10;
+import { AgentProcess, statuses, waitUntil } from '../test/harness.js';
 
 async function allSee(agents: AgentProcess[], want: (s: Record<string, string>) => boolean): Promise<void> {
-  await waitUntil('pool view', async () => (await Promise.all(agents.map((a) => statuses(a)))).every(want), 120_000);
+  await waitUntil('pool view', async () => (await Promise.all(agents.map((a) => statuses(a)))).every(want), 180_000);
 }
 
-async function convergence(label: string, gossipFlags: string[]): Promise<void> {
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/** Starts `size` servers apart, then has all but the first join it at once; resolves once all see all alive. */
+async function formPool(size: number, flags: string[]): Promise<{ agents: AgentProcess[]; joinMs: number }> {
   const agents: AgentProcess[] = [];
+  for (let i = 0; i < size; i += 10) {
+    const batch = Array.from({ length: Math.min(10, size - i) }, (_, j) =>
+      AgentProcess.start(['-server', `-node=b${i + j}`, `-bootstrap-expect=${size}`, ...flags]),
+    );
+    agents.push(...(await Promise.all(batch)));
+  }
+  const first = agents[0]!;
+  const startMs = performance.now();
+  await Promise.all(
+    agents.slice(1).map((a) => a.fetch(`/v1/agent/join?address=${first.serfAddr}`, { method: 'POST' })),
+  );
+  const alive = (s: Record<string, string>) => Object.values(s).filter((v) => v === 'alive').length === size;
+  await allSee(agents, alive);
+  return { agents, joinMs: performance.now() - startMs };
+}
+
+async function leaderOf(a: AgentProcess): Promise<string> {
+  return a.json<string>('/v1/status/leader');
+}
+
+/** Until every agent names the same non-empty leader other than `not`; returns it. */
+async function agreedLeader(agents: AgentProcess[], not = ''): Promise<string> {
+  let leader = '';
+  await waitUntil(
+    'an agreed leader',
+    async () => {
+      const views = await Promise.all(agents.map(leaderOf));
+      leader = views[0] ?? '';
+      return leader !== '' && leader !== not && views.every((v) => v === leader);
+    },
+    60_000,
+  );
+  return leader;
+}
+
+/** SIGKILLs a follower and times until every survivor shows it `failed`. */
+async function failureDetection(label: string, size: number, flags: string[]): Promise<void> {
+  const { agents, joinMs } = await formPool(size, flags);
   try {
-    // Start all ten apart, then have nine join the first at once: the clock measures gossip only.
-    agents.push(
-      ...(await Promise.all(
-        Array.from({ length: POOL_SIZE }, (_, i) => AgentProcess.start(['-server', `-node=b${i}`, ...gossipFlags])),
-      )),
+    console.log(
+      `${label}: all ${size} agents see ${size} alive ${joinMs.toFixed(0)} ms after ${size - 1} joined the first at once`,
     );
-    const first = agents[0]!;
-    const startMs = performance.now();
-    await Promise.all(
-      agents.slice(1).map((a) => a.fetch(`/v1/agent/join?address=${first.serfAddr}`, { method: 'POST' })),
-    );
-    const alive = (s: Record<string, string>) => Object.values(s).filter((v) => v === 'alive').length === POOL_SIZE;
-    await allSee(agents, alive);
-    const joinMs = performance.now() - startMs;
-    const victim = agents.pop()!;
-    await victim.kill('SIGKILL');
+    const leader = await agreedLeader(agents);
+    const index = agents.findIndex((a) => a.rpcAddr !== leader);
+    const [victim] = agents.splice(index, 1);
+    const name = `b${/-node=b(\d+)/.exec(victim!.child.spawnargs.join(' '))?.[1]}.global`;
+    await victim!.kill('SIGKILL');
     const killedMs = performance.now();
-    await allSee(agents, (s) => s[`b${POOL_SIZE - 1}.global`] === 'failed');
-    const failMs = performance.now() - killedMs;
+    await allSee(agents, (s) => s[name] === 'failed');
     console.log(
-      `${label}: all ${POOL_SIZE} agents see ${POOL_SIZE} alive ${joinMs.toFixed(0)} ms after ${POOL_SIZE - 1} of them joined the first at once`,
-    );
-    console.log(
-      `${label}: all ${POOL_SIZE - 1} survivors see the SIGKILLed agent failed after ${(failMs / 1000).toFixed(2)} s`,
+      `${label}: all ${size - 1} survivors see a SIGKILLed member failed after ${seconds(performance.now() - killedMs)}`,
     );
     const cpu = await idleUsage(agents[0]!, 10_000);
     console.log(
       `${label}: one server in the pool, idle: ${cpu.cpuPercent.toFixed(2)}% CPU, ${cpu.rssMb.toFixed(1)} MiB RSS`,
+    );
+  } finally {
+    await Promise.all(agents.map((a) => a.kill()));
+  }
+}
+
+/** Three servers with default timings: SIGKILL the leader, time until both survivors agree on a new one. */
+async function failover(): Promise<number> {
+  const { agents } = await formPool(3, []);
+  try {
+    const old = await agreedLeader(agents);
+    const victim = agents.find((a) => a.rpcAddr === old)!;
+    const survivors = agents.filter((a) => a !== victim);
+    await victim.kill('SIGKILL');
+    const killedMs = performance.now();
+    await agreedLeader(survivors, old);
+    return performance.now() - killedMs;
+  } finally {
+    await Promise.all(agents.map((a) => a.kill()));
+  }
+}
+
+async function convergenceOnly(size: number): Promise<void> {
+  const { agents, joinMs } = await formPool(size, []);
+  try {
+    console.log(
+      `default (WAN) timings: all ${size} agents see ${size} alive ${joinMs.toFixed(0)} ms after ${size - 1} joined the first at once`,
     );
   } finally {
     await Promise.all(agents.map((a) => a.kill()));
@@ -63,8 +118,15 @@ async function idleUsage(agent: AgentProcess, ms: number): Promise<{ cpuPercent:
 }
 
 async function main(): Promise<void> {
-  await convergence('default (WAN) timings', []);
-  await convergence('fast timings (probe 100ms)', FAST_GOSSIP);
+  const runs: number[] = [];
+  for (let i = 0; i < 5; i++) runs.push(await failover());
+  runs.sort((a, b) => a - b);
+  console.log(
+    `leader failover, 3 servers, default Raft timings (election timeout 1 s): SIGKILL of the leader → both survivors agree on a new one after min ${seconds(runs[0]!)}, median ${seconds(runs[2]!)}, max ${seconds(runs[4]!)} (5 runs)`,
+  );
+  await failureDetection('gossip_profile = "lan"', 10, ['-gossip-profile=lan']);
+  await failureDetection('gossip_profile = "wan" (default)', 10, []);
+  await convergenceOnly(50);
   const dev = await AgentProcess.start(['-dev', '-node=idle']);
   try {
     await new Promise((r) => setTimeout(r, 2000));

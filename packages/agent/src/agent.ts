@@ -70,7 +70,7 @@ export class Agent {
       persistence: keepsState ? aclStateFile(config.dataDir) : undefined,
     });
     this.nodes = new NodeRegistry();
-    this.profiler = new Profiler(deps.argv);
+    this.profiler = new Profiler(deps.argv, deps.clock);
     this.#peersFile = keepsState ? new PeersFile(config.dataDir) : undefined;
     this.acl = new AclService(this.aclStore, {
       isEnabled: config.acl.enabled,

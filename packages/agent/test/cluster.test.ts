@@ -147,7 +147,7 @@ describe('a three-server pool with a client', () => {
     );
     assert.equal(self.stats.client?.known_servers, [s2.rpcAddr, s3.rpcAddr].sort().join(','));
     assert.equal(self.member.Status, 'none');
-    assert.equal(self.stats.raft, undefined);
+    assert.deepEqual(self.stats.raft, { enabled: 'false', state: 'none' });
   });
 
   it('joins by address, counting each success, and reports failures in `error`', async () => {

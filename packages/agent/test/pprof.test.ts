@@ -128,9 +128,54 @@ describe('pprof profiles', () => {
 
   it('answers 404 for an unknown profile and for no profile', async () => {
     const { a } = await agentWith(true, false);
-    const res = await a.fetch('/v1/agent/pprof/goroutine');
-    assert.deepEqual([res.status, await res.text()], [404, 'Pprof profile not found profile: goroutine']);
+    const res = await a.fetch('/v1/agent/pprof/nosuch');
+    assert.deepEqual([res.status, await res.text()], [404, 'Pprof profile not found profile: nosuch']);
     const none = await a.fetch('/v1/agent/pprof/');
     assert.deepEqual([none.status, await none.text()], [404, 'Invalid method']);
+  });
+
+  // Issue 23 point 5: the Go-only profiles answer valid pprof with the established sample types.
+  it('answers goroutine, threadcreate, block and mutex with valid pprof profiles', async () => {
+    const { a } = await agentWith(true, false);
+    const want = new Map([
+      ['goroutine', ['goroutine/count']],
+      ['threadcreate', ['threadcreate/count']],
+      ['block', ['contentions/count', 'delay/nanoseconds']],
+      ['mutex', ['contentions/count', 'delay/nanoseconds']],
+    ]);
+    for (const [name, types] of want) {
+      const res = await a.fetch(`/v1/agent/pprof/${name}`);
+      assert.equal(res.status, 200, name);
+      assert.equal(res.headers.get('content-disposition'), `attachment; filename="${name}"`);
+      const p = Profile.decode(gunzipSync(Buffer.from(await res.arrayBuffer())));
+      const str = (i: number | bigint) => p.stringTable.strings[Number(i)];
+      assert.deepEqual(
+        p.sampleType.map((t) => `${str(t.type)}/${str(t.unit)}`),
+        types,
+        name,
+      );
+      if (name === 'goroutine' || name === 'threadcreate') assert.ok(p.sample.length > 0, name);
+    }
+    const text = await a.fetch('/v1/agent/pprof/goroutine?debug=1');
+    assert.match(await text.text(), /^goroutine profile: \d+ samples \[goroutine\/count\]\n.*TCPServerWrap/s);
+  });
+
+  it('caps seconds at 300, and cancels a CPU profile whose client went away', async () => {
+    const { a } = await agentWith(true, false);
+    const tooLong = await a.fetch('/v1/agent/pprof/profile?seconds=301');
+    assert.deepEqual([tooLong.status, await tooLong.text()], [400, 'seconds must be at most 300']);
+    const ac = new AbortController();
+    const pending = a.fetch('/v1/agent/pprof/profile?seconds=300', { signal: ac.signal }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    ac.abort();
+    await pending;
+    // Without cancellation this would be 500 "already running" for the next 300 s.
+    let res: Response | undefined;
+    for (let i = 0; i < 50; i++) {
+      res = await a.fetch('/v1/agent/pprof/profile?seconds=1');
+      if (res.status !== 500) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(res?.status, 200);
   });
 });

@@ -56,6 +56,31 @@ describe('GET /v1/agent/self', () => {
     }
   });
 
+  // Issue 23 point 8: every section on every agent kind; a role not run says so.
+  it('shows every stats section on a server-only and on a client-only agent', async () => {
+    const server = await startTestAgent({ name: 'so' });
+    const client = await startTestAgent({
+      name: 'co',
+      server: { enabled: false },
+      client: { enabled: true, servers: [server.agent.rpcAddress] },
+    });
+    try {
+      type Self = { stats: Record<string, Record<string, string>> };
+      const s = ((await (await server.fetch('/v1/agent/self')).json()) as Self).stats;
+      const c = ((await (await client.fetch('/v1/agent/self')).json()) as Self).stats;
+      for (const st of [s, c]) assert.deepEqual(Object.keys(st).sort(), ['client', 'nomad', 'raft', 'runtime', 'serf']);
+      assert.deepEqual(s.client, { enabled: 'false' });
+      assert.equal(s.raft?.state, 'Leader');
+      assert.equal(s.raft?.term, '1');
+      assert.deepEqual([s.nomad?.server, s.nomad?.client], ['true', 'false']);
+      assert.deepEqual(c.raft, { enabled: 'false', state: 'none' });
+      assert.deepEqual(c.serf, { enabled: 'false' });
+      assert.deepEqual([c.nomad?.server, c.nomad?.client, c.client?.enabled], ['false', 'true', 'true']);
+    } finally {
+      await Promise.all([client.stop(), server.stop()]);
+    }
+  });
+
   it('gzips a large JSON body when the client accepts gzip', async () => {
     const a = await startTestAgent();
     try {

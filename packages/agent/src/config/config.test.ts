@@ -69,6 +69,23 @@ gossip { probe_interval = "200ms" }
     assert.deepEqual(mergeConfig(defaultConfig('h'), flat).retryJoin.addresses, ['10.0.0.2']);
   });
 
+  // Issue 23 point 10: gossip_profile picks the established LAN or WAN timings.
+  it('starts gossip timings from gossip_profile, with explicit timings on top in any layer', async () => {
+    const wan = defaultConfig('h').gossip;
+    assert.deepEqual([wan.probeIntervalMs, wan.probeTimeoutMs, wan.suspicionMult], [5000, 3000, 6]);
+    const file = await parseConfigText('a.hcl', 'gossip_profile = "lan"\n');
+    const lan = mergeConfig(defaultConfig('h'), file).gossip;
+    assert.deepEqual(
+      [lan.probeIntervalMs, lan.probeTimeoutMs, lan.suspicionMult, lan.pushPullIntervalMs],
+      [1000, 500, 4, 30_000],
+    );
+    const early = parseFlags(['-gossip-probe-interval=200ms']).layer;
+    const mixed = mergeConfig(defaultConfig('h'), early, file, parseFlags(['-gossip-profile=lan']).layer).gossip;
+    assert.deepEqual([mixed.probeIntervalMs, mixed.probeTimeoutMs], [200, 500]);
+    assert.throws(() => parseFlags(['-gossip-profile=moon']), ConfigError);
+    await assert.rejects(parseConfigText('b.hcl', 'gossip_profile = "moon"\n'), ConfigError);
+  });
+
   it('rejects values of the wrong type', async () => {
     await assert.rejects(parseConfigText('a.hcl', 'ports { http = "x" }'), ConfigError);
     await assert.rejects(parseConfigText('a.hcl', 'log_level = "loud"'), ConfigError);

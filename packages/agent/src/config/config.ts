@@ -1,5 +1,5 @@
 import type { LogLevel } from '@ward/base';
-import { DEFAULT_GOSSIP, type GossipConfig } from '../gossip/config.js';
+import { DEFAULT_GOSSIP, GOSSIP_PROFILES, type GossipConfig, type GossipProfile } from '../gossip/config.js';
 import { DEFAULT_RAFT, type RaftTimings } from '../raft/raft-node.js';
 
 /** The agent's effective configuration after defaults, config file and flags. */
@@ -27,6 +27,8 @@ export interface AgentConfig {
   join: string[];
   /** `server_join { retry_join, retry_interval, retry_max }`: joins retried until one answers. */
   retryJoin: { addresses: string[]; intervalMs: number; max: number };
+  /** `gossip_profile`: the base the `gossip` timings start from. */
+  gossipProfile: GossipProfile;
   gossip: GossipConfig;
   /** Leader election timings (Ward's own `raft { … }` block). */
   raft: RaftTimings;
@@ -62,6 +64,7 @@ export function defaultConfig(hostname: string): AgentConfig {
     devMode: false,
     join: [],
     retryJoin: { addresses: [], intervalMs: 30_000, max: 0 },
+    gossipProfile: 'wan',
     gossip: { ...DEFAULT_GOSSIP },
     raft: { ...DEFAULT_RAFT },
     heartbeatIntervalMs: 10_000,
@@ -79,7 +82,11 @@ export function devLayer(): ConfigLayer {
   };
 }
 
-/** Applies layers in order; nested sections merge key by key. */
+/**
+ * Applies layers in order; nested sections merge key by key. A layer that names a
+ * `gossipProfile` resets the gossip timings to that profile, and every timing set
+ * explicitly in these layers then applies on top, whatever the order.
+ */
 export function mergeConfig(base: AgentConfig, ...layers: ConfigLayer[]): AgentConfig {
   const out: AgentConfig = structuredClone(base);
   const target = out as unknown as Record<string, unknown>;
@@ -93,6 +100,12 @@ export function mergeConfig(base: AgentConfig, ...layers: ConfigLayer[]): AgentC
         target[key] = value;
       }
     }
+  }
+  const profile = layers.some((l) => l.gossipProfile !== undefined)
+    ? GOSSIP_PROFILES.get(out.gossipProfile)
+    : undefined;
+  if (profile) {
+    out.gossip = Object.assign({ ...profile }, ...layers.map((l) => stripUndefined(l.gossip ?? {})));
   }
   return out;
 }

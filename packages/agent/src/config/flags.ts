@@ -1,5 +1,5 @@
 import { LOG_LEVELS, type LogLevel } from '@ward/base';
-import type { GossipConfig } from '../gossip/config.js';
+import { type GossipConfig, isGossipProfile } from '../gossip/config.js';
 import type { ConfigLayer } from './config.js';
 import { parseDurationMs } from './duration.js';
 import { ConfigError } from './errors.js';
@@ -35,6 +35,7 @@ const FLAGS: Record<string, Kind> = {
   'http-port': 'int',
   'rpc-port': 'int',
   'serf-port': 'int',
+  'gossip-profile': 'string',
   'gossip-probe-interval': 'duration',
   'gossip-probe-timeout': 'duration',
   'gossip-suspicion-mult': 'int',
@@ -56,6 +57,10 @@ export function parseFlags(argv: string[]): ParsedFlags {
   const logLevel = v['log-level'] as string | undefined;
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel.toLowerCase() as LogLevel)) {
     throw new ConfigError(`unknown log level: ${logLevel}`);
+  }
+  const profile = v['gossip-profile'] as string | undefined;
+  if (profile !== undefined && !isGossipProfile(profile)) {
+    throw new ConfigError(`invalid gossip profile ${JSON.stringify(profile)}: want lan or wan`);
   }
   const gossip: Partial<GossipConfig> = {
     probeIntervalMs: v['gossip-probe-interval'] as number | undefined,
@@ -91,6 +96,7 @@ export function parseFlags(argv: string[]): ParsedFlags {
       intervalMs: v['retry-interval'] as number | undefined,
       max: v['retry-max'] as number | undefined,
     },
+    gossipProfile: profile,
     gossip,
     raft: {
       electionTimeoutMs: v['raft-election-timeout'] as number | undefined,

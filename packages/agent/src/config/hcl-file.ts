@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { LOG_LEVELS, type LogLevel } from '@ward/base';
-import type { GossipConfig } from '../gossip/config.js';
+import { type GossipConfig, isGossipProfile } from '../gossip/config.js';
 import { parseHcl } from '../hcl/parse.js';
 import type { RaftTimings } from '../raft/raft-node.js';
 import type { AgentConfig, ConfigLayer } from './config.js';
@@ -32,6 +32,10 @@ export async function parseConfigText(fileName: string, text: string): Promise<C
   const client = r.block('client');
   const ports = r.block('ports');
   const logLevel = r.str(doc, 'log_level')?.toLowerCase();
+  const profile = r.str(doc, 'gossip_profile');
+  if (profile !== undefined && !isGossipProfile(profile)) {
+    throw new ConfigError(`${fileName}: gossip_profile must be "lan" or "wan"`);
+  }
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
     throw new ConfigError(`${fileName}: unknown log_level ${JSON.stringify(logLevel)}`);
   }
@@ -50,6 +54,7 @@ export async function parseConfigText(fileName: string, text: string): Promise<C
     logJson: r.bool(doc, 'log_json'),
     join: r.strs(server, 'start_join'),
     retryJoin: retryJoinLayer(r, server),
+    gossipProfile: profile,
     gossip: gossipLayer(r, r.block('gossip')),
     raft: raftLayer(r.block('raft')),
   };

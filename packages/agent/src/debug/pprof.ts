@@ -1,5 +1,11 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { Clock } from '@ward/base';
 import { InternalError, NotFoundError } from '../errors.js';
+import { RUNTIME_PROFILES } from './runtime-profiles.js';
 import { captureTrace } from './trace.js';
+
+const gzipAsync = promisify(gzip);
 
 export interface ProfileResult {
   contentType: string;
@@ -13,6 +19,8 @@ export interface ProfileRequest {
   seconds: number;
   debug: number;
   gc: number;
+  /** Aborted when the caller hangs up: a running CPU profile or trace stops at once. */
+  signal: AbortSignal;
 }
 
 /** pprof profiles Node can produce: CPU (V8 sampling) and heap (V8 sampling heap profiler). */
@@ -34,7 +42,10 @@ export class Profiler {
   #isHeapStarted = false;
   #isBusy = false;
 
-  constructor(private readonly argv: string[]) {}
+  constructor(
+    private readonly argv: string[],
+    private readonly clock: Clock,
+  ) {}
 
   async run(req: ProfileRequest): Promise<ProfileResult> {
     if (req.profile === 'cmdline')
@@ -43,17 +54,41 @@ export class Profiler {
       return this.#exclusive(async () => ({
         contentType: 'application/octet-stream',
         filename: 'trace',
-        body: await captureTrace(req.seconds),
+        body: await this.#trace(req.seconds, req.signal),
       }));
+    const runtime = RUNTIME_PROFILES.get(req.profile);
+    if (runtime) {
+      const profile = runtime(this.clock.now());
+      if (req.debug > 0) return text(req.profile, profile);
+      return {
+        contentType: 'application/octet-stream',
+        filename: req.profile,
+        body: await gzipAsync(profile.encode()),
+      };
+    }
     if (!BINARY_PROFILES.has(req.profile)) throw new NotFoundError(`Pprof profile not found profile: ${req.profile}`);
     const pprof = await this.#load();
     const profile =
       req.profile === 'profile'
-        ? await this.#exclusive(() => pprof.time.profile({ durationMillis: req.seconds * 1000 }))
+        ? await this.#exclusive(() => this.#cpu(pprof, req.seconds, req.signal))
         : await this.#heap(pprof, req.gc);
-    if (req.debug > 0)
-      return { contentType: 'text/plain; charset=utf-8', body: Buffer.from(describe(req.profile, profile)) };
+    if (req.debug > 0) return text(req.profile, profile);
     return { contentType: 'application/octet-stream', filename: req.profile, body: await pprof.encode(profile) };
+  }
+
+  async #trace(seconds: number, signal: AbortSignal): Promise<Buffer> {
+    const body = await captureTrace(() => sleep(this.clock, seconds * 1000, signal));
+    if (signal.aborted) throw new InternalError('trace cancelled: the client went away');
+    return body;
+  }
+
+  /** A CPU profile of `seconds`, stopped early (and the result dropped) when `signal` aborts. */
+  async #cpu(pprof: PprofModule, seconds: number, signal: AbortSignal) {
+    pprof.time.start({ durationMillis: seconds * 1000 });
+    await sleep(this.clock, seconds * 1000, signal);
+    const profile = pprof.time.stop();
+    if (signal.aborted) throw new InternalError('profile cancelled: the client went away');
+    return profile;
   }
 
   async #load(): Promise<PprofModule> {
@@ -80,6 +115,24 @@ export class Profiler {
     if (gc > 0) (globalThis as { gc?: () => void }).gc?.();
     return pprof.heap.profile();
   }
+}
+
+function text(name: string, profile: unknown): ProfileResult {
+  return { contentType: 'text/plain; charset=utf-8', body: Buffer.from(describe(name, profile)) };
+}
+
+/** Waits `ms` on `clock`, or less when `signal` aborts first. */
+function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const cancel = clock.setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      cancel();
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
 }
 
 interface TextProfile {

@@ -20,7 +20,7 @@ export interface GossipConfig {
 }
 
 /** The WAN profile Nomad uses for server gossip, plus Serf's reaping defaults (Nomad: 72 h). */
-export const DEFAULT_GOSSIP: GossipConfig = {
+const WAN_GOSSIP: GossipConfig = {
   probeIntervalMs: 5000,
   probeTimeoutMs: 3000,
   suspicionMult: 6,
@@ -36,3 +36,32 @@ export const DEFAULT_GOSSIP: GossipConfig = {
   reconnectTimeoutMs: 72 * 3600_000,
   tombstoneTimeoutMs: 24 * 3600_000,
 };
+
+/**
+ * memberlist's LAN profile (same reaping): a silent member is noticed within a few
+ * seconds, at the price of more probe and gossip traffic.
+ */
+const LAN_GOSSIP: GossipConfig = {
+  ...WAN_GOSSIP,
+  probeIntervalMs: 1000,
+  probeTimeoutMs: 500,
+  suspicionMult: 4,
+  gossipIntervalMs: 200,
+  gossipNodes: 3,
+  pushPullIntervalMs: 30_000,
+  tcpTimeoutMs: 10_000,
+};
+
+export type GossipProfile = 'wan' | 'lan';
+
+export const GOSSIP_PROFILES: ReadonlyMap<GossipProfile, GossipConfig> = new Map([
+  ['wan', WAN_GOSSIP],
+  ['lan', LAN_GOSSIP],
+]);
+
+/** The default, as the established agent uses for its servers. */
+export const DEFAULT_GOSSIP: GossipConfig = WAN_GOSSIP;
+
+export function isGossipProfile(v: string): v is GossipProfile {
+  return GOSSIP_PROFILES.has(v as GossipProfile);
+}

@@ -38,9 +38,13 @@ describe('Memberlist', () => {
   it('marks a silent node failed after suspicion, and everyone agrees', async () => {
     const c = await formCluster(4);
     const victim = c.nodes[3]!;
+    const timeBefore = c.nodes[0]!.lamportTime;
+    assert.ok(timeBefore >= 3, 'three joins seen');
     c.network.isolate(victim.local);
     await c.run(3000);
     for (const node of c.nodes.slice(0, 3)) assert.equal(c.stateOf(node, victim.name), 'dead');
+    // Issue 23 point 8: serf.member_time advances with membership changes.
+    assert.ok(c.nodes[0]!.lamportTime > timeBefore);
   });
 
   it('lets a suspected node that is alive refute the suspicion with a higher incarnation', async () => {

@@ -48,7 +48,11 @@ export class Memberlist {
       broadcast: (msg) => this.#queue.push(msg),
       refute: (inc) => this.#refute(inc),
       isLeaving: () => this.#isLeaving,
-      changed: () => o.onChange?.(),
+      // Serf's member clock: every membership change seen moves it on (serf.member_time).
+      changed: () => {
+        this.#ltime++;
+        o.onChange?.();
+      },
     });
     this.#prober = new Prober({
       selfName: o.name,
@@ -78,7 +82,7 @@ export class Memberlist {
     return this.#prober.healthScore;
   }
 
-  /** Lamport time of leave intents (Serf's member time). */
+  /** Serf's member time: a Lamport clock moved by every membership change and leave intent. */
   get lamportTime(): number {
     return this.#ltime;
   }

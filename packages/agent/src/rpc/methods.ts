@@ -78,9 +78,10 @@ export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
     ],
     [
       'Agent.Pprof',
-      unary(async ({ token, args }) => {
+      unary(async ({ token, args, signal }) => {
         await agent.authorize(token, 'pprof');
         const r = await agent.profiler.run({
+          signal,
           profile: String(args.profile),
           seconds: Number(args.seconds),
           debug: Number(args.debug),

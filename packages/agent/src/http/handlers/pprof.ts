@@ -1,6 +1,6 @@
 import type { Agent } from '../../agent.js';
 import type { ProfileResult } from '../../debug/pprof.js';
-import { InternalError, NotFoundError } from '../../errors.js';
+import { InternalError, InvalidRequestError, NotFoundError } from '../../errors.js';
 import { resolveTarget } from '../../forward.js';
 import { rpcCall } from '../../rpc/rpc-client.js';
 import type { Reply } from '../reply.js';
@@ -8,12 +8,15 @@ import { type AgentRequest, queryInt } from '../request.js';
 
 /** Default profile length; the spec's default (the established code uses 1). */
 const DEFAULT_SECONDS = 3;
+/** Longest profile or trace: longer ones tie up the profiler (one at a time) for nothing. */
+const MAX_SECONDS = 300;
 
 /** GET /v1/agent/pprof/<profile>: runtime profiles in pprof format, or text with `debug=1`. */
 export async function pprof(agent: Agent, req: AgentRequest): Promise<Reply> {
   const profile = req.params['*'] ?? '';
   if (!profile) throw new NotFoundError('Invalid method');
   const seconds = queryInt(req.query, 'seconds', DEFAULT_SECONDS);
+  if (seconds > MAX_SECONDS) throw new InvalidRequestError(`seconds must be at most ${MAX_SECONDS}`);
   const args = {
     profile,
     seconds: seconds > 0 ? seconds : DEFAULT_SECONDS,
@@ -39,7 +42,7 @@ export async function pprof(agent: Agent, req: AgentRequest): Promise<Reply> {
   } else {
     // Availability (enable_debug × ACLs) is decided by the agent that runs the profile.
     await agent.authorize(req.token, 'pprof');
-    result = await agent.profiler.run(args);
+    result = await agent.profiler.run({ ...args, signal: req.signal });
   }
   if (result.contentType.startsWith('text/')) return { kind: 'text', body: result.body };
   return { kind: 'binary', body: result.body, contentType: result.contentType, filename: result.filename };
