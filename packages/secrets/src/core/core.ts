@@ -77,6 +77,11 @@ export class Core {
   readonly cors: CorsSettings;
   /** Set once unsealed: when this node became active (for `sys/leader`). */
   activeSinceMs = 0;
+  /**
+   * Set only once everything behind the barrier is loaded. The barrier opens first, and a request
+   * let in between would meet a half-built core (no token store, no mounts) and get a wrong 403 or 404.
+   */
+  #isReady = false;
 
   constructor(readonly deps: CoreDeps) {
     const { physical, random, clock, logger } = deps;
@@ -146,8 +151,9 @@ export class Core {
     return this.deps.logger;
   }
 
+  /** True until an unseal has fully completed, and again from the first step of sealing. */
   isSealed(): boolean {
-    return this.barrier.isSealed();
+    return !this.#isReady;
   }
 
   /** Both halves must exist: a crash between writing the seal config and the keyring leaves neither usable. */
@@ -205,6 +211,19 @@ export class Core {
   /** Opens the barrier and starts everything that lives behind it. */
   async unsealWithRootKey(rootKey: Uint8Array): Promise<void> {
     await this.barrier.unseal(rootKey);
+    try {
+      await this.#loadBehindBarrier();
+    } catch (err) {
+      // Half loaded is not unsealed: close the barrier again so the next unseal starts afresh.
+      await this.seal();
+      throw err;
+    }
+    this.activeSinceMs = this.deps.clock.now();
+    this.#isReady = true;
+    this.deps.logger.info('unsealed');
+  }
+
+  async #loadBehindBarrier(): Promise<void> {
     this.#cluster = await getJson<ClusterInfo>(this.barrier, 'core/cluster');
     // Requests pass the sealed check once the barrier is open: none may be served unrecorded.
     await this.audit.load();
@@ -215,13 +234,12 @@ export class Core {
     await this.#services.openAll();
     await this.expiration.restore();
     await this.cors.load();
-    this.activeSinceMs = this.deps.clock.now();
-    this.deps.logger.info('unsealed');
   }
 
   /** Closes the barrier: every key leaves memory; requests answer 503 until unsealed. */
   async seal(): Promise<void> {
-    if (this.isSealed()) return;
+    if (this.barrier.isSealed()) return;
+    this.#isReady = false;
     await this.expiration.stop();
     await this.audit.close();
     await this.mounts.stopAll();

@@ -64,10 +64,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger: options.logger ?? silentLogger,
     catalog: options.catalog,
   });
-  const [address] = await server.start();
-  if (!address) throw new Error('server did not listen');
+  // Ready before listening, as `ward server` is.
   if (options.reopen) await server.core.submitUnsealKey(options.reopen.unsealKey);
   const creds = options.reopen ?? (options.uninitialized ? undefined : await initializeDev(server, 'root'));
+  const [address] = await server.start();
+  if (!address) throw new Error('server did not listen');
   const rootToken = creds?.rootToken ?? '';
   return {
     server,

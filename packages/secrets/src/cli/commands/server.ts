@@ -1,7 +1,8 @@
 import { createLogger, cryptoRandom, type LogLevel, systemClock } from '@ward/base';
+import type { ListenerAddress } from '../../http/listener.js';
 import { buildServer } from '../../server/build-server.js';
 import { loadConfigFile, type ServerConfig } from '../../server/config.js';
-import { initializeDev } from '../../server/dev-mode.js';
+import { type DevCredentials, initializeDev } from '../../server/dev-mode.js';
 import { createDevTls, type DevTlsFiles } from '../../server/dev-tls.js';
 import { flagBool, flagValue, type ParsedArgs, UsageError } from '../flags.js';
 
@@ -41,21 +42,20 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
   const logLevel = (flagValue(args, 'log-level') ?? config.logLevel) as LogLevel;
   const logger = createLogger({ level: logLevel, json: config.logJson });
   const server = await buildServer({ config, clock: systemClock, random: cryptoRandom, logger });
-  const addresses = await server.start();
-
-  if (dev) {
-    let creds: { unsealKey: string; rootToken: string };
-    try {
-      creds = await initializeDev(server, flagValue(args, 'dev-root-token-id') ?? env.VAULT_DEV_ROOT_TOKEN_ID);
-    } catch (err) {
-      // Without this the open listener keeps a failed dev server running after it has reported the error.
-      await server.stop();
-      await tls?.remove();
-      throw err;
-    }
-    const url = addresses[0]?.url ?? '';
-    out.write(devBanner(url, creds, tls));
+  // Dev mode initialises before the listener opens: a client that sees sys/health answer must find
+  // the root token and the default mounts in place (scripts poll health and use the token at once).
+  let creds: DevCredentials | undefined;
+  let addresses: ListenerAddress[];
+  try {
+    if (dev) creds = await initializeDev(server, flagValue(args, 'dev-root-token-id') ?? env.VAULT_DEV_ROOT_TOKEN_ID);
+    addresses = await server.start();
+  } catch (err) {
+    // Without this a listener that did open would keep a failed server running after it reported the error.
+    await server.stop();
+    await tls?.remove();
+    throw err;
   }
+  if (creds) out.write(devBanner(addresses[0]?.url ?? '', creds, tls));
   for (const a of addresses) logger.info('listening', { url: a.url });
 
   await waitForSignal();
@@ -73,7 +73,7 @@ function devConfig(address: string, tls: DevTlsFiles | undefined): ServerConfig 
   };
 }
 
-function devBanner(url: string, creds: { unsealKey: string; rootToken: string }, tls?: DevTlsFiles): string {
+function devBanner(url: string, creds: DevCredentials, tls?: DevTlsFiles): string {
   return [
     'WARNING! dev mode is enabled! In this mode, the server runs entirely in memory',
     'and starts unsealed with a single unseal key. Never use it in production.',
