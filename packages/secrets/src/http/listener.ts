@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, isIPv6, type Server as NetServer, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createServer as createTlsServer } from 'node:tls';
 import { InternalError, InvalidRequestError } from '../logical/errors.js';
+import { ConnectionQueue } from './connection-queue.js';
 import { MethodShim } from './method-shim.js';
+import { parserRefusal, type Refusal, requestLineRefusal, sendRefusal, writeRefusal } from './protocol-errors.js';
 import { ShimSocket } from './shim-socket.js';
 
 /** `max_request_size` when the configuration gives none or 0: 32 MiB, as established servers use. */
@@ -88,7 +91,10 @@ export function createListener(options: ListenerOptions): Listener {
     requestTimeout,
     headersTimeout: requestTimeout > 0 ? Math.min(HEADERS_TIMEOUT_MS, requestTimeout) : HEADERS_TIMEOUT_MS,
     connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    // Checked in dispatch instead, so the 400 carries the error envelope like every other.
+    requireHostHeader: false,
   });
+  const queue = new ConnectionQueue();
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
     restoreListMethod(req, marker);
     inFlight.add(res);
@@ -98,9 +104,33 @@ export function createListener(options: ListenerOptions): Listener {
       // Let the connection go as soon as this response is out, once Node has marked it idle.
       res.once('finish', () => setImmediate(() => httpServer.closeIdleConnections()));
     }
-    options.handler(req, res);
+    const refusal = requestLineRefusal(req);
+    const run = refusal ? () => sendRefusal(req, res, refusal) : () => options.handler(req, res);
+    queue.inTurn(req, res, run, () => inFlight.delete(res));
   };
   httpServer.on('request', dispatch);
+  // What the parser refuses, and CONNECT (which Node hands over as a bare socket), is answered here
+  // with the error envelope, after the responses to the requests before it on the connection.
+  const refused = new WeakSet<Duplex>();
+  const refuse = (socket: Duplex, refusal: Refusal) => {
+    if (refused.has(socket)) return; // the parser reports its error again for every later packet
+    refused.add(socket);
+    const last = queue.lastExchange(socket);
+    if (last && !last.req.complete && !last.res.headersSent) {
+      // The fault is in the body of the request being received: it gets the refusal as its answer.
+      // Its handler, if it has started, waits for a body that never ends until the connection closes.
+      sendRefusal(last.req, last.res, refusal);
+      return;
+    }
+    queue.afterLast(socket, () => (socket.writable ? writeRefusal(socket, refusal) : socket.destroy()));
+  };
+  httpServer.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
+    if (err.code === 'ECONNRESET') socket.destroy();
+    else refuse(socket, parserRefusal(err));
+  });
+  httpServer.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    refuse(socket, { status: 405, message: 'unsupported method CONNECT' });
+  });
   // Without this listener Node sends `100 Continue` to every `Expect: 100-continue`, and a client
   // that announced a body over the limit would send it all before hearing 413.
   httpServer.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {

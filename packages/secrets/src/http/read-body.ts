@@ -1,12 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InternalError, InvalidRequestError, RequestTooLargeError } from '../logical/errors.js';
-
-/**
- * After the response to a refused body, how long the connection may stay open for the client to
- * read it. Closing while the client is still sending makes the kernel answer with a reset, which
- * can destroy the 413 before the client reads it; the wait gives it time to stop.
- */
-const LINGER_MS = 1_000;
+import { destroyAfterLinger } from './linger.js';
 
 /**
  * Reads the whole request body, refusing more than `limitBytes` (negative: no limit; pass the
@@ -70,16 +64,11 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buff
  *
  * Keeping the connection alive would mean reading the whole oversized body first, to find where the
  * next request starts. Instead the response says `Connection: close` (so Node ends the connection
- * after it), the rest of the body is discarded unread, and the connection is destroyed `LINGER_MS`
- * after the response if the client has not closed it by then.
+ * after it), the rest of the body is discarded unread, and the connection is destroyed a moment
+ * after the response if the client has not closed it by then (see destroyAfterLinger).
  */
 export function closeAfterResponse(req: IncomingMessage, res: ServerResponse): void {
   res.shouldKeepAlive = false;
   req.resume();
-  res.once('finish', () => {
-    const socket = req.socket;
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
-  });
+  res.once('finish', () => destroyAfterLinger(req.socket));
 }

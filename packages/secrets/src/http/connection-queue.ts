@@ -1,0 +1,63 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+/**
+ * Node parses pipelined requests and emits them all at once, queueing only their responses; the
+ * established server handles them one by one, so a LIST pipelined after a write sees that write.
+ * A ConnectionQueue runs each request's handler once the response before it on its connection is
+ * complete.
+ */
+export class ConnectionQueue {
+  readonly #lastTurn = new WeakMap<Duplex, Promise<void>>();
+  readonly #lastExchange = new WeakMap<Duplex, Exchange>();
+
+  /**
+   * Runs `run` (the handler of `req`) once every earlier response on its connection is complete.
+   * When the connection is gone by then, calls `drop` instead, as if the request had never been read:
+   * nobody is left to hear its answer. Nor does `run` run if `res` has been answered meanwhile.
+   */
+  inTurn(req: IncomingMessage, res: ServerResponse, run: () => void, drop: () => void): void {
+    const socket = req.socket;
+    const previous = this.#lastTurn.get(socket);
+    this.#lastTurn.set(socket, turnEnd(res, socket));
+    this.#lastExchange.set(socket, { req, res });
+    if (previous === undefined) {
+      run();
+      return;
+    }
+    void previous.then(() => {
+      if (socket.destroyed) drop();
+      else if (!res.headersSent) run();
+    });
+  }
+
+  /** The connection's latest request and its response (the one being received, if any is). */
+  lastExchange(socket: Duplex): Exchange | undefined {
+    return this.#lastExchange.get(socket);
+  }
+
+  /** Runs `fn` once every response queued on `socket` is complete (at once if none is). */
+  afterLast(socket: Duplex, fn: () => void): void {
+    const previous = this.#lastTurn.get(socket);
+    if (previous === undefined) fn();
+    else void previous.then(fn);
+  }
+}
+
+/** Resolves once `res` is complete, or its connection has closed (a queued response then never closes). */
+function turnEnd(res: ServerResponse, socket: Duplex): Promise<void> {
+  return new Promise((resolve) => {
+    const end = () => {
+      res.off('close', end);
+      socket.off('close', end);
+      resolve();
+    };
+    res.once('close', end);
+    socket.once('close', end);
+  });
+}
