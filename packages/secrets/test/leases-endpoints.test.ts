@@ -81,7 +81,7 @@ describe('sys/leases/renew', () => {
       [`renew/${id}`, { increment: '3600s' }],
     ] as const) {
       const res = await h.call('update', path, data);
-      assert.deepEqual(res?.secret, { leaseId: id, leaseDurationSeconds: 3600, renewable: true }, path);
+      assert.deepEqual(res?.lease, { leaseId: id, leaseDurationSeconds: 3600, renewable: true }, path);
     }
   });
 
@@ -89,7 +89,7 @@ describe('sys/leases/renew', () => {
     const h = await harness();
     const id = await h.lease('database/creds/readonly', 60, { maxTtlSeconds: 120 });
     const res = await h.call('update', 'leases/renew', { lease_id: id, increment: 3600 });
-    assert.equal(res?.secret?.leaseDurationSeconds, 120);
+    assert.equal(res?.lease?.leaseDurationSeconds, 120);
     assert.deepEqual(res?.warnings, [
       'TTL of "1h0m0s" exceeded the effective max_ttl of "2m0s"; TTL value is capped accordingly',
     ]);

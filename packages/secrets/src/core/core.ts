@@ -17,6 +17,7 @@ import { type BackendCatalog, type MountInput, MountManager } from './router/mou
 import { Router } from './router/router.js';
 import { Scheduler } from './scheduler/index.js';
 import { parseUnsealKey, ShamirSeal, UnsealProgress } from './seal/index.js';
+import { renewSecretLease, revokeSecretLease } from './secret-leases.js';
 import { TokenStore, tokenLeaseId } from './tokens/index.js';
 
 export interface CoreDeps {
@@ -95,7 +96,10 @@ export class Core {
       clock,
       random,
       logger: logger.child({ component: 'expiration' }),
-      revoker: { revoke: (lease) => this.#revokeLease(lease) },
+      revoker: {
+        revoke: (lease) => this.#revokeLease(lease),
+        renew: (lease, incrementSeconds) => renewSecretLease(this.router, lease, incrementSeconds),
+      },
     });
     // Token lifetimes are leases: the expiration manager revokes a token when its TTL ends,
     // and revoking a token revokes every lease it owns.
@@ -324,8 +328,7 @@ export class Core {
       await this.tokens.revokeTree(lease.token_accessor);
       return;
     }
-    const { route } = this.router.match(lease.path);
-    await route.backend.revokeSecret?.(lease.secret ?? {});
+    await revokeSecretLease(this.router, lease);
   }
 
   cluster(): ClusterInfo | undefined {

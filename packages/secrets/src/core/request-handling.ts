@@ -1,14 +1,22 @@
 import { LogicalError, PermissionDeniedError, SealedError, UnsupportedPathError } from '../logical/errors.js';
 import type { BackendRequest, Caller, LogicalRequest, Operation } from '../logical/request.js';
-import { isLoginRenewer, type LogicalResponse, type LoginGrant, type LoginRenewal } from '../logical/response.js';
+import {
+  type IssuedSecret,
+  isLoginRenewer,
+  type LogicalResponse,
+  type LoginGrant,
+  type LoginRenewal,
+} from '../logical/response.js';
 import type { AuditedRequest } from './audit/audit-broker.js';
 import type { AuditDevices } from './audit/index.js';
+import type { ExpirationManager } from './expiration/index.js';
 import type { EntityRecord } from './identity/index.js';
 import type { NamespaceServices } from './namespaces/namespace-services.js';
 import type { Namespace } from './namespaces/namespace-store.js';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from './router/mounts.js';
 import type { Route, Router } from './router/router.js';
 import { matchesSpecialPath } from './router/special-paths.js';
+import { leaseSecret } from './secret-leases.js';
 import { isAddressInCidrs } from './tokens/bound-cidrs.js';
 import type { IssuedToken, TokenEntry, TokenStore } from './tokens/index.js';
 
@@ -20,6 +28,8 @@ export interface PipelineCore {
   readonly router: Router;
   readonly tokens: TokenStore;
   readonly audit: AuditDevices;
+  /** Registers the leases of secrets that backends issue. */
+  readonly expiration: ExpirationManager;
 }
 
 interface Authenticated {
@@ -72,6 +82,14 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
     let response = await matched?.route.backend.handle(backendReq);
     if (response?.login && matched) {
       response = await completeLogin(core, response, response.login, { namespace, path, route: matched.route, req });
+    }
+    if (response?.secret && matched) {
+      response = await leaseSecret(core.expiration, response as LogicalResponse & { secret: IssuedSecret }, {
+        route: matched.route,
+        fullPath,
+        namespacePath: namespace.path,
+        tokenAccessor: auth?.caller.accessor ?? '',
+      });
     }
     await trail.response({ response });
     return response;

@@ -1,10 +1,16 @@
 import type { Clock, Logger, Random } from '@ward/base';
-import { InvalidRequestError, UnsupportedOperationError, UnsupportedPathError } from '../logical/errors.js';
+import {
+  InternalError,
+  InvalidRequestError,
+  UnsupportedOperationError,
+  UnsupportedPathError,
+} from '../logical/errors.js';
 import type { BackendRequest } from '../logical/request.js';
 import type { LogicalResponse } from '../logical/response.js';
 import type { Storage } from '../logical/storage.js';
 import type { Fields } from './fields.js';
 import type { HandlerContext, PathDefinition, PathOperation } from './path.js';
+import type { SecretType, StoredSecret } from './secrets.js';
 
 /** The narrow view of the core a backend gets: never the core itself. */
 export interface SystemView {
@@ -62,8 +68,12 @@ export interface Backend {
   cleanup?(): Promise<void>;
   /** Started by the core when the mount starts, stopped on unmount and seal. */
   readonly periodic: readonly PeriodicTask[];
-  /** Revokes a secret this backend leased (the lease's opaque `secret` data); absent when it leases nothing. */
-  revokeSecret?(secret: Record<string, unknown>): Promise<void>;
+  /** The secret type named `type`, `undefined` when this backend declares none by that name. */
+  secretType(type: string): SecretType | undefined;
+  /** Ends a secret this backend leased; throws when its type is unknown or its `revoke` fails. */
+  revokeSecret(secret: StoredSecret): Promise<void>;
+  /** Extends a leased secret: the TTL its type's `renew` granted (`undefined`: the increment as asked). */
+  renewSecret(secret: StoredSecret, incrementSeconds: number): Promise<{ ttlSeconds: number } | undefined>;
 }
 
 export interface BackendSpec {
@@ -75,7 +85,8 @@ export interface BackendSpec {
   specialPaths?: SpecialPaths;
   cleanup?: () => Promise<void>;
   periodic?: PeriodicTask[];
-  revokeSecret?: (secret: Record<string, unknown>) => Promise<void>;
+  /** The kinds of secret the handlers hand out under a lease (`{ secret: { type, … } }`). */
+  secrets?: SecretType[];
 }
 
 /** Builds a `Backend` that routes among `paths`, validates input and calls handlers. */
@@ -88,6 +99,13 @@ export function createBackend(spec: BackendSpec): Backend {
     throw new UnsupportedPathError();
   };
 
+  const secretTypes = new Map((spec.secrets ?? []).map((t) => [t.type, t]));
+  const requireType = (type: string) => {
+    const found = secretTypes.get(type);
+    if (!found) throw new InternalError(`${spec.type}: no secret type "${type}"`);
+    return found;
+  };
+
   return {
     type: spec.type,
     help: spec.help,
@@ -95,7 +113,14 @@ export function createBackend(spec: BackendSpec): Backend {
     specialPaths: spec.specialPaths ?? {},
     cleanup: spec.cleanup,
     periodic: spec.periodic ?? [],
-    revokeSecret: spec.revokeSecret,
+    secretType: (type) => secretTypes.get(type),
+    revokeSecret: ({ leaseId, type, internal }) =>
+      requireType(type).revoke({ storage: spec.storage, leaseId, internal }),
+    async renewSecret({ leaseId, type, internal }, incrementSeconds) {
+      const renew = requireType(type).renew;
+      if (!renew) throw new InvalidRequestError('lease is not renewable');
+      return renew({ storage: spec.storage, leaseId, internal, incrementSeconds });
+    },
 
     async handle(req) {
       const { def, captured } = find(req.path);

@@ -11,3 +11,4 @@ export { formatDuration, parseDurationSeconds } from './duration.js';
 export { type FieldSpec, type Fields, type FieldValues, field } from './fields.js';
 export { KeyedMutex } from './keyed-mutex.js';
 export { definePath, type HandlerContext, type PathDefinition, type PathOperation, type PathSpec } from './path.js';
+export type { SecretCall, SecretType, StoredSecret } from './secrets.js';

@@ -55,15 +55,15 @@ export function sendLogicalResponse(res: ServerResponse, requestId: string, resp
     return;
   }
   const hasWarnings = (response?.warnings?.length ?? 0) > 0;
-  if (!response || (response.data == null && !response.auth && !response.secret && !hasWarnings)) {
+  if (!response || (response.data == null && !response.auth && !response.lease && !hasWarnings)) {
     sendNoContent(res, response?.status ?? 204);
     return;
   }
   const envelope: Record<string, unknown> = {
     request_id: requestId,
-    lease_id: response.secret?.leaseId ?? '',
-    renewable: response.secret?.renewable ?? false,
-    lease_duration: response.secret?.leaseDurationSeconds ?? 0,
+    lease_id: response.lease?.leaseId ?? '',
+    renewable: response.lease?.renewable ?? false,
+    lease_duration: response.lease?.leaseDurationSeconds ?? 0,
     data: response.data ?? null,
     wrap_info: null,
     warnings: hasWarnings ? response.warnings : null,

@@ -15,11 +15,27 @@ export interface AuthResponse {
   mfa_requirement: null;
 }
 
-/** A secret with a lifetime (KV reports a TTL without registering a lease). */
+/** The lease fields of the envelope (KV reports a TTL without registering a lease). */
 export interface SecretLease {
   leaseId: string;
   leaseDurationSeconds: number;
   renewable: boolean;
+}
+
+/**
+ * A secret a handler hands out under a lease; its `type` is one the backend declares in
+ * `BackendSpec.secrets`. The core mints the lease id (`<mount><request path>/<random>`),
+ * applies the type's and the mount's TTL limits, registers the lease (owned by the
+ * caller's token) and answers with `data` and the lease fields in the envelope.
+ */
+export interface IssuedSecret {
+  type: string;
+  /** What the caller receives (the envelope's `data`). */
+  data: Record<string, unknown>;
+  /** Kept with the lease, never shown: what the type's `renew` and `revoke` need (the user to drop). */
+  internal?: Record<string, unknown>;
+  /** The TTL asked for; absent or 0: the type's default, else the mount's. */
+  ttlSeconds?: number;
 }
 
 /** What a backend handler returns; `undefined` means "done, nothing to say" (HTTP 204). */
@@ -29,7 +45,10 @@ export interface LogicalResponse {
   auth?: AuthResponse;
   /** Set by an auth method's login handler; the core replaces it with `auth` (a real token). */
   login?: LoginGrant;
-  secret?: SecretLease;
+  /** Set by a handler that hands out a leased secret; the core replaces it with `data` and `lease`. */
+  secret?: IssuedSecret;
+  /** `lease_id`, `lease_duration` and `renewable` of the envelope. */
+  lease?: SecretLease;
   /** Some `sys/` routes also copy `data` to the top level of the envelope, as established clients expect. */
   dataAtTopLevel?: boolean;
   /**

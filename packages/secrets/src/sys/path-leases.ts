@@ -158,7 +158,7 @@ function pathRenew(manager: ExpirationManager, base: string, inUrl: boolean): Pa
           const leaseId = requireLeaseId(data);
           const result = await manager.renew(leaseId, data.increment);
           const response: LogicalResponse = {
-            secret: { leaseId, leaseDurationSeconds: result.ttlSeconds, renewable: result.renewable },
+            lease: { leaseId, leaseDurationSeconds: result.ttlSeconds, renewable: result.renewable },
           };
           if (result.capped) {
             response.warnings = [

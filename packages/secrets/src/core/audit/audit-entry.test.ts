@@ -97,7 +97,7 @@ describe('audit entries', () => {
             num_uses: 0,
             mfa_requirement: null,
           },
-          secret: { leaseId: 'kv/lease/1', leaseDurationSeconds: 60, renewable: true },
+          lease: { leaseId: 'kv/lease/1', leaseDurationSeconds: 60, renewable: true },
           warnings: ['careful'],
         },
       },

@@ -93,7 +93,7 @@ function requestSection(a: AuditedRequest, ctx: EntryContext, f: EntryFormat): R
 function responseSection(a: AuditedRequest, res: LogicalResponse, f: EntryFormat): Record<string, unknown> {
   const section: Record<string, unknown> = { mount_type: a.mountType };
   if (res.auth) section.auth = responseAuth(res.auth, f);
-  if (res.secret) section.secret = { lease_id: res.secret.leaseId };
+  if (res.lease) section.secret = { lease_id: res.lease.leaseId };
   const data = res.raw ? res.raw.body : res.data;
   if (data !== undefined && data !== null) {
     const shown = a.operation === 'list' && f.elideListResponses ? elideList(data) : data;

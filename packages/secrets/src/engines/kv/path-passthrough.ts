@@ -16,7 +16,7 @@ export function pathPassthrough(system: SystemView) {
           const secret = await getJson<Record<string, unknown>>(storage, data.path);
           if (!secret) throw new NotFoundError('');
           const leaseDurationSeconds = storedLeaseSeconds(secret) ?? system.defaultLeaseTtlSeconds();
-          return { data: secret, secret: { leaseId: '', leaseDurationSeconds, renewable: false } };
+          return { data: secret, lease: { leaseId: '', leaseDurationSeconds, renewable: false } };
         },
       },
       create: {
