@@ -1,55 +1,13 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { BIN, startCli, stop, waitForOutput } from './cli-process.js';
 
-const BIN = fileURLToPath(new URL('../../../../bin/ward-platform', import.meta.url));
 const TOKEN = 'cli-test-token';
-
-/** Runs `bin/ward-platform serve …` and resolves once it prints the address it listens on. */
-function startCli(args: string[]): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--listen', '127.0.0.1:0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /listening on (\S+)/.exec(output);
-      if (m?.[1]) resolve({ child, url: m[1], output: () => output });
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening: ${output}`)));
-  });
-}
-
-/** Resolves with the match once the process has printed something matching `pattern`. */
-function waitForOutput(child: ChildProcess, output: () => string, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const m = pattern.exec(output());
-      if (!m) return;
-      child.stdout?.off('data', check);
-      resolve(m);
-    };
-    // Registered after startCli's own listener, so `output()` already holds the new chunk.
-    child.stdout?.on('data', check);
-    check();
-  });
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
-}
 
 function runCli(args: string[]): { status: number | null; stderr: string } {
   try {

@@ -41,8 +41,6 @@ function asClusterUser(command: string, args: string[]): [string, string[]] {
  * removes the directory.
  */
 export class PostgresServer {
-  #databases = 0;
-
   private constructor(
     readonly port: number,
     private readonly dir: string,
@@ -79,17 +77,14 @@ export class PostgresServer {
     return server;
   }
 
+  /** The URL of the server's maintenance database, from which new databases are made. */
+  get adminUrl(): string {
+    return this.#url('postgres');
+  }
+
   /** The URL of a fresh, empty database on this server. */
-  async createDatabase(): Promise<string> {
-    const name = `ward_${process.pid}_${++this.#databases}`;
-    const client = new pg.Client({ connectionString: this.#url('postgres') });
-    await client.connect();
-    try {
-      await client.query(`CREATE DATABASE ${name}`);
-    } finally {
-      await client.end();
-    }
-    return this.#url(name);
+  createDatabase(): Promise<string> {
+    return createDatabase(this.adminUrl);
   }
 
   async stop(): Promise<void> {
@@ -126,4 +121,21 @@ export class PostgresServer {
       }
     }
   }
+}
+
+let databases = 0;
+
+/** A fresh, empty database on the server whose maintenance database is at `adminUrl`; returns its URL. */
+export async function createDatabase(adminUrl: string): Promise<string> {
+  const name = `ward_${process.pid}_${++databases}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

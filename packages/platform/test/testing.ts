@@ -6,8 +6,11 @@ import type { Edition, PlatformContext } from '../src/context.js';
 import { createMemoryRateLimiter } from '../src/http/rate-limit.js';
 import { buildServer } from '../src/http/server.js';
 import { createDatabaseRateLimiter, openStore, seedCatalogue } from '../src/store/index.js';
+import { createDatabase } from './postgres-server.js';
 
 export const ADMIN_TOKEN = 'admin-test-token';
+/** Set to a PostgreSQL maintenance-database URL to run every TestPlatform on PostgreSQL. */
+export const POSTGRES_ADMIN_URL_ENV = 'WARD_PLATFORM_TEST_POSTGRES';
 export const JSONAPI = 'application/vnd.api+json';
 
 export interface ApiResult {
@@ -48,10 +51,10 @@ export class TestPlatform {
   static async start(edition: Edition = 'hosted', opts: TestPlatformOptions = {}): Promise<TestPlatform> {
     const p = new TestPlatform();
     const random = new SeededRandom(1);
-    const store = await openStore(
-      opts.postgresUrl ? { postgresUrl: opts.postgresUrl } : { sqlitePath: ':memory:' },
-      random,
-    );
+    // `api-postgres.test.ts` runs the API tests again with this set, each platform on its own database.
+    const onServer = process.env[POSTGRES_ADMIN_URL_ENV];
+    const postgresUrl = opts.postgresUrl ?? (onServer ? await createDatabase(onServer) : undefined);
+    const store = await openStore(postgresUrl ? { postgresUrl } : { sqlitePath: ':memory:' }, random);
     await seedCatalogue(store);
     const limit = opts.rateLimitPerSecond ?? 1_000_000;
     p.ctx = {
@@ -60,7 +63,7 @@ export class TestPlatform {
       random,
       logger: silentLogger,
       edition,
-      rateLimiter: opts.postgresUrl ? createDatabaseRateLimiter(store.database, limit) : createMemoryRateLimiter(limit),
+      rateLimiter: postgresUrl ? createDatabaseRateLimiter(store.database, limit) : createMemoryRateLimiter(limit),
     };
     await seedDevAdmin(p.ctx, ADMIN_TOKEN);
     p.server = buildServer(p.ctx);

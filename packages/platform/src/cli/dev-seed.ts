@@ -1,5 +1,6 @@
 import { randomBase62 } from '@ward/base';
 import type { PlatformContext } from '../context.js';
+import { isUniqueViolation } from '../store/index.js';
 
 const DEV_ADMIN_USERNAME = 'admin';
 
@@ -8,11 +9,22 @@ const DEV_ADMIN_USERNAME = 'admin';
  * Idempotent over a kept database: the admin is created once, and the token is added only if
  * it is not already known.
  */
-export function seedDevAdmin(
+export async function seedDevAdmin(
   ctx: Pick<PlatformContext, 'store' | 'clock' | 'random'>,
   token: string | undefined,
 ): Promise<{ userId: string; token: string }> {
   const secret = token ?? `${randomBase62(ctx.random, 14)}.wardv1.${randomBase62(ctx.random, 64)}`;
+  try {
+    return await seedOnce(ctx, secret);
+  } catch (err) {
+    // Two processes started together on one PostgreSQL database: the other one made the admin
+    // (or its token) between our look-up and our insert. Its rows are now there to find.
+    if (!isUniqueViolation(err)) throw err;
+    return seedOnce(ctx, secret);
+  }
+}
+
+function seedOnce(ctx: Pick<PlatformContext, 'store' | 'clock'>, secret: string) {
   return ctx.store.transaction(async (tx) => {
     const nowMs = ctx.clock.now();
     const admin =
