@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { request } from '../src/server/testing.js';
+import { freePort, request } from '../src/server/testing.js';
 import { startWard, type WardProcess } from './ward-process.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
-}
 
 // Issue 22: the proxy rides out a server restart. Its token's renewal fails while the server is
 // down, it retries its login with backoff, and once the server is back (same port, same SQLite

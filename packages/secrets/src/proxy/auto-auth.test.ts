@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock, type LogFields, type Logger, SeededRandom } from '@ward/base';
 import { createClient } from '@ward/secrets-client';
-import { startTestServer, type TestServer } from '../server/testing.js';
+import { freePort, startTestServer, type TestServer } from '../server/testing.js';
 import { createAuthMethod } from './auth-method.js';
 import { AutoAuth } from './auto-auth.js';
 import { createFileSink } from './file-sink.js';
@@ -26,14 +25,6 @@ async function until(condition: () => boolean, what: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   assert.fail(`never happened: ${what}`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
 }
 
 async function addUser(t: TestServer, ttl: string): Promise<void> {

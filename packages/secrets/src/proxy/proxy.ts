@@ -2,6 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import type { Clock, Logger, Random } from '@ward/base';
 import { createClient } from '@ward/secrets-client';
 import { createListener, type Listener, type ListenerAddress } from '../http/listener.js';
+import { readListenerTls } from '../server/config.js';
 import { createAuthMethod } from './auth-method.js';
 import { AutoAuth } from './auto-auth.js';
 import type { ProxyConfig, ProxyListenerConfig } from './config.js';
@@ -84,10 +85,7 @@ interface ListenerParts {
 }
 
 async function buildListener(l: ProxyListenerConfig, parts: ListenerParts): Promise<Listener> {
-  const tls =
-    l.tlsDisable || !l.tlsCertFile || !l.tlsKeyFile
-      ? undefined
-      : { cert: await readFile(l.tlsCertFile), key: await readFile(l.tlsKeyFile) };
+  const tls = await readListenerTls(l);
   const listener = createListener({
     address: l.address,
     socketPath: l.type === 'unix' ? l.address : undefined,

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Clock, Logger, Random } from '@ward/base';
 import { BUILTIN_NAMESPACE_BACKENDS } from '../builtin-backends.js';
 import { BUILTIN_BACKENDS, DEFAULT_MOUNTS } from '../catalog.js';
@@ -7,7 +6,7 @@ import type { BackendCatalog } from '../core/router/mounts.js';
 import { createApiHandler } from '../http/handler.js';
 import { createListener, type Listener, type ListenerAddress } from '../http/listener.js';
 import { createStorage } from '../storage/index.js';
-import type { ListenerConfig, ServerConfig } from './config.js';
+import { type ListenerConfig, readListenerTls, type ServerConfig } from './config.js';
 import { BUILD_DATE, VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -57,10 +56,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
 }
 
 async function buildListener(l: ListenerConfig, core: Core, deps: ServerDeps): Promise<Listener> {
-  const tls =
-    l.tlsDisable || !l.tlsCertFile || !l.tlsKeyFile
-      ? undefined
-      : { cert: await readFile(l.tlsCertFile), key: await readFile(l.tlsKeyFile) };
+  const tls = await readListenerTls(l);
   const listener = createListener({
     address: l.address,
     tls,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from '@cdktf/hcl2json';
 import { LOG_LEVELS, type LogLevel } from '@ward/base';
+import type { ListenerTlsOptions } from '../http/listener.js';
 import { InvalidRequestError } from '../logical/errors.js';
 
 export interface ListenerConfig {
@@ -100,6 +101,12 @@ export function listenerConfig(body: Block): ListenerConfig {
     );
   }
   return config;
+}
+
+/** The certificate and key a listener block names; undefined for plain HTTP (`tls_disable`). */
+export async function readListenerTls(l: ListenerConfig): Promise<ListenerTlsOptions | undefined> {
+  if (l.tlsDisable || !l.tlsCertFile || !l.tlsKeyFile) return undefined;
+  return { cert: await readFile(l.tlsCertFile), key: await readFile(l.tlsKeyFile) };
 }
 
 /** HCL booleans may be written `true`, `"true"` or `1`. */

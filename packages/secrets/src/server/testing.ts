@@ -1,3 +1,4 @@
+import { createServer as createNetServer } from 'node:net';
 import { type Clock, cryptoRandom, FakeClock, type Logger, type Random, silentLogger } from '@ward/base';
 import { BUILTIN_BACKENDS } from '../catalog.js';
 import type { BackendCatalog, BackendFactory } from '../core/router/mounts.js';
@@ -108,4 +109,13 @@ export async function request(
 /** The built-in catalog plus test-only secrets engines (mounted through `sys/mounts` by type). */
 export function withBackends(engines: Record<string, BackendFactory>): BackendCatalog {
   return { mounts: new Map([...BUILTIN_BACKENDS.mounts, ...Object.entries(engines)]), auth: BUILTIN_BACKENDS.auth };
+}
+
+/** A TCP port nothing listens on right now, for a test that must reuse one port (a restart). */
+export async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
 }
