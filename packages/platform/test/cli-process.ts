@@ -4,9 +4,13 @@ import { fileURLToPath } from 'node:url';
 export const BIN = fileURLToPath(new URL('../../../../bin/ward-platform', import.meta.url));
 
 /** Runs `bin/ward-platform serve …` and resolves once it prints the address it listens on. */
-export function startCli(args: string[]): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+export function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--listen', '127.0.0.1:0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env,
   });
   let output = '';
   return new Promise((resolve, reject) => {

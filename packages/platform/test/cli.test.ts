@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -174,6 +174,24 @@ describe('bin/ward-platform', () => {
     }
   });
 
+  it('reads settings from --config, flags winning, and refuses an unknown key by name', async () => {
+    const config = join(dir, 'platform.hcl');
+    writeFileSync(config, 'rate_limit = 7\nedition = "self-hosted"\n');
+    const cli = await startCli(['-config', config, '--edition', 'hosted', '--dev', `--dev-token=${TOKEN}`]);
+    try {
+      assert.match(cli.output(), /Ward platform \(hosted\)/);
+      const res = await fetch(`${cli.url}/api/v2/feature-sets`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('x-ratelimit-limit'), '7');
+    } finally {
+      await stop(cli.child);
+    }
+    writeFileSync(config, 'database_ulr = "postgres://x"\n');
+    const bad = runCli(['serve', '--config', config]);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /unknown key "database_ulr"/);
+  });
+
   it('exits 2 with a message on bad usage', () => {
     for (const args of [
       ['serve', '--edition', 'cloud'],
@@ -183,6 +201,8 @@ describe('bin/ward-platform', () => {
       ['serve', '--tls-cert', 'x'],
       ['serve', '-rate-limit=0'],
       ['serve', '--rate-limit', 'lots'],
+      ['serve', '--database-url', 'mysql://db/x'],
+      ['serve', '--db', 'x.db', '--database-url', 'postgres://db/x'],
     ]) {
       const res = runCli(args);
       assert.equal(res.status, 2, args.join(' '));

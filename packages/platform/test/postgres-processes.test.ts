@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startCli, stop } from './cli-process.js';
@@ -26,16 +29,21 @@ describe('two platform processes on one PostgreSQL database', () => {
   const processes: ChildProcess[] = [];
   let a: string;
   let b: string;
+  let dir: string;
 
   before(async () => {
     server = await PostgresServer.start();
     databaseUrl = await server.createDatabase();
-    // Started together: migrations, the catalogue and the dev admin must survive the race.
-    const started = await Promise.all(
-      ['a', 'b'].map(() =>
-        startCli(['--dev', '--dev-token', TOKEN, '--rate-limit', '1000', '--database-url', databaseUrl]),
-      ),
-    );
+    // Started together: migrations, the catalogue and the dev admin must survive the race. One
+    // finds the database in its config file, the other in WARD_PLATFORM_DATABASE_URL.
+    dir = mkdtempSync(join(tmpdir(), 'ward-platform-pg-config-'));
+    const config = join(dir, 'platform.hcl');
+    writeFileSync(config, `database_url = "${databaseUrl}"\nrate_limit = 1000\n`);
+    const dev = ['--dev', '--dev-token', TOKEN];
+    const started = await Promise.all([
+      startCli([...dev, '-config', config]),
+      startCli([...dev, '--rate-limit', '1000'], { ...process.env, WARD_PLATFORM_DATABASE_URL: databaseUrl }),
+    ]);
     for (const s of started) processes.push(s.child);
     [a, b] = started.map((s) => s.url) as [string, string];
     const org = await api(a, 'POST', '/organizations', {
@@ -46,6 +54,7 @@ describe('two platform processes on one PostgreSQL database', () => {
   after(async () => {
     for (const child of processes) await stop(child);
     await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('shares web sessions: signed in on one process, the other knows the session', async () => {

@@ -24,7 +24,7 @@ export async function run(argv: string[]): Promise<void> {
     if (command === 'serve' && wantsHelp(rest)) return printHelp(SERVE_USAGE);
     if (command === 'admin' && rest[0] === 'create' && wantsHelp(rest)) return printHelp(ADMIN_CREATE_USAGE);
     if (command === 'serve') {
-      const opts = parseServeOptions(rest, process.env);
+      const opts = await parseServeOptions(rest, process.env);
       const logger = createLogger({ level: opts.logLevel });
       const server = await serve(opts, { clock: systemClock, logger, print: (l) => process.stdout.write(`${l}\n`) });
       const stop = () => {

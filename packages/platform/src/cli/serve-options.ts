@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { LOG_LEVELS, type LogLevel } from '@ward/base';
 import { EDITIONS, type Edition } from '../context.js';
 import type { StoreLocation } from '../store/index.js';
+import { readConfigFile } from './config-file.js';
 import { CliError } from './exit-error.js';
 import { goStyleArgs } from './go-style-args.js';
 
@@ -21,13 +22,15 @@ export interface ServeOptions {
 }
 
 /** The established API's limit: about 30 requests per second per user. */
-export const DEFAULT_RATE_LIMIT_PER_SECOND = 30;
+const DEFAULT_RATE_LIMIT_PER_SECOND = 30;
 
 export const SERVE_USAGE = `Usage: ward-platform serve [options]
 
   Serves the API (/api/v2), the billing pages (/app) and GET /_health.
   Flags take one dash or two (-listen=ADDR, --listen ADDR).
 
+  --config FILE        an HCL file of settings: listen, db, database_url, edition, tls_cert_file,
+                       tls_key_file, log_level, rate_limit (flags given as well win)
   --listen ADDR        host:port to listen on (default 127.0.0.1:8300; port 0 picks a free one)
   --db PATH            SQLite database file (default ward-platform.db; :memory: for a throwaway one;
                        with --dev the default is :memory:)
@@ -62,13 +65,19 @@ export function storeLocation(dbPath: string | undefined, databaseUrl: string | 
   return dbPath === undefined ? undefined : { sqlitePath: dbPath };
 }
 
-/** Parses `serve`'s flags (and `WARD_PLATFORM_DATABASE_URL`); any mistake is a CliError with exit code 2 (usage). */
-export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = {}): ServeOptions {
+/**
+ * Parses `serve`'s flags, then the `--config` file for what they leave unset, then
+ * `WARD_PLATFORM_DATABASE_URL`; any mistake is a CliError with exit code 2 (usage).
+ */
+export async function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeOptions> {
   let values: ReturnType<typeof parse>['values'];
   try {
     values = parse(goStyleArgs(argv)).values;
   } catch (err) {
     throw new CliError(`${(err as Error).message}\n\n${SERVE_USAGE}`, 2);
+  }
+  if (values.config !== undefined) {
+    for (const [flag, value] of await readConfigFile(values.config)) values[flag] ??= value;
   }
   const listen = values.listen ?? '127.0.0.1:8300';
   const m = /^(.*):(\d{1,5})$/.exec(listen);
@@ -107,6 +116,7 @@ function parse(argv: string[]) {
     strict: true,
     allowPositionals: false,
     options: {
+      config: { type: 'string' },
       listen: { type: 'string' },
       db: { type: 'string' },
       'database-url': { type: 'string' },

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { migrations } from './migrations.js';
 import type { Database, Sql, SqlValue } from './sql.js';
 
 /** PostgreSQL's type id of BIGINT (int8), which the driver hands back as a string by default. */
@@ -114,7 +114,7 @@ async function migrate(tx: Sql): Promise<void> {
   const applied = new Set(
     (await tx.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
   );
-  for (const m of POSTGRES_MIGRATIONS) {
+  for (const m of migrations('postgres')) {
     if (applied.has(m.version)) continue;
     for (const statement of m.sql.split(/;\s*\n/).filter((s) => s.trim() !== '')) await tx.run(statement);
     await tx.run('INSERT INTO schema_migrations (version) VALUES (?)', [m.version]);

@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { SQLITE_MIGRATIONS } from './migrations.js';
+import { migrations } from './migrations.js';
 import type { Database, Sql, SqlValue } from './sql.js';
 
 type Connection = BetterSqlite3.Database;
@@ -110,7 +110,7 @@ export class SqliteDatabase implements Database {
         .all()
         .map((v) => Number(v)),
     );
-    for (const m of SQLITE_MIGRATIONS) {
+    for (const m of migrations('sqlite')) {
       if (applied.has(m.version)) continue;
       this.#db.transaction(() => {
         this.#db.exec(m.sql);

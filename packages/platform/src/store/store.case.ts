@@ -9,10 +9,9 @@ import {
   createDatabaseRateLimiter,
   isUniqueViolation,
   type Store,
-  type SubscriptionRow,
   seedCatalogue,
 } from './index.js';
-import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations.js';
+import { migrations } from './migrations.js';
 
 /** One kind of database under test: each call of `fresh` gives a new, empty database. */
 export interface StoreBackend {
@@ -33,29 +32,6 @@ class BreakableRandom implements Random {
 }
 
 const planId = (identifier: string) => CATALOGUE.find((fs) => fs.identifier === identifier)?.id ?? '';
-
-function subscriptionRow(organizationId: string, id: string, isActive: boolean): SubscriptionRow {
-  return {
-    id,
-    organization_id: organizationId,
-    feature_set_id: planId('free'),
-    start_at: 0,
-    end_at: isActive ? null : 1,
-    is_active: isActive ? 1 : 0,
-    runs_ceiling: 1,
-    agents_ceiling: 0,
-    contract_start_at: null,
-    contract_user_limit: null,
-    contract_apply_limit: null,
-    run_task_limit: null,
-    run_task_workspace_limit: null,
-    run_task_mandatory_enforcement_limit: null,
-    policy_set_limit: null,
-    policy_limit: null,
-    policy_mandatory_enforcement_limit: null,
-    versioned_policy_set_limit: null,
-  };
-}
 
 /**
  * The behaviour every store backend must show, run against each (`store-sqlite.test.ts`,
@@ -94,20 +70,14 @@ export function describeStore(name: string, backend: () => Promise<StoreBackend>
 
     it('applies every migration once and keeps data across a close and reopen', async () => {
       const { open, store, org } = await setup();
-      const migrations = name === 'sqlite' ? SQLITE_MIGRATIONS : POSTGRES_MIGRATIONS;
-      assert.deepEqual(
-        await appliedMigrations(store.database),
-        migrations.map((m) => m.version),
-      );
+      const versions = migrations(store.database.dialect).map((m) => m.version);
+      assert.deepEqual(await appliedMigrations(store.database), versions);
       await store.close();
       stores = stores.filter((s) => s !== store);
       const again = await open(new SeededRandom(2));
       assert.deepEqual(await again.organizations.byName('acme'), org);
       assert.equal(again.featureSets.offered().length, CATALOGUE.length);
-      assert.deepEqual(
-        await appliedMigrations(again.database),
-        migrations.map((m) => m.version),
-      );
+      assert.deepEqual(await appliedMigrations(again.database), versions);
     });
 
     it('looks names up case-insensitively and refuses a taken one as a unique violation', async () => {
@@ -131,11 +101,9 @@ export function describeStore(name: string, backend: () => Promise<StoreBackend>
     });
 
     it('refuses a second active subscription for one organization', async () => {
-      const { store, org } = await setup();
-      await assert.rejects(store.subscriptions.insert(subscriptionRow(org.id, 'sub-2', true)), (err) =>
-        isUniqueViolation(err),
-      );
-      await store.subscriptions.insert(subscriptionRow(org.id, 'sub-3', false));
+      const { store, first } = await setup();
+      await assert.rejects(store.subscriptions.insert({ ...first, id: 'sub-2' }), (err) => isUniqueViolation(err));
+      await store.subscriptions.insert({ ...first, id: 'sub-3', is_active: 0, end_at: 1 });
     });
 
     it('lands all of a transaction or none of it', async () => {
