@@ -4,13 +4,26 @@ import { VERSION } from '../config/config.js';
 import { ConfigError } from '../config/errors.js';
 import { loadConfig } from '../config/load.js';
 import { LogHub } from '../monitor/log-hub.js';
+import { COMMANDS, commandsUnder, findCommand } from './command-table.js';
+import { UsageError } from './go-flags.js';
+import { runCommand } from './run-command.js';
 
-const USAGE = `Usage: ward-agent <command> [flags]
+function usageText(): string {
+  const rows: Array<[string, string]> = [
+    ['agent', 'Run a cluster agent (see packages/agent/README.md for its flags)'],
+    ...[...COMMANDS.values()].map((c): [string, string] => [c.name, c.synopsis]),
+    ['version', 'Print the version'],
+  ];
+  const width = Math.max(...rows.map(([n]) => n.length));
+  return `Usage: ward-agent <command> [flags]
 
 Commands:
-  agent     Run a cluster agent (see packages/agent/README.md for its flags)
-  version   Print the version
+${rows.map(([n, s]) => `  ${n.padEnd(width)}  ${s}`).join('\n')}
+
+Every command takes -help. Commands other than agent talk to an agent's HTTP API:
+-address (or WARD_AGENT_ADDR, NOMAD_ADDR) and -token (or WARD_AGENT_TOKEN, NOMAD_TOKEN).
 `;
+}
 
 /** Runs the CLI; the only place that decides exit codes. Resolves when the agent has stopped. */
 export async function main(argv: string[]): Promise<number> {
@@ -19,21 +32,34 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`Ward agent v${VERSION}\n`);
     return 0;
   }
-  if (command !== 'agent') {
-    process.stderr.write(USAGE);
-    return command === undefined || command === '-h' || command === '--help' ? 0 : 1;
+  if (command === undefined || command === '-h' || command === '-help' || command === '--help') {
+    process.stdout.write(usageText());
+    return 0;
   }
-  return runAgent(rest);
+  if (command === 'agent') return runAgent(rest);
+  const found = findCommand(argv);
+  if (found) return runCommand(found.command, found.rest, process.env);
+  const under = commandsUnder(argv.filter((a) => !a.startsWith('-')));
+  const hint = under.length > 0 ? under.map((c) => `  ward-agent ${c.name}`).join('\n') : usageText();
+  process.stderr.write(`Unknown command: ${argv.filter((a) => !a.startsWith('-')).join(' ')}\n\n${hint}\n`);
+  return 2;
 }
 
 async function runAgent(args: string[]): Promise<number> {
+  if (args.some((a) => a === '-h' || a === '-help' || a === '--help')) {
+    process.stdout.write(
+      'Usage: ward-agent agent [flags]\n\n  Runs a cluster agent. Flags: see packages/agent/README.md.\n\nExample:\n  ward-agent agent -dev\n',
+    );
+    return 0;
+  }
   let config: Awaited<ReturnType<typeof loadConfig>>;
   try {
     config = await loadConfig(args);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`==> Error: ${err.message}\n`);
-      return 1;
+      // A flag the command does not accept is a usage error (2); a bad value in a file is not.
+      return err instanceof UsageError ? 2 : 1;
     }
     throw err;
   }

@@ -1,7 +1,7 @@
 import { LOG_LEVELS, type LogLevel } from '@ward/base';
+import { type FlagKind, parseGoFlags, UsageError } from '../cli/go-flags.js';
 import { type GossipConfig, isGossipProfile } from '../gossip/config.js';
 import type { ConfigLayer } from './config.js';
-import { parseDurationMs } from './duration.js';
 import { ConfigError } from './errors.js';
 
 /** What the command line asks for: config files to read, then a layer that overrides them. */
@@ -11,49 +11,49 @@ export interface ParsedFlags {
   layer: ConfigLayer;
 }
 
-type Kind = 'bool' | 'string' | 'int' | 'list' | 'duration';
-
 /** Every flag `ward-agent agent` accepts, with its kind (`-x=v`, `-x v` and `--x` all work). */
-const FLAGS: Record<string, Kind> = {
-  dev: 'bool',
-  server: 'bool',
-  client: 'bool',
-  'acl-enabled': 'bool',
-  'acl-agent-token': 'string',
-  'enable-debug': 'bool',
-  'log-json': 'bool',
-  node: 'string',
-  region: 'string',
-  dc: 'string',
-  bind: 'string',
-  'data-dir': 'string',
-  'log-level': 'string',
-  config: 'list',
-  join: 'list',
-  servers: 'list',
-  'bootstrap-expect': 'int',
-  'http-port': 'int',
-  'rpc-port': 'int',
-  'serf-port': 'int',
-  'gossip-profile': 'string',
-  'gossip-probe-interval': 'duration',
-  'gossip-probe-timeout': 'duration',
-  'gossip-suspicion-mult': 'int',
-  'gossip-interval': 'duration',
-  'gossip-push-pull-interval': 'duration',
-  'gossip-reconnect-interval': 'duration',
-  'heartbeat-interval': 'duration',
-  'raft-election-timeout': 'duration',
-  'retry-join': 'list',
-  'retry-interval': 'duration',
-  'retry-max': 'int',
-  'raft-heartbeat-interval': 'duration',
-};
-
-type Values = Record<string, boolean | string | number | string[]>;
+const FLAGS = new Map<string, FlagKind>(
+  Object.entries({
+    dev: 'bool',
+    server: 'bool',
+    client: 'bool',
+    'acl-enabled': 'bool',
+    'acl-agent-token': 'string',
+    'enable-debug': 'bool',
+    'log-json': 'bool',
+    node: 'string',
+    region: 'string',
+    dc: 'string',
+    bind: 'string',
+    'data-dir': 'string',
+    'log-level': 'string',
+    config: 'list',
+    join: 'list',
+    servers: 'list',
+    'bootstrap-expect': 'int',
+    'http-port': 'int',
+    'rpc-port': 'int',
+    'serf-port': 'int',
+    'gossip-profile': 'string',
+    'gossip-probe-interval': 'duration',
+    'gossip-probe-timeout': 'duration',
+    'gossip-suspicion-mult': 'int',
+    'gossip-interval': 'duration',
+    'gossip-push-pull-interval': 'duration',
+    'gossip-reconnect-interval': 'duration',
+    'heartbeat-interval': 'duration',
+    'raft-election-timeout': 'duration',
+    'retry-join': 'list',
+    'retry-interval': 'duration',
+    'retry-max': 'int',
+    'raft-heartbeat-interval': 'duration',
+  }) as Array<[string, FlagKind]>,
+);
 
 export function parseFlags(argv: string[]): ParsedFlags {
-  const v = readValues(argv);
+  const parsed = parseGoFlags(argv, FLAGS);
+  if (parsed.args.length > 0) throw new UsageError(`unexpected argument: ${parsed.args[0]}`);
+  const v = Object.fromEntries(parsed.values);
   const logLevel = v['log-level'] as string | undefined;
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel.toLowerCase() as LogLevel)) {
     throw new ConfigError(`unknown log level: ${logLevel}`);
@@ -105,54 +105,4 @@ export function parseFlags(argv: string[]): ParsedFlags {
     heartbeatIntervalMs: v['heartbeat-interval'] as number | undefined,
   };
   return { isDev: v.dev === true, configFiles: (v.config as string[] | undefined) ?? [], layer };
-}
-
-function readValues(argv: string[]): Values {
-  const out: Values = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const m = /^--?([a-z-]+)(?:=(.*))?$/s.exec(arg);
-    if (!m) throw new ConfigError(`unexpected argument: ${arg}`);
-    const name = m[1] as string;
-    const kind = FLAGS[name];
-    if (!kind) throw new ConfigError(`flag provided but not defined: -${name}`);
-    let raw = m[2];
-    if (kind === 'bool') {
-      out[name] = raw === undefined ? true : parseBool(name, raw);
-      continue;
-    }
-    if (raw === undefined) {
-      raw = argv[++i];
-      if (raw === undefined) throw new ConfigError(`flag needs an argument: -${name}`);
-    }
-    out[name] = convert(name, kind, raw, out[name]);
-  }
-  return out;
-}
-
-function convert(name: string, kind: Kind, raw: string, prev: Values[string] | undefined): Values[string] {
-  switch (kind) {
-    case 'int': {
-      if (!/^\d+$/.test(raw)) throw new ConfigError(`invalid value ${JSON.stringify(raw)} for flag -${name}`);
-      return Number(raw);
-    }
-    case 'duration':
-      return parseDurationMs(raw, `-${name}`);
-    case 'list': {
-      // Repeatable, and a comma-separated value counts as several.
-      const items = raw
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      return [...((prev as string[] | undefined) ?? []), ...items];
-    }
-    default:
-      return raw;
-  }
-}
-
-function parseBool(name: string, raw: string): boolean {
-  if (['true', '1', 't'].includes(raw.toLowerCase())) return true;
-  if (['false', '0', 'f'].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(`invalid boolean value ${JSON.stringify(raw)} for flag -${name}`);
 }

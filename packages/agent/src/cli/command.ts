@@ -1,0 +1,54 @@
+import type { Writable } from 'node:stream';
+import type { AgentApi } from './api.js';
+import type { FlagKind, FlagValue } from './go-flags.js';
+
+/** What a command gets: its parsed flags and arguments, the API client, and where to write. */
+export interface CommandContext {
+  flags: Map<string, FlagValue>;
+  args: string[];
+  api: AgentApi;
+  env: NodeJS.ProcessEnv;
+  out: Writable;
+  err: Writable;
+  /** Aborted on SIGINT/SIGTERM (long-running commands such as monitor stop then). */
+  signal: AbortSignal;
+}
+
+/** One CLI command; every command also takes -address, -token and -help. */
+export interface Command {
+  /** The words that select it, e.g. `acl token create`. */
+  name: string;
+  synopsis: string;
+  /** Usage line, description, the command's own flags and an example. */
+  help: string;
+  flags: ReadonlyMap<string, FlagKind>;
+  /** Resolves to the exit code. Throws `UsageError` (exit 2) or `ApiError` (exit 1). */
+  run(ctx: CommandContext): Promise<number>;
+}
+
+export function flagString(ctx: CommandContext, name: string, fallback = ''): string {
+  const v = ctx.flags.get(name);
+  return typeof v === 'string' ? v : fallback;
+}
+
+export function flagBool(ctx: CommandContext, name: string): boolean {
+  return ctx.flags.get(name) === true;
+}
+
+export function flagNumber(ctx: CommandContext, name: string, fallback: number): number {
+  const v = ctx.flags.get(name);
+  return typeof v === 'number' ? v : fallback;
+}
+
+export function flagList(ctx: CommandContext, name: string): string[] {
+  const v = ctx.flags.get(name);
+  return Array.isArray(v) ? v : [];
+}
+
+/** The help text every API command ends with. */
+export const COMMON_FLAGS_HELP = `
+General options:
+  -address=<addr>  The agent's HTTP address (env WARD_AGENT_ADDR, NOMAD_ADDR; default http://127.0.0.1:4646)
+  -token=<secret>  ACL token (env WARD_AGENT_TOKEN, NOMAD_TOKEN)
+  -help            Show this help
+`;

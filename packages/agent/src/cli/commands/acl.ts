@@ -1,0 +1,161 @@
+import { readFile } from 'node:fs/promises';
+import type { TokenRecord } from '../../acl/store.js';
+import { COMMON_FLAGS_HELP, type Command, type CommandContext, flagBool, flagList, flagString } from '../command.js';
+import { columns, keyValues } from '../format.js';
+import { UsageError } from '../go-flags.js';
+
+type PublicToken = Omit<TokenRecord, 'SecretID'> & { SecretID?: string };
+
+function printToken(ctx: CommandContext, t: PublicToken): void {
+  if (flagBool(ctx, 'json')) {
+    ctx.out.write(`${JSON.stringify(t, null, 4)}\n`);
+    return;
+  }
+  ctx.out.write(
+    keyValues([
+      ['Accessor ID', t.AccessorID],
+      ['Secret ID', t.SecretID ?? ''],
+      ['Name', t.Name],
+      ['Type', t.Type],
+      ['Global', String(t.Global)],
+      ['Policies', t.Type === 'management' ? 'n/a' : `[${t.Policies.join(' ')}]`],
+      ['Create Time', t.CreateTime],
+      ['Create Index', String(t.CreateIndex)],
+      ['Modify Index', String(t.ModifyIndex)],
+    ]),
+  );
+}
+
+function noArgs(ctx: CommandContext): void {
+  if (ctx.args.length > 0) throw new UsageError('This command takes no arguments');
+}
+
+export const aclBootstrap: Command = {
+  name: 'acl bootstrap',
+  synopsis: 'Create the initial management token (once per cluster)',
+  help: `Usage: ward-agent acl bootstrap [options]
+
+  Creates the cluster's first management token. Works once; afterwards the
+  agent answers 400 "ACL bootstrap already done".
+
+Options:
+  -json  Print the token as JSON
+
+Example:
+  ward-agent acl bootstrap
+${COMMON_FLAGS_HELP}`,
+  flags: new Map([['json', 'bool']]),
+  async run(ctx) {
+    noArgs(ctx);
+    const token = await ctx.api.put<PublicToken>('/v1/acl/bootstrap', {});
+    if (token) printToken(ctx, token);
+    return 0;
+  },
+};
+
+export const aclPolicyApply: Command = {
+  name: 'acl policy apply',
+  synopsis: 'Create or update an ACL policy from a rules file',
+  help: `Usage: ward-agent acl policy apply [options] <name> <path>
+
+  Creates or updates the policy <name> with the HCL rules in <path> ("-" reads
+  standard input). Needs a management token.
+
+Options:
+  -description=<text>  The policy's description
+
+Example:
+  ward-agent acl policy apply -description="read the pool" readers readers.hcl
+${COMMON_FLAGS_HELP}`,
+  flags: new Map([['description', 'string']]),
+  async run(ctx) {
+    if (ctx.args.length !== 2) throw new UsageError('This command takes two arguments: <name> and <path>');
+    const [name, path] = ctx.args as [string, string];
+    let rules: string;
+    try {
+      rules = path === '-' ? await readStdin() : await readFile(path, 'utf8');
+    } catch (err) {
+      ctx.err.write(`Error reading policy file: ${(err as Error).message}\n`);
+      return 1;
+    }
+    await ctx.api.put(`/v1/acl/policy/${encodeURIComponent(name)}`, {
+      Name: name,
+      Description: flagString(ctx, 'description'),
+      Rules: rules,
+    });
+    ctx.out.write(`Successfully wrote "${name}" ACL policy!\n`);
+    return 0;
+  },
+};
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export const aclTokenCreate: Command = {
+  name: 'acl token create',
+  synopsis: 'Create an ACL token',
+  help: `Usage: ward-agent acl token create [options]
+
+  Creates a token. Needs a management token.
+
+Options:
+  -name=<name>      A name for the token
+  -type=<type>      client (default) or management
+  -policy=<name>    A policy of the token; repeatable (client tokens need one)
+  -global           Mark the token global
+  -json             Print the token as JSON
+
+Example:
+  ward-agent acl token create -name=ops -policy=readers -policy=operators
+${COMMON_FLAGS_HELP}`,
+  flags: new Map([
+    ['name', 'string'],
+    ['type', 'string'],
+    ['policy', 'list'],
+    ['global', 'bool'],
+    ['json', 'bool'],
+  ]),
+  async run(ctx) {
+    noArgs(ctx);
+    const type = flagString(ctx, 'type', 'client');
+    if (type !== 'client' && type !== 'management') throw new UsageError('-type must be client or management');
+    const token = await ctx.api.put<PublicToken>('/v1/acl/token', {
+      Name: flagString(ctx, 'name'),
+      Type: type,
+      Policies: flagList(ctx, 'policy'),
+      Global: flagBool(ctx, 'global'),
+    });
+    if (token) printToken(ctx, token);
+    return 0;
+  },
+};
+
+export const aclTokenList: Command = {
+  name: 'acl token list',
+  synopsis: 'List ACL tokens (without their secrets)',
+  help: `Usage: ward-agent acl token list [options]
+
+  Lists the tokens. Needs a management token.
+
+Options:
+  -json  Print the list as JSON
+
+Example:
+  ward-agent acl token list
+${COMMON_FLAGS_HELP}`,
+  flags: new Map([['json', 'bool']]),
+  async run(ctx) {
+    noArgs(ctx);
+    const tokens = await ctx.api.get<PublicToken[]>('/v1/acl/tokens');
+    if (flagBool(ctx, 'json')) {
+      ctx.out.write(`${JSON.stringify(tokens, null, 4)}\n`);
+      return 0;
+    }
+    const rows = tokens.map((t) => [t.Name, t.Type, String(t.Global), t.AccessorID, 'false']);
+    ctx.out.write(columns([['Name', 'Type', 'Global', 'Accessor ID', 'Expired'], ...rows]));
+    return 0;
+  },
+};

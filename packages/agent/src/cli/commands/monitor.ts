@@ -1,0 +1,43 @@
+import { COMMON_FLAGS_HELP, type Command, flagBool, flagString } from '../command.js';
+import { UsageError } from '../go-flags.js';
+
+/** `ward-agent monitor`: streams the agent's log lines until interrupted. */
+export const monitorCommand: Command = {
+  name: 'monitor',
+  synopsis: 'Stream the logs of an agent',
+  help: `Usage: ward-agent monitor [options]
+
+  Streams log lines of the agent (or of the server or client named) until
+  interrupted with Ctrl-C.
+
+Options:
+  -log-level=<level>  trace, debug, info (default), warn or error
+  -json               Log lines as JSON
+  -server-id=<id>     Stream from this server (name, or "leader")
+  -node-id=<id>       Stream from this client node
+
+Example:
+  ward-agent monitor -log-level=debug -server-id=leader
+${COMMON_FLAGS_HELP}`,
+  flags: new Map([
+    ['log-level', 'string'],
+    ['json', 'bool'],
+    ['server-id', 'string'],
+    ['node-id', 'string'],
+  ]),
+  async run(ctx) {
+    if (ctx.args.length > 0) throw new UsageError('This command takes no arguments');
+    const q = new URLSearchParams({ log_level: flagString(ctx, 'log-level', 'info'), plain: 'true' });
+    if (flagBool(ctx, 'json')) q.set('log_json', 'true');
+    if (flagString(ctx, 'server-id')) q.set('server_id', flagString(ctx, 'server-id'));
+    if (flagString(ctx, 'node-id')) q.set('node_id', flagString(ctx, 'node-id'));
+    const res = await ctx.api.request('GET', `/v1/agent/monitor?${q}`, undefined, ctx.signal);
+    try {
+      for await (const chunk of res.body ?? []) ctx.out.write(chunk);
+    } catch (err) {
+      // Ctrl-C aborts the request: that is the normal way out.
+      if (!ctx.signal.aborted) throw err;
+    }
+    return 0;
+  },
+};
