@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -37,6 +38,23 @@ async function startProxy(dir: string, name: string, config: string, listeners: 
 /** A request to the proxy or server that sends exactly the headers given (no token unless named). */
 function send(url: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
   return request(url, method, path, { token: null, headers, body });
+}
+
+/** A POST whose body goes out in chunks (Transfer-Encoding: chunked, no Content-Length); resolves with the status. */
+function postChunked(url: string, chunks: string[], headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
 }
 
 describe('ward proxy in front of ward server -dev', () => {
@@ -240,6 +258,11 @@ listener "tcp" {
     const withToken = await send(url, 'GET', 'secret/data/node', { 'X-Vault-Token': 'root' });
     assert.deepEqual(withToken.body.data.data, { from: 'node-vault' });
     assert.equal(withToken.headers.get('x-cache'), null, 'no cache stanza, no cache');
+    const chunked = await postChunked(`${url}/v1/secret/data/chunked`, ['{"data":', '{"k":"in two chunks"}}'], {
+      'X-Vault-Token': 'root',
+    });
+    assert.equal(chunked, 200, 'a chunked body is streamed through');
+    assert.deepEqual((await root('GET', 'secret/data/chunked')).body.data.data, { k: 'in two chunks' });
 
     plain.child.kill('SIGTERM');
     assert.equal(await plain.exited, 0);
