@@ -34,6 +34,24 @@ describe('ping and the API version header', () => {
   });
 });
 
+describe('GET /_health', () => {
+  it('is 200 while the database answers and 503 once it does not, without a token', async () => {
+    const p = await TestPlatform.start();
+    try {
+      const up = await fetch(`${p.baseUrl}/_health`);
+      assert.equal(up.status, 200);
+      assert.deepEqual(await up.json(), { status: 'ok', edition: 'hosted' });
+      await p.ctx.store.close();
+      const down = await fetch(`${p.baseUrl}/_health`);
+      assert.equal(down.status, 503);
+      assert.equal((await down.json()).status, 'unavailable');
+      assert.equal((await fetch(`${p.baseUrl}/_health`, { method: 'POST' })).status, 405);
+    } finally {
+      await new Promise((resolve) => p.server.close(resolve));
+    }
+  });
+});
+
 describe('rate limit', () => {
   let p: TestPlatform;
   let alice: TestUser;

@@ -34,6 +34,8 @@ export class PostgresDatabase implements Database {
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,
+      // An unreachable server fails a request (or the start) instead of hanging it.
+      connectionTimeoutMillis: 10_000,
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
           oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as never,
