@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { AgentApi } from './api.js';
-import type { FlagKind, FlagValue } from './go-flags.js';
+import { type FlagKind, type FlagValue, UsageError } from './go-flags.js';
 
 /** What a command gets: its parsed flags and arguments, the API client, and where to write. */
 export interface CommandContext {
@@ -24,6 +24,16 @@ export interface Command {
   flags: ReadonlyMap<string, FlagKind>;
   /** Resolves to the exit code. Throws `UsageError` (exit 2) or `ApiError` (exit 1). */
   run(ctx: CommandContext): Promise<number>;
+}
+
+/** Throws the usage error of a command that takes no positional arguments. */
+export function noArgs(ctx: CommandContext): void {
+  if (ctx.args.length > 0) throw new UsageError('This command takes no arguments');
+}
+
+/** `-json` output: the value indented by 4, as the established CLI prints it. */
+export function writeJson(ctx: CommandContext, value: unknown): void {
+  ctx.out.write(`${JSON.stringify(value, null, 4)}\n`);
 }
 
 export function flagString(ctx: CommandContext, name: string, fallback = ''): string {

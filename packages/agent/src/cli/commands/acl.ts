@@ -1,6 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import type { TokenRecord } from '../../acl/store.js';
-import { COMMON_FLAGS_HELP, type Command, type CommandContext, flagBool, flagList, flagString } from '../command.js';
+import {
+  COMMON_FLAGS_HELP,
+  type Command,
+  type CommandContext,
+  flagBool,
+  flagList,
+  flagString,
+  noArgs,
+  writeJson,
+} from '../command.js';
 import { columns, keyValues } from '../format.js';
 import { UsageError } from '../go-flags.js';
 
@@ -8,7 +17,7 @@ type PublicToken = Omit<TokenRecord, 'SecretID'> & { SecretID?: string };
 
 function printToken(ctx: CommandContext, t: PublicToken): void {
   if (flagBool(ctx, 'json')) {
-    ctx.out.write(`${JSON.stringify(t, null, 4)}\n`);
+    writeJson(ctx, t);
     return;
   }
   ctx.out.write(
@@ -24,10 +33,6 @@ function printToken(ctx: CommandContext, t: PublicToken): void {
       ['Modify Index', String(t.ModifyIndex)],
     ]),
   );
-}
-
-function noArgs(ctx: CommandContext): void {
-  if (ctx.args.length > 0) throw new UsageError('This command takes no arguments');
 }
 
 export const aclBootstrap: Command = {
@@ -151,7 +156,7 @@ ${COMMON_FLAGS_HELP}`,
     noArgs(ctx);
     const tokens = await ctx.api.get<PublicToken[]>('/v1/acl/tokens');
     if (flagBool(ctx, 'json')) {
-      ctx.out.write(`${JSON.stringify(tokens, null, 4)}\n`);
+      writeJson(ctx, tokens);
       return 0;
     }
     const rows = tokens.map((t) => [t.Name, t.Type, String(t.Global), t.AccessorID, 'false']);

@@ -1,6 +1,5 @@
-import { COMMON_FLAGS_HELP, type Command, flagBool } from '../command.js';
+import { COMMON_FLAGS_HELP, type Command, flagBool, noArgs, writeJson } from '../command.js';
 import { keyValues } from '../format.js';
-import { UsageError } from '../go-flags.js';
 
 /** `ward-agent agent-info`: the agent's stats sections, as `/v1/agent/self` reports them. */
 export const agentInfo: Command = {
@@ -19,10 +18,10 @@ Example:
 ${COMMON_FLAGS_HELP}`,
   flags: new Map([['json', 'bool']]),
   async run(ctx) {
-    if (ctx.args.length > 0) throw new UsageError('This command takes no arguments');
+    noArgs(ctx);
     const self = await ctx.api.get<{ stats: Record<string, Record<string, string>> }>('/v1/agent/self');
     if (flagBool(ctx, 'json')) {
-      ctx.out.write(`${JSON.stringify(self, null, 4)}\n`);
+      writeJson(ctx, self);
       return 0;
     }
     for (const section of Object.keys(self.stats).sort()) {

@@ -1,5 +1,4 @@
-import { COMMON_FLAGS_HELP, type Command, flagBool, flagString } from '../command.js';
-import { UsageError } from '../go-flags.js';
+import { COMMON_FLAGS_HELP, type Command, flagBool, flagString, noArgs } from '../command.js';
 
 /** `ward-agent monitor`: streams the agent's log lines until interrupted. */
 export const monitorCommand: Command = {
@@ -26,7 +25,7 @@ ${COMMON_FLAGS_HELP}`,
     ['node-id', 'string'],
   ]),
   async run(ctx) {
-    if (ctx.args.length > 0) throw new UsageError('This command takes no arguments');
+    noArgs(ctx);
     const q = new URLSearchParams({ log_level: flagString(ctx, 'log-level', 'info'), plain: 'true' });
     if (flagBool(ctx, 'json')) q.set('log_json', 'true');
     if (flagString(ctx, 'server-id')) q.set('server_id', flagString(ctx, 'server-id'));

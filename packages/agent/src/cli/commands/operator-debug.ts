@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { create as createTar } from 'tar';
 import { ApiError } from '../api.js';
-import { COMMON_FLAGS_HELP, type Command, type CommandContext, flagNumber, flagString } from '../command.js';
+import { COMMON_FLAGS_HELP, type Command, type CommandContext, flagNumber, flagString, noArgs } from '../command.js';
 import { UsageError } from '../go-flags.js';
 
 /** What goes into the archive: file name → API path (a `{seconds}` is the -pprof-duration). */
@@ -62,7 +62,7 @@ ${COMMON_FLAGS_HELP}`,
     ['pprof-duration', 'int'],
   ]),
   async run(ctx) {
-    if (ctx.args.length > 0) throw new UsageError('This command takes no arguments');
+    noArgs(ctx);
     const seconds = flagNumber(ctx, 'pprof-duration', 1);
     if (seconds < 1 || seconds > 300) throw new UsageError('-pprof-duration must be between 1 and 300');
     const outDir = resolve(flagString(ctx, 'output', '.'));

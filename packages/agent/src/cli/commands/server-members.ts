@@ -1,7 +1,6 @@
 import type { MembersResponse } from '../../members.js';
-import { COMMON_FLAGS_HELP, type Command, flagBool } from '../command.js';
+import { COMMON_FLAGS_HELP, type Command, flagBool, noArgs } from '../command.js';
 import { columns } from '../format.js';
-import { UsageError } from '../go-flags.js';
 
 /** `ward-agent server members`: the server pool as the agent sees it, with the Raft leader marked. */
 export const serverMembers: Command = {
@@ -20,7 +19,7 @@ Example:
 ${COMMON_FLAGS_HELP}`,
   flags: new Map([['detailed', 'bool']]),
   async run(ctx) {
-    if (ctx.args.length > 0) throw new UsageError('This command takes no arguments');
+    noArgs(ctx);
     const [pool, leader] = await Promise.all([
       ctx.api.get<MembersResponse>('/v1/agent/members'),
       ctx.api.get<string>('/v1/status/leader'),
