@@ -37,6 +37,11 @@ describe('parseDurationSeconds', () => {
     assert.equal(parseDurationSeconds('3000000000ns', 'ttl'), 3);
   });
 
+  it('accepts the longest duration Go can hold', () => {
+    assert.equal(parseDurationSeconds('2562047h47m16s', 'ttl'), 9_223_372_036);
+    assert.equal(parseDurationSeconds(9_223_372_036, 'ttl'), 9_223_372_036);
+  });
+
   it('computes fractional amounts exactly, without binary floating-point loss', () => {
     // 2.05 * 60 is 122.99999999999999 in floating point; Go computes 123s in integers.
     assert.equal(parseDurationSeconds('2.05m', 'ttl'), 123);
@@ -44,7 +49,20 @@ describe('parseDurationSeconds', () => {
     assert.equal(parseDurationSeconds('8.45m', 'ttl'), 507);
   });
 
-  for (const bad of ['1x', 'h', '1h 30m', 'abc', '-5', '1h-', '.']) {
+  // Beyond Go's time.Duration (issue 12): '2562048h', '9223372037' seconds.
+  for (const bad of [
+    '1x',
+    'h',
+    '1h 30m',
+    'abc',
+    '-5',
+    '1h-',
+    '.',
+    '2562048h',
+    '3000000000h',
+    '9223372037',
+    '106752d1h',
+  ]) {
     it(`refuses ${JSON.stringify(bad)} with a field validation error naming the field`, () => {
       assert.throws(
         () => parseDurationSeconds(bad, 'delete_version_after'),
@@ -55,7 +73,7 @@ describe('parseDurationSeconds', () => {
     });
   }
 
-  for (const bad of [-1, Number.NaN, true, null, ['1h'], { h: 1 }]) {
+  for (const bad of [-1, Number.NaN, true, null, ['1h'], { h: 1 }, 9_223_372_037, 1e13]) {
     it(`refuses the non-duration value ${JSON.stringify(bad)}`, () => {
       assert.throws(() => parseDurationSeconds(bad, 'ttl'), InvalidRequestError);
     });

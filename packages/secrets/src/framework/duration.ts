@@ -12,6 +12,14 @@ const UNIT_NANOS: Record<string, bigint> = {
   d: 86_400n * NANOS_PER_SECOND,
 };
 
+/**
+ * The longest duration accepted: Go's `time.Duration` holds at most 2^63-1 nanoseconds
+ * (2562047h47m16.854775807s), so established servers refuse anything longer. Capping here,
+ * where every duration comes in, also keeps every expiry a representable date.
+ */
+export const MAX_DURATION_SECONDS = 9_223_372_036;
+const MAX_DURATION_NANOS = 2n ** 63n - 1n;
+
 /** One `<amount><unit>` part of a duration string: `1`, `1.5`, `.5` or `1.` before the unit. */
 const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h|d)/g;
 
@@ -21,13 +29,16 @@ const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h|d)/g;
  */
 export function parseDurationSeconds(value: unknown, fieldName: string): number {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value) || value < 0) throw durationError(fieldName, value);
+    if (!Number.isFinite(value) || value < 0 || value > MAX_DURATION_SECONDS) throw durationError(fieldName, value);
     return Math.floor(value);
   }
   if (typeof value !== 'string') throw durationError(fieldName, value);
   const text = value.trim();
   if (text === '') return 0;
-  if (/^\d+$/.test(text)) return Number(text);
+  if (/^\d+$/.test(text)) {
+    if (Number(text) > MAX_DURATION_SECONDS) throw durationError(fieldName, value);
+    return Number(text);
+  }
   // Summed in integer nanoseconds, as Go does: in floating point 2.05 * 60 is 122.99999999999999,
   // which would round down to 122s where Go says 123s.
   let nanos = 0n;
@@ -39,7 +50,7 @@ export function parseDurationSeconds(value: unknown, fieldName: string): number 
     if (fraction !== '') nanos += (BigInt(fraction) * scale) / 10n ** BigInt(fraction.length);
     consumed += whole.length;
   }
-  if (consumed !== text.length || consumed === 0) throw durationError(fieldName, value);
+  if (consumed !== text.length || consumed === 0 || nanos > MAX_DURATION_NANOS) throw durationError(fieldName, value);
   return Number(nanos / NANOS_PER_SECOND);
 }
 

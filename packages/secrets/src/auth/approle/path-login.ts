@@ -70,18 +70,22 @@ export function pathLogin(d: AppRoleDeps) {
           const name = await d.roles.nameByRoleId(storage, roleId);
           const role = name === undefined ? undefined : await d.roles.get(storage, name);
           if (name === undefined || !role) throw badCredentials();
-          if (d.lockout.isLocked(roleId)) throw PermissionDeniedError.token();
           checkRoleCidrs(role, req.remoteAddress);
           let secret: SecretIdRecord | undefined;
           if (role.bind_secret_id) {
             if (!data.secret_id) throw new InvalidRequestError('missing secret_id');
-            secret = await useSecretId(d, storage, name, data.secret_id, req.remoteAddress);
-            if (!secret) {
-              d.lockout.recordFailure(roleId);
-              throw badCredentials();
+            // Counted before the check, so concurrent guesses cannot outrun the lockout threshold.
+            const attempt = d.lockout.reserve(roleId, true);
+            if (!attempt) throw PermissionDeniedError.token();
+            try {
+              secret = await useSecretId(d, storage, name, data.secret_id, req.remoteAddress);
+            } finally {
+              attempt.settle(secret !== undefined);
             }
+            if (!secret) throw badCredentials();
+          } else if (d.lockout.isLocked(roleId)) {
+            throw PermissionDeniedError.token();
           }
-          d.lockout.recordSuccess(roleId);
           const grant = tokenGrant(role.token);
           return {
             login: {

@@ -21,15 +21,21 @@ export function pathLogin(d: UserpassDeps) {
         handler: async ({ storage, data }) => {
           const name = normalizeUsername(data.username);
           if (!data.password) throw new InvalidRequestError('missing password');
-          if (d.lockout.isLocked(name)) throw PermissionDeniedError.token();
           const user = await userStore.get(storage, name);
-          // Unknown users are hashed against a dummy: same work, same answer.
-          const isValid = await d.hasher.verify(data.password, user?.password_hash);
-          if (!user || !isValid) {
-            if (user) d.lockout.recordFailure(name);
-            throw badCredentials();
+          const attempt = d.lockout.reserve(name, user !== undefined);
+          if (!attempt) {
+            // A refused name costs the same check as any other, so timing tells no lock (and no user) apart.
+            await d.hasher.verify(data.password, undefined);
+            throw PermissionDeniedError.token();
           }
-          d.lockout.recordSuccess(name);
+          let isValid = false;
+          try {
+            // Unknown users are hashed against a dummy: same work, same answer.
+            isValid = await d.hasher.verify(data.password, user?.password_hash);
+          } finally {
+            attempt.settle(user !== undefined && isValid);
+          }
+          if (!user || !isValid) throw badCredentials();
           return {
             login: {
               aliasName: name,
@@ -43,7 +49,9 @@ export function pathLogin(d: UserpassDeps) {
     },
     help: {
       synopsis: 'Log in with a username and password.',
-      description: 'Needs no token. Wrong password and unknown user get the same 403.',
+      description:
+        'Needs no token. Wrong password and unknown user get the same 403. After the lockout threshold of ' +
+        'failures (unknown names count too), the name is refused with 403 permission denied until the lock ends.',
     },
   });
 }
