@@ -1,9 +1,14 @@
 import type { Transport } from './transport.js';
 import type {
   EnableMountInput,
+  GenerateRootStatus,
   InitRequest,
   InitResponse,
   MountInfo,
+  RekeyResult,
+  RekeyStartRequest,
+  RekeyStatus,
+  RekeyVerifyStatus,
   SealStatus,
   Secret,
   TuneMountInput,
@@ -49,6 +54,28 @@ export interface NamespacesApi {
   delete(name: string): Promise<void>;
 }
 
+/** `sys/rekey/*`: replace the unseal key shares (bare JSON answers, as established). */
+export interface RekeyApi {
+  status(): Promise<RekeyStatus>;
+  start(request: RekeyStartRequest): Promise<RekeyStatus>;
+  cancel(): Promise<void>;
+  /** Submits one current share: the status, or the new shares once the threshold is reached. */
+  update(key: string, nonce: string): Promise<RekeyStatus | RekeyResult>;
+  verifyStatus(): Promise<RekeyVerifyStatus>;
+  /** Restarts verification; answers the new nonce. */
+  cancelVerify(): Promise<RekeyVerifyStatus>;
+  verify(key: string, nonce: string): Promise<RekeyVerifyStatus | { nonce: string; complete: true }>;
+}
+
+/** `sys/generate-root/*`: a new root token from unseal shares. */
+export interface GenerateRootApi {
+  status(): Promise<GenerateRootStatus>;
+  /** Without `otp`, the server generates one and shows it in this answer only. */
+  start(otp?: string): Promise<GenerateRootStatus>;
+  cancel(): Promise<void>;
+  update(key: string, nonce: string): Promise<GenerateRootStatus>;
+}
+
 /** `sys/*` endpoints. */
 export interface SysApi {
   /** `sys/seal-status` (no token needed). */
@@ -62,6 +89,8 @@ export interface SysApi {
   unsealReset(): Promise<SealStatus>;
   /** Needs a root token or `sudo` on `sys/seal`. */
   seal(): Promise<void>;
+  rekey: RekeyApi;
+  generateRoot: GenerateRootApi;
   mounts: SecretsMountsApi;
   auth: MountsApi;
   policies: PoliciesApi;
@@ -78,11 +107,54 @@ export function sysApi(t: Transport): SysApi {
     seal: async () => {
       await t.call('PUT', 'sys/seal');
     },
+    rekey: rekeyApi(t),
+    generateRoot: generateRootApi(t),
     mounts: secretsMounts(t),
     auth: mountsApi(t, 'sys/auth'),
     policies: policiesApi(t),
     namespaces: namespacesApi(t),
   };
+}
+
+function rekeyApi(t: Transport): RekeyApi {
+  return {
+    status: async () => (await t.call('GET', 'sys/rekey/init')).body as RekeyStatus,
+    start: async (request) => (await t.call('PUT', 'sys/rekey/init', { body: request })).body as RekeyStatus,
+    cancel: async () => {
+      await t.call('DELETE', 'sys/rekey/init');
+    },
+    update: async (key, nonce) =>
+      (await t.call('PUT', 'sys/rekey/update', { body: { key, nonce } })).body as RekeyStatus | RekeyResult,
+    verifyStatus: async () => (await t.call('GET', 'sys/rekey/verify')).body as RekeyVerifyStatus,
+    cancelVerify: async () => (await t.call('DELETE', 'sys/rekey/verify')).body as RekeyVerifyStatus,
+    verify: async (key, nonce) =>
+      (await t.call('PUT', 'sys/rekey/verify', { body: { key, nonce } })).body as
+        | RekeyVerifyStatus
+        | { nonce: string; complete: true },
+  };
+}
+
+function generateRootApi(t: Transport): GenerateRootApi {
+  return {
+    status: async () => (await t.call('GET', 'sys/generate-root/attempt')).body as GenerateRootStatus,
+    start: async (otp) =>
+      (await t.call('PUT', 'sys/generate-root/attempt', { body: otp ? { otp } : {} })).body as GenerateRootStatus,
+    cancel: async () => {
+      await t.call('DELETE', 'sys/generate-root/attempt');
+    },
+    update: async (key, nonce) =>
+      (await t.call('PUT', 'sys/generate-root/update', { body: { key, nonce } })).body as GenerateRootStatus,
+  };
+}
+
+/**
+ * The root token a generation produced: `encoded` (unpadded base64) XOR the one-time pad,
+ * as the established servers encode it.
+ */
+export function decodeRootToken(encoded: string, otp: string): string {
+  const bytes = Buffer.from(encoded, 'base64');
+  if (bytes.length !== otp.length) throw new Error('the encoded token and the OTP have different lengths');
+  return Buffer.from(bytes.map((b, i) => b ^ otp.charCodeAt(i))).toString('utf8');
 }
 
 const trim = (path: string) => path.replace(/^\/+|\/+$/g, '');

@@ -137,3 +137,55 @@ export interface HelpResponse {
   see_also: unknown;
   openapi?: unknown;
 }
+
+/** `sys/rekey/init` status. */
+export interface RekeyStatus {
+  nonce: string;
+  started: boolean;
+  t: number;
+  n: number;
+  progress: number;
+  required: number;
+  verification_required: boolean;
+  verification_nonce?: string;
+  complete?: undefined;
+}
+
+export interface RekeyStartRequest {
+  secret_shares: number;
+  secret_threshold: number;
+  require_verification?: boolean;
+}
+
+/** The answer to the share that completes a rekey: the new shares, shown once. */
+export interface RekeyResult {
+  nonce: string;
+  complete: true;
+  keys: string[];
+  keys_base64: string[];
+  verification_required: boolean;
+  verification_nonce?: string;
+}
+
+/** `sys/rekey/verify` status. */
+export interface RekeyVerifyStatus {
+  nonce: string;
+  started: boolean;
+  t: number;
+  n: number;
+  progress: number;
+  complete?: undefined;
+}
+
+/** `sys/generate-root/attempt` status. */
+export interface GenerateRootStatus {
+  started: boolean;
+  nonce: string;
+  progress: number;
+  required: number;
+  complete: boolean;
+  encoded_token: string;
+  encoded_root_token: string;
+  otp: string;
+  otp_length: number;
+}

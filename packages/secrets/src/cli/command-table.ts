@@ -11,6 +11,9 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   'operator init': async () => (await import('./commands/operator-init.js')).operatorInitCommand,
   'operator unseal': async () => (await import('./commands/operator-unseal.js')).operatorUnsealCommand,
   'operator seal': async () => (await import('./commands/operator-seal.js')).operatorSealCommand,
+  'operator rekey': async () => (await import('./commands/operator-rekey.js')).operatorRekeyCommand,
+  'operator generate-root': async () =>
+    (await import('./commands/operator-generate-root.js')).operatorGenerateRootCommand,
   login: async () => (await import('./commands/login.js')).loginCommand,
   'token create': async () => (await import('./commands/token-create.js')).tokenCreateCommand,
   'token lookup': async () => (await import('./commands/token-lookup.js')).tokenLookupCommand,

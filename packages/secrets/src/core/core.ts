@@ -16,7 +16,7 @@ import { TOKEN_AUTH_ENTRY } from './router/builtin-entries.js';
 import { type BackendCatalog, type MountInput, MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { Scheduler } from './scheduler/index.js';
-import { parseUnsealKey, ShamirSeal, UnsealProgress } from './seal/index.js';
+import { parseUnsealKey, RekeyOperation, RootGeneration, ShamirSeal, UnsealProgress } from './seal/index.js';
 import { renewSecretLease, revokeSecretLease } from './secret-leases.js';
 import { TokenStore, tokenLeaseId } from './tokens/index.js';
 
@@ -68,6 +68,8 @@ export class Core {
   /** Periodic work of the mounts, on the injected clock. */
   readonly scheduler: Scheduler;
   readonly #seal: ShamirSeal;
+  /** Rekey of the seal's shares and root-token generation from them (`sys/rekey/*`, `sys/generate-root/*`). */
+  readonly sealKeys: { rekey: RekeyOperation; rootGeneration: RootGeneration };
   readonly #progress: UnsealProgress;
   #cluster: ClusterInfo | undefined;
   /** Namespaces, their policies and built-in routes exist only while unsealed (they live behind the barrier). */
@@ -88,6 +90,14 @@ export class Core {
     const { physical, random, clock, logger } = deps;
     this.barrier = new AesGcmBarrier({ physical, random, clock });
     this.#seal = new ShamirSeal({ physical, random });
+    this.sealKeys = {
+      rekey: new RekeyOperation({ seal: this.#seal, random }),
+      rootGeneration: new RootGeneration({
+        seal: this.#seal,
+        random,
+        createRootToken: async () => (await this.tokens.createRoot()).token,
+      }),
+    };
     this.#progress = new UnsealProgress(random);
     // HA will pass `isActive` here: only the active server runs periodic work.
     this.scheduler = new Scheduler({ clock, logger: logger.child({ component: 'scheduler' }) });
@@ -244,6 +254,9 @@ export class Core {
   async seal(): Promise<void> {
     if (this.barrier.isSealed()) return;
     this.#isReady = false;
+    // Shares submitted toward a rekey or a root token do not outlive the unsealed state.
+    this.sealKeys.rekey.cancel();
+    this.sealKeys.rootGeneration.cancel();
     await this.expiration.stop();
     await this.audit.close();
     await this.mounts.stopAll();
@@ -318,6 +331,7 @@ export class Core {
       seal: () => this.seal(),
       rotateKeyring: () => this.rotateKeyring(),
       keyStatus: () => this.keyStatus(),
+      sealKeys: this.sealKeys,
       tokenPolicyResolver: () => this.tokenPolicyResolver(),
     });
   }

@@ -7,6 +7,7 @@ import type { Namespace } from './namespaces/namespace-store.js';
 import type { PolicyStore } from './policy/policy-store.js';
 import type { MountEntry } from './router/mount-table.js';
 import type { NamespaceMounts } from './router/mounts.js';
+import type { RekeyOperation, RootGeneration } from './seal/index.js';
 
 /** Resolves a token or accessor to the policies its requests are judged by (`sys/capabilities*`). */
 export interface TokenPolicyResolver {
@@ -42,6 +43,15 @@ export interface LockoutMount {
   control: LockoutControl;
 }
 
+/** Key-share operations of the Shamir seal (`sys/rekey/*`, `sys/generate-root/*`; root namespace only). */
+export interface SealKeyAdmin {
+  rekey: Pick<
+    RekeyOperation,
+    'status' | 'start' | 'cancel' | 'update' | 'verifyStatus' | 'restartVerification' | 'verify'
+  >;
+  rootGeneration: Pick<RootGeneration, 'status' | 'start' | 'cancel' | 'update'>;
+}
+
 /**
  * The part of the core one namespace's system backend may use (it never sees `Core`).
  * Every operation is confined to `namespace` (its mounts, policies, children).
@@ -54,6 +64,7 @@ export interface SystemCore {
   seal(): Promise<void>;
   rotateKeyring(): Promise<void>;
   keyStatus(): { term: number; installTimeMs: number; encryptions: number };
+  sealKeys: SealKeyAdmin;
   /** Built-in mounts shown in listings though they are not in the table (`sys/`). */
   builtinMounts(): MountEntry[];
   /** Built-in auth methods (`token/`). */

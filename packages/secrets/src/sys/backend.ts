@@ -3,19 +3,28 @@ import { type Backend, type BackendContext, createBackend } from '../framework/i
 import { AUDIT_ROOT_PATHS, pathAudit } from './path-audit.js';
 import { pathCapabilities } from './path-capabilities.js';
 import { pathConfigCors } from './path-cors.js';
+import { pathGenerateRoot } from './path-generate-root.js';
 import { LEASES_ROOT_PATHS, pathLeases } from './path-leases.js';
 import { pathLockedUsers } from './path-locked-users.js';
 import { pathMount, pathMountList } from './path-mounts.js';
 import { pathNamespaces } from './path-namespaces.js';
 import { pathInternalSpecsOpenapi } from './path-openapi.js';
 import { pathPolicies } from './path-policies.js';
+import { pathRekey } from './path-rekey.js';
 import { pathRemount } from './path-remount.js';
 import { pathSealAndKeys } from './path-seal.js';
 import { pathTune } from './path-tune.js';
 
 /** Paths only the root namespace's `sys/` has: they act on the whole server. */
 function rootOnlyPaths(sys: SystemCore) {
-  return [...pathSealAndKeys(sys), ...pathLeases(sys.expiration), ...pathAudit(sys.audit), pathConfigCors(sys.cors)];
+  return [
+    ...pathSealAndKeys(sys),
+    ...pathRekey(sys.sealKeys),
+    ...pathGenerateRoot(sys.sealKeys),
+    ...pathLeases(sys.expiration),
+    ...pathAudit(sys.audit),
+    pathConfigCors(sys.cors),
+  ];
 }
 
 /** The system backend of a namespace, mounted at `<namespace>sys/`. */
@@ -42,7 +51,8 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
       ...(isRoot ? rootOnlyPaths(sys) : []),
     ],
     specialPaths: {
-      unauthenticated: ['internal/specs/openapi'],
+      // As established, share holders need no token: the shares are their credential.
+      unauthenticated: ['internal/specs/openapi', 'rekey/*', 'generate-root/*'],
       root: [
         'seal',
         'rotate',

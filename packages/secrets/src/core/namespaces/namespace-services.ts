@@ -13,7 +13,7 @@ import { PolicyStore } from '../policy/policy-store.js';
 import { SYSTEM_MOUNT_ENTRY, TOKEN_AUTH_ENTRY } from '../router/builtin-entries.js';
 import type { MountManager } from '../router/mounts.js';
 import type { Router } from '../router/router.js';
-import type { SystemCore, TokenPolicyResolver } from '../system-core.js';
+import type { SealKeyAdmin, SystemCore, TokenPolicyResolver } from '../system-core.js';
 import { RoleStore, type TokenStore } from '../tokens/index.js';
 import { type BuiltinBackends, builtinRoutes, type NamespaceKit } from './builtin-mounts.js';
 import { type Namespace, NamespaceStore, ROOT_NAMESPACE } from './namespace-store.js';
@@ -35,6 +35,7 @@ export interface NamespaceServicesDeps {
   seal(): Promise<void>;
   rotateKeyring(): Promise<void>;
   keyStatus(): { term: number; installTimeMs: number; encryptions: number };
+  sealKeys: SealKeyAdmin;
   tokenPolicyResolver(): TokenPolicyResolver;
 }
 
@@ -120,6 +121,7 @@ export class NamespaceServices {
       seal: () => core.seal(),
       rotateKeyring: () => core.rotateKeyring(),
       keyStatus: () => core.keyStatus(),
+      sealKeys: core.sealKeys,
       builtinMounts: () => [SYSTEM_MOUNT_ENTRY],
       builtinAuthMounts: () => [TOKEN_AUTH_ENTRY],
       policies: () => this.policies(ns.id),

@@ -1,4 +1,15 @@
 export {
+  RekeyOperation,
+  type RekeyResult,
+  type RekeyStatus,
+  type RekeyVerifyStatus,
+} from './rekey-operation.js';
+export {
+  encodeRootToken,
+  RootGeneration,
+  type RootGenerationStatus,
+} from './root-generation.js';
+export {
   SEAL_CONFIG_PATH,
   type SealConfig,
   ShamirSeal,

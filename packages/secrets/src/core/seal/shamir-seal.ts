@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Random } from '@ward/base';
 // Privy's shamir-secret-sharing: zero dependencies, audited by Cure53 and Zellic, and a port of
 // HashiCorp's own Go implementation (GF(2^8), AES polynomial, x-coordinate as the last byte), so
@@ -25,6 +26,16 @@ export interface SealConfig {
   type: 'shamir';
   secret_shares: number;
   secret_threshold: number;
+}
+
+/** Key shares made but not yet in force (`ShamirSeal.newKeyShares`). */
+export interface PendingKeyShares {
+  keyShares: Uint8Array[];
+  /** The unseal key the shares combine to. */
+  kek: Uint8Array;
+  /** The root key encrypted with `kek`, as stored at `UNSEAL_KEYS_PATH`. */
+  sealedRootKey: Uint8Array;
+  config: SealConfig;
 }
 
 export interface ShamirSealOptions {
@@ -66,28 +77,56 @@ export class ShamirSeal {
     validateCounts(options.shares, options.threshold);
     if (await this.config()) throw new InvalidRequestError('Vault is already initialized');
     const rootKey = this.#random.bytes(KEY_BYTES);
+    const pending = await this.newKeyShares(rootKey, options);
+    try {
+      await this.storeKeyShares(pending);
+      return { keyShares: pending.keyShares, rootKey };
+    } finally {
+      pending.kek.fill(0);
+    }
+  }
+
+  /**
+   * A new unseal key (KEK) for `rootKey`, split into shares, with the root key encrypted
+   * under it; nothing is stored until `storeKeyShares` (a rekey may wait for verification).
+   * Refuses bad counts with the established 400 messages. The caller zeroes `kek` when done.
+   */
+  async newKeyShares(rootKey: Uint8Array, options: { shares: number; threshold: number }): Promise<PendingKeyShares> {
+    validateCounts(options.shares, options.threshold);
     const kek = this.#random.bytes(KEY_BYTES);
     try {
       const keys = Buffer.from(JSON.stringify([Buffer.from(rootKey).toString('base64')]), 'utf8');
-      const sealed = encryptEntry(kek, UNSEAL_KEYS_TERM, UNSEAL_KEYS_PATH, this.#random.bytes(NONCE_BYTES), keys);
+      const nonce = this.#random.bytes(NONCE_BYTES);
+      const sealedRootKey = encryptEntry(kek, UNSEAL_KEYS_TERM, UNSEAL_KEYS_PATH, nonce, keys);
       keys.fill(0);
       const keyShares =
         options.shares === 1
           ? [new Uint8Array(kek)]
           : await split(new Uint8Array(kek), options.shares, options.threshold);
-      const config: SealConfig = {
-        type: 'shamir',
-        secret_shares: options.shares,
-        secret_threshold: options.threshold,
-      };
-      await this.#physical.transaction([
-        { op: 'put', key: UNSEAL_KEYS_PATH, value: sealed },
-        { op: 'put', key: SEAL_CONFIG_PATH, value: encodeJson(config) },
-      ]);
-      return { keyShares, rootKey };
+      const config: SealConfig = { type: 'shamir', secret_shares: options.shares, secret_threshold: options.threshold };
+      return { keyShares, kek, sealedRootKey, config };
+    } catch (err) {
+      kek.fill(0);
+      throw err;
+    }
+  }
+
+  /** Whether `shares` (at least the pending threshold) combine to the unseal key of `pending`. */
+  async combinesTo(pending: PendingKeyShares, shares: Uint8Array[]): Promise<boolean> {
+    const kek = pending.config.secret_threshold === 1 ? new Uint8Array(shares[0] ?? []) : await combineShares(shares);
+    try {
+      return kek.length === pending.kek.length && timingSafeEqual(kek, pending.kek);
     } finally {
       kek.fill(0);
     }
+  }
+
+  /** Makes `pending` the seal's keys: the encrypted root key and the configuration, in one transaction. */
+  async storeKeyShares(pending: PendingKeyShares): Promise<void> {
+    await this.#physical.transaction([
+      { op: 'put', key: UNSEAL_KEYS_PATH, value: pending.sealedRootKey },
+      { op: 'put', key: SEAL_CONFIG_PATH, value: encodeJson(pending.config) },
+    ]);
   }
 
   /**

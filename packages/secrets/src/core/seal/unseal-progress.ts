@@ -1,11 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import { type Random, randomUuid } from '@ward/base';
 import { InvalidRequestError } from '../../logical/errors.js';
-
-/** An AES-128 key is the shortest the established servers accept... */
-const MIN_KEY_BYTES = 16;
-/** ...and a share of an AES-256 key (32 bytes plus the x-coordinate) the longest. */
-const MAX_KEY_BYTES = 33;
+import { KEY_SHARE_BYTES, KeyShareSet } from './key-share-set.js';
 
 /**
  * The key shares submitted so far toward the threshold, for one unseal attempt. An attempt
@@ -13,7 +8,7 @@ const MAX_KEY_BYTES = 33;
  */
 export class UnsealProgress {
   readonly #random: Random;
-  #shares: Uint8Array[] = [];
+  readonly #shares = new KeyShareSet();
   #nonce = '';
 
   constructor(random: Random) {
@@ -26,20 +21,13 @@ export class UnsealProgress {
    * longer than 33 bytes is an `InvalidRequestError` (`invalid key: ...`) and is not counted.
    */
   submit(share: Uint8Array): void {
-    if (share.length < MIN_KEY_BYTES) {
-      throw new InvalidRequestError(`invalid key: key is shorter than minimum ${MIN_KEY_BYTES} bytes`);
-    }
-    if (share.length > MAX_KEY_BYTES) {
-      throw new InvalidRequestError(`invalid key: key is longer than maximum ${MAX_KEY_BYTES} bytes`);
-    }
-    if (this.#shares.some((s) => s.length === share.length && timingSafeEqual(s, share))) return;
-    if (this.#shares.length === 0) this.#nonce = randomUuid(this.#random);
-    this.#shares.push(new Uint8Array(share));
+    const isFirst = this.#shares.size === 0;
+    if (this.#shares.add(share) && isFirst) this.#nonce = randomUuid(this.#random);
   }
 
   /** Distinct shares submitted in this attempt. */
   get progress(): number {
-    return this.#shares.length;
+    return this.#shares.size;
   }
 
   /** The attempt's UUID, or `''` when no share has been submitted. */
@@ -49,17 +37,14 @@ export class UnsealProgress {
 
   /** Drops the attempt, zeroing its shares. */
   reset(): void {
-    for (const s of this.#shares) s.fill(0);
-    this.#shares = [];
+    this.#shares.clear();
     this.#nonce = '';
   }
 
   /** Hands the shares over (the caller zeroes them when done) and ends the attempt. */
   take(): Uint8Array[] {
-    const shares = this.#shares;
-    this.#shares = [];
     this.#nonce = '';
-    return shares;
+    return this.#shares.take();
   }
 }
 
@@ -74,7 +59,7 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 export function parseUnsealKey(text: string): Uint8Array {
   if (HEX.test(text)) {
     const length = text.length / 2;
-    if (length >= MIN_KEY_BYTES && length <= MAX_KEY_BYTES) return new Uint8Array(Buffer.from(text, 'hex'));
+    if (length >= KEY_SHARE_BYTES.min && length <= KEY_SHARE_BYTES.max) return new Uint8Array(Buffer.from(text, 'hex'));
   }
   const base64 = text.replace(/[\r\n]/g, '');
   if (BASE64.test(base64)) return new Uint8Array(Buffer.from(base64, 'base64'));

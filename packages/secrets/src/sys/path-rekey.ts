@@ -1,0 +1,115 @@
+import type { SealKeyAdmin } from '../core/system-core.js';
+import { definePath, field, type PathDefinition } from '../framework/index.js';
+import { InvalidRequestError } from '../logical/errors.js';
+import type { LogicalResponse } from '../logical/response.js';
+
+/** These answer without the envelope, as established clients read them (`result["nonce"]`). */
+const bare = (body: unknown): LogicalResponse => ({ raw: { status: 200, body } });
+
+export const keyFields = {
+  key: field.string({ description: 'One key share (hex or base64).' }),
+  nonce: field.string({ description: 'Nonce of the operation the share is for.' }),
+};
+
+/** A share is required; the established text when it is missing. */
+export function requireKey(key: string | undefined): string {
+  if (!key) throw new InvalidRequestError("'key' must be specified in request body as JSON");
+  return key;
+}
+
+/** `sys/rekey/*`: replace the unseal key shares (the root key stays). */
+export function pathRekey(keys: SealKeyAdmin): PathDefinition[] {
+  const { rekey } = keys;
+  return [
+    definePath({
+      pattern: 'rekey/init',
+      fields: {
+        secret_shares: field.int({ description: 'Number of new shares.', default: 5 }),
+        secret_threshold: field.int({ description: 'Shares needed to unseal.', default: 3 }),
+        pgp_keys: field.commaStrings({ description: 'Not supported: PGP-encrypted shares.' }),
+        backup: field.bool({ description: 'Not supported: back up PGP-encrypted shares.' }),
+        require_verification: field.bool({ description: 'New shares take effect only once verified.' }),
+      },
+      operations: {
+        read: { summary: 'Progress of the rekey.', handler: async () => bare(await rekey.status()) },
+        update: {
+          summary: 'Start a rekey.',
+          handler: async ({ data }) => {
+            if (data.pgp_keys?.length) throw new InvalidRequestError('PGP-encrypted key shares are not supported');
+            if (data.backup) {
+              throw new InvalidRequestError(
+                'cannot request a backup of the new keys without providing PGP keys for encryption',
+              );
+            }
+            const status = await rekey.start({
+              shares: data.secret_shares,
+              threshold: data.secret_threshold,
+              requireVerification: data.require_verification === true,
+            });
+            return bare(status);
+          },
+        },
+        delete: {
+          summary: 'Cancel the rekey; shares submitted so far are forgotten.',
+          handler: async () => {
+            rekey.cancel();
+            return undefined;
+          },
+        },
+      },
+      help: {
+        synopsis: 'Start, read or cancel a rekey of the unseal key shares.',
+        description: 'Holders of the current shares then submit them to `sys/rekey/update`.',
+      },
+    }),
+    definePath({
+      pattern: 'rekey/update',
+      fields: keyFields,
+      operations: {
+        update: {
+          summary: 'Submit one current share; the last one receives the new shares.',
+          handler: async ({ data }) =>
+            bare((await rekey.update(requireKey(data.key), data.nonce ?? '')) ?? (await rekey.status())),
+        },
+      },
+      help: { synopsis: 'Submit a share toward a rekey.', description: 'The new shares are shown once.' },
+    }),
+    definePath({
+      pattern: 'rekey/verify',
+      fields: keyFields,
+      operations: {
+        read: { summary: 'Progress of the verification.', handler: async () => bare(rekey.verifyStatus()) },
+        update: {
+          summary: 'Submit one new share; a threshold of them puts the new shares in force.',
+          handler: async ({ data }) =>
+            bare((await rekey.verify(requireKey(data.key), data.nonce ?? '')) ?? rekey.verifyStatus()),
+        },
+        delete: {
+          summary: 'Restart the verification with a new nonce.',
+          handler: async () => bare(rekey.restartVerification()),
+        },
+      },
+      help: {
+        synopsis: 'Verify the new shares of a rekey.',
+        description: 'With `require_verification`, the old shares stay in force until this completes.',
+      },
+    }),
+    definePath({
+      pattern: 'rekey/backup',
+      fields: {},
+      operations: {
+        read: {
+          summary: 'Backed-up PGP-encrypted shares (never any here).',
+          handler: async () => {
+            throw new InvalidRequestError('no backed-up keys found');
+          },
+        },
+        delete: { summary: 'Delete the backed-up shares.', handler: async () => undefined },
+      },
+      help: {
+        synopsis: 'Backups of PGP-encrypted shares.',
+        description: 'Ward does not encrypt shares with PGP, so there are never backups.',
+      },
+    }),
+  ];
+}
