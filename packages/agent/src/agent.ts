@@ -290,6 +290,10 @@ export class Agent {
   async stop(leave: boolean): Promise<void> {
     if (this.#isStopping) return;
     this.#isStopping = true;
+    if (leave && this.raft) {
+      await this.raft.transferLeadership();
+      this.raft.stop();
+    }
     if (leave && this.memberlist) await this.memberlist.leave();
     this.serverList?.stop();
     this.#retryJoin?.stop();

@@ -13,6 +13,8 @@ export interface VoteRequest {
   term: number;
   candidateId: string;
   last: LogPosition;
+  /** The old leader asked for this election (leadership transfer): voters must not wait out their leader. */
+  isTransfer?: boolean;
 }
 
 export interface VoteReply {
@@ -52,6 +54,8 @@ export interface RaftPeer {
 export interface RaftTransport {
   requestVote(peer: RaftPeer, req: VoteRequest): Promise<VoteReply>;
   appendEntries(peer: RaftPeer, req: AppendRequest): Promise<AppendReply>;
+  /** Asks a follower to start an election now (a leader handing over before it leaves). */
+  timeoutNow(peer: RaftPeer, req: { term: number }): Promise<void>;
 }
 
 /** The replicated state machine (the ACL store). */

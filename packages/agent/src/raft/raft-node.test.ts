@@ -67,6 +67,7 @@ class Cluster {
     return {
       requestVote: async (peer, req) => (await reach(peer.id)).handleVote(req),
       appendEntries: async (peer, req) => (await reach(peer.id)).handleAppend(req),
+      timeoutNow: async (peer, req) => (await reach(peer.id)).handleTimeoutNow(req),
     };
   }
 
@@ -130,6 +131,20 @@ describe('raft election', () => {
     const t = await c.timeToAgreedLeader(3000);
     assert.ok(t <= 3000);
     assert.ok(c.leaders()[0]!.term > old.term);
+  });
+
+  it('hands leadership over at once when the leader leaves gracefully, well within an election timeout', async () => {
+    const c = new Cluster(['a', 'b', 'c']);
+    await c.timeToAgreedLeader(2000);
+    await c.run(300);
+    const old = c.leaders()[0]!;
+    const oldId = old.leader!.id;
+    const oldTerm = old.term;
+    await old.transferLeadership();
+    c.kill(oldId);
+    const t = await c.timeToAgreedLeader(3000);
+    assert.ok(t < TIMINGS.electionTimeoutMs, `took ${t} ms`);
+    assert.ok(c.leaders()[0]!.term > oldTerm);
   });
 
   it('has no leader without a majority: a lone survivor of three stays candidate, an old leader steps down', async () => {
@@ -214,7 +229,11 @@ describe('raft election', () => {
       clock: new FakeClock(0),
       random: new SeededRandom('a'),
       log: silentLogger,
-      transport: { requestVote: () => Promise.reject(new Error()), appendEntries: () => Promise.reject(new Error()) },
+      transport: {
+        requestVote: () => Promise.reject(new Error()),
+        appendEntries: () => Promise.reject(new Error()),
+        timeoutNow: () => Promise.reject(new Error()),
+      },
       fsm,
       store: memoryRaftState(),
       timings: TIMINGS,

@@ -102,10 +102,29 @@ export class RaftNode {
     return result;
   }
 
+  /**
+   * Leadership transfer before a graceful leave: asks the most up-to-date follower to
+   * start an election at once, so the cluster need not wait out an election timeout.
+   * Resolves when asked (or when there is nobody to ask); the caller then stops.
+   */
+  async transferLeadership(): Promise<void> {
+    const successor = this.role === 'Leader' ? this.#replicator?.upToDateFollower() : undefined;
+    if (!successor) return;
+    this.o.log.info('raft: transferring leadership', { to: successor.id });
+    await this.o.transport.timeoutNow(successor, { term: this.term }).catch(() => {});
+  }
+
+  /** A leader's request to elect now (see `transferLeadership`); ignored from an older term. */
+  handleTimeoutNow(req: { term: number }): void {
+    if (req.term !== this.term || this.role !== 'Follower') return;
+    this.#startElection(true);
+  }
+
   handleVote(req: VoteRequest): VoteReply {
     if (req.term < this.term) return { term: this.term, isGranted: false };
-    // Leader stickiness: while a leader is heard from, ignore a disrupting candidate.
-    if (req.term > this.term && this.#hasLiveLeader()) return { term: this.term, isGranted: false };
+    // Leader stickiness: while a leader is heard from, ignore a disrupting candidate
+    // (unless that leader asked for the election).
+    if (req.term > this.term && !req.isTransfer && this.#hasLiveLeader()) return { term: this.term, isGranted: false };
     if (req.term > this.term) this.#stepDown(req.term, undefined);
     const canVote = this.#votedFor === undefined || this.#votedFor === req.candidateId;
     const isUpToDate = !isNewer(this.position, req.last);
@@ -152,7 +171,7 @@ export class RaftNode {
     this.#electionTimer = this.o.clock.setTimeout(() => this.#startElection(), base + (fraction / 2 ** 32) * base);
   }
 
-  #startElection(): void {
+  #startElection(isTransfer = false): void {
     if (this.role === 'Shutdown' || this.role === 'Leader') return;
     // Before the first leader, wait until bootstrap_expect servers are known.
     if (this.term === 0 && !this.o.canBootstrap()) {
@@ -174,7 +193,7 @@ export class RaftNode {
       if (this.role === 'Candidate' && this.term === term && votes >= needed) this.#becomeLeader();
     };
     tally();
-    const req: VoteRequest = { term, candidateId: this.o.self.id, last: this.position };
+    const req: VoteRequest = { term, candidateId: this.o.self.id, last: this.position, isTransfer };
     for (const peer of voters) {
       if (peer.id === this.o.self.id) continue;
       this.o.transport.requestVote(peer, req).then(

@@ -84,6 +84,15 @@ export class Replicator {
     return p;
   }
 
+  /** A follower that holds exactly the leader's state (the best successor), if any answered. */
+  upToDateFollower(): RaftPeer | undefined {
+    const last = this.o.fsm.position();
+    return this.o.voters().find((p) => {
+      const m = this.#followers.get(p.id)?.matched;
+      return p.id !== this.o.self.id && m?.index === last.index && m.term === last.term;
+    });
+  }
+
   #round(): void {
     if (this.#isStopped) return;
     this.#sendAll();

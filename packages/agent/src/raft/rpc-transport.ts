@@ -11,6 +11,9 @@ export function rpcRaftTransport(timeoutMs: number): RaftTransport {
   return {
     requestVote: (peer, req) => rpcCall(peer.address, 'Raft.RequestVote', { ...req }, { timeoutMs }),
     appendEntries: (peer, req) => rpcCall(peer.address, 'Raft.AppendEntries', { ...req }, { timeoutMs }),
+    timeoutNow: async (peer, req) => {
+      await rpcCall(peer.address, 'Raft.TimeoutNow', { ...req }, { timeoutMs });
+    },
   };
 }
 
@@ -31,7 +34,17 @@ function position(v: unknown): LogPosition {
 
 /** A vote request as received over RPC, checked field by field. */
 export function parseVoteRequest(a: Record<string, unknown>): VoteRequest {
-  return { term: int(a.term, 'term'), candidateId: str(a.candidateId, 'candidateId'), last: position(a.last) };
+  return {
+    term: int(a.term, 'term'),
+    candidateId: str(a.candidateId, 'candidateId'),
+    last: position(a.last),
+    isTransfer: a.isTransfer === true,
+  };
+}
+
+/** A leadership-transfer request as received over RPC. */
+export function parseTimeoutNow(a: Record<string, unknown>): { term: number } {
+  return { term: int(a.term, 'term') };
 }
 
 /** A heartbeat as received over RPC, checked field by field (the state is the FSM's to read). */

@@ -7,7 +7,7 @@ import { findNode, livePeers } from '../forward.js';
 import { localMembers } from '../members.js';
 import { followLogs } from '../monitor/local-monitor.js';
 import type { RaftNode } from '../raft/raft-node.js';
-import { parseAppendRequest, parseVoteRequest } from '../raft/rpc-transport.js';
+import { parseAppendRequest, parseTimeoutNow, parseVoteRequest } from '../raft/rpc-transport.js';
 import { raftStatus } from '../status.js';
 import type { RpcCall, RpcMethod } from './rpc-server.js';
 
@@ -27,6 +27,13 @@ export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
     ['Status.Raft', unary(async () => raftStatus(agent))],
     ['Raft.RequestVote', unary(async ({ args }) => raftOf(agent).handleVote(parseVoteRequest(args)))],
     ['Raft.AppendEntries', unary(async ({ args }) => raftOf(agent).handleAppend(parseAppendRequest(args)))],
+    [
+      'Raft.TimeoutNow',
+      unary(async ({ args }) => {
+        raftOf(agent).handleTimeoutNow(parseTimeoutNow(args));
+        return {};
+      }),
+    ],
     // Topology lookups serve forwarded requests (host, monitor, pprof), all of which need
     // at least agent:read: the caller's token must carry it.
     [
