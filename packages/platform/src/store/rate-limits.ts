@@ -1,5 +1,6 @@
 import { RATE_LIMIT_WINDOW_MS, type RateLimiter, rateLimitState, windowStartMs } from '../http/rate-limit.js';
 import type { Sql } from './sql.js';
+import { sha256 } from './tokens.js';
 
 /** Windows older than this are swept; only the current one is ever read. */
 const KEEP_WINDOWS_MS = 10 * RATE_LIMIT_WINDOW_MS;
@@ -22,7 +23,8 @@ export function createDatabaseRateLimiter(sql: Sql, limit: number): RateLimiter 
         `INSERT INTO rate_limit_windows (key, window_start, count) VALUES (?, ?, 1)
          ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
          RETURNING count`,
-        [key, startMs],
+        // Keys may hold a token; the table holds only its hash.
+        [sha256(key), startMs],
       );
       return rateLimitState(limit, row?.count ?? 1, startMs);
     },
