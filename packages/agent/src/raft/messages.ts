@@ -52,7 +52,9 @@ export interface RaftPeer {
 
 /** How a node reaches the others (the agent RPC port in production, direct calls in tests). */
 export interface RaftTransport {
+  /** Asks `peer` for its vote; rejects when it cannot be reached in time (counted as no vote). */
   requestVote(peer: RaftPeer, req: VoteRequest): Promise<VoteReply>;
+  /** Sends a heartbeat (with the state when `req.state` is set); rejects when `peer` does not answer in time. */
   appendEntries(peer: RaftPeer, req: AppendRequest): Promise<AppendReply>;
   /** Asks a follower to start an election now (a leader handing over before it leaves). */
   timeoutNow(peer: RaftPeer, req: { term: number }): Promise<void>;
@@ -77,6 +79,7 @@ export interface RaftVoteState {
 }
 
 export interface RaftStateStore {
+  /** The saved term and vote; term 0 and no vote when nothing was saved yet. */
   load(): RaftVoteState;
   /** Must be durable before it returns (a vote is only valid once stored). */
   save(s: RaftVoteState): void;
