@@ -94,10 +94,12 @@ describe('secrets-client', () => {
     assert.deepEqual(auth.policies, ['root']);
   });
 
-  it('finds the mount serving a path by walking its prefixes', async () => {
+  it('finds the mount serving a path through sys/internal/ui/mounts', async () => {
     const { client, double } = createClientDouble({ token: 't' });
-    double.on('GET', 'sys/mounts/team', { status: 404, body: { errors: [] } });
-    double.on('GET', 'sys/mounts/team/kv', { status: 200, body: { data: { type: 'kv', options: null } } });
+    double.on('GET', 'sys/internal/ui/mounts/team/kv/app/db', {
+      status: 200,
+      body: { data: { type: 'kv', options: { version: '2' }, path: 'team/kv/' } },
+    });
     const found = await client.sys.mounts.find('team/kv/app/db');
     assert.equal(found?.path, 'team/kv/');
     assert.equal(found?.mount.type, 'kv');

@@ -31,8 +31,10 @@ export interface SecretsMountsApi extends MountsApi {
   readTune(path: string): Promise<Record<string, unknown>>;
   tune(path: string, input: TuneMountInput): Promise<void>;
   /**
-   * The mount that serves `path` (`a/b/c` tries `a/`, `a/b/`, `a/b/c/`): its path with a
-   * trailing slash and description; `null` when none does.
+   * The mount that serves `path`, as the token may see it (`sys/internal/ui/mounts/:path`, which
+   * any token with some capability below the mount may read): its mount point with a trailing
+   * slash and its settings. `null` when the server has no such endpoint (404); a mount the
+   * token cannot use, or none at all, is an `ApiError` 403.
    */
   find(path: string): Promise<{ path: string; mount: MountInfo } | null>;
 }
@@ -186,13 +188,11 @@ function secretsMounts(t: Transport): SecretsMountsApi {
       await t.call('PUT', `sys/mounts/${trim(path)}/tune`, { body: input });
     },
     find: async (path) => {
-      const segments = trim(path).split('/');
-      for (let i = 1; i <= segments.length; i++) {
-        const candidate = segments.slice(0, i).join('/');
-        const mount = await base.read(candidate);
-        if (mount) return { path: `${candidate}/`, mount };
-      }
-      return null;
+      const res = await t.send('GET', `sys/internal/ui/mounts/${trim(path)}`);
+      if (res.status === 404) return null;
+      if (res.status >= 400) throw t.errorFor(res, 'GET', `sys/internal/ui/mounts/${trim(path)}`);
+      const mount = dataOf<MountInfo & { path: string }>(res.body);
+      return mount ? { path: mount.path, mount } : null;
     },
   };
 }

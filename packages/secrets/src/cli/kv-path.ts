@@ -1,4 +1,4 @@
-import { ApiError, type Client, type KvApi, type MountInfo } from '@ward/secrets-client';
+import { ApiError, type Client, type KvApi } from '@ward/secrets-client';
 import { CliError, flag } from './command.js';
 
 /** The `-mount` flag of every `kv` command that takes a key. */
@@ -21,27 +21,17 @@ export interface KvTarget {
 
 /**
  * `secret/foo` → mount `secret/`, key `foo`, as the established CLI rewrites it. With
- * `-mount` the path is the key itself. The version comes from the mount's `options.version`
- * (read through `sys/mounts/:path`), so v1 and v2 mounts take the same commands.
+ * `-mount` the path is the key itself. The mount and its version (`options.version`) come
+ * from `sys/internal/ui/mounts/:path`, which any token with some capability below the mount
+ * may read, so a token limited to `secret/data/app/*` can use `kv`.
  */
 export async function resolveKv(client: Client, path: string, mountFlag: string | undefined): Promise<KvTarget> {
-  let mountPath: string;
-  let options: Record<string, string> | null;
-  let type: string;
-  let key: string;
-  if (mountFlag !== undefined) {
-    const mount = await explainDenied(path, () => client.sys.mounts.read(mountFlag));
-    if (!mount) throw new CliError(`no secrets engine is mounted at ${mountFlag}`, 2);
-    ({ options, type } = mount);
-    mountPath = `${mountFlag.replace(/^\/+|\/+$/g, '')}/`;
-    key = path.replace(/^\/+/, '');
-  } else {
-    const found = await explainDenied(path, () => client.sys.mounts.find(path));
-    if (!found) throw new CliError(`no secrets engine is mounted at a prefix of "${path}"`, 2);
-    ({ options, type } = found.mount);
-    mountPath = found.path;
-    key = path.replace(/^\/+/, '').slice(mountPath.length);
-  }
+  const lookup = mountFlag ?? path;
+  const found = await explainDenied(path, () => client.sys.mounts.find(lookup));
+  if (!found) throw new CliError(`no secrets engine is mounted at a prefix of "${lookup}"`, 2);
+  const { options, type } = found.mount;
+  const mountPath = found.path;
+  const key = mountFlag !== undefined ? path.replace(/^\/+/, '') : path.replace(/^\/+/, '').slice(mountPath.length);
   if (type !== 'kv') throw new CliError(`${mountPath} is a "${type}" engine, not kv`, 2);
   const version = options?.version === '2' ? 2 : 1;
   return {
@@ -52,18 +42,14 @@ export async function resolveKv(client: Client, path: string, mountFlag: string 
   };
 }
 
-/** A token that may read a secret but not `sys/mounts/<mount>` gets told why `kv` cannot proceed. */
-async function explainDenied<T extends { path: string; mount: MountInfo } | MountInfo | null>(
-  path: string,
-  lookup: () => Promise<T>,
-): Promise<T> {
+/** A token with no capability below the mount gets told which path it needs access to. */
+async function explainDenied<T>(path: string, lookup: () => Promise<T>): Promise<T> {
   try {
     return await lookup();
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 403) throw err;
     throw new CliError(
-      `cannot tell which KV mount serves "${path}": reading ${err.url.replace(/^.*\/v1\//, '')} was denied. ` +
-        'kv commands need read on sys/mounts/<mount>; or use read/write/list with the full API path.',
+      `cannot tell which KV mount serves "${path}": ${err.errors.join('; ') || 'permission denied'}`,
       2,
     );
   }

@@ -275,8 +275,11 @@ function backendRequest(
     mountPoint: matched?.route.mountPoint ?? '',
     remoteAddress: req.remoteAddress,
     caller,
-    // Only the token store gets the token text (for `*-self` on tokens without an accessor).
-    ...(matched?.route.entry.type === 'token' ? { clientToken: req.clientToken } : {}),
+    // Only the token store (for `*-self` on tokens without an accessor) and the system backend
+    // (whose unauthenticated `internal/ui/mounts` looks at the token if one is sent) get its text.
+    ...(matched?.route.entry.type === 'token' || matched?.route.entry.type === 'system'
+      ? { clientToken: req.clientToken }
+      : {}),
   };
 }
 

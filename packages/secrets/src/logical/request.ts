@@ -32,7 +32,8 @@ export interface BackendRequest {
   caller?: Caller;
   /**
    * The caller's token text, given only to the token store's own backend (`auth/token/`),
-   * which needs it for `*-self` operations on tokens that have no accessor (batch tokens).
+   * which needs it for `*-self` operations on tokens that have no accessor (batch tokens), and
+   * to the system backend, whose unauthenticated `internal/ui/mounts` judges the token itself.
    */
   clientToken?: string;
 }

@@ -4,6 +4,7 @@ import { AUDIT_ROOT_PATHS, pathAudit } from './path-audit.js';
 import { pathCapabilities } from './path-capabilities.js';
 import { pathConfigCors } from './path-cors.js';
 import { pathGenerateRoot } from './path-generate-root.js';
+import { pathInternalUiMounts } from './path-internal-ui-mounts.js';
 import { LEASES_ROOT_PATHS, pathLeases } from './path-leases.js';
 import { pathLockedUsers } from './path-locked-users.js';
 import { pathMount, pathMountList } from './path-mounts.js';
@@ -48,11 +49,23 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
       ...pathNamespaces(sys),
       ...pathLockedUsers(sys),
       pathInternalSpecsOpenapi({ routes: () => sys.openapiRoutes(), version: sys.version }),
+      ...pathInternalUiMounts({
+        namespace: sys.namespace,
+        mounts: sys.mounts,
+        version: sys.version,
+        builtinMounts: () => sys.builtinMounts(),
+        builtinAuthMounts: () => sys.builtinAuthMounts(),
+        aclOfToken: async (token) => {
+          const policies = await sys.tokenPolicyResolver().policiesOfToken(token);
+          return policies && sys.policies().acl(policies);
+        },
+      }),
       ...(isRoot ? rootOnlyPaths(sys) : []),
     ],
     specialPaths: {
-      // As established, share holders need no token: the shares are their credential.
-      unauthenticated: ['internal/specs/openapi', 'rekey/*', 'generate-root/*'],
+      // As established, share holders need no token (the shares are their credential), and the UI
+      // mount listing judges the token itself.
+      unauthenticated: ['internal/specs/openapi', 'rekey/*', 'generate-root/*', 'internal/ui/mounts', 'internal/ui/mounts/*'],
       root: [
         'seal',
         'rotate',

@@ -241,3 +241,17 @@ describe('Acl: templated paths', () => {
     assert.equal(acl.forEntity({ id: 'e-1', name: 'a' }), acl.forEntity({ id: 'e-1', name: 'a' }));
   });
 });
+
+describe('Acl.hasAccessBelow (what sys/internal/ui/mounts shows)', () => {
+  it('counts any granting rule at or below the mount, not a deny, and + rules that reach below it', async () => {
+    const acl = await aclOf(rules({ 'secret/data/app/*': ['read'], 'team/x': ['deny'], 'kv/+/config': ['list'] }));
+    assert.equal(acl.hasAccessBelow('secret/'), true);
+    assert.equal(acl.hasAccessBelow('team/'), false);
+    assert.equal(acl.hasAccessBelow('kv/'), true);
+    assert.equal(acl.hasAccessBelow('other/'), false);
+    const anyFirst = await aclOf(rules({ '+/shared/*': ['read'] }));
+    assert.equal(anyFirst.hasAccessBelow('other/'), true, '+/shared/* reaches below any first segment');
+    assert.equal(anyFirst.hasAccessBelow('other/deep/'), false);
+    assert.equal((await aclOf(rules({ 'secret/*': ['read'] }))).hasAccessBelow('private/'), false);
+  });
+});

@@ -10,7 +10,7 @@ import {
   wrappingAllowed,
 } from './acl-permissions.js';
 import { type EntityFacts, fillTemplate } from './acl-template.js';
-import { type Capability, capabilityBitFor } from './capabilities.js';
+import { type Capability, capabilityBitFor, DENY } from './capabilities.js';
 import type { PathRule, Policy } from './policy.js';
 import { type Candidate, outranks, type SegmentRule, segmentRule, segmentRuleMatches } from './segment-rules.js';
 
@@ -98,6 +98,31 @@ export class Acl {
     if (this.isRoot) return ['root'];
     const perms = this.#lookup(stripLeadingSlashes(path), true);
     return perms ? [...perms.grant.capabilities] : ['deny'];
+  }
+
+  /**
+   * Whether the token may do anything at or below `mountPath` (namespace included, trailing
+   * `/`): what `sys/internal/ui/mounts` asks before showing a mount, so a token limited to
+   * `secret/data/app/*` still learns that `secret/` is a KV v2 mount. A rule that denies
+   * does not count; a `+` rule counts when its segments can match below the mount.
+   */
+  hasAccessBelow(mountPath: string): boolean {
+    if (this.isRoot) return true;
+    const path = stripLeadingSlashes(mountPath);
+    const grants = (perms: Permissions | undefined) =>
+      perms !== undefined && (perms.bits & DENY) === 0 && perms.bits !== 0;
+    if (grants(this.#lookup(path, true))) return true;
+    for (const table of [this.#exact, this.#prefixes]) {
+      for (const [rulePath, perms] of table) if (rulePath.startsWith(path) && grants(perms)) return true;
+    }
+    const mountParts = path.replace(/\/$/, '').split('/');
+    for (const rule of [...this.#segmentAny, ...[...this.#segmentByHead.values()].flat()]) {
+      const isBelow =
+        rule.parts.length >= mountParts.length &&
+        mountParts.every((part, i) => [part, '+'].includes(rule.parts[i] as string));
+      if (isBelow && grants(rule.perms)) return true;
+    }
+    return false;
   }
 
   /** Exact, then (lists) exact without the trailing `/`, then non-exact, then (lists) non-exact without it. */
