@@ -41,7 +41,10 @@ async function run(argv: string[], script: (d: FetchDouble) => void, namespace?:
 }
 
 const kvV2Mount = (d: FetchDouble) =>
-  d.on('GET', 'sys/mounts/secret', { status: 200, body: { data: { type: 'kv', options: { version: '2' } } } });
+  d.on('GET', 'sys/internal/ui/mounts/secret/app', {
+    status: 200,
+    body: { data: { type: 'kv', options: { version: '2' }, path: 'secret/' } },
+  });
 
 describe('CLI commands over the client double', () => {
   it('kv get rewrites the path for a v2 mount and prints data under its metadata', async () => {
@@ -55,7 +58,7 @@ describe('CLI commands over the client double', () => {
     assert.equal(code, 0);
     assert.deepEqual(
       calls.map((c) => `${c.method} ${c.path}`),
-      ['GET sys/mounts/secret', 'GET secret/data/app'],
+      ['GET sys/internal/ui/mounts/secret/app', 'GET secret/data/app'],
     );
     assert.match(stdout, /==== Secret Path ====\nsecret\/data\/app\n/);
     assert.match(stdout, /==== Data ====\nKey {4}Value\n--- {4}-----\npw {5}x\n/);

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { connect } from 'node:tls';
 import { createListener } from './listener.js';
 import { echoHandler, echoOf, RawClient, sendJson } from './raw-http.testing.js';
 
@@ -100,5 +102,14 @@ describe('listener over TLS', () => {
     await client.writeByteByByte('LIST /v1/e/ HTTP/1.1\r\nHost: ward\r\n\r\n');
     assert.equal(echoOf(await client.readResponse()).method, 'LIST');
     client.close();
+  });
+
+  it('answers a client that half-closes after its request, once the handshake is done', async () => {
+    const socket = connect({ host: '127.0.0.1', port, ca: certificate.cert, servername: 'localhost' });
+    await once(socket, 'secureConnect');
+    socket.end('GET /v1/half HTTP/1.1\r\nHost: ward\r\n\r\n');
+    const chunks: Buffer[] = [];
+    for await (const chunk of socket) chunks.push(chunk as Buffer);
+    assert.match(Buffer.concat(chunks).toString(), /^HTTP\/1\.1 200 [^]*"url":"\/v1\/half"/);
   });
 });

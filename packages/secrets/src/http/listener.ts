@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, isIPv6, type Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createServer as createTlsServer } from 'node:tls';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import { InternalError, InvalidRequestError } from '../logical/errors.js';
 import { ConnectionQueue } from './connection-queue.js';
 import { MethodShim } from './method-shim.js';
@@ -63,8 +63,9 @@ export interface Listener {
   /**
    * Stops accepting connections, closes idle ones, lets requests in progress finish (their responses
    * say `Connection: close`), and destroys whatever is still open after `graceMs` (default 10 s).
+   * Resolves with how many connections had to be destroyed that way (0 for a clean shutdown).
    */
-  close(options?: { graceMs?: number }): Promise<void>;
+  close(options?: { graceMs?: number }): Promise<{ forcedClosed: number }>;
 }
 
 /**
@@ -84,7 +85,7 @@ export function createListener(options: ListenerOptions): Listener {
   const inFlight = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
   let isClosing = false;
-  let closed: Promise<void> | undefined;
+  let closed: Promise<{ forcedClosed: number }> | undefined;
 
   const httpServer = createHttpServer({
     keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
@@ -145,7 +146,12 @@ export function createListener(options: ListenerOptions): Listener {
   });
 
   const netServer: NetServer = options.tls
-    ? createTlsServer({ ...tlsOptions(options.tls), allowHalfOpen: true, noDelay: true }).on('secureConnection', hand)
+    ? // Half-open only once the handshake is done (see `hand`): before that, a client that gives up
+      // (e.g. it does not trust the certificate) and closes its side would leave the socket in
+      // CLOSE-WAIT, and shutdown would wait its whole grace period for it.
+      createTlsServer({ ...tlsOptions(options.tls), allowHalfOpen: false, noDelay: true })
+        .on('secureConnection', hand)
+        .on('tlsClientError', (_error: Error, socket: TLSSocket) => socket.destroy())
     : createNetServer({ allowHalfOpen: true, noDelay: true }, hand);
   // The raw TCP sockets (under TLS too), so close() can destroy them when the grace period ends.
   netServer.on('connection', (socket: Socket) => {
@@ -157,6 +163,8 @@ export function createListener(options: ListenerOptions): Listener {
       socket.destroy();
       return;
     }
+    // A client may half-close after its request and still read the response.
+    socket.allowHalfOpen = true;
     httpServer.emit('connection', new ShimSocket(socket, new MethodShim(marker)));
   }
 
@@ -164,9 +172,11 @@ export function createListener(options: ListenerOptions): Listener {
     maxRequestSize,
     listen: () =>
       new Promise<ListenerAddress>((resolve, reject) => {
-        netServer.once('error', reject);
+        const onError = (err: NodeJS.ErrnoException) =>
+          reject(listenError(options.socketPath ?? options.address, err));
+        netServer.once('error', onError);
         netServer.listen(options.socketPath ? { path: options.socketPath } : { host, port }, () => {
-          netServer.off('error', reject);
+          netServer.off('error', onError);
           // The http server never listens itself, but Node starts its timeout checks and the connection
           // list that closeIdleConnections() uses on 'listening'.
           httpServer.emit('listening');
@@ -179,7 +189,7 @@ export function createListener(options: ListenerOptions): Listener {
     },
   };
 
-  async function closeGracefully(graceMs: number): Promise<void> {
+  async function closeGracefully(graceMs: number): Promise<{ forcedClosed: number }> {
     isClosing = true;
     // Resolves once every connection is gone (with an error we ignore if the listener never listened).
     const isDrained = new Promise<void>((resolve) => netServer.close(() => resolve()));
@@ -188,11 +198,14 @@ export function createListener(options: ListenerOptions): Listener {
       res.once('finish', () => setImmediate(() => httpServer.closeIdleConnections()));
     }
     httpServer.close(); // closes idle connections and stops the timeout checks
+    let forcedClosed = 0;
     const timer = setTimeout(() => {
+      forcedClosed = sockets.size;
       for (const socket of sockets) socket.destroy();
     }, graceMs);
     await isDrained;
     clearTimeout(timer);
+    return { forcedClosed };
   }
 }
 
@@ -219,6 +232,18 @@ function restoreListMethod(req: IncomingMessage, marker: string): void {
   }
   // The shim rewrites LIST to GET only; the marker on any other method is not its doing.
   if (isList && req.method === 'GET') req.method = 'LIST';
+}
+
+const LISTEN_ERRORS = new Map([
+  ['EADDRINUSE', 'address already in use'],
+  ['EACCES', 'permission denied (ports below 1024 need privileges)'],
+  ['EADDRNOTAVAIL', 'address not available on this host'],
+]);
+
+/** One line an operator can act on, instead of a stack trace: `listener 127.0.0.1:8200: address already in use`. */
+function listenError(address: string, err: NodeJS.ErrnoException): Error {
+  const text = LISTEN_ERRORS.get(err.code ?? '') ?? err.message;
+  return new InvalidRequestError(`listener ${address}: ${text}`, { cause: err });
 }
 
 function parseAddress(address: string): { host: string | undefined; port: number } {

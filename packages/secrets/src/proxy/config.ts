@@ -2,6 +2,7 @@ import { LOG_LEVELS, type LogLevel } from '@ward/base';
 import { InvalidRequestError } from '../logical/errors.js';
 import {
   type Block,
+  blocks,
   isTrue,
   type ListenerConfig,
   labelled,
@@ -190,17 +191,6 @@ function settings(body: Block): Block {
 function typedBlocks(value: unknown, what: string): Array<[string, Block]> {
   if (!Array.isArray(value)) return labelled(value, what);
   return blocks(value, what).map((body) => [requiredString(body.type, `${what} type`), body]);
-}
-
-/** An unlabelled block (`vault { … }`) parses to an array of bodies. */
-function blocks(value: unknown, what: string): Block[] {
-  if (value === undefined) return [];
-  const list = Array.isArray(value) ? value : [value];
-  for (const body of list) {
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw new InvalidRequestError(`invalid ${what} block`);
-  }
-  return list as Block[];
 }
 
 function optionalString(value: unknown, what: string): string | undefined {

@@ -48,7 +48,10 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     core,
     start: () => Promise.all(listeners.map((l) => l.listen())),
     async stop() {
-      await Promise.all(listeners.map((l) => l.close()));
+      const closed = await Promise.all(listeners.map((l) => l.close()));
+      const forcedClosed = closed.reduce((n, c) => n + c.forcedClosed, 0);
+      if (forcedClosed > 0)
+        logger.warn('connections still open after the shutdown grace period were closed', { forcedClosed });
       await core.seal();
       await physical.close();
     },

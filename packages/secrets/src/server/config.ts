@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from '@cdktf/hcl2json';
 import { LOG_LEVELS, type LogLevel } from '@ward/base';
+import { closest, distance } from 'fastest-levenshtein';
 import type { ListenerTlsOptions } from '../http/listener.js';
 import { InvalidRequestError } from '../logical/errors.js';
 
@@ -35,28 +36,59 @@ export type Block = Record<string, unknown>;
 
 /** Reads and validates an HCL (or JSON) configuration file. */
 export async function loadConfigFile(file: string): Promise<ServerConfig> {
-  return parseConfig(await readConfigDocument(file));
+  const { doc, text } = await readConfigFile(file);
+  return parseConfig(doc, { file, text });
 }
 
 /** Reads an HCL (or JSON) file as a document: labelled blocks become maps of arrays, blocks arrays. */
 export async function readConfigDocument(file: string): Promise<Block> {
+  return (await readConfigFile(file)).doc;
+}
+
+/** The document and the text it was parsed from (for the line numbers of errors). */
+async function readConfigFile(file: string): Promise<{ doc: Block; text: string }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
     throw new InvalidRequestError(`error loading configuration from ${file}: ${(err as Error).message}`);
   }
-  let doc: Block;
   try {
-    doc = text.trimStart().startsWith('{') ? JSON.parse(text) : ((await parse(file, text)) as Block);
+    const doc = text.trimStart().startsWith('{') ? JSON.parse(text) : ((await parse(file, text)) as Block);
+    return { doc, text };
   } catch (err) {
     throw new InvalidRequestError(`error loading configuration from ${file}: ${(err as Error).message}`);
   }
-  return doc;
+}
+
+/**
+ * Keys each part of the file may hold. Anything else is refused with its name and line: a typo
+ * such as `tls_cert_fil` must not silently start a plain-HTTP listener.
+ */
+const KNOWN_KEYS = {
+  top: ['storage', 'backend', 'listener', 'api_addr', 'log_level', 'log_format', 'ui', 'telemetry', 'disable_mlock'],
+  listener: ['address', 'tls_disable', 'tls_cert_file', 'tls_key_file', 'max_request_size', 'require_request_header'],
+  storage: { sqlite: ['path'], inmem: [] as string[] },
+  telemetry: ['disable_hostname', 'prometheus_retention_time'],
+};
+
+/** Where the document came from, so an error can name the file and line. */
+export interface ConfigSource {
+  file: string;
+  text: string;
 }
 
 /** Validates a parsed configuration document (HCL as JSON: labelled blocks are maps of arrays). */
-export function parseConfig(doc: Block): ServerConfig {
+export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
+  const refuseUnknown = (block: Block, known: readonly string[], where: string) => {
+    for (const key of Object.keys(block)) {
+      if (known.includes(key)) continue;
+      const line = source ? lineOf(source.text, key) : undefined;
+      const at = source ? `${source.file}${line ? `:${line}` : ''}: ` : '';
+      throw new InvalidRequestError(`${at}unknown key "${key}" ${where}${nearest(key, known)}`);
+    }
+  };
+  refuseUnknown(doc, KNOWN_KEYS.top, 'at the top level');
   // `backend` is the legacy name of `storage` (hvac's and node-vault's example configs use it).
   const storageBlocks = [...labelled(doc.storage, 'storage'), ...labelled(doc.backend, 'backend')];
   if (storageBlocks.length !== 1) throw new InvalidRequestError('exactly one storage (or backend) block is required');
@@ -64,14 +96,18 @@ export function parseConfig(doc: Block): ServerConfig {
   if (storageType !== 'sqlite' && storageType !== 'inmem') {
     throw new InvalidRequestError(`unknown storage type "${storageType}"; use "sqlite" or "inmem"`);
   }
+  refuseUnknown(storageBody, KNOWN_KEYS.storage[storageType], `in storage "${storageType}"`);
   if (storageType === 'sqlite' && typeof storageBody.path !== 'string') {
     throw new InvalidRequestError('storage "sqlite" needs a path');
   }
   const listeners = labelled(doc.listener, 'listener').map(([type, body]) => {
     if (type !== 'tcp') throw new InvalidRequestError(`unknown listener type "${type}"; use "tcp"`);
+    refuseUnknown(body, KNOWN_KEYS.listener, 'in listener "tcp"');
     return listenerConfig(body);
   });
   if (listeners.length === 0) throw new InvalidRequestError('at least one listener block is required');
+  for (const body of blocks(doc.telemetry, 'telemetry')) refuseUnknown(body, KNOWN_KEYS.telemetry, 'in telemetry');
+  if (doc.ui !== undefined && typeof doc.ui !== 'boolean') throw new InvalidRequestError('ui must be true or false');
   const logLevel = String(doc.log_level ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) throw new InvalidRequestError(`unknown log_level "${logLevel}"`);
   return {
@@ -123,4 +159,29 @@ export function labelled(value: unknown, what: string): Array<[string, Block]> {
     for (const body of Array.isArray(bodies) ? bodies : [bodies]) out.push([label, body as Block]);
   }
   return out;
+}
+
+/** An unlabelled block (`telemetry { … }`, `vault { … }`) parses to an array of bodies. */
+export function blocks(value: unknown, what: string): Block[] {
+  if (value === undefined) return [];
+  const list = Array.isArray(value) ? value : [value];
+  for (const body of list) {
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new InvalidRequestError(`invalid ${what} block`);
+  }
+  return list as Block[];
+}
+
+/** The 1-based line where `key` is first written as a key or block name (HCL or JSON). */
+function lineOf(text: string, key: string): number | undefined {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`^\\s*"?${escaped}"?\\s*[={:"]`);
+  const index = text.split('\n').findIndex((line) => pattern.test(line));
+  return index === -1 ? undefined : index + 1;
+}
+
+/** `; did you mean "x"?` for a key one or two edits away from a known one. */
+function nearest(key: string, known: readonly string[]): string {
+  const best = closest(key, [...known]);
+  return best && distance(key, best) <= 2 ? `; did you mean "${best}"?` : '';
 }

@@ -12,8 +12,9 @@ export const serverCommand: Command = {
     try {
       await runServer(parseArgs(argv, SERVER_BOOLEAN_FLAGS), runtime.env, runtime.stdout);
     } catch (err) {
-      // The server's own typed errors (a bad configuration, a failed start) end the process with status 2.
-      if (err instanceof LogicalError) throw new CliError(err.message, 2);
+      // The server's own typed errors (a bad configuration, a port in use) end the process with
+      // status 1 and one line, as the established server does.
+      if (err instanceof LogicalError) throw new CliError(err.message, 1);
       throw err;
     }
     return 0;

@@ -1,9 +1,11 @@
 import { createLogger, cryptoRandom, type LogLevel, systemClock } from '@ward/base';
 import type { ListenerAddress } from '../../http/listener.js';
+import { startBanner } from '../../server/banner.js';
 import { buildServer } from '../../server/build-server.js';
 import { loadConfigFile, type ServerConfig } from '../../server/config.js';
 import { type DevCredentials, initializeDev } from '../../server/dev-mode.js';
 import { createDevTls, type DevTlsFiles } from '../../server/dev-tls.js';
+import { VERSION } from '../../server/version.js';
 import { flagBool, flagValue, type ParsedArgs, UsageError } from '../flags.js';
 
 export const SERVER_BOOLEAN_FLAGS = new Set(['dev', 'dev-tls']);
@@ -56,6 +58,16 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
     throw err;
   }
   if (creds) out.write(devBanner(addresses[0]?.url ?? '', creds, tls));
+  const { core } = server;
+  out.write(
+    startBanner({
+      version: VERSION,
+      config,
+      addresses,
+      isInitialized: await core.isInitialized(),
+      isSealed: core.isSealed(),
+    }),
+  );
   for (const a of addresses) logger.info('listening', { url: a.url });
 
   await waitForSignal();

@@ -1,0 +1,44 @@
+import type { ListenerAddress } from '../http/listener.js';
+import type { ServerConfig } from './config.js';
+
+export interface BannerFacts {
+  version: string;
+  config: ServerConfig;
+  addresses: readonly ListenerAddress[];
+  isInitialized: boolean;
+  isSealed: boolean;
+}
+
+/**
+ * What the server prints once it listens, as the established server does: enough to see at a
+ * glance which storage and listeners it runs with, and what the operator must do next.
+ */
+export function startBanner(facts: BannerFacts): string {
+  const { config, addresses } = facts;
+  const storage = config.storage.path ? `${config.storage.type} (path: ${config.storage.path})` : config.storage.type;
+  const rows: Array<[string, string]> = [
+    ['Version', `Ward v${facts.version}`],
+    ['Storage', storage],
+    ...addresses.map((a, i): [string, string] => [
+      `Listener ${i + 1}`,
+      `tcp (addr: "${a.url.replace(/^https?:\/\//, '')}", tls: "${a.url.startsWith('https:') ? 'enabled' : 'disabled'}")`,
+    ]),
+    ['Log Level', config.logLevel],
+    ['Seal State', sealState(facts)],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return [
+    '==> Ward server configuration:',
+    '',
+    ...rows.map(([k, v]) => `  ${k.padStart(width)}: ${v}`),
+    '',
+    '==> Ward server started! Log data will stream in below:',
+    '',
+    '',
+  ].join('\n');
+}
+
+function sealState({ isInitialized, isSealed }: BannerFacts): string {
+  if (!isInitialized) return 'uninitialized (run `ward operator init`, then `ward operator unseal`)';
+  return isSealed ? 'sealed (run `ward operator unseal` with the key shares)' : 'unsealed';
+}
