@@ -172,8 +172,7 @@ export function createListener(options: ListenerOptions): Listener {
     maxRequestSize,
     listen: () =>
       new Promise<ListenerAddress>((resolve, reject) => {
-        const onError = (err: NodeJS.ErrnoException) =>
-          reject(listenError(options.socketPath ?? options.address, err));
+        const onError = (err: NodeJS.ErrnoException) => reject(listenError(options.socketPath ?? options.address, err));
         netServer.once('error', onError);
         netServer.listen(options.socketPath ? { path: options.socketPath } : { host, port }, () => {
           netServer.off('error', onError);
