@@ -1,10 +1,10 @@
 import type { Acl } from '../core/policy/acl.js';
 import type { MountEntry } from '../core/router/mount-table.js';
+import type { SystemCore } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { PermissionDeniedError } from '../logical/errors.js';
 import type { BackendRequest } from '../logical/request.js';
 import { mountView } from './path-mounts.js';
-import type { SystemCore } from './system-core.js';
 
 /** Where the UI endpoints need the ACL of the token a request carries (they are unauthenticated paths). */
 type UiMountsCore = Pick<SystemCore, 'namespace' | 'mounts' | 'version' | 'builtinMounts' | 'builtinAuthMounts'> & {
