@@ -44,6 +44,9 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
   const logLevel = (flagValue(args, 'log-level') ?? config.logLevel) as LogLevel;
   const logger = createLogger({ level: logLevel, json: config.logJson });
   const server = await buildServer({ config, clock: systemClock, random: cryptoRandom, logger });
+  // Listen for signals before anything is printed: whoever reads the banner may signal at once,
+  // and a signal before the handler exists would kill the process without a clean shutdown.
+  const signalled = waitForSignal();
   // Dev mode initialises before the listener opens: a client that sees sys/health answer must find
   // the root token and the default mounts in place (scripts poll health and use the token at once).
   let creds: DevCredentials | undefined;
@@ -70,7 +73,7 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
   );
   for (const a of addresses) logger.info('listening', { url: a.url });
 
-  await waitForSignal();
+  await signalled;
   logger.info('shutting down');
   await server.stop();
   await tls?.remove();
