@@ -65,7 +65,13 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
     specialPaths: {
       // As established, share holders need no token (the shares are their credential), and the UI
       // mount listing judges the token itself.
-      unauthenticated: ['internal/specs/openapi', 'rekey/*', 'generate-root/*', 'internal/ui/mounts', 'internal/ui/mounts/*'],
+      unauthenticated: [
+        'internal/specs/openapi',
+        'rekey/*',
+        'generate-root/*',
+        'internal/ui/mounts',
+        'internal/ui/mounts/*',
+      ],
       root: [
         'seal',
         'rotate',
