@@ -3,6 +3,8 @@
 // the idle CPU and memory of one agent. Run with `npm run bench` (after a build).
 // Figures are printed, never asserted: they depend on the machine.
 import { readFileSync } from 'node:fs';
+import { DEFAULT_GOSSIP } from '../src/gossip/config.js';
+import { TestCluster } from '../src/gossip/testing.js';
 import { AgentProcess, statuses, waitUntil } from '../test/harness.js';
 
 async function allSee(agents: AgentProcess[], want: (s: Record<string, string>) => boolean): Promise<void> {
@@ -102,6 +104,28 @@ async function convergenceOnly(size: number): Promise<void> {
   }
 }
 
+/**
+ * The protocol alone: `size` memberlists on the in-memory network with default timings
+ * join the first at once; fake milliseconds until all see all alive. Separates gossip
+ * rounds from the cost of running many processes on one machine.
+ */
+async function protocolConvergence(size: number): Promise<void> {
+  const c = new TestCluster();
+  for (let i = 0; i < size; i++) c.add(`n${i}`, DEFAULT_GOSSIP);
+  const [first, ...rest] = c.nodes;
+  await Promise.all(rest.map((node) => node.join([first!.local])));
+  let fakeMs = 0;
+  const isConverged = () => c.nodes.every((node) => node.members().filter((m) => m.state === 'alive').length === size);
+  while (!isConverged() && fakeMs < 600_000) {
+    await c.run(100, 10);
+    fakeMs += 100;
+  }
+  for (const node of c.nodes) await node.shutdown();
+  console.log(
+    `protocol only (in-memory network, default timings): ${size} members converge in ${seconds(fakeMs)} of gossip time`,
+  );
+}
+
 /** CPU share over `ms` (user+system ticks from /proc) and resident memory of an agent process. */
 async function idleUsage(agent: AgentProcess, ms: number): Promise<{ cpuPercent: number; rssMb: number }> {
   const pid = agent.child.pid!;
@@ -118,6 +142,8 @@ async function idleUsage(agent: AgentProcess, ms: number): Promise<{ cpuPercent:
 }
 
 async function main(): Promise<void> {
+  await protocolConvergence(10);
+  await protocolConvergence(50);
   const runs: number[] = [];
   for (let i = 0; i < 5; i++) runs.push(await failover());
   runs.sort((a, b) => a - b);
