@@ -4,13 +4,14 @@ import type { AuthMountInfo, IdentityDeps } from './deps.js';
 import { pathEntities } from './path-entities.js';
 import { pathEntityAlias } from './path-entity-alias.js';
 import { pathEntityMerge } from './path-entity-merge.js';
+import { pathGroupAlias } from './path-group-alias.js';
 import { pathGroups } from './path-groups.js';
-import { pathLookupEntity } from './path-lookup.js';
+import { pathLookupEntity, pathLookupGroup } from './path-lookup.js';
 import { pathMfaTotp } from './path-mfa-totp.js';
 
 const HELP =
   'The identity store: entities (one per person or service), their aliases at auth mounts, ' +
-  'internal groups, and login-MFA TOTP methods. Entity and group policies add to tokens’ policies.';
+  'internal and external groups with their aliases, and login-MFA TOTP methods. Entity and group policies add to tokens’ policies.';
 
 /** What the core gives the identity backend of a namespace. */
 export interface IdentityBackendDeps {
@@ -35,8 +36,10 @@ export function createIdentityBackend(ctx: BackendContext, deps: IdentityBackend
       pathEntityMerge(d),
       ...pathEntityAlias(d),
       ...pathGroups(d),
+      ...pathGroupAlias(d),
       ...pathMfaTotp(d),
       pathLookupEntity(d),
+      pathLookupGroup(d),
     ],
   });
 }

@@ -17,7 +17,8 @@ export interface GroupInput {
 const fail = (message: string) => new InvalidRequestError(message);
 
 /**
- * Creates or updates an internal group: an `id` must exist; without one a matching name
+ * Creates or updates a group (`internal` unless the create says `external`; the type never
+ * changes; an external group's member entities are not written here): an `id` must exist; without one a matching name
  * updates that group. Members must exist and groups may not contain themselves, directly
  * or not. Answers `{id, name}` on create, nothing on update.
  */
@@ -30,9 +31,10 @@ export function upsertGroup(store: IdentityStore, input: GroupInput): Promise<Lo
     } else if (input.name) {
       group = store.groupByName(input.name);
     }
-    if (input.type && input.type !== 'internal') {
-      if (input.type !== 'external') throw fail(`invalid group type ${JSON.stringify(input.type)}`);
-      throw fail('external groups are not supported: only internal groups');
+    const type = groupType(input.type, group);
+    if (type === 'external' && input.memberEntityIds?.length) {
+      // An external group's members come from the auth method at login, through its alias.
+      throw fail("member entities can't be set manually for external groups");
     }
     if (input.name) {
       const holder = store.groupByName(input.name);
@@ -49,7 +51,7 @@ export function upsertGroup(store: IdentityStore, input: GroupInput): Promise<Lo
     }
     const now = store.now();
     const next: GroupRecord = {
-      ...(group ?? newGroup(store, id, now)),
+      ...(group ?? newGroup(store, id, type, now)),
       ...(input.name ? { name: input.name } : {}),
       ...(input.metadata ? { metadata: Object.keys(input.metadata).length > 0 ? input.metadata : null } : {}),
       ...(input.policies ? { policies: entityPolicies(input.policies) } : {}),
@@ -62,11 +64,21 @@ export function upsertGroup(store: IdentityStore, input: GroupInput): Promise<Lo
   });
 }
 
-function newGroup(store: IdentityStore, id: string, now: number): GroupRecord {
+/** The type a write leaves the group with: `internal` by default, and never changed once set. */
+function groupType(asked: string | undefined, group: GroupRecord | undefined): GroupRecord['type'] {
+  if (asked !== undefined && asked !== 'internal' && asked !== 'external') {
+    throw fail(`invalid group type ${JSON.stringify(asked)}`);
+  }
+  if (group && asked !== undefined && asked !== group.type) throw fail('group type cannot be changed');
+  return group?.type ?? asked ?? 'internal';
+}
+
+/** A fresh group record (not stored): default name `group_` + the first 8 hex digits of its id. */
+export function newGroup(store: IdentityStore, id: string, type: GroupRecord['type'], now: number): GroupRecord {
   return {
     id,
     name: `group_${id.replace(/-/g, '').slice(0, 8)}`,
-    type: 'internal',
+    type,
     namespace_id: store.namespaceId,
     metadata: null,
     policies: [],

@@ -7,7 +7,7 @@ import { groupData } from './views.js';
 
 const writable = {
   name: field.string({ description: 'Name; default `group_` + 8 hex characters.' }),
-  type: field.string({ description: '`internal` (the only type supported).' }),
+  type: field.string({ description: '`internal` (default) or `external`; fixed at creation.' }),
   metadata: field.stringMap({ description: 'Metadata.' }),
   policies: field.commaStrings({ description: 'Policies every member’s tokens get at request time.' }),
   member_entity_ids: field.commaStrings({ description: 'Entities in the group.' }),
@@ -35,7 +35,8 @@ const input = (data: Writable, supplied: ReadonlySet<string>, id?: string): Grou
 
 const help = (synopsis: string) => ({
   synopsis,
-  description: 'Internal groups list their member entities and groups; members get the group’s policies.',
+  description:
+    'Internal groups list their member entities; external groups get them at login through their alias. Members get the group’s policies.',
 });
 
 function byKey(

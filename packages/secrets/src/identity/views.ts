@@ -1,4 +1,4 @@
-import type { AliasRecord, EntityRecord, GroupRecord } from '../core/identity/index.js';
+import type { AliasRecord, EntityRecord, GroupAliasRecord, GroupRecord } from '../core/identity/index.js';
 import { rfc3339Nano } from '../logical/time.js';
 import type { IdentityDeps } from './deps.js';
 
@@ -43,8 +43,29 @@ export function entityData(d: IdentityDeps, entity: EntityRecord): Record<string
   };
 }
 
-/** A group as reads show it, with its parents. */
+/** A group alias as reads show it; `mount_type`/`mount_path` only while the mount exists. */
+export function groupAliasData(d: IdentityDeps, alias: GroupAliasRecord): Record<string, unknown> {
+  const mount = d.authMount(alias.mount_accessor);
+  return {
+    id: alias.id,
+    canonical_id: alias.canonical_id,
+    name: alias.name,
+    mount_accessor: alias.mount_accessor,
+    ...(mount ? { mount_type: mount.type, mount_path: mount.path } : {}),
+    metadata: null,
+    merged_from_canonical_ids: null,
+    namespace_id: alias.namespace_id,
+    creation_time: rfc3339Nano(alias.creation_time_ms),
+    last_update_time: rfc3339Nano(alias.last_update_time_ms),
+  };
+}
+
+/** An empty member list reads as null, as the established server encodes a list never set. */
+const members = (ids: string[]) => (ids.length > 0 ? ids : null);
+
+/** A group as reads show it, with its parents and its alias (`{}` when it has none). */
 export function groupData(d: IdentityDeps, group: GroupRecord): Record<string, unknown> {
+  const alias = d.store.groupAliasOf(group.id);
   return {
     id: group.id,
     name: group.name,
@@ -52,10 +73,10 @@ export function groupData(d: IdentityDeps, group: GroupRecord): Record<string, u
     namespace_id: group.namespace_id,
     metadata: group.metadata,
     policies: group.policies,
-    member_entity_ids: group.member_entity_ids,
-    member_group_ids: group.member_group_ids,
+    member_entity_ids: members(group.member_entity_ids),
+    member_group_ids: members(group.member_group_ids),
     parent_group_ids: d.store.parentsOf(group.id).map((g) => g.id),
-    alias: {},
+    alias: alias ? groupAliasData(d, alias) : {},
     creation_time: rfc3339Nano(group.creation_time_ms),
     last_update_time: rfc3339Nano(group.last_update_time_ms),
   };

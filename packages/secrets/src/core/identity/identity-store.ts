@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Clock, type Random, randomUuid } from '@ward/base';
 import { KeyedMutex } from '../../framework/index.js';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
-import type { AliasRecord, EntityRecord, GroupRecord, TotpMethod } from './records.js';
+import type { AliasRecord, EntityRecord, GroupAliasRecord, GroupRecord, TotpMethod } from './records.js';
 
 export interface IdentityStoreDeps {
   /** The namespace's identity storage, behind the barrier. */
@@ -18,7 +18,7 @@ export interface EntityGroups {
   inherited: string[];
 }
 
-const KIND = { entity: 'entity/', group: 'group/', method: 'mfa-method/' } as const;
+const KIND = { entity: 'entity/', group: 'group/', groupAlias: 'group-alias/', method: 'mfa-method/' } as const;
 
 /**
  * One namespace's entities, aliases, groups and MFA methods: in memory while unsealed (every
@@ -30,6 +30,7 @@ export class IdentityStore {
   readonly #deps: IdentityStoreDeps;
   readonly #entities = new Map<string, EntityRecord>();
   readonly #groups = new Map<string, GroupRecord>();
+  readonly #groupAliases = new Map<string, GroupAliasRecord>();
   readonly #methods = new Map<string, TotpMethod>();
   readonly #lock = new KeyedMutex();
 
@@ -52,6 +53,7 @@ export class IdentityStore {
     };
     await each(KIND.entity, this.#entities);
     await each(KIND.group, this.#groups);
+    await each(KIND.groupAlias, this.#groupAliases);
     await each(KIND.method, this.#methods);
   }
 
@@ -204,9 +206,11 @@ export class IdentityStore {
     this.#groups.set(group.id, group);
   }
 
-  /** Removes the group and takes it out of every parent group. */
+  /** Removes the group and its alias, and takes it out of every parent group. */
   async deleteGroup(id: string): Promise<void> {
     if (!this.#groups.has(id)) return;
+    const alias = this.groupAliasOf(id);
+    if (alias) await this.deleteGroupAlias(alias.id);
     for (const parent of this.#groups.values()) {
       if (!parent.member_group_ids.includes(id)) continue;
       await this.saveGroup({ ...parent, member_group_ids: parent.member_group_ids.filter((m) => m !== id) });
@@ -245,6 +249,42 @@ export class IdentityStore {
     const names = new Set(entity.policies);
     for (const id of [...direct, ...inherited]) for (const p of this.#groups.get(id)?.policies ?? []) names.add(p);
     return [...names].sort();
+  }
+
+  // ---- group aliases -------------------------------------------------------------------
+
+  groupAlias(id: string): GroupAliasRecord | undefined {
+    return this.#groupAliases.get(id);
+  }
+
+  /** The group alias with `(mountAccessor, name)`, names compared case-insensitively. */
+  groupAliasByFactors(mountAccessor: string, name: string): GroupAliasRecord | undefined {
+    const lower = name.toLowerCase();
+    for (const a of this.#groupAliases.values()) {
+      if (a.mount_accessor === mountAccessor && a.name.toLowerCase() === lower) return a;
+    }
+    return undefined;
+  }
+
+  /** The alias attached to group `groupId`, if any. */
+  groupAliasOf(groupId: string): GroupAliasRecord | undefined {
+    for (const a of this.#groupAliases.values()) if (a.canonical_id === groupId) return a;
+    return undefined;
+  }
+
+  /** Ordered by id. */
+  groupAliases(): GroupAliasRecord[] {
+    return [...this.#groupAliases.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  async saveGroupAlias(alias: GroupAliasRecord): Promise<void> {
+    await putJson(this.#deps.storage, `${KIND.groupAlias}${alias.id}`, alias);
+    this.#groupAliases.set(alias.id, alias);
+  }
+
+  async deleteGroupAlias(id: string): Promise<void> {
+    await this.#deps.storage.delete(`${KIND.groupAlias}${id}`);
+    this.#groupAliases.delete(id);
   }
 
   // ---- MFA methods ---------------------------------------------------------------------

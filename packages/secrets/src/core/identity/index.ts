@@ -1,2 +1,2 @@
 export { type EntityGroups, IdentityStore, type IdentityStoreDeps } from './identity-store.js';
-export type { AliasRecord, EntityRecord, GroupRecord, MfaSecret, TotpMethod } from './records.js';
+export type { AliasRecord, EntityRecord, GroupAliasRecord, GroupRecord, MfaSecret, TotpMethod } from './records.js';

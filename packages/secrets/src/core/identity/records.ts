@@ -42,16 +42,32 @@ export interface EntityRecord {
   last_update_time_ms: number;
 }
 
-/** An internal group: explicit entity and group members, policies inherited by every member. */
+/**
+ * A group: internal groups list their member entities; external groups get theirs from the
+ * auth method at login, matched through their alias. Members inherit the policies.
+ */
 export interface GroupRecord {
   id: string;
   name: string;
-  type: 'internal';
+  /** Fixed at creation. */
+  type: 'internal' | 'external';
   namespace_id: string;
   metadata: Record<string, string> | null;
   policies: string[];
   member_entity_ids: string[];
   member_group_ids: string[];
+  creation_time_ms: number;
+  last_update_time_ms: number;
+}
+
+/** A group's name at one auth mount (an LDAP group, an OIDC groups claim): one per external group. */
+export interface GroupAliasRecord {
+  id: string;
+  /** The external group it belongs to. */
+  canonical_id: string;
+  name: string;
+  mount_accessor: string;
+  namespace_id: string;
   creation_time_ms: number;
   last_update_time_ms: number;
 }
