@@ -62,6 +62,16 @@ describe('audit file device over HTTP', () => {
     assert.deepEqual([noPath.status, noPath.body], [400, { errors: ['file_path is required'] }]);
   });
 
+  it('takes `path` as the legacy name of `file_path` (hvac’s tests send it)', async () => {
+    // Issue 18: hvac's test_audit.py enables a file device with options {"path": ...}.
+    const legacy = join(dir, 'legacy.log');
+    const enable = await t.request('POST', 'sys/audit/legacy', { body: { type: 'file', options: { path: legacy } } });
+    assert.equal(enable.status, 204, JSON.stringify(enable.body));
+    await t.request('GET', 'sys/mounts');
+    assert.match(await readFile(legacy, 'utf8'), /"type":"request"/);
+    assert.equal((await t.request('DELETE', 'sys/audit/legacy')).status, 204);
+  });
+
   it('writes a request line then a response line per request, with tokens and secret values as digests', async () => {
     const created = await t.request('POST', 'auth/token/create', { body: { policies: ['default'], ttl: '1h' } });
     const { client_token: newToken, accessor: newAccessor } = created.body.auth;

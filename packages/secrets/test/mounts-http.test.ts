@@ -32,6 +32,16 @@ describe('mount tables: tune, remount', () => {
     assert.match(downgrade.body.errors[0], /version of a mounted engine is not supported/);
   });
 
+  it('mounts type `generic` as the legacy name of KV version 1 (hvac’s tests use it)', async () => {
+    // Issue 18: hvac's test_mount.py enables backend_type="generic".
+    assert.equal((await t.request('POST', 'sys/mounts/legacy', { body: { type: 'generic' } })).status, 204);
+    const mount = (await t.request('GET', 'sys/mounts')).body.data['legacy/'];
+    assert.equal(mount.type, 'kv');
+    assert.deepEqual(mount.options, { version: '1' });
+    assert.equal((await t.request('POST', 'legacy/a', { body: { v: 1 } })).status, 204, 'a KV v1 write');
+    assert.deepEqual((await t.request('GET', 'legacy/a')).body.data, { v: 1 });
+  });
+
   it('tunes the token auth mount through sys/auth/:path/tune', async () => {
     const before = await t.request('GET', 'sys/auth/token/tune');
     assert.equal(before.status, 400, 'the built-in token mount is not in the tunable table');

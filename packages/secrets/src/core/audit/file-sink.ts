@@ -6,9 +6,12 @@ import type { AuditSink } from './audit-sink.js';
 /** `mode` when the options give none: only the server's user may read the log. */
 const DEFAULT_MODE = '0600';
 
-/** Options of a `file` device: `file_path` (or `stdout`, `discard`) and `mode` (octal; `0000` leaves it alone). */
+/**
+ * Options of a `file` device: `file_path` (or `stdout`, `discard`; `path` is its legacy name,
+ * which hvac's examples still send) and `mode` (octal; `0000` leaves it alone).
+ */
 export function fileSinkSettings(options: Record<string, string>): { path: string; mode: number } {
-  const path = options.file_path ?? '';
+  const path = options.file_path || options.path || '';
   if (path === '') throw new InvalidRequestError('file_path is required');
   const modeText = options.mode ?? DEFAULT_MODE;
   const mode = /^[0-7]{1,4}$/.test(modeText) ? Number.parseInt(modeText, 8) : Number.NaN;

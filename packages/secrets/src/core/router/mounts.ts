@@ -36,8 +36,12 @@ export interface MountInput {
   seal_wrap?: boolean;
 }
 
-/** Types spelled with their version: `kv-v2` is `kv` with `options.version = "2"`. */
+/**
+ * Types spelled with their version: `kv-v2` is `kv` with `options.version = "2"`; `generic`
+ * is the legacy name of KV version 1.
+ */
 const TYPE_ALIASES = new Map([
+  ['generic', { type: 'kv', version: '1' }],
   ['kv-v1', { type: 'kv', version: '1' }],
   ['kv-v2', { type: 'kv', version: '2' }],
 ]);
