@@ -74,10 +74,11 @@ export class OrganizationStore {
     ]);
   }
 
-  /** Adds the user with `role`, or returns the membership the user already has. */
+  /**
+   * Adds the user with `role`, or returns the membership the user already has (also when a
+   * concurrent request, from any process, adds it first).
+   */
   async addMember(organizationId: string, userId: string, role: MembershipRole, nowMs: number): Promise<MembershipRow> {
-    const existing = await this.membership(organizationId, userId);
-    if (existing) return existing;
     const row: MembershipRow = {
       id: newId(this.random, 'ou'),
       organization_id: organizationId,
@@ -85,7 +86,10 @@ export class OrganizationStore {
       role,
       created_at: nowMs,
     };
-    await this.sql.run(...insertStatement('memberships', { ...row }));
-    return row;
+    const [insert, params] = insertStatement('memberships', { ...row });
+    await this.sql.run(`${insert} ON CONFLICT (organization_id, user_id) DO NOTHING`, params);
+    const stored = await this.membership(organizationId, userId);
+    if (!stored) throw new Error(`membership of ${userId} in ${organizationId} vanished`);
+    return stored;
   }
 }

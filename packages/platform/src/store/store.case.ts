@@ -149,7 +149,13 @@ export function describeStore(name: string, backend: () => Promise<StoreBackend>
     it('removes an organization with its memberships and subscriptions', async () => {
       const { store, org, first } = await setup();
       const user = await store.users.create({ username: 'o', email: 'o@example.com', isSiteAdmin: false, nowMs: 0 });
-      await store.organizations.addMember(org.id, user.id, 'owner', 0);
+      const owner = await store.organizations.addMember(org.id, user.id, 'owner', 0);
+      // Adding again, even at once, returns the one membership.
+      const again = await Promise.all([
+        store.organizations.addMember(org.id, user.id, 'member', 1),
+        store.organizations.addMember(org.id, user.id, 'member', 2),
+      ]);
+      assert.deepEqual(again, [owner, owner]);
       assert.deepEqual(
         (await store.organizations.forUser(user.id)).map((o) => o.name),
         ['Acme'],
