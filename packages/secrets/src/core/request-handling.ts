@@ -1,4 +1,5 @@
-import { LogicalError, PermissionDeniedError, SealedError, UnsupportedPathError } from '../logical/errors.js';
+import type { PathMatch } from '../framework/index.js';
+import { PermissionDeniedError, SealedError, UnsupportedPathError } from '../logical/errors.js';
 import type { BackendRequest, Caller, LogicalRequest, Operation } from '../logical/request.js';
 import {
   type IssuedSecret,
@@ -10,11 +11,12 @@ import {
 import type { AuditedRequest } from './audit/audit-broker.js';
 import type { AuditDevices } from './audit/index.js';
 import type { ExpirationManager } from './expiration/index.js';
+import { helpResponse } from './help-response.js';
 import type { EntityRecord } from './identity/index.js';
 import type { NamespaceServices } from './namespaces/namespace-services.js';
 import type { Namespace } from './namespaces/namespace-store.js';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from './router/mounts.js';
-import type { Route, Router } from './router/router.js';
+import { type Route, type RouteMatch, type Router, routeNotFound } from './router/router.js';
 import { matchesSpecialPath } from './router/special-paths.js';
 import { leaseSecret } from './secret-leases.js';
 import { isAddressInCidrs } from './tokens/bound-cidrs.js';
@@ -30,6 +32,8 @@ export interface PipelineCore {
   readonly audit: AuditDevices;
   /** Registers the leases of secrets that backends issue. */
   readonly expiration: ExpirationManager;
+  /** Server version, for the OpenAPI document of help. */
+  readonly version: string;
 }
 
 interface Authenticated {
@@ -50,7 +54,9 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
   if (core.isSealed()) throw new SealedError();
   const { namespace, path } = core.namespaceServices().namespaces.resolve(req.namespace, req.path);
   const fullPath = `${namespace.path}${path}`;
-  const matched = tryMatch(core, fullPath);
+  const matched = core.router.find(fullPath);
+  // One match of the backend's paths serves the existence check and the call.
+  const target = matched && req.operation !== 'help' ? matched.route.backend.match(matched.relativePath) : undefined;
   const isUnauthenticated = matched
     ? matchesSpecialPath(matched.route.backend.specialPaths.unauthenticated, matched.relativePath)
     : false;
@@ -73,17 +79,17 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
 
   const backendReq = backendRequest(req, matched, fullPath, auth?.caller);
   try {
-    if (matched && req.operation === 'update') backendReq.operation = await writeOperation(matched.route, backendReq);
+    if (target && req.operation === 'update') backendReq.operation = await writeOperation(target, backendReq);
     audited.operation = backendReq.operation;
     if (auth) await authorize(core, auth, backendReq, matched, fullPath);
-    if (!matched) core.router.match(fullPath); // throws the established "no handler for route" 404
+    if (!matched) throw routeNotFound(fullPath);
     // Written before the request is served: an unauditable request is not served.
     await trail.request();
-    let response = await matched?.route.backend.handle(backendReq);
-    if (response?.login && matched) {
+    let response = await serve(core, matched, target, backendReq);
+    if (response?.login) {
       response = await completeLogin(core, response, response.login, { namespace, path, route: matched.route, req });
     }
-    if (response?.secret && matched) {
+    if (response?.secret) {
       response = await leaseSecret(core.expiration, response as LogicalResponse & { secret: IssuedSecret }, {
         route: matched.route,
         fullPath,
@@ -230,7 +236,7 @@ export async function loginRenewal(core: PipelineCore, entry: TokenEntry): Promi
   if (entry.path.startsWith('auth/token/')) return undefined;
   const ns = core.namespaceServices().namespaces.byId(entry.namespace_id);
   if (!ns) return null;
-  const matched = tryMatch(core, `${ns.path}${entry.path}`);
+  const matched = core.router.find(`${ns.path}${entry.path}`);
   if (!matched) return null;
   const backend = matched.route.backend;
   if (!isLoginRenewer(backend)) return undefined;
@@ -241,7 +247,7 @@ async function authorize(
   core: PipelineCore,
   auth: Authenticated,
   req: BackendRequest,
-  matched: { route: Route; relativePath: string } | undefined,
+  matched: RouteMatch | undefined,
   fullPath: string,
 ): Promise<void> {
   const needsSudo = matched ? matchesSpecialPath(matched.route.backend.specialPaths.root, matched.relativePath) : false;
@@ -263,7 +269,7 @@ async function authorize(
 /** The request as the matched backend sees it: its path relative to the mount. */
 function backendRequest(
   req: LogicalRequest,
-  matched: { route: Route; relativePath: string } | undefined,
+  matched: RouteMatch | undefined,
   fullPath: string,
   caller: Caller | undefined,
 ): BackendRequest {
@@ -305,23 +311,19 @@ function auditTrail(core: PipelineCore, audited: AuditedRequest) {
   };
 }
 
-function tryMatch(core: PipelineCore, path: string): { route: Route; relativePath: string } | undefined {
-  try {
-    return core.router.match(path);
-  } catch (err) {
-    if (err instanceof LogicalError && err.code === 'not_found') return undefined;
-    throw err;
-  }
+/** Help from the mount's declarations, or the matched path's handler (an unknown path is a 404 after the ACL). */
+function serve(
+  core: PipelineCore,
+  matched: RouteMatch,
+  target: PathMatch | undefined,
+  req: BackendRequest,
+): Promise<LogicalResponse | undefined> {
+  if (req.operation === 'help') return Promise.resolve(helpResponse(matched, core.version));
+  if (!target) throw new UnsupportedPathError();
+  return target.handle(req);
 }
 
 /** `create` when the target does not exist yet, else `update` (so ACL can tell them apart). */
-async function writeOperation(route: Route, req: BackendRequest): Promise<Operation> {
-  try {
-    const exists = await route.backend.exists(req);
-    return exists === false ? 'create' : 'update';
-  } catch (err) {
-    // An unknown path is reported by the backend when it handles the request, after the ACL.
-    if (err instanceof UnsupportedPathError) return 'update';
-    throw err;
-  }
+async function writeOperation(target: PathMatch, req: BackendRequest): Promise<Operation> {
+  return (await target.exists(req)) === false ? 'create' : 'update';
 }

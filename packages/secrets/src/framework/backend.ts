@@ -2,6 +2,7 @@ import type { Clock, Logger, Random } from '@ward/base';
 import {
   InternalError,
   InvalidRequestError,
+  NotFoundError,
   UnsupportedOperationError,
   UnsupportedPathError,
 } from '../logical/errors.js';
@@ -60,7 +61,12 @@ export interface Backend {
   readonly help: string;
   readonly paths: readonly PathDefinition[];
   readonly specialPaths: SpecialPaths;
-  /** Answers a request whose path is relative to the mount. */
+  /**
+   * The declared path serving `path` (relative to the mount), `undefined` when none does.
+   * The core matches once per request and uses the result for the existence check and the call.
+   */
+  match(path: string): PathMatch | undefined;
+  /** Matches and answers a request whose path is relative to the mount (`UnsupportedPathError` when nothing serves it). */
   handle(req: BackendRequest): Promise<LogicalResponse | undefined>;
   /** `undefined` when the matched path has no existence check (the write is then an update). */
   exists(req: BackendRequest): Promise<boolean | undefined>;
@@ -74,6 +80,14 @@ export interface Backend {
   revokeSecret(secret: StoredSecret): Promise<void>;
   /** Extends a leased secret: the TTL its type's `renew` granted (`undefined`: the increment as asked). */
   renewSecret(secret: StoredSecret, incrementSeconds: number): Promise<{ ttlSeconds: number } | undefined>;
+}
+
+/** One request path matched against a backend's declarations. */
+export interface PathMatch {
+  /** Whether a write's target exists (`create` vs `update`); `undefined` without an existence check. */
+  exists(req: BackendRequest): Promise<boolean | undefined>;
+  /** Validates the input and calls the operation's handler. */
+  handle(req: BackendRequest): Promise<LogicalResponse | undefined>;
 }
 
 export interface BackendSpec {
@@ -91,12 +105,17 @@ export interface BackendSpec {
 
 /** Builds a `Backend` that routes among `paths`, validates input and calls handlers. */
 export function createBackend(spec: BackendSpec): Backend {
-  const find = (path: string) => {
+  const match = (path: string): PathMatch | undefined => {
     for (const def of spec.paths) {
       const captured = def.pattern.match(path);
-      if (captured) return { def, captured };
+      if (captured) return matchedPath(def, captured, spec.storage);
     }
-    throw new UnsupportedPathError();
+    return undefined;
+  };
+  const find = (path: string) => {
+    const found = match(path);
+    if (!found) throw new UnsupportedPathError();
+    return found;
   };
 
   const secretTypes = new Map((spec.secrets ?? []).map((t) => [t.type, t]));
@@ -122,20 +141,36 @@ export function createBackend(spec: BackendSpec): Backend {
       return renew({ storage: spec.storage, leaseId, internal, incrementSeconds });
     },
 
+    match,
+    handle: (req) => find(req.path).handle(req),
+    exists: (req) => find(req.path).exists(req),
+  };
+}
+
+function matchedPath(def: PathDefinition, captured: Record<string, string>, storage: Storage): PathMatch {
+  return {
+    async exists(req) {
+      if (!def.spec.existenceCheck) return undefined;
+      // Only asks whether the target exists: a missing required field is reported by the write itself.
+      return def.spec.existenceCheck(buildContext(def, { ...req, operation: 'update' }, storage, captured, false));
+    },
     async handle(req) {
-      const { def, captured } = find(req.path);
       const operation = resolveOperation(def, req.operation);
-      const ctx = buildContext(def, req, spec.storage, captured);
-      const response = await operation.handler(ctx);
+      const response = await operation.handler(buildContext(def, req, storage, captured));
+      if (req.operation === 'list' && hasNoKeys(response)) throw new NotFoundError('');
       return withParameterWarnings(response, def, req.data, captured);
     },
-
-    async exists(req) {
-      const { def, captured } = find(req.path);
-      if (!def.spec.existenceCheck) return undefined;
-      return def.spec.existenceCheck(buildContext(def, { ...req, operation: 'update' }, spec.storage, captured));
-    },
   };
+}
+
+/**
+ * The one place an empty LIST becomes a 404, as established servers answer every list
+ * (a list with no `keys`, or none at all, is "nothing here", not `{"keys":[]}`).
+ */
+function hasNoKeys(response: LogicalResponse | undefined): boolean {
+  if (response?.raw) return false;
+  const keys = response?.data?.keys;
+  return !Array.isArray(keys) || keys.length === 0;
 }
 
 /** A `create` falls back to the `update` handler and back, as most paths write the same way. */
@@ -158,6 +193,7 @@ function buildContext(
   req: BackendRequest,
   storage: Storage,
   captured: Record<string, string>,
+  checksRequired = true,
 ): HandlerContext<Fields> {
   const fields = def.spec.fields;
   const data: Record<string, unknown> = {};
@@ -166,7 +202,9 @@ function buildContext(
   for (const [name, spec] of Object.entries(fields)) {
     const raw = Object.hasOwn(captured, name) ? captured[name] : lookup(req.data, name);
     if (raw === undefined || raw === null) {
-      if (spec.required && isWrite && !spec.inPath) throw new InvalidRequestError(`missing required field "${name}"`);
+      if (checksRequired && !spec.inPath && isRequired(spec, req.operation, isWrite)) {
+        throw new InvalidRequestError(`missing required field "${name}"`);
+      }
       data[name] = spec.default;
       continue;
     }
@@ -174,6 +212,13 @@ function buildContext(
     data[name] = spec.parse(raw, name);
   }
   return { req, storage, data, supplied } as HandlerContext<Fields>;
+}
+
+/** `required` means every write; `requiredFor` names operations, `create` and `update` standing for each other. */
+function isRequired(spec: Fields[string], operation: string, isWrite: boolean): boolean {
+  if (spec.required && isWrite) return true;
+  const twin = operation === 'create' ? 'update' : operation === 'update' ? 'create' : operation;
+  return spec.requiredFor.includes(operation) || spec.requiredFor.includes(twin);
 }
 
 /** Field names match case-insensitively when the exact name is absent (established behaviour). */

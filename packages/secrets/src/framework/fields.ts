@@ -7,6 +7,8 @@ export interface OpenApiType {
   type: 'string' | 'integer' | 'boolean' | 'object' | 'array';
   format?: string;
   items?: { type: string };
+  /** The values an enum field accepts. */
+  enum?: readonly string[];
 }
 
 /**
@@ -16,6 +18,8 @@ export interface OpenApiType {
 export interface FieldSpec<T> {
   readonly description: string;
   readonly required: boolean;
+  /** Operations that need the field (besides `required`, which means every write). */
+  readonly requiredFor: readonly string[];
   readonly default: T | undefined;
   /** Set on fields captured from the URL path. */
   readonly inPath: boolean;
@@ -26,7 +30,10 @@ export interface FieldSpec<T> {
 
 interface FieldOptions<T> {
   description: string;
+  /** Needed on every write (`create`, `update`). */
   required?: boolean;
+  /** Needed on these operations only (`['update']` also covers `create`, and back). */
+  requiredFor?: ReadonlyArray<'read' | 'create' | 'update' | 'patch' | 'delete' | 'list'>;
   default?: T;
 }
 
@@ -34,7 +41,8 @@ interface FieldOptions<T> {
 type Valued<T, O> = O extends { default: T } ? T : O extends { required: true } ? T : T | undefined;
 
 function make<T>(openapi: OpenApiType, parse: (raw: unknown, name: string) => T, o: FieldOptions<T>, inPath = false) {
-  return { description: o.description, required: o.required ?? false, default: o.default, inPath, openapi, parse };
+  const { description, required = false, requiredFor = [], default: fallback } = o;
+  return { description, required, requiredFor, default: fallback, inPath, openapi, parse };
 }
 
 export function conversionError(name: string, detail: string): InvalidRequestError {
@@ -159,6 +167,17 @@ export const field = {
     o: O,
   ): FieldSpec<Valued<Record<string, string | null>, O>> =>
     make({ type: 'object' }, parseNullableStringMap, o) as FieldSpec<Valued<Record<string, string | null>, O>>,
+  /** One of `values` (compared exactly); help and OpenAPI list them. */
+  enum: <const V extends string, O extends FieldOptions<V> & { values: readonly V[] }>(o: O): FieldSpec<Valued<V, O>> =>
+    make(
+      { type: 'string', enum: o.values },
+      (raw, name) => {
+        const text = parseString(raw, name);
+        if ((o.values as readonly string[]).includes(text)) return text as V;
+        throw conversionError(name, `expected one of [${o.values.join(' ')}], got ${JSON.stringify(text)}`);
+      },
+      o,
+    ) as FieldSpec<Valued<V, O>>,
   /** A value captured from the URL path (`:name` or `*name` in the pattern); always present when matched. */
   path: (o: { description: string }): FieldSpec<string> =>
     make({ type: 'string' }, parseString, { ...o, required: true }, true),

@@ -3,6 +3,7 @@ export {
   type BackendContext,
   type BackendSpec,
   createBackend,
+  type PathMatch,
   type PeriodicTask,
   type SpecialPaths,
   type SystemView,

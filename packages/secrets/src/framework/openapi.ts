@@ -15,7 +15,7 @@ export interface OpenApiSchema extends Partial<OpenApiType> {
   default?: unknown;
   properties?: Record<string, OpenApiSchema>;
   required?: string[];
-  enum?: string[];
+  enum?: readonly string[];
   $ref?: string;
 }
 
@@ -268,6 +268,7 @@ function fieldSchema(f: FieldSpec<unknown>): OpenApiSchema {
     type: f.openapi.type,
     ...(f.openapi.format ? { format: f.openapi.format } : {}),
     ...(f.openapi.items ? { items: { ...f.openapi.items } } : {}),
+    ...(f.openapi.enum ? { enum: [...f.openapi.enum] } : {}),
     ...(description ? { description } : {}),
     ...(f.default !== undefined ? { default: schemaDefault(f) } : {}),
   };

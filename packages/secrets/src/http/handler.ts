@@ -3,7 +3,6 @@ import { type Logger, type Random, randomUuid } from '@ward/base';
 import type { Core } from '../core/core.js';
 import { InvalidRequestError, RequestTooLargeError, UnsupportedOperationError } from '../logical/errors.js';
 import { applyCors } from './cors.js';
-import { handleHelp } from './help.js';
 import {
   apiPath,
   checkPatchContentType,
@@ -60,12 +59,9 @@ async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResp
   const raw = RAW_ROUTES.get(path);
   if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.query, body });
   if (req.method === 'HEAD') throw new UnsupportedOperationError('');
-  if (req.method === 'GET' && url.query.get('help')) {
-    const resolved = o.core.namespaceServices().namespaces.resolve(namespaceHeader(req), path);
-    return sendJson(res, 200, await handleHelp(o.core, `${resolved.namespace.path}${resolved.path}`, clientToken(req)));
-  }
-
-  const operation = operationOf(req.method ?? '', url.query);
+  // `?help=1` is the `help` operation: namespace, token, ACL and audit apply as to any request.
+  const isHelp = req.method === 'GET' && Boolean(url.query.get('help'));
+  const operation = isHelp ? 'help' : operationOf(req.method ?? '', url.query);
   if (operation === 'patch') checkPatchContentType(req);
   const isWrite = operation === 'update' || operation === 'patch';
   if (isWrite && path.endsWith('/')) throw new InvalidRequestError("cannot write to a path ending in '/'");

@@ -96,7 +96,6 @@ export function pathEntities(d: IdentityDeps) {
           summary: 'List entity names.',
           handler: async () => {
             const keys = d.store.entities().map((e) => e.name);
-            if (keys.length === 0) throw new NotFoundError('');
             return { data: { keys } };
           },
         },
@@ -144,7 +143,6 @@ export function pathEntities(d: IdentityDeps) {
 
 function listIds(d: IdentityDeps) {
   const entities = d.store.entities();
-  if (entities.length === 0) throw new NotFoundError('');
   const keyInfo: Record<string, unknown> = {};
   for (const e of entities) {
     const aliases = e.aliases.map((a) => {

@@ -59,7 +59,6 @@ export function pathEntityAlias(d: IdentityDeps) {
           summary: 'List alias ids with their details.',
           handler: async () => {
             const aliases = d.store.entities().flatMap((e) => e.aliases);
-            if (aliases.length === 0) throw new NotFoundError('');
             const keyInfo: Record<string, unknown> = {};
             for (const a of aliases) {
               const { id: _id, namespace_id: _ns, creation_time: _c, last_update_time: _u, ...info } = aliasData(d, a);

@@ -75,7 +75,6 @@ function byKey(
 export function pathGroups(d: IdentityDeps) {
   const list = (key: (g: GroupRecord) => string) => async () => {
     const groups = d.store.groups();
-    if (groups.length === 0) throw new NotFoundError('');
     return { data: { keys: groups.map(key) } };
   };
   return [

@@ -140,7 +140,6 @@ export function pathMfaTotp(d: IdentityDeps) {
           summary: 'List TOTP methods.',
           handler: async () => {
             const methods = d.store.methods();
-            if (methods.length === 0) throw new NotFoundError('');
             return {
               data: {
                 keys: methods.map((m) => m.id),

@@ -1,7 +1,7 @@
 import type { ExpirationManager, LeaseEntry } from '../core/expiration/index.js';
 import { remainingTtlSeconds, renewRefusal } from '../core/expiration/index.js';
 import { definePath, field, formatDuration, type PathDefinition } from '../framework/index.js';
-import { InvalidRequestError, NotFoundError } from '../logical/errors.js';
+import { InvalidRequestError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
 import { rfc3339Nano } from '../logical/time.js';
 
@@ -90,7 +90,6 @@ function pathLookupList(manager: ExpirationManager): PathDefinition {
         summary: 'List the leases (and sub-prefixes) below a prefix.',
         handler: async ({ data }) => {
           const keys = manager.list(data.prefix);
-          if (keys.length === 0) throw new NotFoundError('');
           return { data: { keys } };
         },
       },

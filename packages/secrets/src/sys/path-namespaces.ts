@@ -23,7 +23,6 @@ export function pathNamespaces(sys: SystemCore): PathDefinition[] {
           summary: 'List the child namespaces.',
           handler: async () => {
             const children = sys.namespaces.children();
-            if (children.length === 0) throw new NotFoundError('');
             const name = (ns: Namespace) => ns.path.slice(sys.namespace.path.length);
             return {
               data: {

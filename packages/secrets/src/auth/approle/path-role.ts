@@ -14,7 +14,6 @@ export function pathRoleList(d: AppRoleDeps) {
         summary: 'List the roles.',
         handler: async ({ storage }) => {
           const keys = await d.roles.list(storage);
-          if (keys.length === 0) throw new NotFoundError('');
           return { data: { keys } };
         },
       },

@@ -1,6 +1,6 @@
 import { randomUuid } from '@ward/base';
 import { definePath, field } from '../../framework/index.js';
-import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
+import { InvalidRequestError } from '../../logical/errors.js';
 import type { AppRoleDeps } from './deps.js';
 import { roleFields } from './role-fields.js';
 import { normalizeRoleName } from './role-store.js';
@@ -45,7 +45,6 @@ export function pathSecretIdList(d: AppRoleDeps) {
           const name = normalizeRoleName(data.role_name);
           if (!(await d.roles.get(storage, name))) throw new InvalidRequestError(`role "${name}" does not exist`);
           const keys = (await d.secretIds.all(storage, name)).map((s) => s.record.secret_id_accessor).sort();
-          if (keys.length === 0) throw new NotFoundError('');
           return { data: { keys } };
         },
       },

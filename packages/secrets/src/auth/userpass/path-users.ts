@@ -25,7 +25,6 @@ export function pathUsersList() {
         summary: 'List the users.',
         handler: async ({ storage }) => {
           const keys = await userStore.list(storage);
-          if (keys.length === 0) throw new NotFoundError('');
           return { data: { keys } };
         },
       },

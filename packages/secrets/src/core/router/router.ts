@@ -10,6 +10,17 @@ export interface Route {
   backend: Backend;
 }
 
+/** A request path's mount and the path below it. */
+export interface RouteMatch {
+  route: Route;
+  relativePath: string;
+}
+
+/** The established 404 for a path no mount serves. */
+export function routeNotFound(path: string): NotFoundError {
+  return new NotFoundError(`no handler for route "${path}". route entry not found.`);
+}
+
 /**
  * Finds the mount serving a request path: the longest mount point that prefixes it.
  * Mount points end in `/`, so candidates are the path's prefixes that end at a `/`;
@@ -42,12 +53,18 @@ export class Router {
   }
 
   /** The route and the path relative to its mount point; 404 when no mount matches. */
-  match(path: string): { route: Route; relativePath: string } {
+  match(path: string): RouteMatch {
+    const found = this.find(path);
+    if (!found) throw routeNotFound(path);
+    return found;
+  }
+
+  /** As `match`, `undefined` when no mount matches. */
+  find(path: string): RouteMatch | undefined {
     let best: Route | undefined;
     for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) {
       best = this.#routes.get(path.slice(0, i + 1)) ?? best;
     }
-    if (!best) throw new NotFoundError(`no handler for route "${path}". route entry not found.`);
-    return { route: best, relativePath: path.slice(best.mountPoint.length) };
+    return best ? { route: best, relativePath: path.slice(best.mountPoint.length) } : undefined;
   }
 }

@@ -40,7 +40,6 @@ export function pathMetadata(d: KvV2Deps) {
         summary: 'List the secrets and folders below a path.',
         handler: async ({ data }) => {
           const keys = await d.store.list(data.path);
-          if (keys.length === 0) throw new NotFoundError('');
           return { data: { keys } };
         },
       },

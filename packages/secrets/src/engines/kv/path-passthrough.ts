@@ -41,7 +41,6 @@ export function pathPassthrough(system: SystemView) {
         summary: 'List secrets and folders below a path.',
         handler: async ({ storage, data }) => {
           const keys = await storage.list(data.path);
-          if (keys.length === 0) throw new NotFoundError('');
           return { data: { keys } };
         },
       },

@@ -18,7 +18,6 @@ export function pathListKeys() {
         summary: 'List the names of the keys.',
         handler: async ({ storage }) => {
           const keys = await keyStore.list(storage);
-          if (keys.length === 0) throw new NotFoundError('');
           return { data: { keys } };
         },
       },

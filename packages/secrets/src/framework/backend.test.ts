@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { InvalidRequestError, NotFoundError } from '../logical/errors.js';
+import { type BackendContext, createBackend } from './backend.js';
+import { field } from './fields.js';
+import { definePath } from './path.js';
+import { testBackend } from './testing.js';
+
+// Issue 14 point 5: enum fields, per-operation required fields, one place for an empty LIST.
+
+/** A toy engine: `items/:name` with an enum `color` and a `size` needed only on update. */
+function createToyBackend(ctx: BackendContext) {
+  return createBackend({
+    type: 'toy',
+    storage: ctx.storage,
+    help: 'Toy.',
+    paths: [
+      definePath({
+        pattern: 'items/',
+        fields: {},
+        operations: {
+          list: {
+            summary: 'List.',
+            handler: async ({ storage }) => ({ data: { keys: await storage.list('items/') } }),
+          },
+        },
+        help: { synopsis: 'List items.', description: '' },
+      }),
+      definePath({
+        pattern: 'items/:name',
+        fields: {
+          name: field.path({ description: 'Name.' }),
+          color: field.enum({ description: 'Color.', values: ['red', 'green'], default: 'red' }),
+          size: field.int({ description: 'Size.', requiredFor: ['update'] }),
+        },
+        existenceCheck: async ({ storage, data }) => (await storage.get(`items/${data.name}`)) !== undefined,
+        operations: {
+          read: {
+            summary: 'Read.',
+            handler: async ({ storage, data }) => {
+              const raw = await storage.get(`items/${data.name}`);
+              return raw ? { data: JSON.parse(new TextDecoder().decode(raw)) } : undefined;
+            },
+          },
+          update: {
+            summary: 'Write.',
+            handler: async ({ storage, data }) => {
+              const value = { color: data.color, size: data.size };
+              await storage.put(`items/${data.name}`, new TextEncoder().encode(JSON.stringify(value)));
+              return undefined;
+            },
+          },
+          delete: { summary: 'Delete.', handler: async () => undefined },
+        },
+        help: { synopsis: 'An item.', description: '' },
+      }),
+    ],
+  });
+}
+
+describe('createBackend', () => {
+  it('accepts an enum field’s values only, and shows them in OpenAPI', async () => {
+    const b = await testBackend(createToyBackend);
+    await b.write('items/a', { color: 'green', size: 1 });
+    assert.deepEqual((await b.read('items/a'))?.data, { color: 'green', size: 1 });
+    await assert.rejects(b.write('items/a', { color: 'blue', size: 1 }), InvalidRequestError);
+    const color = b.backend.paths[1]?.spec.fields.color;
+    assert.deepEqual(color?.openapi.enum, ['red', 'green']);
+  });
+
+  it('requires a field on the operations that name it (create standing for update)', async () => {
+    const b = await testBackend(createToyBackend);
+    await assert.rejects(b.write('items/a', {}), { message: 'missing required field "size"' });
+    await b.write('items/a', { size: 2 });
+    await assert.rejects(b.write('items/a', { color: 'red' }), { message: 'missing required field "size"' });
+    assert.equal(await b.delete('items/a'), undefined, 'not required to delete');
+  });
+
+  it('answers an empty LIST with a 404 for every path', async () => {
+    const b = await testBackend(createToyBackend);
+    await assert.rejects(b.list('items/'), NotFoundError);
+    await b.write('items/a', { size: 1 });
+    assert.deepEqual((await b.list('items/'))?.data, { keys: ['a'] });
+  });
+
+  it('matches a path once: match() gives the existence check and the handler', async () => {
+    const b = await testBackend(createToyBackend);
+    assert.equal(b.backend.match('nothing/here'), undefined);
+    const target = b.backend.match('items/x');
+    const req = {
+      id: '1',
+      operation: 'update' as const,
+      path: 'items/x',
+      data: {},
+      mountPoint: 't/',
+      remoteAddress: '',
+    };
+    assert.equal(await target?.exists(req), false);
+  });
+});

@@ -1,0 +1,81 @@
+import { type Clock, FakeClock, type Random, SeededRandom, silentLogger } from '@ward/base';
+import { UnsupportedPathError } from '../logical/errors.js';
+import type { BackendRequest, Operation } from '../logical/request.js';
+import type { LogicalResponse } from '../logical/response.js';
+import { InmemStorage } from '../storage/index.js';
+import type { Backend, BackendContext } from './backend.js';
+
+export interface TestBackendOptions {
+  clock?: Clock;
+  random?: Random;
+  /** The mount's options (KV's `version`). */
+  options?: Record<string, string>;
+  /** The mount's TTLs in seconds (default 768 h each, as an untuned mount). */
+  defaultLeaseTtlSeconds?: number;
+  maxLeaseTtlSeconds?: number;
+}
+
+export interface TestBackend {
+  backend: Backend;
+  /** The mount's storage (in memory, no barrier). */
+  storage: InmemStorage;
+  clock: Clock;
+  /** One request as the core would make it: one path match, `create` vs `update` from the existence check. */
+  request(operation: Operation, path: string, data?: Record<string, unknown>): Promise<LogicalResponse | undefined>;
+  read(path: string, data?: Record<string, unknown>): Promise<LogicalResponse | undefined>;
+  write(path: string, data?: Record<string, unknown>): Promise<LogicalResponse | undefined>;
+  list(path: string): Promise<LogicalResponse | undefined>;
+  delete(path: string): Promise<LogicalResponse | undefined>;
+}
+
+const DEFAULT_TTL_SECONDS = 2_764_800;
+
+/**
+ * An engine's paths without a socket or a core (OpenBao's `logical.TestBackendConfig`):
+ * in-memory storage, a fake clock, seeded randomness, a static system view, and the
+ * caller of a root token. Errors are thrown as the typed `LogicalError`s the core would map.
+ */
+export async function testBackend(
+  factory: (ctx: BackendContext) => Backend | Promise<Backend>,
+  o: TestBackendOptions = {},
+): Promise<TestBackend> {
+  const storage = new InmemStorage();
+  const clock = o.clock ?? new FakeClock('2024-01-01T00:00:00Z');
+  const backend = await factory({
+    storage,
+    logger: silentLogger,
+    clock,
+    random: o.random ?? new SeededRandom(1),
+    options: o.options ?? {},
+    system: {
+      defaultLeaseTtlSeconds: () => o.defaultLeaseTtlSeconds ?? DEFAULT_TTL_SECONDS,
+      maxLeaseTtlSeconds: () => o.maxLeaseTtlSeconds ?? DEFAULT_TTL_SECONDS,
+    },
+  });
+  let n = 0;
+  const request = async (operation: Operation, path: string, data: Record<string, unknown> = {}) => {
+    const target = backend.match(path);
+    if (!target) throw new UnsupportedPathError();
+    const req: BackendRequest = {
+      id: `test-${n++}`,
+      operation,
+      path,
+      data,
+      mountPoint: 'test/',
+      remoteAddress: '127.0.0.1',
+      caller: { accessor: 'test-accessor', policies: ['root'], entityId: '', displayName: 'root' },
+    };
+    if (operation === 'update') req.operation = (await target.exists(req)) === false ? 'create' : 'update';
+    return target.handle(req);
+  };
+  return {
+    backend,
+    storage,
+    clock,
+    request,
+    read: (path, data) => request('read', path, data),
+    write: (path, data) => request('update', path, data),
+    list: (path) => request('list', path.endsWith('/') || path === '' ? path : `${path}/`),
+    delete: (path) => request('delete', path),
+  };
+}
