@@ -45,7 +45,11 @@ export class AgentProcess {
     );
     let logs = '';
     const ports = await new Promise<Ports>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`agent did not start:\n${logs}`)), 15_000);
+      // A child that never says it started must not outlive the test (it would hold the runner open).
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`agent did not start:\n${logs}`));
+      }, 15_000);
       child.stderr?.on('data', (chunk: Buffer) => {
         logs += chunk.toString();
         const m = /agent: started: .*http=(\d+) rpc=(\d+)(?: serf=(\d+))?/.exec(logs);
