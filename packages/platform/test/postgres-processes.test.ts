@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { startCli, stop } from './cli-process.js';
+import { BIN, startCli, stop } from './cli-process.js';
 import { PostgresServer } from './postgres-server.js';
 import { WebClient } from './testing.js';
 
@@ -98,6 +98,26 @@ describe('two platform processes on one PostgreSQL database', () => {
       assert.equal(fromB.body.data.id, active.rows[0].id);
     } finally {
       await client.end();
+    }
+  });
+
+  it('lets admin create add a site administrator to the shared database while both run', async () => {
+    const out = execFileSync(
+      process.execPath,
+      [BIN, 'admin', 'create', '-database-url', databaseUrl, '-username', 'root2', '-email', 'root2@example.com'],
+      { encoding: 'utf8' },
+    );
+    const token = /API token: (\S+)/.exec(out)?.[1];
+    assert.ok(token, out);
+    for (const url of [a, b]) {
+      const me: Response = await fetch(`${url}/api/v2/account/details`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.equal(me.status, 200);
+      assert.equal(
+        ((await me.json()) as { data: { attributes: { username: string } } }).data.attributes.username,
+        'root2',
+      );
     }
   });
 
