@@ -27,4 +27,12 @@ describe('server configuration file', () => {
   it('refuses a storage block and a backend block together', async () => {
     await assert.rejects(load(`storage "inmem" {}\nbackend "inmem" {}\n${listener}`), { code: 'invalid_request' });
   });
+
+  it('accepts default_lease_ttl and max_lease_ttl restating the system 768h, and refuses other values', async () => {
+    // Issue 18: hvac's vault-tls.hcl sets both to "768h".
+    const ttls = (d: string, m: string) => `default_lease_ttl = "${d}"\nmax_lease_ttl = "${m}"\n`;
+    const config = await load(`backend "inmem" {}\n${listener}${ttls('768h', '768h')}`);
+    assert.equal(config.storage.type, 'inmem');
+    await assert.rejects(load(`backend "inmem" {}\n${listener}${ttls('1h', '768h')}`), { code: 'invalid_request' });
+  });
 });

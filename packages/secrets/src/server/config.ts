@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { parse } from '@cdktf/hcl2json';
 import { LOG_LEVELS, type LogLevel } from '@ward/base';
 import { closest, distance } from 'fastest-levenshtein';
+import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../core/router/mounts.js';
+import { formatDuration, parseDurationSeconds } from '../framework/index.js';
 import type { ListenerTlsOptions } from '../http/listener.js';
 import { InvalidRequestError } from '../logical/errors.js';
 
@@ -66,7 +68,19 @@ async function readConfigFile(file: string): Promise<{ doc: Block; text: string 
  * such as `tls_cert_fil` must not silently start a plain-HTTP listener.
  */
 const KNOWN_KEYS = {
-  top: ['storage', 'backend', 'listener', 'api_addr', 'log_level', 'log_format', 'ui', 'telemetry', 'disable_mlock'],
+  top: [
+    'storage',
+    'backend',
+    'listener',
+    'api_addr',
+    'log_level',
+    'log_format',
+    'ui',
+    'telemetry',
+    'disable_mlock',
+    'default_lease_ttl',
+    'max_lease_ttl',
+  ],
   listener: ['address', 'tls_disable', 'tls_cert_file', 'tls_key_file', 'max_request_size', 'require_request_header'],
   storage: { sqlite: ['path'], inmem: [] as string[] },
   telemetry: ['disable_hostname', 'prometheus_retention_time'],
@@ -108,6 +122,7 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
   if (listeners.length === 0) throw new InvalidRequestError('at least one listener block is required');
   for (const body of blocks(doc.telemetry, 'telemetry')) refuseUnknown(body, KNOWN_KEYS.telemetry, 'in telemetry');
   if (doc.ui !== undefined && typeof doc.ui !== 'boolean') throw new InvalidRequestError('ui must be true or false');
+  checkSystemLeaseTtls(doc);
   const logLevel = String(doc.log_level ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) throw new InvalidRequestError(`unknown log_level "${logLevel}"`);
   return {
@@ -117,6 +132,21 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
     logLevel: logLevel as LogLevel,
     logJson: doc.log_format === 'json',
   };
+}
+
+/**
+ * `default_lease_ttl` and `max_lease_ttl` (established top-level keys; hvac's test configs set
+ * both to 768h): Ward's system TTLs are fixed, so restating them is accepted and any other
+ * value is refused rather than silently ignored.
+ */
+function checkSystemLeaseTtls(doc: Block): void {
+  const fixed = { default_lease_ttl: SYSTEM_DEFAULT_LEASE_TTL_SECONDS, max_lease_ttl: SYSTEM_MAX_LEASE_TTL_SECONDS };
+  for (const [key, seconds] of Object.entries(fixed)) {
+    if (doc[key] === undefined) continue;
+    if (parseDurationSeconds(doc[key], key) !== seconds) {
+      throw new InvalidRequestError(`${key}: only ${formatDuration(seconds)} (the system value) is supported`);
+    }
+  }
 }
 
 /** The settings of a `listener "tcp"` block, validated. */
