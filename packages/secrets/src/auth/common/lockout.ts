@@ -113,8 +113,7 @@ export class Lockout {
     const attempts = table.get(name);
     if (!attempts) return undefined;
     const now = this.clock.now();
-    const isLockOver =
-      attempts.lockedSinceMs !== undefined && now - attempts.lockedSinceMs >= this.settings.durationMs;
+    const isLockOver = attempts.lockedSinceMs !== undefined && now - attempts.lockedSinceMs >= this.settings.durationMs;
     const isCountStale =
       attempts.lockedSinceMs === undefined &&
       attempts.inFlight === 0 &&
