@@ -323,16 +323,18 @@ export class Core {
       router: this.router,
       mounts: this.mounts,
       tokens: this.tokens,
-      expiration: this.expiration,
-      audit: this.audit,
-      cors: this.cors,
       builtins,
-      version,
-      seal: () => this.seal(),
-      rotateKeyring: () => this.rotateKeyring(),
-      keyStatus: () => this.keyStatus(),
-      sealKeys: this.sealKeys,
-      tokenPolicyResolver: () => this.tokenPolicyResolver(),
+      server: {
+        version,
+        seal: () => this.seal(),
+        rotateKeyring: () => this.rotateKeyring(),
+        keyStatus: () => this.keyStatus(),
+        sealKeys: this.sealKeys,
+        tokenPolicyResolver: () => this.tokenPolicyResolver(),
+        expiration: this.expiration,
+        audit: this.audit,
+        cors: this.cors,
+      },
     });
   }
 

@@ -52,31 +52,36 @@ export interface SealKeyAdmin {
   rootGeneration: Pick<RootGeneration, 'status' | 'start' | 'cancel' | 'update'>;
 }
 
-/**
- * The part of the core one namespace's system backend may use (it never sees `Core`).
- * Every operation is confined to `namespace` (its mounts, policies, children).
- */
-export interface SystemCore {
-  namespace: Namespace;
-  mounts: NamespaceMounts;
+/** What `sys/` acts on for the whole server: the same object for every namespace (most of it is root-only). */
+export interface ServerControls {
   /** Version string reported in mount listings (`running_plugin_version`). */
   version: string;
   seal(): Promise<void>;
   rotateKeyring(): Promise<void>;
   keyStatus(): { term: number; installTimeMs: number; encryptions: number };
   sealKeys: SealKeyAdmin;
+  tokenPolicyResolver(): TokenPolicyResolver;
+  expiration: ExpirationManager;
+  /** The server's audit devices (`sys/audit*`, root namespace only). */
+  audit: AuditAdmin;
+  /** The server's CORS setting (`sys/config/cors`, root namespace only). */
+  cors: CorsSettings;
+}
+
+/**
+ * The part of the core one namespace's system backend may use (it never sees `Core`).
+ * Every operation but the server's controls is confined to `namespace` (its mounts,
+ * policies, children).
+ */
+export interface SystemCore extends ServerControls {
+  namespace: Namespace;
+  mounts: NamespaceMounts;
   /** Built-in mounts shown in listings though they are not in the table (`sys/`). */
   builtinMounts(): MountEntry[];
   /** Built-in auth methods (`token/`). */
   builtinAuthMounts(): MountEntry[];
   policies(): PolicyStore;
-  tokenPolicyResolver(): TokenPolicyResolver;
-  expiration: ExpirationManager;
   namespaces: ChildNamespaces;
-  /** The server's audit devices (`sys/audit*`, root namespace only). */
-  audit: AuditAdmin;
-  /** The server's CORS setting (`sys/config/cors`, root namespace only). */
-  cors: CorsSettings;
   /** The mounts of this namespace, with mount points relative to it (for `sys/internal/specs/openapi`). */
   openapiRoutes(): OpenApiRoute[];
   /** Auth mounts keeping a lockout table in this namespace and every namespace below it. */

@@ -2,10 +2,7 @@ import type { Clock, Logger, Random } from '@ward/base';
 import { InvalidRequestError, SealedError } from '../../logical/errors.js';
 import { hasLockout } from '../../logical/response.js';
 import { deleteTree, type Storage } from '../../logical/storage.js';
-import type { AuditDevices } from '../audit/index.js';
 import { createView } from '../barrier/index.js';
-import type { CorsSettings } from '../cors-config.js';
-import type { ExpirationManager } from '../expiration/index.js';
 import { IdentityStore } from '../identity/index.js';
 import { createAclAuthorizer } from '../policy/acl-authorizer.js';
 import type { Authorizer } from '../policy/authorizer.js';
@@ -13,7 +10,7 @@ import { PolicyStore } from '../policy/policy-store.js';
 import { SYSTEM_MOUNT_ENTRY, TOKEN_AUTH_ENTRY } from '../router/builtin-entries.js';
 import type { MountManager } from '../router/mounts.js';
 import type { Router } from '../router/router.js';
-import type { SealKeyAdmin, SystemCore, TokenPolicyResolver } from '../system-core.js';
+import type { ServerControls, SystemCore } from '../system-core.js';
 import { RoleStore, type TokenStore } from '../tokens/index.js';
 import { type BuiltinBackends, builtinRoutes, type NamespaceKit } from './builtin-mounts.js';
 import { type Namespace, NamespaceStore, ROOT_NAMESPACE } from './namespace-store.js';
@@ -27,16 +24,9 @@ export interface NamespaceServicesDeps {
   router: Router;
   mounts: MountManager;
   tokens: TokenStore;
-  expiration: ExpirationManager;
-  audit: AuditDevices;
-  cors: CorsSettings;
   builtins: BuiltinBackends;
-  version: string;
-  seal(): Promise<void>;
-  rotateKeyring(): Promise<void>;
-  keyStatus(): { term: number; installTimeMs: number; encryptions: number };
-  sealKeys: SealKeyAdmin;
-  tokenPolicyResolver(): TokenPolicyResolver;
+  /** Handed to every namespace's `sys/` as is. */
+  server: ServerControls;
 }
 
 interface Opened {
@@ -115,20 +105,12 @@ export class NamespaceServices {
   systemView(ns: Namespace): SystemCore {
     const core = this.core;
     return {
+      ...core.server,
       namespace: ns,
       mounts: core.mounts.forNamespace(ns.id),
-      version: core.version,
-      seal: () => core.seal(),
-      rotateKeyring: () => core.rotateKeyring(),
-      keyStatus: () => core.keyStatus(),
-      sealKeys: core.sealKeys,
       builtinMounts: () => [SYSTEM_MOUNT_ENTRY],
       builtinAuthMounts: () => [TOKEN_AUTH_ENTRY],
       policies: () => this.policies(ns.id),
-      tokenPolicyResolver: () => core.tokenPolicyResolver(),
-      expiration: core.expiration,
-      audit: core.audit,
-      cors: core.cors,
       namespaces: {
         children: () => this.namespaces.children(ns),
         get: (name) => this.namespaces.byPath(`${ns.path}${name}/`),
