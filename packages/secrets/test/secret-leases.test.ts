@@ -120,6 +120,18 @@ describe('secret leases', () => {
     assert.deepEqual(upstream.revoked, [res.body.data.username]);
   });
 
+  it('leases in a namespace under the namespace path; deleting the mount there revokes them', async () => {
+    assert.equal((await t.request('POST', 'sys/namespaces/ns1')).status, 200);
+    const inNs1 = { 'X-Vault-Namespace': 'ns1' };
+    await t.request('POST', 'sys/mounts/fake', { headers: inNs1, body: { type: 'fake-creds' } });
+    const res = await t.request('GET', 'fake/creds/app', { headers: inNs1 });
+    assert.match(res.body.lease_id, /^ns1\/fake\/creds\/app\/[0-9A-Za-z]{24}$/);
+    const rootLease = (await t.request('GET', 'fake/creds/app')).body;
+    assert.equal((await t.request('DELETE', 'sys/mounts/fake', { headers: inNs1 })).status, 204);
+    assert.deepEqual(upstream.revoked, [res.body.data.username], 'only the namespace’s lease');
+    assert.ok(upstream.live.has(rootLease.data.username));
+  });
+
   it('answers in process as over HTTP (core.handleRequest)', async () => {
     const response = await t.server.core.handleRequest({
       id: 'in-process',
