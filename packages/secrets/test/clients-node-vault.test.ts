@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../src/server/testing.js';
 
 // Issue 3: the real node-vault client works unchanged against Ward.
 
-const DENIED = '1 error occurred:\n\t* permission denied\n\n';
+const DENIED = 'permission denied';
 
 /** What node-vault rejects with for a status other than 200/204 (its ApiResponseError). */
 interface Refusal {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FakeClock } from '@ward/base';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
 
-const DENIED = '1 error occurred:\n\t* permission denied\n\n';
+const DENIED = 'permission denied';
 
 describe('userpass login over HTTP', () => {
   let t: TestServer;

@@ -111,11 +111,11 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
 /** The caller behind the token, refused (403) when the token cannot act at `fullPath`. */
 async function authenticate(core: PipelineCore, req: LogicalRequest, fullPath: string): Promise<Authenticated> {
   const token = await core.tokens.lookup(req.clientToken);
-  if (!token || !core.tokens.checkCidrs(token, req.remoteAddress)) throw PermissionDeniedError.token();
+  if (!token || !core.tokens.checkCidrs(token, req.remoteAddress)) throw PermissionDeniedError.denied();
   const services = core.namespaceServices();
   const tokenNamespace = services.namespaces.byId(token.namespace_id);
   // A token works in its namespace and below, never in a parent or a sibling.
-  if (!tokenNamespace || !fullPath.startsWith(tokenNamespace.path)) throw PermissionDeniedError.token();
+  if (!tokenNamespace || !fullPath.startsWith(tokenNamespace.path)) throw PermissionDeniedError.denied();
   const identity = identityOf(core, token);
   // A use is spent even when the ACL then refuses the request, as established servers do.
   const { isLastUse } = await core.tokens.useToken(token);
@@ -141,7 +141,7 @@ function identityOf(core: PipelineCore, token: TokenEntry) {
   if (!token.entity_id) return undefined;
   const store = core.namespaceServices().identity(token.namespace_id ?? 'root');
   const entity = store.resolveEntity(token.entity_id);
-  if (!entity || entity.disabled) throw PermissionDeniedError.token();
+  if (!entity || entity.disabled) throw PermissionDeniedError.denied();
   return { entity, policies: store.identityPolicies(entity) };
 }
 
@@ -179,11 +179,11 @@ async function completeLogin(
 ): Promise<LogicalResponse> {
   const { namespace, route } = site;
   if (grant.boundCidrs.length > 0 && !isAddressInCidrs(grant.boundCidrs, site.req.remoteAddress)) {
-    throw PermissionDeniedError.token();
+    throw PermissionDeniedError.denied();
   }
   const identity = core.namespaceServices().identity(namespace.id);
   const entity = await identity.loginEntity(route.entry.accessor, grant.aliasName);
-  if (entity.disabled) throw PermissionDeniedError.token();
+  if (entity.disabled) throw PermissionDeniedError.denied();
   const config = route.entry.config;
   const issued = await core.tokens.issueLogin(
     grant,

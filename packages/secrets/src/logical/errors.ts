@@ -35,11 +35,11 @@ export class InvalidRequestError extends LogicalError {
 /** Wrong credentials or no access. 403. */
 export class PermissionDeniedError extends LogicalError {
   readonly code = 'permission_denied';
-  /** The text established servers send when a valid token's policies refuse the request. */
-  static acl(): PermissionDeniedError {
-    return new PermissionDeniedError(multiError(['permission denied']));
-  }
-  static token(): PermissionDeniedError {
+  /**
+   * The one refusal of a token, whether it is unknown, expired, out of its CIDRs or namespace, or
+   * valid but without access: a different text for each would tell an attacker which tokens are valid.
+   */
+  static denied(): PermissionDeniedError {
     return new PermissionDeniedError('permission denied');
   }
 }
@@ -101,7 +101,7 @@ export class InternalError extends LogicalError {
 
 /**
  * The go-multierror framing established clients substring-match on:
- * `1 error occurred:\n\t* permission denied\n\n`.
+ * `1 error occurred:\n\t* unsupported path\n\n`.
  */
 export function multiError(messages: string[]): string {
   const head = messages.length === 1 ? '1 error occurred:' : `${messages.length} errors occurred:`;

@@ -34,7 +34,7 @@ function located(sys: UiMountsCore, table: 'mounts' | 'auth'): Located[] {
 async function callerAcl(sys: UiMountsCore, req: BackendRequest): Promise<Acl | undefined> {
   if (!req.clientToken) return undefined;
   const acl = await sys.aclOfToken(req.clientToken);
-  if (!acl) throw PermissionDeniedError.token();
+  if (!acl) throw PermissionDeniedError.denied();
   return acl;
 }
 

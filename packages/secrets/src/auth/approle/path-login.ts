@@ -76,7 +76,7 @@ export function pathLogin(d: AppRoleDeps) {
             if (!data.secret_id) throw new InvalidRequestError('missing secret_id');
             // Counted before the check, so concurrent guesses cannot outrun the lockout threshold.
             const attempt = d.lockout.reserve(roleId, true);
-            if (!attempt) throw PermissionDeniedError.token();
+            if (!attempt) throw PermissionDeniedError.denied();
             try {
               secret = await useSecretId(d, storage, name, data.secret_id, req.remoteAddress);
             } finally {
@@ -84,7 +84,7 @@ export function pathLogin(d: AppRoleDeps) {
             }
             if (!secret) throw badCredentials();
           } else if (d.lockout.isLocked(roleId)) {
-            throw PermissionDeniedError.token();
+            throw PermissionDeniedError.denied();
           }
           const grant = tokenGrant(role.token);
           return {

@@ -57,7 +57,7 @@ export async function callerToken(
     const entry = await d.store.lookupAccessor(req.caller.accessor, opts);
     if (entry) return { token: '', entry };
   }
-  throw PermissionDeniedError.token();
+  throw PermissionDeniedError.denied();
 }
 
 /** The mount's effective TTLs, read at each request so tuning applies at once. */

@@ -26,7 +26,7 @@ export function pathLogin(d: UserpassDeps) {
           if (!attempt) {
             // A refused name costs the same check as any other, so timing tells no lock (and no user) apart.
             await d.hasher.verify(data.password, undefined);
-            throw PermissionDeniedError.token();
+            throw PermissionDeniedError.denied();
           }
           let isValid = false;
           try {

@@ -7,7 +7,7 @@ import type { PolicyStore } from './policy-store.js';
  * The ACL `Authorizer`: the `root` policy may do anything; otherwise the compiled ACL of
  * the token's policies (cached by the store) must grant the operation's capability, the
  * parameter rules must pass, and a root-protected path also needs `sudo`. Every refusal
- * is `PermissionDeniedError.acl()`, so a caller learns nothing about why or what exists.
+ * is `PermissionDeniedError.denied()`, so a caller learns nothing about why or what exists.
  */
 export function createAclAuthorizer(store: PolicyStore): Authorizer {
   return {
@@ -19,7 +19,7 @@ export function createAclAuthorizer(store: PolicyStore): Authorizer {
       });
       // Help is answered for any valid token, sudo or not (the established servers do the same).
       const needsSudo = question.needsSudo && question.operation !== 'help';
-      if (!decision.allowed || (needsSudo && !decision.isSudo)) throw PermissionDeniedError.acl();
+      if (!decision.allowed || (needsSudo && !decision.isSudo)) throw PermissionDeniedError.denied();
     },
   };
 }

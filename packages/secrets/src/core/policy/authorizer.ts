@@ -34,6 +34,6 @@ export interface Authorizer {
  */
 export const rootOnlyAuthorizer: Authorizer = {
   authorize({ policies }) {
-    if (!policies.includes('root')) throw PermissionDeniedError.acl();
+    if (!policies.includes('root')) throw PermissionDeniedError.denied();
   },
 };

@@ -206,7 +206,7 @@ export class TokenStore {
     if (entry.num_uses === 0 || entry.type === 'batch') return { entry, isLastUse: false };
     return this.#locks.run(entry.hash, async () => {
       const current = await this.#index.byHash(entry.hash);
-      if (!current || current.num_uses <= 0) throw PermissionDeniedError.token();
+      if (!current || current.num_uses <= 0) throw PermissionDeniedError.denied();
       const remaining = current.num_uses - 1;
       const updated = { ...current, num_uses: remaining === 0 ? -1 : remaining };
       await this.#index.update(updated);
