@@ -168,7 +168,9 @@ export const field = {
   ): FieldSpec<Valued<Record<string, string | null>, O>> =>
     make({ type: 'object' }, parseNullableStringMap, o) as FieldSpec<Valued<Record<string, string | null>, O>>,
   /** One of `values` (compared exactly); help and OpenAPI list them. */
-  enum: <const V extends string, O extends FieldOptions<V> & { values: readonly V[] }>(o: O): FieldSpec<Valued<V, O>> =>
+  enum: <const V extends string, O extends FieldOptions<NoInfer<V>>>(
+    o: O & { values: readonly V[] },
+  ): FieldSpec<Valued<V, O>> =>
     make(
       { type: 'string', enum: o.values },
       (raw, name) => {

@@ -7,7 +7,8 @@ import { pathEntityMerge } from './path-entity-merge.js';
 import { pathGroupAlias } from './path-group-alias.js';
 import { pathGroups } from './path-groups.js';
 import { pathLookupEntity, pathLookupGroup } from './path-lookup.js';
-import { pathMfaTotp } from './path-mfa-totp.js';
+import { pathMfaTotpMethods } from './path-mfa-totp-methods.js';
+import { pathMfaTotpSecrets } from './path-mfa-totp-secrets.js';
 
 const HELP =
   'The identity store: entities (one per person or service), their aliases at auth mounts, ' +
@@ -37,7 +38,9 @@ export function createIdentityBackend(ctx: BackendContext, deps: IdentityBackend
       ...pathEntityAlias(d),
       ...pathGroups(d),
       ...pathGroupAlias(d),
-      ...pathMfaTotp(d),
+      // The secrets' fixed paths before `mfa/method/totp/:method_id`: the first matching declaration wins.
+      ...pathMfaTotpSecrets(d),
+      ...pathMfaTotpMethods(d),
       pathLookupEntity(d),
       pathLookupGroup(d),
     ],
