@@ -2,8 +2,8 @@ import type { AliasRecord, EntityRecord, GroupAliasRecord, GroupRecord } from '.
 import { rfc3339Nano } from '../logical/time.js';
 import type { IdentityDeps } from './deps.js';
 
-/** An alias as reads show it; `mount_type`/`mount_path` only while the mount exists. */
-export function aliasData(d: IdentityDeps, alias: AliasRecord): Record<string, unknown> {
+/** What entity and group aliases show alike; `mount_type`/`mount_path` only while the mount exists. */
+function aliasHead(d: IdentityDeps, alias: AliasRecord | GroupAliasRecord): Record<string, unknown> {
   const mount = d.authMount(alias.mount_accessor);
   return {
     id: alias.id,
@@ -11,6 +11,13 @@ export function aliasData(d: IdentityDeps, alias: AliasRecord): Record<string, u
     name: alias.name,
     mount_accessor: alias.mount_accessor,
     ...(mount ? { mount_type: mount.type, mount_path: mount.path } : {}),
+  };
+}
+
+/** An entity alias as reads show it. */
+export function aliasData(d: IdentityDeps, alias: AliasRecord): Record<string, unknown> {
+  return {
+    ...aliasHead(d, alias),
     metadata: alias.metadata,
     custom_metadata: alias.custom_metadata,
     local: alias.local,
@@ -43,15 +50,10 @@ export function entityData(d: IdentityDeps, entity: EntityRecord): Record<string
   };
 }
 
-/** A group alias as reads show it; `mount_type`/`mount_path` only while the mount exists. */
+/** A group alias as reads show it. */
 export function groupAliasData(d: IdentityDeps, alias: GroupAliasRecord): Record<string, unknown> {
-  const mount = d.authMount(alias.mount_accessor);
   return {
-    id: alias.id,
-    canonical_id: alias.canonical_id,
-    name: alias.name,
-    mount_accessor: alias.mount_accessor,
-    ...(mount ? { mount_type: mount.type, mount_path: mount.path } : {}),
+    ...aliasHead(d, alias),
     metadata: null,
     merged_from_canonical_ids: null,
     namespace_id: alias.namespace_id,

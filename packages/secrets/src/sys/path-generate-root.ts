@@ -1,9 +1,6 @@
 import type { SealKeyAdmin } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
-import type { LogicalResponse } from '../logical/response.js';
-import { keyFields, requireKey } from './path-rekey.js';
-
-const bare = (body: unknown): LogicalResponse => ({ raw: { status: 200, body } });
+import { bare, keyFields, requireKey } from './path-rekey.js';
 
 /** `sys/generate-root/*`: a new root token from a threshold of unseal shares. */
 export function pathGenerateRoot(keys: SealKeyAdmin): PathDefinition[] {

@@ -4,7 +4,7 @@ import { InvalidRequestError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
 
 /** These answer without the envelope, as established clients read them (`result["nonce"]`). */
-const bare = (body: unknown): LogicalResponse => ({ raw: { status: 200, body } });
+export const bare = (body: unknown): LogicalResponse => ({ raw: { status: 200, body } });
 
 export const keyFields = {
   key: field.string({ description: 'One key share (hex or base64).' }),

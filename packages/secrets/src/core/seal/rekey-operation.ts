@@ -117,15 +117,9 @@ export class RekeyOperation {
         throw new InvalidRequestError('given key has already been provided during this rekey operation');
       }
       if (a.collected.size < (await this.#currentThreshold())) return undefined;
-      const shares = a.collected.take();
-      let pending: PendingKeyShares;
-      try {
-        const rootKey = await this.#seal.recoverRootKey(shares);
-        pending = await this.#seal.newKeyShares(rootKey, a);
-        rootKey.fill(0);
-      } finally {
-        for (const s of shares) s.fill(0);
-      }
+      const pending = await this.#seal.withRootKey(a.collected.take(), (rootKey) =>
+        this.#seal.newKeyShares(rootKey, a),
+      );
       const keys = pending.keyShares.map((k) => Buffer.from(k));
       const result: RekeyResult = {
         nonce: a.nonce,

@@ -95,13 +95,8 @@ export class RootGeneration {
       }
       const status = await this.status();
       if (a.collected.size < status.required) return status;
-      const shares = a.collected.take();
-      try {
-        // Recovering the root key proves the shares are the seal's.
-        (await this.#seal.recoverRootKey(shares)).fill(0);
-      } finally {
-        for (const s of shares) s.fill(0);
-      }
+      // Recovering the root key proves the shares are the seal's.
+      await this.#seal.withRootKey(a.collected.take(), async () => undefined);
       const encoded = encodeRootToken(await this.#createRootToken(), a.otp);
       this.#attempt = undefined;
       return {

@@ -111,6 +111,20 @@ export class ShamirSeal {
     }
   }
 
+  /** Recovers the root key from `shares` and hands it to `fn`; the key and the shares are zeroed after, whatever happens. */
+  async withRootKey<T>(shares: Uint8Array[], fn: (rootKey: Uint8Array) => Promise<T>): Promise<T> {
+    try {
+      const rootKey = await this.recoverRootKey(shares);
+      try {
+        return await fn(rootKey);
+      } finally {
+        rootKey.fill(0);
+      }
+    } finally {
+      for (const s of shares) s.fill(0);
+    }
+  }
+
   /** Whether `shares` (at least the pending threshold) combine to the unseal key of `pending`. */
   async combinesTo(pending: PendingKeyShares, shares: Uint8Array[]): Promise<boolean> {
     const kek = pending.config.secret_threshold === 1 ? new Uint8Array(shares[0] ?? []) : await combineShares(shares);
