@@ -58,5 +58,5 @@ def _initialize_dev(self):
 if MODE == "dev":
     server_manager.ServerManager.start_vault = _start_dev
     server_manager.ServerManager.initialize = _initialize_dev
-    server_manager.ServerManager.unseal = lambda self: None
+    server_manager.ServerManager.unseal = lambda self: self.client.sys.submit_unseal_keys(self.keys)
     server_manager.ServerManager.get_active_vault_addresses = lambda self: [self._ward_url]
