@@ -79,6 +79,27 @@ auto_auth {
     assert.equal(config.isCacheEnabled, false);
   });
 
+  it('refuses an unknown key by file, line and the nearest known key, in every block', async () => {
+    const vault = 'vault { address = "http://127.0.0.1:8200" }\n';
+    const listener = 'listener "tcp" {\n address = "127.0.0.1:0"\n tls_disable = true\n}\n';
+    await assert.rejects(
+      load(`${vault}${listener}api_proxy {\n  use_auto_auth_tokens = true\n}\n`),
+      (err: Error) =>
+        err instanceof InvalidRequestError && /\.hcl:7: .*did you mean "use_auto_auth_token"/.test(err.message),
+    );
+    await refused(`${vault}${listener}cache { persist = true }\n`);
+    await refused(`vault {\n address = "http://x:1"\n tls_skip_verfy = true\n}\n${listener}`);
+    await refused(
+      `${vault}listener "tcp" {\n address = "127.0.0.1:0"\n tls_disable = true\n proxy_api { enable_quitt = true }\n}\n`,
+    );
+    await refused(
+      `${vault}${listener}auto_auth {\n method "userpass" { config = { username = "a", password_file = "/p" } }\n}\n`,
+    );
+    await refused(
+      `${vault}${listener}auto_auth {\n method "token_file" { config = { token_file_path = "/t" } }\n sink "file" { config = { path = "/t", perms = 1 } }\n}\n`,
+    );
+  });
+
   it('refuses what it cannot run', async () => {
     const vault = 'vault { address = "http://127.0.0.1:8200" }\n';
     const listener = 'listener "tcp" {\n address = "127.0.0.1:0"\n tls_disable = true\n}\n';

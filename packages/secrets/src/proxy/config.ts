@@ -3,11 +3,14 @@ import { InvalidRequestError } from '../logical/errors.js';
 import {
   type Block,
   blocks,
+  type ConfigSource,
   isTrue,
+  LISTENER_KEYS,
   type ListenerConfig,
   labelled,
   listenerConfig,
-  readConfigDocument,
+  readConfigFile,
+  unknownKeyCheck,
 } from '../server/config.js';
 
 /** Where the proxy forwards to: the `vault { }` stanza (also spelled `server { }`). */
@@ -57,22 +60,60 @@ export const DEFAULT_SINK_MODE = 0o640;
 
 /** Reads and validates a proxy configuration file (HCL or JSON). */
 export async function loadProxyConfig(file: string): Promise<ProxyConfig> {
-  return parseProxyConfig(await readConfigDocument(file));
+  const { doc, text } = await readConfigFile(file);
+  return parseProxyConfig(doc, { file, text });
 }
 
+/** Keys each block may hold; anything else is refused by name and line, as for the server. */
+const KNOWN_KEYS = {
+  top: [
+    'vault',
+    'server',
+    'listener',
+    'api_proxy',
+    'auto_auth',
+    'cache',
+    'pid_file',
+    'exit_after_auth',
+    'log_level',
+    'log_format',
+  ],
+  vault: ['address', 'ca_cert', 'tls_skip_verify'],
+  listener: [...LISTENER_KEYS, 'proxy_api'],
+  proxyApi: ['enable_quit'],
+  apiProxy: ['use_auto_auth_token'],
+  autoAuth: ['method', 'sink'],
+  method: ['type', 'mount_path', 'config'],
+  methodConfig: new Map<string, readonly string[]>([
+    ['token_file', ['token_file_path']],
+    ['userpass', ['username', 'password_file_path']],
+  ]),
+  sink: ['type', 'config'],
+  sinkConfig: ['path', 'mode'],
+  cache: [] as string[],
+};
+
+type KeyCheck = ReturnType<typeof unknownKeyCheck>;
+
 /** Validates a parsed proxy configuration document. */
-export function parseProxyConfig(doc: Block): ProxyConfig {
+export function parseProxyConfig(doc: Block, source?: ConfigSource): ProxyConfig {
+  const check = unknownKeyCheck(source);
+  check(doc, KNOWN_KEYS.top, 'at the top level');
   const upstreamBlocks = [...blocks(doc.vault, 'vault'), ...blocks(doc.server, 'server')];
   if (upstreamBlocks.length !== 1) throw new InvalidRequestError('exactly one vault (or server) block is required');
+  check(upstreamBlocks[0] as Block, KNOWN_KEYS.vault, 'in vault');
+  for (const body of blocks(doc.cache, 'cache')) check(body, KNOWN_KEYS.cache, 'in cache');
   const autoAuthBlocks = blocks(doc.auto_auth, 'auto_auth');
   if (autoAuthBlocks.length > 1) throw new InvalidRequestError('at most one auto_auth block is allowed');
-  const autoAuth = autoAuthBlocks[0] && autoAuthConfig(autoAuthBlocks[0]);
+  const autoAuth = autoAuthBlocks[0] && autoAuthConfig(autoAuthBlocks[0], check);
   const exitAfterAuth = isTrue(doc.exit_after_auth);
   if (exitAfterAuth && !autoAuth) throw new InvalidRequestError('exit_after_auth needs an auto_auth block');
-  const listeners = labelled(doc.listener, 'listener').map(([type, body]) => proxyListenerConfig(type, body));
+  const listeners = labelled(doc.listener, 'listener').map(([type, body]) => proxyListenerConfig(type, body, check));
   if (listeners.length === 0 && !exitAfterAuth)
     throw new InvalidRequestError('at least one listener block is required');
-  const useAutoAuthToken = apiProxyConfig(blocks(doc.api_proxy, 'api_proxy'));
+  const apiProxy = blocks(doc.api_proxy, 'api_proxy');
+  for (const body of apiProxy) check(body, KNOWN_KEYS.apiProxy, 'in api_proxy');
+  const useAutoAuthToken = apiProxyConfig(apiProxy);
   if (useAutoAuthToken !== false && !autoAuth) {
     throw new InvalidRequestError('api_proxy use_auto_auth_token needs an auto_auth block');
   }
@@ -110,7 +151,8 @@ function upstreamConfig(body: Block): UpstreamConfig {
   };
 }
 
-function proxyListenerConfig(type: string, body: Block): ProxyListenerConfig {
+function proxyListenerConfig(type: string, body: Block, check: KeyCheck): ProxyListenerConfig {
+  check(body, KNOWN_KEYS.listener, `in listener "${type}"`);
   if (type !== 'tcp' && type !== 'unix')
     throw new InvalidRequestError(`unknown listener type "${type}"; use "tcp" or "unix"`);
   if (type === 'unix' && typeof body.address !== 'string')
@@ -120,6 +162,7 @@ function proxyListenerConfig(type: string, body: Block): ProxyListenerConfig {
     type === 'unix' && body.tls_disable === undefined ? { ...body, tls_disable: true } : body,
   );
   const proxyApi = blocks(body.proxy_api, 'proxy_api')[0] ?? {};
+  check(proxyApi, KNOWN_KEYS.proxyApi, 'in proxy_api');
   return { ...common, type, isQuitEnabled: isTrue(proxyApi.enable_quit) };
 }
 
@@ -132,14 +175,21 @@ function apiProxyConfig(apiProxy: Block[]): UseAutoAuthToken {
   throw new InvalidRequestError('use_auto_auth_token must be true, false or "force"');
 }
 
-function autoAuthConfig(body: Block): { method: AutoAuthMethodConfig; sinks: FileSinkConfig[] } {
+function autoAuthConfig(body: Block, check: KeyCheck): { method: AutoAuthMethodConfig; sinks: FileSinkConfig[] } {
+  check(body, KNOWN_KEYS.autoAuth, 'in auto_auth');
   const methods = typedBlocks(body.method, 'method');
   if (methods.length !== 1) throw new InvalidRequestError('auto_auth needs exactly one method block');
   const sinks = typedBlocks(body.sink, 'sink').map(([type, sink]) => {
     if (type !== 'file') throw new InvalidRequestError(`unknown sink type "${type}"; use "file"`);
-    return fileSinkConfig(settings(sink));
+    check(sink, KNOWN_KEYS.sink, 'in sink "file"');
+    const config = settings(sink);
+    check(config, KNOWN_KEYS.sinkConfig, 'in the config of sink "file"');
+    return fileSinkConfig(config);
   });
   const [type, method] = methods[0] as [string, Block];
+  check(method, KNOWN_KEYS.method, `in method "${type}"`);
+  const known = KNOWN_KEYS.methodConfig.get(type);
+  if (known) check(settings(method), known, `in the config of method "${type}"`);
   return { method: methodConfig(type, method), sinks };
 }
 

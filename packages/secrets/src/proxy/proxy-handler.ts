@@ -54,7 +54,7 @@ export function createProxyHandler(o: ProxyHandlerOptions): (req: IncomingMessag
         return;
       }
       // A body the server never took is left unread: do not make the client send the rest first.
-      if (err instanceof RequestTooLargeError || !req.readableEnded) closeAfterResponse(req, res);
+      if (err instanceof RequestTooLargeError || (hasBody(req) && !req.readableEnded)) closeAfterResponse(req, res);
       sendError(res, err, o.logger);
     });
   };

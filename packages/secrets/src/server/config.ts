@@ -42,13 +42,11 @@ export async function loadConfigFile(file: string): Promise<ServerConfig> {
   return parseConfig(doc, { file, text });
 }
 
-/** Reads an HCL (or JSON) file as a document: labelled blocks become maps of arrays, blocks arrays. */
-export async function readConfigDocument(file: string): Promise<Block> {
-  return (await readConfigFile(file)).doc;
-}
-
-/** The document and the text it was parsed from (for the line numbers of errors). */
-async function readConfigFile(file: string): Promise<{ doc: Block; text: string }> {
+/**
+ * Reads an HCL (or JSON) file as a document (labelled blocks become maps of arrays, blocks arrays),
+ * with the text it was parsed from, for the line numbers of errors.
+ */
+export async function readConfigFile(file: string): Promise<{ doc: Block; text: string }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -62,6 +60,16 @@ async function readConfigFile(file: string): Promise<{ doc: Block; text: string 
     throw new InvalidRequestError(`error loading configuration from ${file}: ${(err as Error).message}`);
   }
 }
+
+/** The keys of a `listener "tcp"` block. */
+export const LISTENER_KEYS: readonly string[] = [
+  'address',
+  'tls_disable',
+  'tls_cert_file',
+  'tls_key_file',
+  'max_request_size',
+  'require_request_header',
+];
 
 /**
  * Keys each part of the file may hold. Anything else is refused with its name and line: a typo
@@ -81,7 +89,7 @@ const KNOWN_KEYS = {
     'default_lease_ttl',
     'max_lease_ttl',
   ],
-  listener: ['address', 'tls_disable', 'tls_cert_file', 'tls_key_file', 'max_request_size', 'require_request_header'],
+  listener: LISTENER_KEYS,
   storage: { sqlite: ['path'], inmem: [] as string[] },
   telemetry: ['disable_hostname', 'prometheus_retention_time'],
 };
@@ -94,14 +102,7 @@ export interface ConfigSource {
 
 /** Validates a parsed configuration document (HCL as JSON: labelled blocks are maps of arrays). */
 export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
-  const refuseUnknown = (block: Block, known: readonly string[], where: string) => {
-    for (const key of Object.keys(block)) {
-      if (known.includes(key)) continue;
-      const line = source ? lineOf(source.text, key) : undefined;
-      const at = source ? `${source.file}${line ? `:${line}` : ''}: ` : '';
-      throw new InvalidRequestError(`${at}unknown key "${key}" ${where}${nearest(key, known)}`);
-    }
-  };
+  const refuseUnknown = unknownKeyCheck(source);
   refuseUnknown(doc, KNOWN_KEYS.top, 'at the top level');
   // `backend` is the legacy name of `storage` (hvac's and node-vault's example configs use it).
   const storageBlocks = [...labelled(doc.storage, 'storage'), ...labelled(doc.backend, 'backend')];
@@ -147,6 +148,21 @@ function checkSystemLeaseTtls(doc: Block): void {
       throw new InvalidRequestError(`${key}: only ${formatDuration(seconds)} (the system value) is supported`);
     }
   }
+}
+
+/**
+ * A check that refuses any key of a block but the known ones, naming the file and line of the
+ * first unknown key and the nearest known one.
+ */
+export function unknownKeyCheck(source?: ConfigSource) {
+  return (block: Block, known: readonly string[], where: string): void => {
+    for (const key of Object.keys(block)) {
+      if (known.includes(key)) continue;
+      const line = source ? lineOf(source.text, key) : undefined;
+      const at = source ? `${source.file}${line ? `:${line}` : ''}: ` : '';
+      throw new InvalidRequestError(`${at}unknown key "${key}" ${where}${nearest(key, known)}`);
+    }
+  };
 }
 
 /** The settings of a `listener "tcp"` block, validated. */
