@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -267,6 +268,26 @@ listener "tcp" {
     plain.child.kill('SIGTERM');
     assert.equal(await plain.exited, 0);
     await assert.rejects(stat(pidFile), 'the pid file is removed');
+  });
+
+  it('exits 1 with one line when a listener address is taken, though another listener had bound', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const file = join(dir, 'taken.hcl');
+    const listener = (address: string) => `listener "tcp" {\n  address = "${address}"\n  tls_disable = true\n}\n`;
+    await writeFile(
+      file,
+      `vault { address = "${serverUrl}" }\n${listener('127.0.0.1:0')}${listener(`127.0.0.1:${port}`)}`,
+    );
+    const failed = startWard(['proxy', `-config=${file}`]);
+    processes.push(failed);
+    try {
+      assert.equal(await failed.exited, 1);
+      assert.match(failed.output(), new RegExp(`^Error: listener 127.0.0.1:${port}: address already in use$`, 'm'));
+    } finally {
+      taken.close();
+    }
   });
 
   it('answers POST /proxy/v1/quit only on the listener that enables it, then exits', async () => {

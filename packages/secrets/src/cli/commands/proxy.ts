@@ -1,5 +1,6 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { createLogger, cryptoRandom, type LogLevel, systemClock } from '@ward/base';
+import type { ListenerAddress } from '../../http/listener.js';
 import { LogicalError } from '../../logical/errors.js';
 import { loadProxyConfig } from '../../proxy/config.js';
 import { buildProxy } from '../../proxy/proxy.js';
@@ -26,8 +27,9 @@ export const proxyCommand: Command = {
       const args = parseArgs(argv, new Set());
       await runProxy(flagValue(args, 'config'), flagValue(args, 'log-level'));
     } catch (err) {
-      // A bad configuration or a failed start ends the process with status 2, as for the server.
-      if (err instanceof LogicalError) throw new CliError(err.message, 2);
+      // A bad configuration or a failed start (a port in use) ends the process with status 1 and one
+      // line, as for the server.
+      if (err instanceof LogicalError) throw new CliError(err.message, 1);
       throw err;
     }
     return 0;
@@ -41,7 +43,14 @@ async function runProxy(configFile: string | undefined, logLevelFlag: string | u
   const proxy = await buildProxy({ config, clock: systemClock, random: cryptoRandom, logger });
   if (config.pidFile) await writeFile(config.pidFile, `${process.pid}\n`);
   try {
-    const addresses = await proxy.start();
+    let addresses: ListenerAddress[];
+    try {
+      addresses = await proxy.start();
+    } catch (err) {
+      // Listeners that did bind, and auto-auth, would otherwise keep the process alive.
+      await proxy.stop();
+      throw err;
+    }
     for (const a of addresses) logger.info('proxy listening', { url: a.url });
     if (config.exitAfterAuth && proxy.autoAuth) {
       await Promise.race([proxy.autoAuth.firstToken(), waitForSignal()]);
