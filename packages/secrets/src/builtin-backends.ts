@@ -2,14 +2,20 @@ import { createTokenBackend } from './auth/token/index.js';
 import type { BuiltinBackends } from './core/namespaces/builtin-mounts.js';
 import { createIdentityBackend } from './identity/index.js';
 import { createSystemBackend } from './sys/backend.js';
+import type { ManagedKeyDirectory } from './sys/managed-keys/directory.js';
 
 /**
  * The backends every namespace has (`sys/`, `auth/token/`, `identity/`), wired to the
  * namespace's services. Handed to the core by the composition root (`server/build-server.ts`)
- * with the mountable catalog, so the core imports no backend.
+ * with the mountable catalog, so the core imports no backend. Each namespace's `sys/` opens
+ * its managed keys in `managedKeys`.
  */
-export const BUILTIN_NAMESPACE_BACKENDS: BuiltinBackends = {
-  system: (kit, ctx) => createSystemBackend(kit.system, ctx),
+export const builtinNamespaceBackends = (managedKeys: ManagedKeyDirectory): BuiltinBackends => ({
+  system: (kit, ctx) =>
+    createSystemBackend(kit.system, ctx, {
+      keys: managedKeys.open(kit.namespace.id, ctx.storage, ctx.random),
+      libraries: managedKeys.kms.libraries,
+    }),
   token: (kit, ctx) => {
     const ns = kit.namespace;
     return createTokenBackend(kit.tokens, ctx, {
@@ -30,4 +36,4 @@ export const BUILTIN_NAMESPACE_BACKENDS: BuiltinBackends = {
     });
   },
   identity: (kit, ctx) => createIdentityBackend(ctx, { store: kit.identity, authMounts: () => kit.authMounts() }),
-};
+});

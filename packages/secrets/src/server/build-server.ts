@@ -1,11 +1,13 @@
 import type { Clock, Logger, Random } from '@ward/base';
-import { BUILTIN_NAMESPACE_BACKENDS } from '../builtin-backends.js';
+import { builtinNamespaceBackends } from '../builtin-backends.js';
 import { BUILTIN_BACKENDS, DEFAULT_MOUNTS } from '../catalog.js';
 import { Core } from '../core/core.js';
 import type { BackendCatalog } from '../core/router/mounts.js';
 import { createApiHandler } from '../http/handler.js';
 import { createListener, type Listener, type ListenerAddress } from '../http/listener.js';
 import { createStorage } from '../storage/index.js';
+import { Pkcs11Modules } from '../sys/kms/index.js';
+import { ManagedKeyDirectory } from '../sys/managed-keys/directory.js';
 import { type ListenerConfig, readListenerTls, type ServerConfig } from './config.js';
 import { BUILD_DATE, VERSION } from './version.js';
 
@@ -31,6 +33,7 @@ export interface WardServer {
 export async function buildServer(deps: ServerDeps): Promise<WardServer> {
   const { config, clock, random, logger } = deps;
   const physical = await createStorage(config.storage.type, { path: config.storage.path ?? '' });
+  const managedKeys = new ManagedKeyDirectory({ libraries: config.kmsLibraries, pkcs11: new Pkcs11Modules() });
   const core = new Core({
     physical,
     storageType: config.storage.type,
@@ -39,7 +42,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     logger: logger.child({ component: 'core' }),
     catalog: deps.catalog ?? BUILTIN_BACKENDS,
     defaultMounts: DEFAULT_MOUNTS,
-    builtins: BUILTIN_NAMESPACE_BACKENDS,
+    builtins: builtinNamespaceBackends(managedKeys),
     version: VERSION,
   });
   const listeners: Listener[] = [];

@@ -35,4 +35,29 @@ describe('server configuration file', () => {
     assert.equal(config.storage.type, 'inmem');
     await assert.rejects(load(`backend "inmem" {}\n${listener}${ttls('1h', '768h')}`), { code: 'invalid_request' });
   });
+
+  it('reads kms_library "pkcs11" stanzas by name, case-insensitively unique (issue 16)', async () => {
+    const lib = (name: string, path: string) =>
+      `kms_library "pkcs11" {\n  name = "${name}"\n  library = "${path}"\n}\n`;
+    const config = await load(`storage "inmem" {}\n${listener}${lib('SoftHSM', '/a.so')}${lib('other', '/b.so')}`);
+    assert.deepEqual(
+      [...config.kmsLibraries],
+      [
+        ['softhsm', '/a.so'],
+        ['other', '/b.so'],
+      ],
+    );
+    await assert.rejects(load(`storage "inmem" {}\n${listener}${lib('x', '/a.so')}${lib('X', '/b.so')}`), {
+      code: 'invalid_request',
+    });
+    await assert.rejects(load(`storage "inmem" {}\n${listener}kms_library "pkcs11" {\n  name = "x"\n}\n`), {
+      code: 'invalid_request',
+    });
+    await assert.rejects(
+      load(`storage "inmem" {}\n${listener}kms_library "tpm" {\n  name = "x"\n  library = "/a"\n}\n`),
+      {
+        code: 'invalid_request',
+      },
+    );
+  });
 });

@@ -31,6 +31,8 @@ export interface ServerConfig {
   apiAddr?: string;
   logLevel: LogLevel;
   logJson: boolean;
+  /** `kms_library "pkcs11" { name, library }` stanzas: lower-case name → library path. */
+  kmsLibraries: ReadonlyMap<string, string>;
 }
 
 /** One block of a parsed configuration document. */
@@ -88,7 +90,9 @@ const KNOWN_KEYS = {
     'disable_mlock',
     'default_lease_ttl',
     'max_lease_ttl',
+    'kms_library',
   ],
+  kms_library: ['name', 'library'],
   listener: LISTENER_KEYS,
   storage: { sqlite: ['path'], inmem: [] as string[] },
   telemetry: ['disable_hostname', 'prometheus_retention_time'],
@@ -132,7 +136,28 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
     apiAddr: typeof doc.api_addr === 'string' ? doc.api_addr : undefined,
     logLevel: logLevel as LogLevel,
     logJson: doc.log_format === 'json',
+    kmsLibraries: kmsLibraries(doc, refuseUnknown),
   };
+}
+
+/** `kms_library "pkcs11" { name = "softhsm" library = "/usr/lib/softhsm/libsofthsm2.so" }`; names unique ignoring case. */
+function kmsLibraries(
+  doc: Block,
+  refuseUnknown: (block: Block, known: readonly string[], where: string) => void,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [type, body] of labelled(doc.kms_library, 'kms_library')) {
+    if (type !== 'pkcs11') throw new InvalidRequestError(`unknown kms_library type "${type}"; use "pkcs11"`);
+    refuseUnknown(body, KNOWN_KEYS.kms_library, 'in kms_library "pkcs11"');
+    if (typeof body.name !== 'string' || body.name === '')
+      throw new InvalidRequestError('kms_library "pkcs11" needs a name');
+    if (typeof body.library !== 'string' || body.library === '')
+      throw new InvalidRequestError(`kms_library "${body.name}" needs a library path`);
+    const name = body.name.toLowerCase();
+    if (out.has(name)) throw new InvalidRequestError(`kms_library "${body.name}" is defined twice`);
+    out.set(name, body.library);
+  }
+  return out;
 }
 
 /**

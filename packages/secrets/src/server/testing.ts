@@ -45,6 +45,8 @@ export interface TestServerOptions {
   reopen?: { unsealKey: string; rootToken: string };
   /** Mountable backends (default: the built-in catalog); tests add engines of their own with `withBackends`. */
   catalog?: BackendCatalog;
+  /** `kms_library` stanzas (name → library path) for managed keys. */
+  kmsLibraries?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       listeners: [{ address: '127.0.0.1:0', tlsDisable: true, maxRequestSize: 0, ...options.listener }],
       logLevel: 'info',
       logJson: false,
+      kmsLibraries: options.kmsLibraries ?? new Map(),
     },
     clock,
     random: options.random ?? cryptoRandom,

@@ -7,6 +7,7 @@ import { pathGenerateRoot } from './path-generate-root.js';
 import { pathInternalUiMounts } from './path-internal-ui-mounts.js';
 import { LEASES_ROOT_PATHS, pathLeases } from './path-leases.js';
 import { pathLockedUsers } from './path-locked-users.js';
+import { type ManagedKeyPathDeps, pathManagedKeys } from './path-managed-keys.js';
 import { pathMount, pathMountList } from './path-mounts.js';
 import { pathNamespaces } from './path-namespaces.js';
 import { pathInternalSpecsOpenapi } from './path-openapi.js';
@@ -29,11 +30,16 @@ function rootOnlyPaths(sys: SystemCore) {
 }
 
 /** The system backend of a namespace, mounted at `<namespace>sys/`. */
-export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backend {
+export function createSystemBackend(
+  sys: SystemCore,
+  ctx: BackendContext,
+  managedKeys: Pick<ManagedKeyPathDeps, 'keys' | 'libraries'>,
+): Backend {
   const isRoot = sys.namespace.id === 'root';
   return createBackend({
     type: 'system',
     storage: ctx.storage,
+    cleanup: () => managedKeys.keys.close(),
     help: 'System endpoints used for control, policy and debugging.',
     // `<table>/*path/tune` before `<table>/*path`: the first matching declaration wins.
     paths: [
@@ -48,6 +54,7 @@ export function createSystemBackend(sys: SystemCore, ctx: BackendContext): Backe
       ...pathCapabilities(sys.policies(), sys.tokenPolicyResolver()),
       ...pathNamespaces(sys),
       ...pathLockedUsers(sys),
+      ...pathManagedKeys({ ...managedKeys, mounts: sys.mounts, random: ctx.random }),
       pathInternalSpecsOpenapi({ routes: () => sys.openapiRoutes(), version: sys.version }),
       ...pathInternalUiMounts({
         namespace: sys.namespace,

@@ -26,7 +26,9 @@ const mountFields = {
   path: field.path({ description: 'Where the engine is mounted.' }),
   type: field.string({ description: 'Engine type (`kv`, `kv-v2`, …).' }),
   description: field.string({ description: 'Human-readable description of the mount.' }),
-  config: field.object({ description: 'Lease settings: `default_lease_ttl`, `max_lease_ttl`, `force_no_cache`.' }),
+  config: field.object({
+    description: 'Mount settings: `default_lease_ttl`, `max_lease_ttl`, `force_no_cache`, `allowed_managed_keys`.',
+  }),
   options: field.stringMap({ description: 'Engine options, e.g. `{"version":"2"}` for KV.' }),
   local: field.bool({ description: 'Not replicated (accepted for compatibility).' }),
   seal_wrap: field.bool({ description: 'Accepted for compatibility.' }),
@@ -115,8 +117,13 @@ export function leaseConfig(raw: Record<string, unknown> | undefined) {
     default_lease_ttl: ttl(raw.default_lease_ttl, 'default_lease_ttl') ?? 0,
     max_lease_ttl: ttl(raw.max_lease_ttl, 'max_lease_ttl') ?? 0,
     force_no_cache: raw.force_no_cache === true || raw.force_no_cache === 'true',
+    ...(raw.allowed_managed_keys === undefined
+      ? {}
+      : { allowed_managed_keys: MANAGED_KEYS_FIELD.parse(raw.allowed_managed_keys, 'allowed_managed_keys') }),
   };
 }
+
+const MANAGED_KEYS_FIELD = field.commaStrings({ description: 'Managed keys the mount may use.' });
 
 /** Effective TTLs of a mount, as `tune` reads report them: an unset default is capped by the max. */
 export function effectiveTtls(entry: MountEntry) {

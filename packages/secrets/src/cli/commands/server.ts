@@ -85,6 +85,7 @@ function devConfig(address: string, tls: DevTlsFiles | undefined): ServerConfig 
     listeners: [{ address, tlsDisable: !tls, tlsCertFile: tls?.certFile, tlsKeyFile: tls?.keyFile, maxRequestSize: 0 }],
     logLevel: 'info',
     logJson: false,
+    kmsLibraries: new Map(),
   };
 }
 

@@ -1,0 +1,52 @@
+import { UnsupportedOperationError } from '../../logical/errors.js';
+import type { KeyType, ParamValue } from '../managed-keys/key-types.js';
+import type { ManagedKeyBackend } from './managed-key-backend.js';
+import { CKM_ECDSA, Pkcs11Backend } from './pkcs11.js';
+import type { Pkcs11Modules } from './pkcs11-modules.js';
+
+export {
+  digestOf,
+  HASH_ALGORITHMS,
+  type HashAlgorithm,
+  type ManagedKeyBackend,
+  type SignOptions,
+  verifySignature,
+} from './managed-key-backend.js';
+export { Pkcs11Modules } from './pkcs11-modules.js';
+
+/** What the providers need from the server: its `kms_library` stanzas and the loaded PKCS#11 libraries. */
+export interface KmsDeps {
+  /** `kms_library "pkcs11"` stanzas: lower-case name → library path. */
+  libraries: ReadonlyMap<string, string>;
+  pkcs11: Pkcs11Modules;
+}
+
+/** The provider of a stored managed key, connected with its parameters. */
+export function createManagedKeyBackend(
+  type: KeyType,
+  p: Record<string, ParamValue>,
+  deps: KmsDeps,
+): ManagedKeyBackend {
+  if (type === 'pkcs11') {
+    const keyId = String(p.key_id ?? '');
+    return new Pkcs11Backend(deps.pkcs11, {
+      libraryPath: deps.libraries.get(String(p.library).toLowerCase()) ?? '',
+      slot: p.slot ? BigInt(String(p.slot)) : undefined,
+      tokenLabel: p.token_label ? String(p.token_label) : undefined,
+      pin: String(p.pin),
+      key: {
+        label: p.key_label ? String(p.key_label) : undefined,
+        id: keyId ? Buffer.from(keyId.replace(/^0x/, ''), 'hex') : undefined,
+      },
+      mechanism: Number(p.mechanism),
+      keyBits: Number(p.key_bits),
+      curve: String(p.curve ?? ''),
+      allowGenerateKey: p.allow_generate_key === true,
+      forceRwSession: p.force_rw_session === true,
+      maxParallel: Number(p.max_parallel) || 1,
+    });
+  }
+  throw new UnsupportedOperationError(`managed keys of type ${type} cannot sign in this build yet`);
+}
+
+export { CKM_ECDSA };
