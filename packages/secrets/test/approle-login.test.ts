@@ -161,6 +161,27 @@ describe('AppRole over HTTP', () => {
     assert.equal((await login({ role_id: roleId })).status, 200);
   });
 
+  it('reads, sets and resets single settings on paths of their own', async () => {
+    await ok('POST', 'auth/approle/role/fields', { secret_id_num_uses: 3, token_ttl: '1h' });
+    assert.deepEqual((await ok('GET', 'auth/approle/role/fields/secret-id-num-uses')).body.data, {
+      secret_id_num_uses: 3,
+    });
+    await ok('POST', 'auth/approle/role/fields/token-ttl', { token_ttl: '2h' });
+    assert.equal((await ok('GET', 'auth/approle/role/fields')).body.data.token_ttl, 7200);
+    await ok('POST', 'auth/approle/role/fields/policies', { token_policies: 'a,b' });
+    assert.deepEqual((await ok('GET', 'auth/approle/role/fields/policies')).body.data.token_policies, ['a', 'b']);
+    await ok('DELETE', 'auth/approle/role/fields/secret-id-num-uses');
+    assert.equal((await ok('GET', 'auth/approle/role/fields')).body.data.secret_id_num_uses, 0);
+    const bad = await t.request('POST', 'auth/approle/role/fields/secret-id-ttl', { body: { secret_id_ttl: -1 } });
+    assert.equal(bad.status, 400);
+    const missing = await t.request('POST', 'auth/approle/role/nobody/token-ttl', { body: { token_ttl: 5 } });
+    assert.equal(missing.status, 400);
+    assert.equal((await t.request('GET', 'auth/approle/role/nobody/token-ttl')).status, 404);
+    assert.deepEqual((await ok('GET', 'auth/approle/role/fields/local-secret-ids')).body.data, {
+      local_secret_ids: false,
+    });
+  });
+
   it('stores no secret id or role id in the clear', async () => {
     const secret = await newSecretId('web');
     const raw = await t.request('GET', 'sys/raw/auth/');

@@ -6,6 +6,7 @@ import { lockoutFromOptions } from '../common/index.js';
 import type { AppRoleDeps } from './deps.js';
 import { pathLogin } from './path-login.js';
 import { pathRole, pathRoleId, pathRoleList } from './path-role.js';
+import { pathRoleFields } from './path-role-field.js';
 import { pathCustomSecretId, pathSecretId, pathSecretIdList } from './path-secret-id.js';
 import { pathSecretIdAccessor, pathSecretIdLookup } from './path-secret-id-lookup.js';
 import { pathTidySecretId } from './path-tidy.js';
@@ -41,6 +42,7 @@ export function createAppRoleBackend(ctx: BackendContext): AppRoleBackend {
       pathRoleList(d),
       pathRole(d),
       pathRoleId(d),
+      ...pathRoleFields(d),
       pathSecretIdList(d),
       pathSecretId(d),
       pathCustomSecretId(d),
