@@ -182,6 +182,19 @@ describe('AppRole over HTTP', () => {
     });
   });
 
+  it('renews a login token under the role’s current TTL, and refuses once its policies changed', async () => {
+    await ok('POST', 'auth/approle/role/renew', { role_id: 'renew-role-id', token_policies: 'app', token_ttl: 60 });
+    const secret = await newSecretId('renew');
+    const token = (await login({ role_id: 'renew-role-id', secret_id: secret.secret_id })).body.auth.client_token;
+    await ok('POST', 'auth/approle/role/renew', { token_ttl: 120 });
+    const renewed = await t.request('POST', 'auth/token/renew-self', { token });
+    assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
+    assert.equal(renewed.body.auth.lease_duration, 120);
+    await ok('POST', 'auth/approle/role/renew', { token_policies: 'other' });
+    const refused = await t.request('POST', 'auth/token/renew-self', { token });
+    assert.equal(refused.status, 400);
+  });
+
   it('stores no secret id or role id in the clear', async () => {
     const secret = await newSecretId('web');
     const raw = await t.request('GET', 'sys/raw/auth/');
