@@ -124,14 +124,17 @@ describe('AutoAuth (userpass, file sink)', () => {
     const t = await startTestServer();
     await addUser(t, '1h');
     const sink = join(dir, 'token-revoked');
-    const { auth } = makeAutoAuth(t.url, sink);
+    const { auth, clock } = makeAutoAuth(t.url, sink);
     try {
       auth.start();
       const first = await auth.firstToken();
-      await auth.reportRejected(first);
+      await Promise.all([auth.reportRejected(first), auth.reportRejected(first)]);
       assert.equal(auth.token, first, 'a policy refusal leaves a valid token alone');
 
       assert.equal((await t.request('POST', 'auth/token/revoke', { body: { token: first } })).status, 204);
+      await auth.reportRejected(first);
+      assert.equal(auth.token, first, 'a token found valid is not checked again within a second');
+      clock.advance(1_000);
       await auth.reportRejected(first);
       const second = auth.token;
       assert.ok(second && second !== first, 'a new token once the old one is gone');

@@ -18,6 +18,9 @@ export interface AutoAuthOptions {
   maxBackoffMs?: number;
 }
 
+/** How long a token found valid after a refusal is not checked again. */
+const RECHECK_AFTER_MS = 1_000;
+
 /** Renew when this share of the token's TTL has passed, leaving a third of it for retries. */
 const RENEW_AT_FRACTION = 2 / 3;
 
@@ -36,6 +39,10 @@ export class AutoAuth {
   #timer: Cancel | undefined;
   #running: Promise<void> | undefined;
   #isStopped = false;
+  /** The validity check in progress after a refusal, shared by the refusals that come meanwhile. */
+  #check: { token: string; done: Promise<void> } | undefined;
+  /** Until then the current token counts as valid (a check found it so a moment ago). */
+  #validUntilMs = 0;
   readonly #firstToken: Promise<string>;
   #resolveFirst!: (token: string) => void;
 
@@ -88,12 +95,23 @@ export class AutoAuth {
   async reportRejected(token: string): Promise<void> {
     if (this.#running) await this.#running;
     if (this.#isStopped || token !== this.#token) return;
-    await this.#run(async () => {
+    // Many refusals at once (a client without the policy it needs) share one check, and a token
+    // found valid is not checked again for a second: refusals must not become a lookup each.
+    if (this.#check?.token === token) return this.#check.done;
+    if (this.#o.clock.now() < this.#validUntilMs) return;
+    const done = this.#run(async () => {
       if (token !== this.#token) return;
-      if (await this.#isValid(token)) return;
+      if (await this.#isValid(token)) {
+        this.#validUntilMs = this.#o.clock.now() + RECHECK_AFTER_MS;
+        return;
+      }
       this.#o.logger.warn('auto-auth token no longer valid; logging in again');
       await this.#login();
+    }).finally(() => {
+      if (this.#check?.done === done) this.#check = undefined;
     });
+    this.#check = { token, done };
+    return done;
   }
 
   /** Cancels pending timers; an operation in progress finishes but schedules nothing more. */
@@ -143,6 +161,7 @@ export class AutoAuth {
     }
     this.#backoff.reset();
     this.#token = auth.client_token;
+    this.#validUntilMs = 0;
     this.#loginTtlSeconds = auth.lease_duration;
     this.#o.logger.info('auto-auth: authenticated', { method: this.#o.method.type, ttlSeconds: auth.lease_duration });
     await this.#writeSinks(auth.client_token);
