@@ -136,7 +136,8 @@ export function withoutHopByHop<H extends Record<string, unknown>>(headers: H): 
     .toLowerCase()
     .split(',')
     .map((s) => s.trim());
-  const out: Record<string, unknown> = {};
+  // Keyed by the client's header names: no prototype, so `__proto__` is a name like any other.
+  const out: Record<string, unknown> = Object.create(null);
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || HOP_BY_HOP.has(name) || named.includes(name)) continue;
     out[name] = value;
