@@ -4,6 +4,7 @@ import type { AuditAdmin } from './audit/index.js';
 import type { CorsSettings } from './cors-config.js';
 import type { ExpirationManager } from './expiration/index.js';
 import type { Namespace } from './namespaces/namespace-store.js';
+import type { PasswordPolicyStore } from './password-policies/index.js';
 import type { PolicyStore } from './policy/policy-store.js';
 import type { MountEntry } from './router/mount-table.js';
 import type { NamespaceMounts } from './router/mounts.js';
@@ -81,6 +82,8 @@ export interface SystemCore extends ServerControls {
   /** Built-in auth methods (`token/`). */
   builtinAuthMounts(): MountEntry[];
   policies(): PolicyStore;
+  /** The namespace's password policies (`sys/policies/password/*`). */
+  passwordPolicies: PasswordPolicyStore;
   namespaces: ChildNamespaces;
   /** The mounts of this namespace, with mount points relative to it (for `sys/internal/specs/openapi`). */
   openapiRoutes(): OpenApiRoute[];

@@ -19,6 +19,11 @@ export interface SystemView {
   defaultLeaseTtlSeconds(): number;
   /** Effective maximum lease TTL of the backend's mount, in seconds. */
   maxLeaseTtlSeconds(): number;
+  /**
+   * A password from the mount's namespace's password policy `name` (`sys/policies/password`);
+   * `NotFoundError` when there is no such policy.
+   */
+  generatePasswordFromPolicy(name: string): Promise<string>;
 }
 
 /** Everything a backend factory receives from the core when a mount is set up. */

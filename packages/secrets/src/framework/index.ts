@@ -8,6 +8,7 @@ export {
   type SpecialPaths,
   type SystemView,
 } from './backend.js';
+export { decodeIfBase64 } from './base64-text.js';
 export { formatDuration, parseDurationSeconds } from './duration.js';
 export { type FieldSpec, type Fields, type FieldValues, field } from './fields.js';
 export { KeyedMutex } from './keyed-mutex.js';

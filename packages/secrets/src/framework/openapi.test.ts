@@ -19,7 +19,11 @@ function context(options: Record<string, string> = {}): BackendContext {
     clock: new FakeClock(0),
     random: new SeededRandom(1),
     options,
-    system: { defaultLeaseTtlSeconds: () => 3600, maxLeaseTtlSeconds: () => 7200 },
+    system: {
+      defaultLeaseTtlSeconds: () => 3600,
+      maxLeaseTtlSeconds: () => 7200,
+      generatePasswordFromPolicy: () => Promise.reject(new Error('no password policies here')),
+    },
   };
 }
 

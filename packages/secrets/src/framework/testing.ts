@@ -1,5 +1,5 @@
 import { type Clock, FakeClock, type Random, SeededRandom, silentLogger } from '@ward/base';
-import { UnsupportedPathError } from '../logical/errors.js';
+import { NotFoundError, UnsupportedPathError } from '../logical/errors.js';
 import type { BackendRequest, Operation } from '../logical/request.js';
 import type { LogicalResponse } from '../logical/response.js';
 import { InmemStorage } from '../storage/index.js';
@@ -13,6 +13,8 @@ export interface TestBackendOptions {
   /** The mount's TTLs in seconds (default 768 h each, as an untuned mount). */
   defaultLeaseTtlSeconds?: number;
   maxLeaseTtlSeconds?: number;
+  /** Password policies by name, each a generator (the core's policies live in `sys/`). */
+  passwordPolicies?: ReadonlyMap<string, () => string>;
 }
 
 export interface TestBackend {
@@ -50,6 +52,11 @@ export async function testBackend(
     system: {
       defaultLeaseTtlSeconds: () => o.defaultLeaseTtlSeconds ?? DEFAULT_TTL_SECONDS,
       maxLeaseTtlSeconds: () => o.maxLeaseTtlSeconds ?? DEFAULT_TTL_SECONDS,
+      generatePasswordFromPolicy: async (name) => {
+        const make = o.passwordPolicies?.get(name);
+        if (!make) throw new NotFoundError('policy does not exist');
+        return make();
+      },
     },
   });
   let n = 0;

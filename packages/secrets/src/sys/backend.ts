@@ -11,6 +11,7 @@ import { type ManagedKeyPathDeps, pathManagedKeys } from './path-managed-keys.js
 import { pathMount, pathMountList } from './path-mounts.js';
 import { pathNamespaces } from './path-namespaces.js';
 import { pathInternalSpecsOpenapi } from './path-openapi.js';
+import { pathPasswordPolicies } from './path-password-policies.js';
 import { pathPolicies } from './path-policies.js';
 import { pathRekey } from './path-rekey.js';
 import { pathRemount } from './path-remount.js';
@@ -51,6 +52,7 @@ export function createSystemBackend(
       pathMount(sys, 'auth'),
       ...pathRemount(sys, ctx.random),
       ...pathPolicies(sys.policies()),
+      ...pathPasswordPolicies(sys.passwordPolicies),
       ...pathCapabilities(sys.policies(), sys.tokenPolicyResolver()),
       ...pathNamespaces(sys),
       ...pathLockedUsers(sys),

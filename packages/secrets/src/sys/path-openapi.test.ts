@@ -16,7 +16,11 @@ function kvV2() {
     clock: new FakeClock(0),
     random: new SeededRandom(1),
     options: { version: '2' },
-    system: { defaultLeaseTtlSeconds: () => 3600, maxLeaseTtlSeconds: () => 7200 },
+    system: {
+      defaultLeaseTtlSeconds: () => 3600,
+      maxLeaseTtlSeconds: () => 7200,
+      generatePasswordFromPolicy: () => Promise.reject(new Error('no password policies here')),
+    },
   });
 }
 

@@ -1,5 +1,5 @@
 import type { PolicyStore } from '../core/policy/policy-store.js';
-import { definePath, field, type PathDefinition } from '../framework/index.js';
+import { decodeIfBase64, definePath, field, type PathDefinition } from '../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
 
@@ -134,15 +134,4 @@ async function writePolicy(
   if (!text) throw new InvalidRequestError("'policy' parameter not supplied or empty");
   const { warnings } = await store.write(name, decodeIfBase64(text));
   return warnings.length > 0 ? { warnings } : undefined;
-}
-
-/**
- * Policy text may arrive base64-encoded (some clients send it so); text that is valid
- * standard base64 is decoded. HCL and JSON policies always hold characters outside the
- * base64 alphabet, so they are never mistaken for it.
- */
-function decodeIfBase64(text: string): string {
-  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return text;
-  const bytes = Buffer.from(text, 'base64');
-  return bytes.toString('base64') === text ? bytes.toString('utf8') : text;
 }

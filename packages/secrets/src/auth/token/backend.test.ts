@@ -22,7 +22,11 @@ async function setup() {
       clock: t.clock,
       random: t.random,
       options: {},
-      system: { defaultLeaseTtlSeconds: () => 32 * DAY, maxLeaseTtlSeconds: () => 32 * DAY },
+      system: {
+        defaultLeaseTtlSeconds: () => 32 * DAY,
+        maxLeaseTtlSeconds: () => 32 * DAY,
+        generatePasswordFromPolicy: () => Promise.reject(new Error('no password policies here')),
+      },
     },
     { policyExists: async (name) => ['default', 'dev', 'ops'].includes(name) },
   );

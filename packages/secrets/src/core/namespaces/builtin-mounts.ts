@@ -65,6 +65,7 @@ export function builtinRoutes(kit: NamespaceKit, deps: BuiltinRouteDeps): Route[
     system: {
       defaultLeaseTtlSeconds: () => entry.config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS,
       maxLeaseTtlSeconds: () => entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
+      generatePasswordFromPolicy: (name) => kit.system.passwordPolicies.generate(name),
     },
   });
   const { system, token, identity } = deps.factories;

@@ -4,6 +4,7 @@ import { hasLockout } from '../../logical/response.js';
 import { deleteTree, type Storage } from '../../logical/storage.js';
 import { createView } from '../barrier/index.js';
 import { IdentityStore } from '../identity/index.js';
+import { PasswordPolicyStore, passwordPolicyPrefix } from '../password-policies/index.js';
 import { createAclAuthorizer } from '../policy/acl-authorizer.js';
 import type { Authorizer } from '../policy/authorizer.js';
 import { PolicyStore } from '../policy/policy-store.js';
@@ -111,6 +112,7 @@ export class NamespaceServices {
       builtinMounts: () => [SYSTEM_MOUNT_ENTRY],
       builtinAuthMounts: () => [TOKEN_AUTH_ENTRY],
       policies: () => this.policies(ns.id),
+      passwordPolicies: new PasswordPolicyStore(createView(core.barrier, passwordPolicyPrefix(ns.id)), core.random),
       namespaces: {
         children: () => this.namespaces.children(ns),
         get: (name) => this.namespaces.byPath(`${ns.path}${name}/`),

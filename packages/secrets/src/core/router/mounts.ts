@@ -4,6 +4,7 @@ import type { Backend, BackendContext } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { deleteTree, type Storage } from '../../logical/storage.js';
 import { createView } from '../barrier/index.js';
+import { PasswordPolicyStore, passwordPolicyPrefix } from '../password-policies/index.js';
 import type { Scheduler, TaskGroup } from '../scheduler/index.js';
 import {
   checkNewMount,
@@ -246,6 +247,10 @@ export class MountManager {
     const factory = this.deps.catalog[table].get(entry.type);
     if (!factory) throw new Error(`mount ${entry.path}: unknown type ${entry.type}`);
     const storage = createView(this.deps.barrier, `${STORAGE_PREFIX[table]}${entry.uuid}/`);
+    const passwordPolicies = new PasswordPolicyStore(
+      createView(this.deps.barrier, passwordPolicyPrefix(entry.namespace_id ?? 'root')),
+      this.deps.random,
+    );
     const backend = await factory({
       storage,
       logger: this.deps.logger.child({ mount: entry.path }),
@@ -259,6 +264,7 @@ export class MountManager {
             entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
           ),
         maxLeaseTtlSeconds: () => entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
+        generatePasswordFromPolicy: (name) => passwordPolicies.generate(name),
       },
     });
     const point = this.#mountPoint(table, entry);

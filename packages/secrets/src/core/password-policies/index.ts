@@ -1,0 +1,1 @@
+export { PasswordPolicyStore, passwordPolicyPrefix } from './password-policy-store.js';
