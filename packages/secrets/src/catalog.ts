@@ -2,6 +2,7 @@ import { createAppRoleBackend } from './auth/approle/index.js';
 import { createUserpassBackend } from './auth/userpass/index.js';
 import type { BackendCatalog } from './core/router/mounts.js';
 import { createKvBackend } from './engines/kv/backend.js';
+import { createLdapBackend } from './engines/ldap/backend.js';
 import { createTotpBackend } from './engines/totp/backend.js';
 
 /**
@@ -11,6 +12,9 @@ import { createTotpBackend } from './engines/totp/backend.js';
 export const BUILTIN_BACKENDS: BackendCatalog = {
   mounts: new Map([
     ['kv', createKvBackend],
+    ['ldap', createLdapBackend],
+    // The established plugin's name for the same engine.
+    ['openldap', createLdapBackend],
     ['totp', createTotpBackend],
   ]),
   auth: new Map([

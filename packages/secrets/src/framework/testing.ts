@@ -13,6 +13,8 @@ export interface TestBackendOptions {
   /** The mount's TTLs in seconds (default 768 h each, as an untuned mount). */
   defaultLeaseTtlSeconds?: number;
   maxLeaseTtlSeconds?: number;
+  /** The mount's storage: pass the one of an earlier test backend to restart over it. */
+  storage?: InmemStorage;
   /** Password policies by name, each a generator (the core's policies live in `sys/`). */
   passwordPolicies?: ReadonlyMap<string, () => string>;
 }
@@ -41,7 +43,7 @@ export async function testBackend(
   factory: (ctx: BackendContext) => Backend | Promise<Backend>,
   o: TestBackendOptions = {},
 ): Promise<TestBackend> {
-  const storage = new InmemStorage();
+  const storage = o.storage ?? new InmemStorage();
   const clock = o.clock ?? new FakeClock('2024-01-01T00:00:00Z');
   const backend = await factory({
     storage,

@@ -1,0 +1,32 @@
+import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
+import { pathConfig } from './path-config.js';
+import { pathRotateRoot } from './path-rotate-root.js';
+import { pathStaticCred } from './path-static-cred.js';
+import { pathStaticRoles } from './path-static-roles.js';
+import { ROTATION_CHECK_INTERVAL_MS, type RotationDeps, rotateDueRoles } from './static-rotation.js';
+
+const HELP =
+  'The directory (LDAP) engine manages passwords in an LDAP directory (OpenLDAP, Active Directory, RACF): ' +
+  'it rotates its own bind password (`rotate-root`) and the passwords of existing entries on a schedule ' +
+  '(static roles).';
+
+/** Factory of the `ldap` engine (also mounted as `openldap`). */
+export function createLdapBackend(ctx: BackendContext): Backend {
+  const deps: RotationDeps = {
+    storage: ctx.storage,
+    clock: ctx.clock,
+    random: ctx.random,
+    system: ctx.system,
+    logger: ctx.logger,
+    locks: new KeyedMutex(),
+  };
+  return createBackend({
+    type: 'ldap',
+    storage: ctx.storage,
+    help: HELP,
+    paths: [pathConfig(), pathRotateRoot(deps), ...pathStaticRoles(deps), ...pathStaticCred(deps)],
+    periodic: [
+      { name: 'rotate-static-roles', intervalMs: ROTATION_CHECK_INTERVAL_MS, run: () => rotateDueRoles(deps) },
+    ],
+  });
+}

@@ -1,0 +1,126 @@
+import type { ConnectionOptions } from 'node:tls';
+import { Client, EqualityFilter, ResultCodeError } from 'ldapts';
+import { InvalidRequestError, UpstreamError } from '../../logical/errors.js';
+import type { LdapConfig } from './config-store.js';
+import { passwordChanges } from './passwords.js';
+
+/** How long after `rotate-root` the replaced bind password is still tried (as established). */
+const PRIOR_PASSWORD_GRACE_MS = 10 * 60_000;
+
+/** An entry whose password the engine changes: by DN, or by `userattr` = username under `userdn`. */
+export type EntryRef = { dn: string } | { username: string };
+
+/** A bound connection to the directory; every operation's failure is an `UpstreamError` (502). */
+export interface Directory {
+  /** Sets the password of the one entry `ref` names. */
+  setPassword(ref: EntryRef, password: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function tlsOptions(config: LdapConfig): ConnectionOptions {
+  return {
+    rejectUnauthorized: !config.insecure_tls,
+    ...(config.certificate ? { ca: config.certificate } : {}),
+    ...(config.client_tls_cert ? { cert: config.client_tls_cert, key: config.client_tls_key } : {}),
+    minVersion: tlsVersion(config.tls_min_version),
+    maxVersion: tlsVersion(config.tls_max_version),
+  };
+}
+
+function tlsVersion(name: string): 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3' {
+  return ({ tls10: 'TLSv1', tls11: 'TLSv1.1', tls12: 'TLSv1.2', tls13: 'TLSv1.3' } as const)[name] ?? 'TLSv1.2';
+}
+
+/** The directory's own words for a failure, for the 502 the client sees. */
+function upstream(action: string, err: unknown): UpstreamError {
+  const detail =
+    err instanceof ResultCodeError
+      ? `LDAP Result Code ${err.code} ${err.message}`
+      : String((err as Error).message ?? err);
+  return new UpstreamError(`${action}: ${detail}`, { cause: err });
+}
+
+/**
+ * Connects to the first URL of the config that answers (in order; a URL that cannot be
+ * reached within `connection_timeout` is skipped), issues StartTLS when asked, and binds as
+ * `binddn`, with the password `rotate-root` replaced when the current one fails within 10 minutes.
+ */
+export async function openDirectory(config: LdapConfig, nowMs: number): Promise<Directory> {
+  if (!config.bindpass) throw new InvalidRequestError('unable to bind due to lack of configured password');
+  const client = await connect(config);
+  const user = config.upndomain ? `${config.binddn}@${config.upndomain}` : config.binddn;
+  try {
+    await client.bind(user, config.bindpass);
+  } catch (err) {
+    const hasPrior = config.last_bindpass && nowMs - config.last_bind_password_rotation_ms < PRIOR_PASSWORD_GRACE_MS;
+    try {
+      if (!hasPrior) throw err;
+      await client.bind(user, config.last_bindpass);
+    } catch (err2) {
+      await client.unbind().catch(() => {});
+      throw upstream(`failed to bind with current${hasPrior ? ' and prior' : ''} password`, err2);
+    }
+  }
+  return bound(client, config);
+}
+
+async function connect(config: LdapConfig): Promise<Client> {
+  const failures: string[] = [];
+  for (const url of config.url) {
+    const client = new Client({
+      url,
+      connectTimeout: config.connection_timeout * 1000,
+      timeout: config.request_timeout * 1000,
+      // ldapts speaks TLS from the start whenever it is given TLS options: only for ldaps://.
+      ...(url.startsWith('ldaps://') ? { tlsOptions: tlsOptions(config) } : {}),
+    });
+    try {
+      // ldapts connects lazily; StartTLS, or an anonymous who-am-I search, makes it connect now.
+      if (config.starttls && url.startsWith('ldap://')) await client.startTLS(tlsOptions(config));
+      else await client.search('', { scope: 'base', attributes: ['1.1'] }).catch(rethrowUnlessResult);
+      return client;
+    } catch (err) {
+      failures.push(`${url}: ${(err as Error).message}`);
+      await client.unbind().catch(() => {});
+    }
+  }
+  throw new UpstreamError(`failed to connect to the directory: ${failures.join('; ')}`);
+}
+
+/** A result code means the server answered: the connection is up even if the request was refused. */
+function rethrowUnlessResult(err: unknown): void {
+  if (!(err instanceof ResultCodeError)) throw err;
+}
+
+function bound(client: Client, config: LdapConfig): Directory {
+  return {
+    async setPassword(ref, password) {
+      const dn = await findOne(client, config, ref);
+      await client.modify(dn, passwordChanges(config.schema, password)).catch((err) => {
+        throw upstream(`failed to set the password of ${dn}`, err);
+      });
+    },
+    close: () => client.unbind().catch(() => {}),
+  };
+}
+
+/** The DN of the one entry `ref` names; anything but exactly one match is refused. */
+async function findOne(client: Client, config: LdapConfig, ref: EntryRef): Promise<string> {
+  const search =
+    'dn' in ref
+      ? client.search(ref.dn, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] })
+      : client.search(config.userdn, {
+          scope: 'sub',
+          // A filter object, not text: the username cannot inject filter syntax.
+          filter: new EqualityFilter({ attribute: config.userattr, value: ref.username }),
+          attributes: ['1.1'],
+        });
+  const { searchEntries } = await search.catch((err) => {
+    throw upstream('failed to find the entry', err);
+  });
+  const [entry] = searchEntries;
+  if (searchEntries.length !== 1 || !entry) {
+    throw new UpstreamError(`expected one matching entry, but received ${searchEntries.length}`);
+  }
+  return entry.dn;
+}

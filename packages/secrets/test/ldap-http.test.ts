@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { ENGINE_DN, ENGINE_PASSWORD, type Slapd, startSlapd } from './slapd.js';
+import { startWard, WARD_BIN, type WardProcess } from './ward-process.js';
+
+const run = promisify(execFile);
+
+describe('ldap engine over HTTP through bin/ward, against slapd', () => {
+  let slapd: Slapd;
+  let ward: WardProcess;
+  let url = '';
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${url}/v1/${path}`, {
+      method,
+      headers: { 'X-Vault-Token': 'root', 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  before(async () => {
+    slapd = await startSlapd();
+    ward = startWard(['server', '-dev', '-dev-root-token-id=root', '-dev-listen-address=127.0.0.1:0']);
+    [, url = ''] = await ward.waitFor(/export VAULT_ADDR='(http:\/\/[^']+)'/);
+    await ward.waitFor(/Root Token: root/);
+  });
+  after(async () => {
+    ward?.child.kill('SIGTERM');
+    await ward?.exited;
+    await slapd?.stop();
+  });
+
+  it('mounts as openldap, refuses length with password_policy (400), rotates with a password policy', async () => {
+    assert.equal((await call('POST', 'sys/mounts/ldap', { type: 'openldap' })).status, 204);
+    const both = await call('POST', 'ldap/config', {
+      binddn: ENGINE_DN,
+      bindpass: ENGINE_PASSWORD,
+      url: slapd.url,
+      length: 20,
+      password_policy: 'digits',
+    });
+    assert.equal(both.status, 400);
+    assert.deepEqual(both.body.errors, ["cannot set both 'password_policy' and 'length'"]);
+
+    const config = { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, url: slapd.url, password_policy: 'digits' };
+    assert.equal((await call('POST', 'ldap/config', config)).status, 204);
+    const read = await call('GET', 'ldap/config');
+    assert.equal(read.body.data.password_policy, 'digits');
+    assert.equal(read.body.data.bindpass, undefined);
+
+    const dn = await slapd.addUser('carol', 'carol-initial');
+    // The policy need not exist when the config is saved, but must when a password is made: 400 until then.
+    const early = await call('POST', 'ldap/static-role/carol', { dn, username: 'carol', rotation_period: '1h' });
+    assert.equal(early.status, 400);
+    assert.match(early.body.errors[0], /password policy "digits" does not exist/);
+    await call('POST', 'sys/policies/password/digits', {
+      policy: 'length = 12\nrule "charset" {\n  charset = "0123456789"\n  min-chars = 12\n}\n',
+    });
+    assert.equal(
+      (await call('POST', 'ldap/static-role/carol', { dn, username: 'carol', rotation_period: '1h' })).status,
+      204,
+    );
+    const cred = await call('GET', 'ldap/static-cred/carol');
+    assert.equal(cred.status, 200);
+    assert.match(cred.body.data.password, /^\d{12}$/);
+    assert.equal(cred.body.password, cred.body.data.password, 'also at the top level, as spec 001 shows');
+    assert.equal(cred.body.rotation_period, 3600);
+    assert.ok(cred.body.data.ttl > 3590 && cred.body.data.ttl <= 3600);
+    assert.ok(await slapd.canBind(dn, cred.body.data.password));
+
+    assert.equal((await call('POST', 'ldap/rotate-root')).status, 204);
+    assert.equal(await slapd.canBind(ENGINE_DN, ENGINE_PASSWORD), false);
+    // Still bound with the rotated password it alone knows.
+    assert.equal((await call('POST', 'ldap/rotate-role/carol')).status, 204);
+    const after = await call('GET', 'ldap/static-cred/carol');
+    assert.notEqual(after.body.data.password, cred.body.data.password);
+    assert.ok(await slapd.canBind(dn, after.body.data.password));
+  });
+
+  it('ward read prints a static credential', async () => {
+    const { stdout } = await run(process.execPath, [WARD_BIN, 'read', '-format=json', 'ldap/static-cred/carol'], {
+      env: { ...process.env, VAULT_ADDR: url, VAULT_TOKEN: 'root' },
+    });
+    assert.match(JSON.parse(stdout).data.password, /^\d{12}$/);
+  });
+
+  it('answers a directory that cannot be reached with 502 and the reason', async () => {
+    await call('POST', 'ldap/config', { url: 'ldap://127.0.0.1:1', connection_timeout: 1 });
+    const res = await call('POST', 'ldap/rotate-role/carol');
+    assert.equal(res.status, 502);
+    assert.match(res.body.errors[0], /ECONNREFUSED/);
+    const role = await call('GET', 'ldap/static-role/carol');
+    assert.match(role.body.data.last_rotation_error, /ECONNREFUSED/);
+  });
+});

@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { FakeClock } from '@ward/base';
+import { createLdapBackend } from '../src/engines/ldap/backend.js';
+import { testBackend } from '../src/framework/testing.js';
+import { InvalidRequestError, NotFoundError, UpstreamError } from '../src/logical/errors.js';
+import { InmemStorage } from '../src/storage/index.js';
+import { ENGINE_DN, ENGINE_PASSWORD, type Slapd, startSlapd } from './slapd.js';
+
+describe('ldap engine against slapd: config, rotate-root, static roles', () => {
+  let slapd: Slapd;
+  before(async () => {
+    slapd = await startSlapd();
+  });
+  after(() => slapd.stop());
+
+  const configure = async (b: Awaited<ReturnType<typeof testBackend>>, extra: Record<string, unknown> = {}) =>
+    b.write('config', { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, url: slapd.url, ...extra });
+
+  it('validates the config, applies defaults and never returns the bind password', async () => {
+    const b = await testBackend(createLdapBackend);
+    await assert.rejects(configure(b, { length: 20, password_policy: 'p' }), InvalidRequestError);
+    await assert.rejects(configure(b, { url: 'http://x' }), InvalidRequestError);
+    await assert.rejects(configure(b, { schema: 'novell' }), InvalidRequestError);
+    await assert.rejects(configure(b, { certificate: 'not a pem' }), InvalidRequestError);
+    await assert.rejects(configure(b, { client_tls_cert: 'x' }), InvalidRequestError);
+    await assert.rejects(b.read('config'), NotFoundError);
+
+    await configure(b, { schema: 'openldap', url: `${slapd.url.toUpperCase()}, ldap://127.0.0.2` });
+    const { data } = (await b.read('config')) ?? {};
+    assert.equal(data?.schema, 'ldapdir');
+    assert.equal(data?.url, `${slapd.url}, ldap://127.0.0.2`.replace(' ', ''));
+    assert.equal(data?.userattr, 'cn');
+    assert.equal(data?.connection_timeout, 30);
+    assert.equal(data?.request_timeout, 90);
+    assert.equal(data?.length, 64);
+    assert.equal(data?.tls_min_version, 'tls12');
+    assert.equal(data?.starttls, false);
+    assert.ok(!('bindpass' in (data ?? {})));
+
+    // An update changes only what it sends; a policy on a config with a length is refused together only.
+    await b.write('config', { request_timeout: '2m' });
+    assert.equal((await b.read('config'))?.data?.request_timeout, 120);
+    assert.equal((await b.read('config'))?.data?.binddn, ENGINE_DN);
+  });
+
+  it('tries the URLs in order: an unreachable first URL is skipped', async () => {
+    const b = await testBackend(createLdapBackend);
+    const dn = await slapd.addUser('urls', 'initial');
+    // Port 1 on loopback refuses at once.
+    await configure(b, { url: `ldap://127.0.0.1:1,${slapd.url}`, connection_timeout: 2 });
+    await b.write('static-role/urls', { dn, username: 'urls', rotation_period: '1h' });
+    const cred = (await b.read('static-cred/urls'))?.data;
+    assert.ok(await slapd.canBind(dn, String(cred?.password)));
+  });
+
+  it('rotate-root: the new password binds, the old one no longer does, and it is never shown', async () => {
+    const b = await testBackend(createLdapBackend);
+    const dn = await slapd.addUser('rootrot', 'first-password');
+    await b.write('config', { binddn: dn, bindpass: 'first-password', url: slapd.url, length: 20 });
+    // This account may change only its own password, which is all rotate-root needs.
+    assert.equal(await b.write('rotate-root'), undefined);
+    assert.equal(await slapd.canBind(dn, 'first-password'), false);
+    const stored = (await b.storage.get('config')) as Uint8Array;
+    const newPassword: string = JSON.parse(Buffer.from(stored).toString()).bindpass;
+    assert.match(newPassword, /^[A-Za-z0-9]{20}$/);
+    assert.ok(await slapd.canBind(dn, newPassword));
+    assert.ok(!JSON.stringify(await b.read('config')).includes(newPassword));
+    // Requests keep working after the rotation (they bind with the new password).
+    await b.write('rotate-root');
+    assert.equal(await slapd.canBind(dn, newPassword), false);
+  });
+
+  it('static role: rotated at create, on schedule with the fake clock, and by rotate-role', async () => {
+    const clock = new FakeClock('2024-01-01T00:00:00Z');
+    const b = await testBackend(createLdapBackend, { clock });
+    await configure(b);
+    const dn = await slapd.addUser('alice', 'alice-initial');
+
+    await assert.rejects(b.write('static-role/alice', { dn, username: 'alice', rotation_period: 4 }), /5 seconds/);
+    await assert.rejects(b.write('static-role/alice', { dn, rotation_period: 60 }), InvalidRequestError);
+    await b.write('static-role/Alice', { dn, username: 'alice', rotation_period: '1m' });
+    assert.equal(await slapd.canBind(dn, 'alice-initial'), false);
+    const first = (await b.read('static-cred/alice'))?.data ?? {};
+    assert.ok(await slapd.canBind(dn, String(first.password)));
+    assert.equal(first.ttl, 60);
+    assert.equal(first.last_service_rotation, '2024-01-01T00:00:00.000Z');
+    assert.deepEqual((await b.list('static-role'))?.data?.keys, ['alice']);
+    const read = (await b.read('static-role/alice'))?.data;
+    assert.equal(read?.rotation_period, 60);
+    assert.equal(read?.last_service_rotation, '2024-01-01T00:00:00.000Z');
+
+    const [task] = b.backend.periodic;
+    clock.advance(30_000);
+    await task?.run();
+    assert.equal((await b.read('static-cred/alice'))?.data?.password, first.password);
+    clock.advance(30_000);
+    await task?.run();
+    const second = (await b.read('static-cred/alice'))?.data ?? {};
+    assert.notEqual(second.password, first.password);
+    assert.equal(second.last_password, first.password);
+    assert.ok(await slapd.canBind(dn, String(second.password)));
+
+    clock.advance(10_000);
+    await b.write('rotate-role/alice');
+    const third = (await b.read('static-cred/alice'))?.data ?? {};
+    assert.ok(await slapd.canBind(dn, String(third.password)));
+    assert.equal(third.ttl, 60, 'a manual rotation moves the next one to now + rotation_period');
+
+    await assert.rejects(b.write('static-role/alice', { username: 'bob' }), /cannot update static account username/);
+    await assert.rejects(
+      b.write('static-role/other', { dn, username: 'alice', rotation_period: 60 }),
+      /already managed/,
+    );
+    await assert.rejects(b.read('static-cred/nobody'), /unknown role: nobody/);
+    await assert.rejects(b.write('rotate-role/nobody'), /role doesn't exist: nobody/);
+  });
+
+  it('skip_import_rotation keeps the password until the scheduled rotation, across a restart', async () => {
+    const clock = new FakeClock('2024-01-01T00:00:00Z');
+    const b = await testBackend(createLdapBackend, { clock });
+    await configure(b);
+    const dn = await slapd.addUser('skipper', 'skipper-initial');
+    await b.write('static-role/skipper', { dn, username: 'skipper', rotation_period: 60, skip_import_rotation: true });
+    assert.equal((await b.read('static-cred/skipper'))?.data?.password, '');
+
+    // A new engine over the same storage (a restart) runs its schedule: nothing is due yet.
+    const restarted = (await testBackend(createLdapBackend, { clock, storage: b.storage })).backend;
+    clock.advance(5_000);
+    await restarted.periodic[0]?.run();
+    assert.ok(await slapd.canBind(dn, 'skipper-initial'));
+    clock.advance(60_000);
+    await restarted.periodic[0]?.run();
+    assert.equal(await slapd.canBind(dn, 'skipper-initial'), false);
+  });
+
+  it('a failed rotation is visible on the role and retried later; an unreachable directory is a 502', async () => {
+    const clock = new FakeClock('2024-01-01T00:00:00Z');
+    const b = await testBackend(createLdapBackend, { clock });
+    await configure(b);
+    await assert.rejects(
+      b.write('static-role/ghost', {
+        dn: 'cn=ghost,ou=users,dc=example,dc=org',
+        username: 'ghost',
+        rotation_period: 60,
+      }),
+      UpstreamError,
+    );
+    await assert.rejects(b.read('static-role/ghost'), NotFoundError);
+
+    const dn = await slapd.addUser('flaky', 'flaky-initial');
+    await b.write('static-role/flaky', { dn, username: 'flaky', rotation_period: 60 });
+    await b.write('config', { url: 'ldap://127.0.0.1:1' });
+    clock.advance(60_000);
+    await b.backend.periodic[0]?.run();
+    assert.match(String((await b.read('static-role/flaky'))?.data?.last_rotation_error), /failed to connect/);
+    await assert.rejects(b.write('rotate-role/flaky'), UpstreamError);
+
+    await b.write('config', { url: slapd.url });
+    clock.advance(60_000);
+    await b.backend.periodic[0]?.run();
+    assert.equal((await b.read('static-role/flaky'))?.data?.last_rotation_error, undefined);
+    assert.ok(await slapd.canBind(dn, String((await b.read('static-cred/flaky'))?.data?.password)));
+  });
+
+  it('a crash between the directory change and the save keeps the new password (write-ahead record)', async () => {
+    const clock = new FakeClock('2024-01-01T00:00:00Z');
+    const storage = new CrashOnRoleSave();
+    const b = await testBackend(createLdapBackend, { clock, storage });
+    await configure(b);
+    const dn = await slapd.addUser('crashy', 'crashy-initial');
+    await b.write('static-role/crashy', { dn, username: 'crashy', rotation_period: 60 });
+    const old = String((await b.read('static-cred/crashy'))?.data?.password);
+
+    // The process "dies" at the save of the rotated role: the directory already has the new password.
+    storage.isDying = true;
+    clock.advance(60_000);
+    await b.backend.periodic[0]?.run();
+    storage.isDying = false;
+    const wal = JSON.parse(Buffer.from((await storage.get('static-wal/crashy')) as Uint8Array).toString());
+    assert.equal(await slapd.canBind(dn, old), false, 'the directory changed');
+    assert.ok(await slapd.canBind(dn, wal.password), 'to the password of the write-ahead record');
+    assert.equal((await b.read('static-cred/crashy'))?.data?.password, old, 'the save did not happen');
+
+    // After the restart the first pass of the schedule finishes the rotation with the recorded password.
+    const restarted = await testBackend(createLdapBackend, { clock, storage });
+    await restarted.backend.periodic[0]?.run();
+    assert.equal((await restarted.read('static-cred/crashy'))?.data?.password, wal.password);
+    assert.ok(await slapd.canBind(dn, wal.password));
+    assert.deepEqual(await storage.list('static-wal/'), []);
+  });
+});
+
+/** Storage whose saves of static roles fail while `isDying`, as if the process died right there. */
+class CrashOnRoleSave extends InmemStorage {
+  isDying = false;
+  override async put(key: string, value: Uint8Array): Promise<void> {
+    if (this.isDying && key.startsWith('static-role/')) throw new Error('crashed');
+    return super.put(key, value);
+  }
+}

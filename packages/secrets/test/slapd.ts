@@ -1,0 +1,163 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'ldapts';
+
+const run = promisify(execFile);
+
+export const SUFFIX = 'dc=example,dc=org';
+export const ADMIN_DN = `cn=admin,${SUFFIX}`;
+export const ADMIN_PASSWORD = 'adminpass';
+/** The account the engine binds as (a real entry: the config-only rootdn cannot rotate itself). */
+export const ENGINE_DN = `cn=vault,ou=users,${SUFFIX}`;
+export const ENGINE_PASSWORD = 'vaultpass';
+
+/** A throw-away OpenLDAP `slapd` on a free loopback port, its config and database in a temp dir. */
+export interface Slapd {
+  url: string;
+  /** Whether `password` binds as `dn` right now (the directory's own answer). */
+  canBind(dn: string, password: string): Promise<boolean>;
+  /** Whether an entry exists at `dn` (searched as the admin). */
+  exists(dn: string): Promise<boolean>;
+  /** Adds an `inetOrgPerson` under `ou=users` with `password`. */
+  addUser(cn: string, password: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+function config(dir: string): string {
+  return `include /etc/ldap/schema/core.schema
+include /etc/ldap/schema/cosine.schema
+include /etc/ldap/schema/inetorgperson.schema
+include /etc/ldap/schema/nis.schema
+modulepath /usr/lib/ldap
+moduleload back_mdb
+moduleload ppolicy
+pidfile ${dir}/slapd.pid
+argsfile ${dir}/slapd.args
+password-hash {SSHA}
+
+database mdb
+maxsize 104857600
+suffix "${SUFFIX}"
+rootdn "${ADMIN_DN}"
+rootpw ${ADMIN_PASSWORD}
+directory ${dir}/db
+index objectClass eq
+index cn,uid eq
+
+overlay ppolicy
+ppolicy_hash_cleartext
+
+access to attrs=userPassword
+  by self write
+  by dn.exact="${ENGINE_DN}" write
+  by anonymous auth
+  by * none
+access to *
+  by dn.exact="${ENGINE_DN}" write
+  by users read
+  by * none
+`;
+}
+
+const SEED = `dn: ${SUFFIX}
+objectClass: dcObject
+objectClass: organization
+dc: example
+o: Example
+
+dn: ou=users,${SUFFIX}
+objectClass: organizationalUnit
+ou: users
+
+dn: ${ENGINE_DN}
+objectClass: inetOrgPerson
+cn: vault
+sn: vault
+userPassword: ${ENGINE_PASSWORD}
+`;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (typeof address !== 'object' || !address) throw new Error('no port');
+  return address.port;
+}
+
+/** Starts slapd (Debian `slapd` + `ldap-utils`, see system-packages.txt) and seeds the tree. */
+export async function startSlapd(): Promise<Slapd> {
+  const dir = await mkdtemp(join(tmpdir(), 'ward-slapd-'));
+  await mkdir(join(dir, 'db'));
+  await writeFile(join(dir, 'slapd.conf'), config(dir));
+  const url = `ldap://127.0.0.1:${await freePort()}`;
+  const child: ChildProcess = spawn('slapd', ['-h', `${url}/`, '-f', join(dir, 'slapd.conf'), '-d', '0'], {
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilBound(url);
+    await writeFile(join(dir, 'seed.ldif'), SEED);
+    await run('ldapadd', ['-x', '-H', url, '-D', ADMIN_DN, '-w', ADMIN_PASSWORD, '-f', join(dir, 'seed.ldif')]);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    url,
+    canBind: (dn, password) => canBind(url, dn, password),
+    exists: async (dn) => {
+      const client = new Client({ url });
+      try {
+        await client.bind(ADMIN_DN, ADMIN_PASSWORD);
+        await client.search(dn, { scope: 'base' });
+        return true;
+      } catch {
+        return false;
+      } finally {
+        await client.unbind();
+      }
+    },
+    addUser: async (cn, password) => {
+      const dn = `cn=${cn},ou=users,${SUFFIX}`;
+      const client = new Client({ url });
+      try {
+        await client.bind(ADMIN_DN, ADMIN_PASSWORD);
+        await client.add(dn, { objectClass: 'inetOrgPerson', cn, sn: cn, userPassword: password });
+      } finally {
+        await client.unbind();
+      }
+      return dn;
+    },
+    stop,
+  };
+}
+
+async function canBind(url: string, dn: string, password: string): Promise<boolean> {
+  const client = new Client({ url, connectTimeout: 5000 });
+  try {
+    await client.bind(dn, password);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.unbind();
+  }
+}
+
+async function waitUntilBound(url: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await canBind(url, ADMIN_DN, ADMIN_PASSWORD)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`slapd did not answer at ${url}`);
+}
