@@ -1,5 +1,7 @@
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
+import { dynamicCredsSecret, pathCreds } from './dynamic-creds.js';
 import { pathConfig } from './path-config.js';
+import { pathRoles } from './path-roles.js';
 import { pathRotateRoot } from './path-rotate-root.js';
 import { pathStaticCred } from './path-static-cred.js';
 import { pathStaticRoles } from './path-static-roles.js';
@@ -8,7 +10,7 @@ import { ROTATION_CHECK_INTERVAL_MS, type RotationDeps, rotateDueRoles } from '.
 const HELP =
   'The directory (LDAP) engine manages passwords in an LDAP directory (OpenLDAP, Active Directory, RACF): ' +
   'it rotates its own bind password (`rotate-root`) and the passwords of existing entries on a schedule ' +
-  '(static roles).';
+  '(static roles), and creates short-lived accounts from LDIF templates under a lease (dynamic roles).';
 
 /** Factory of the `ldap` engine (also mounted as `openldap`). */
 export function createLdapBackend(ctx: BackendContext): Backend {
@@ -24,7 +26,15 @@ export function createLdapBackend(ctx: BackendContext): Backend {
     type: 'ldap',
     storage: ctx.storage,
     help: HELP,
-    paths: [pathConfig(), pathRotateRoot(deps), ...pathStaticRoles(deps), ...pathStaticCred(deps)],
+    paths: [
+      pathConfig(),
+      pathRotateRoot(deps),
+      ...pathStaticRoles(deps),
+      ...pathStaticCred(deps),
+      ...pathRoles(deps),
+      pathCreds(deps),
+    ],
+    secrets: [dynamicCredsSecret(deps)],
     periodic: [
       { name: 'rotate-static-roles', intervalMs: ROTATION_CHECK_INTERVAL_MS, run: () => rotateDueRoles(deps) },
     ],

@@ -1,7 +1,8 @@
 import type { ConnectionOptions } from 'node:tls';
-import { Client, EqualityFilter, ResultCodeError } from 'ldapts';
+import { Attribute, Change, Client, EqualityFilter, NoSuchObjectError, ResultCodeError } from 'ldapts';
 import { InvalidRequestError, UpstreamError } from '../../logical/errors.js';
 import type { LdapConfig } from './config-store.js';
+import type { LdifEntry } from './ldif.js';
 import { passwordChanges } from './passwords.js';
 
 /** How long after `rotate-root` the replaced bind password is still tried (as established). */
@@ -14,6 +15,8 @@ export type EntryRef = { dn: string } | { username: string };
 export interface Directory {
   /** Sets the password of the one entry `ref` names. */
   setPassword(ref: EntryRef, password: string): Promise<void>;
+  /** Runs one LDIF record (add, modify or delete). With `isMissingOk`, deleting an absent entry succeeds. */
+  apply(entry: LdifEntry, o?: { isMissingOk?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -99,6 +102,26 @@ function bound(client: Client, config: LdapConfig): Directory {
       await client.modify(dn, passwordChanges(config.schema, password)).catch((err) => {
         throw upstream(`failed to set the password of ${dn}`, err);
       });
+    },
+    async apply(entry, o = {}) {
+      try {
+        if (entry.kind === 'add') {
+          const attributes = [...entry.attributes].map(([type, values]) => new Attribute({ type, values }));
+          await client.add(entry.dn, attributes);
+        } else if (entry.kind === 'delete') {
+          await client.del(entry.dn);
+        } else {
+          const changes = entry.changes.map(
+            (c) =>
+              new Change({ operation: c.operation, modification: new Attribute({ type: c.type, values: c.values }) }),
+          );
+          await client.modify(entry.dn, changes);
+        }
+      } catch (err) {
+        if (o.isMissingOk && entry.kind === 'delete' && err instanceof NoSuchObjectError) return;
+        const request = { add: 'AddRequest', delete: 'DelRequest', modify: 'ModifyRequest' }[entry.kind];
+        throw upstream(`failed to run ${request}`, err);
+      }
     },
     close: () => client.unbind().catch(() => {}),
   };
