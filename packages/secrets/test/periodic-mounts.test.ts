@@ -50,3 +50,38 @@ describe('periodic work of mounts', () => {
     assert.equal(await count(), 0, 'a new mount starts from nothing, and the old task wrote nothing more');
   });
 });
+
+describe('periodic work of the built-in backends', () => {
+  it('runs per namespace while it exists and the server is unsealed', async () => {
+    const clock = new FakeClock('2024-01-01T00:00:00Z');
+    const runs: string[] = [];
+    const t = await startTestServer({
+      clock,
+      wrapBuiltins: (builtins) => ({
+        ...builtins,
+        system: (kit, ctx) => ({
+          ...builtins.system(kit, ctx),
+          periodic: [
+            { name: 'tick', intervalMs: TICK_INTERVAL_MS, run: async () => void runs.push(kit.namespace.path) },
+          ],
+        }),
+      }),
+    });
+    const tick = async () => {
+      runs.length = 0;
+      clock.advance(TICK_INTERVAL_MS);
+      await t.server.core.scheduler.settled();
+      return [...runs].sort();
+    };
+    try {
+      assert.equal((await t.request('POST', 'sys/namespaces/ns1')).status, 200);
+      assert.deepEqual(await tick(), ['', 'ns1/']);
+      assert.equal((await t.request('DELETE', 'sys/namespaces/ns1')).status, 204);
+      assert.deepEqual(await tick(), ['']);
+      assert.equal((await t.request('PUT', 'sys/seal')).status, 204);
+      assert.deepEqual(await tick(), []);
+    } finally {
+      await t.stop();
+    }
+  });
+});

@@ -324,6 +324,7 @@ export class Core {
       mounts: this.mounts,
       tokens: this.tokens,
       builtins,
+      scheduler: this.scheduler,
       server: {
         version,
         seal: () => this.seal(),

@@ -2,6 +2,7 @@ import type { Clock, Logger, Random } from '@ward/base';
 import { builtinNamespaceBackends } from '../builtin-backends.js';
 import { BUILTIN_BACKENDS, DEFAULT_MOUNTS } from '../catalog.js';
 import { Core } from '../core/core.js';
+import type { BuiltinBackends } from '../core/namespaces/builtin-mounts.js';
 import type { BackendCatalog } from '../core/router/mounts.js';
 import { createApiHandler } from '../http/handler.js';
 import { createListener, type Listener, type ListenerAddress } from '../http/listener.js';
@@ -18,6 +19,8 @@ export interface ServerDeps {
   logger: Logger;
   /** Mountable backends by type; the built-in catalog unless a test adds its own engines. */
   catalog?: BackendCatalog;
+  /** Lets a test wrap the backends every namespace has (give one a periodic task, say). */
+  wrapBuiltins?: (builtins: BuiltinBackends) => BuiltinBackends;
 }
 
 /** A built server: the core and its listeners, not yet listening. */
@@ -42,7 +45,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     logger: logger.child({ component: 'core' }),
     catalog: deps.catalog ?? BUILTIN_BACKENDS,
     defaultMounts: DEFAULT_MOUNTS,
-    builtins: builtinNamespaceBackends(managedKeys),
+    builtins: (deps.wrapBuiltins ?? ((b) => b))(builtinNamespaceBackends(managedKeys)),
     version: VERSION,
   });
   const listeners: Listener[] = [];

@@ -1,6 +1,7 @@
 import { createServer as createNetServer } from 'node:net';
 import { type Clock, cryptoRandom, FakeClock, type Logger, type Random, silentLogger } from '@ward/base';
 import { BUILTIN_BACKENDS } from '../catalog.js';
+import type { BuiltinBackends } from '../core/namespaces/builtin-mounts.js';
 import type { BackendCatalog, BackendFactory } from '../core/router/mounts.js';
 import { buildServer, type WardServer } from './build-server.js';
 import type { ListenerConfig, StorageConfig } from './config.js';
@@ -47,6 +48,8 @@ export interface TestServerOptions {
   catalog?: BackendCatalog;
   /** `kms_library` stanzas (name → library path) for managed keys. */
   kmsLibraries?: ReadonlyMap<string, string>;
+  /** Wraps the backends every namespace has (default: as built). */
+  wrapBuiltins?: (builtins: BuiltinBackends) => BuiltinBackends;
 }
 
 /**
@@ -67,6 +70,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     random: options.random ?? cryptoRandom,
     logger: options.logger ?? silentLogger,
     catalog: options.catalog,
+    wrapBuiltins: options.wrapBuiltins,
   });
   // Ready before listening, as `ward server` is.
   if (options.reopen) await server.core.submitUnsealKey(options.reopen.unsealKey);

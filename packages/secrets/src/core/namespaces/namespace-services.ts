@@ -11,6 +11,7 @@ import { PolicyStore } from '../policy/policy-store.js';
 import { SYSTEM_MOUNT_ENTRY, TOKEN_AUTH_ENTRY } from '../router/builtin-entries.js';
 import type { MountManager } from '../router/mounts.js';
 import type { Router } from '../router/router.js';
+import type { Scheduler, TaskGroup } from '../scheduler/index.js';
 import type { ServerControls, SystemCore } from '../system-core.js';
 import { RoleStore, type TokenStore } from '../tokens/index.js';
 import { type BuiltinBackends, builtinRoutes, type NamespaceKit } from './builtin-mounts.js';
@@ -26,6 +27,8 @@ export interface NamespaceServicesDeps {
   mounts: MountManager;
   tokens: TokenStore;
   builtins: BuiltinBackends;
+  /** Runs the built-in backends' periodic tasks, as mounts' (stopped by the core on seal). */
+  scheduler: Pick<Scheduler, 'start'>;
   /** Handed to every namespace's `sys/` as is. */
   server: ServerControls;
 }
@@ -35,6 +38,8 @@ interface Opened {
   authorizer: Authorizer;
   identity: IdentityStore;
   mountPoints: string[];
+  /** Periodic tasks of the built-in backends, stopped when the namespace is deleted (and on seal). */
+  periodic: TaskGroup[];
 }
 
 /**
@@ -95,7 +100,9 @@ export class NamespaceServices {
       if (entry?.namespace_id === ns.id) await tokens.revokeTree(accessor);
     }
     await mounts.unmountNamespace(ns.id);
-    for (const point of this.#opened.get(ns.id)?.mountPoints ?? []) router.remove(point);
+    const opened = this.#opened.get(ns.id);
+    for (const group of opened?.periodic ?? []) await group.stop();
+    for (const point of opened?.mountPoints ?? []) router.remove(point);
     this.#opened.delete(ns.id);
     await deleteTree(barrier, `namespaces/${ns.id}/`);
     await this.namespaces.remove(ns);
@@ -149,12 +156,20 @@ export class NamespaceServices {
     });
     await identity.load();
     // Registered before the routes are built: the namespace's `sys/` backend asks for its policies.
-    const opened: Opened = { policies, authorizer: createAclAuthorizer(policies), identity, mountPoints: [] };
+    const opened: Opened = {
+      policies,
+      authorizer: createAclAuthorizer(policies),
+      identity,
+      mountPoints: [],
+      periodic: [],
+    };
     this.#opened.set(ns.id, opened);
     const kit = this.#kit(ns, opened);
     for (const route of builtinRoutes(kit, { barrier, clock, random, logger, factories: this.core.builtins })) {
       this.core.router.add(route);
       opened.mountPoints.push(route.mountPoint);
+      const { periodic } = route.backend;
+      if (periodic.length > 0) opened.periodic.push(this.core.scheduler.start(route.mountPoint, periodic));
     }
   }
 
