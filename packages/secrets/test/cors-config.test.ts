@@ -13,6 +13,18 @@ const STANDARD = [
   'X-Vault-Policy-Override',
   'Authorization',
   'X-Vault-Token',
+  // Ward's additions (issue 13, point 6): the namespace and request headers, and every name in its X-Service- form.
+  'X-Vault-Namespace',
+  'X-Vault-Request',
+  'X-Service-AWS-IAM-Server-ID',
+  'X-Service-MFA',
+  'X-Service-No-Request-Forwarding',
+  'X-Service-Wrap-Format',
+  'X-Service-Wrap-TTL',
+  'X-Service-Policy-Override',
+  'X-Service-Token',
+  'X-Service-Namespace',
+  'X-Service-Request',
 ];
 
 describe('sys/config/cors', () => {

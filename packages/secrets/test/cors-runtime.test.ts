@@ -51,6 +51,15 @@ describe('CORS at runtime', () => {
     assert.equal(res.headers.get('access-control-max-age'), '300');
   });
 
+  // Issue 13, point 6: a browser may send each header under both of its names.
+  it('allows in a preflight every request header Ward reads, under both its X-Vault- and X-Service- names', async () => {
+    const res = await fromOrigin('https://app.example', 'OPTIONS', { 'Access-Control-Request-Method': 'GET' });
+    const allowed = new Set(res.headers.get('access-control-allow-headers')?.split(','));
+    for (const name of ['Token', 'Namespace', 'Request', 'Wrap-TTL', 'Wrap-Format', 'MFA', 'Policy-Override']) {
+      for (const prefix of ['X-Vault-', 'X-Service-']) assert.ok(allowed.has(`${prefix}${name}`), `${prefix}${name}`);
+    }
+  });
+
   it('refuses a preflight for a method outside the list with 405', async () => {
     const res = await fromOrigin('https://app.example', 'OPTIONS', { 'Access-Control-Request-Method': 'PATCH' });
     assert.equal(res.status, 405);

@@ -4,18 +4,30 @@ import { getJson, putJson, type Storage } from '../logical/storage.js';
 /** Where the setting lives behind the barrier, as established servers keep it. */
 const CONFIG_KEY = 'core/cors-config';
 
-/** Headers every CORS configuration allows; `allowed_headers` adds to these (established list and order). */
-export const STANDARD_ALLOWED_HEADERS: readonly string[] = [
-  'Content-Type',
-  'X-Requested-With',
+/**
+ * Headers every CORS configuration allows; `allowed_headers` adds to these. The established list and
+ * order first, then the `X-Vault-` headers it lacks, then every one of them by its `X-Service-` name,
+ * which Ward reads as well: a browser is blocked from sending any header the preflight does not list.
+ */
+const VAULT_HEADERS = [
   'X-Vault-AWS-IAM-Server-ID',
   'X-Vault-MFA',
   'X-Vault-No-Request-Forwarding',
   'X-Vault-Wrap-Format',
   'X-Vault-Wrap-TTL',
   'X-Vault-Policy-Override',
+];
+export const STANDARD_ALLOWED_HEADERS: readonly string[] = [
+  'Content-Type',
+  'X-Requested-With',
+  ...VAULT_HEADERS,
   'Authorization',
   'X-Vault-Token',
+  'X-Vault-Namespace',
+  'X-Vault-Request',
+  ...[...VAULT_HEADERS, 'X-Vault-Token', 'X-Vault-Namespace', 'X-Vault-Request'].map((h) =>
+    h.replace('X-Vault-', 'X-Service-'),
+  ),
 ];
 
 /** What `sys/config/cors` reads and the HTTP layer applies. */

@@ -110,12 +110,22 @@ export interface BackendSpec {
 
 /** Builds a `Backend` that routes among `paths`, validates input and calls handlers. */
 export function createBackend(spec: BackendSpec): Backend {
-  const match = (path: string): PathMatch | undefined => {
+  const matchDef = (path: string) => {
     for (const def of spec.paths) {
       const captured = def.pattern.match(path);
-      if (captured) return matchedPath(def, captured, spec.storage);
+      if (captured) return { def, captured };
     }
     return undefined;
+  };
+  const match = (path: string): PathMatch | undefined => {
+    // Established list patterns end in `/?`: without its slash a list-only path is still that path,
+    // and a verb it does not offer answers 405 (from resolveOperation), not 404.
+    const listOnly = (p: string) => {
+      const found = p.endsWith('/') ? undefined : matchDef(`${p}/`);
+      return found && isListOnly(found.def) ? found : undefined;
+    };
+    const found = matchDef(path) ?? listOnly(path);
+    return found && matchedPath(found.def, found.captured, spec.storage);
   };
   const find = (path: string) => {
     const found = match(path);
@@ -176,6 +186,11 @@ function hasNoKeys(response: LogicalResponse | undefined): boolean {
   if (response?.raw) return false;
   const keys = response?.data?.keys;
   return !Array.isArray(keys) || keys.length === 0;
+}
+
+function isListOnly(def: PathDefinition): boolean {
+  const operations = Object.keys(def.spec.operations);
+  return operations.length === 1 && operations[0] === 'list';
 }
 
 /** A `create` falls back to the `update` handler and back, as most paths write the same way. */
