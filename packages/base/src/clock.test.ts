@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeClock } from './clock.js';
+import { FakeClock, systemClock } from './clock.js';
 
 describe('FakeClock', () => {
   it('fires due timers in order while advancing, with now() at each due time', () => {
@@ -27,5 +27,19 @@ describe('FakeClock', () => {
     assert.equal(fired, 0);
     clock.advance(5);
     assert.equal(fired, 1);
+  });
+});
+
+describe('nowPrecise', () => {
+  it('is the wall clock, to within a millisecond, with the fraction the platform has', () => {
+    const before = Date.now();
+    const precise = systemClock.nowPrecise();
+    const after = Date.now();
+    assert.ok(precise >= before && precise < after + 1, `${before} <= ${precise} < ${after} + 1`);
+  });
+
+  it('is now() on a FakeClock, so tests see exact times', () => {
+    const clock = new FakeClock(1_000.25);
+    assert.equal(clock.nowPrecise(), clock.now());
   });
 });

@@ -9,12 +9,25 @@ export type Cancel = () => void;
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;
+  /**
+   * `now()` with the sub-millisecond part the platform's clock has, as a fraction: for timestamps
+   * shown to clients, which established servers print to the nanosecond. Timers and arithmetic use
+   * `now()`.
+   */
+  nowPrecise(): number;
   /** Runs `fn` once after `ms` milliseconds of this clock's time. */
   setTimeout(fn: () => void, ms: number): Cancel;
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
+  nowPrecise() {
+    const wallMs = Date.now();
+    // performance.now() has microseconds but counts from process start on a monotonic clock, so it
+    // parts from the wall clock when that is stepped; past a millisecond apart, keep only its fraction.
+    const preciseMs = performance.timeOrigin + performance.now();
+    return Math.abs(preciseMs - wallMs) < 1 ? preciseMs : wallMs + (preciseMs % 1);
+  },
   setTimeout(fn, ms) {
     const timer = setTimeout(fn, ms);
     // A pending timer must never keep a process alive that was asked to exit.
@@ -40,6 +53,10 @@ export class FakeClock implements Clock {
   }
 
   now(): number {
+    return this.#nowMs;
+  }
+
+  nowPrecise(): number {
     return this.#nowMs;
   }
 

@@ -29,9 +29,9 @@ export const builtinNamespaceBackends = (managedKeys: ManagedKeyDirectory): Buil
       policyExists: async (name) => (await kit.policies.read(name)) !== undefined,
       namespaceId: ns.id,
       roles: kit.roles,
-      identityPolicies: (entityId) => {
-        const entity = entityId ? kit.identity.entity(entityId) : undefined;
-        return entity ? kit.identity.identityPolicies(entity) : [];
+      identityOf: (entityId) => {
+        const entity = entityId ? kit.identity.resolveEntity(entityId) : undefined;
+        return entity && { entityId: entity.id, policies: kit.identity.identityPolicies(entity) };
       },
     });
   },

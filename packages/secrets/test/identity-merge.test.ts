@@ -74,6 +74,13 @@ describe('identity merge and MFA secrets over HTTP', () => {
     assert.deepEqual((await t.request('GET', `identity/group/id/${group}`)).body.data.member_entity_ids, [to]);
     // The old token now acts as the destination: its policies apply.
     assert.equal((await t.request('GET', 'secret/data/m', { token: auth.client_token })).status, 200);
+    // Issue 13, point 8: and its lookup says so.
+    const self = (await t.request('GET', 'auth/token/lookup-self', { token: auth.client_token })).body.data;
+    assert.equal(self.entity_id, to);
+    assert.deepEqual(self.identity_policies, ['m']);
+    const byAccessor = await post('auth/token/lookup-accessor', { accessor: auth.accessor });
+    assert.equal(byAccessor.body.data.entity_id, to);
+    assert.deepEqual(byAccessor.body.data.identity_policies, ['m']);
     const next = (await t.request('POST', 'auth/userpass/login/kim', { token: null, body: { password: 'pw' } })).body
       .auth;
     assert.equal(next.entity_id, to);

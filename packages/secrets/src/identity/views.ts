@@ -1,5 +1,5 @@
 import type { AliasRecord, EntityRecord, GroupAliasRecord, GroupRecord } from '../core/identity/index.js';
-import { rfc3339Nano } from '../logical/time.js';
+import { rfc3339Precise } from '../logical/time.js';
 import type { IdentityDeps } from './deps.js';
 
 /** What entity and group aliases show alike; `mount_type`/`mount_path` only while the mount exists. */
@@ -23,8 +23,8 @@ export function aliasData(d: IdentityDeps, alias: AliasRecord): Record<string, u
     local: alias.local,
     merged_from_canonical_ids: alias.merged_from_canonical_ids,
     namespace_id: alias.namespace_id,
-    creation_time: rfc3339Nano(alias.creation_time_ms),
-    last_update_time: rfc3339Nano(alias.last_update_time_ms),
+    creation_time: rfc3339Precise(alias.creation_time_ms),
+    last_update_time: rfc3339Precise(alias.last_update_time_ms),
   };
 }
 
@@ -36,12 +36,13 @@ export function entityData(d: IdentityDeps, entity: EntityRecord): Record<string
     name: entity.name,
     namespace_id: entity.namespace_id,
     disabled: entity.disabled,
-    metadata: entity.metadata,
+    // Spec 000's entity table: metadata defaults to {} (established servers print null).
+    metadata: entity.metadata ?? {},
     policies: entity.policies,
     merged_entity_ids: entity.merged_entity_ids,
     bucket_key_hash: entity.bucket_key_hash,
-    creation_time: rfc3339Nano(entity.creation_time_ms),
-    last_update_time: rfc3339Nano(entity.last_update_time_ms),
+    creation_time: rfc3339Precise(entity.creation_time_ms),
+    last_update_time: rfc3339Precise(entity.last_update_time_ms),
     aliases: entity.aliases.map((a) => aliasData(d, a)),
     direct_group_ids: direct,
     inherited_group_ids: inherited,
@@ -57,8 +58,8 @@ export function groupAliasData(d: IdentityDeps, alias: GroupAliasRecord): Record
     metadata: null,
     merged_from_canonical_ids: null,
     namespace_id: alias.namespace_id,
-    creation_time: rfc3339Nano(alias.creation_time_ms),
-    last_update_time: rfc3339Nano(alias.last_update_time_ms),
+    creation_time: rfc3339Precise(alias.creation_time_ms),
+    last_update_time: rfc3339Precise(alias.last_update_time_ms),
   };
 }
 
@@ -79,7 +80,7 @@ export function groupData(d: IdentityDeps, group: GroupRecord): Record<string, u
     member_group_ids: members(group.member_group_ids),
     parent_group_ids: d.store.parentsOf(group.id).map((g) => g.id),
     alias: alias ? groupAliasData(d, alias) : {},
-    creation_time: rfc3339Nano(group.creation_time_ms),
-    last_update_time: rfc3339Nano(group.last_update_time_ms),
+    creation_time: rfc3339Precise(group.creation_time_ms),
+    last_update_time: rfc3339Precise(group.last_update_time_ms),
   };
 }

@@ -33,7 +33,7 @@ export function createTokenBackend(store: TokenStore, ctx: BackendContext, optio
     hasSudo: async (req, path) => hasSudo(req, path),
     policyExists: options.policyExists,
     namespaceId: options.namespaceId ?? 'root',
-    identityPolicies: options.identityPolicies ?? (() => []),
+    identityOf: options.identityOf ?? (() => undefined),
   };
   return createBackend({
     type: 'token',

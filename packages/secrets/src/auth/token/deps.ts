@@ -18,10 +18,18 @@ export interface TokenBackendOptions {
   policyExists?(name: string): Promise<boolean>;
   /** Namespace of this mount: tokens it creates belong there. Default `root`. */
   namespaceId?: string;
-  /** Policies a token's entity and its groups add (shown by lookups as `identity_policies`). */
-  identityPolicies?(entityId: string): string[];
+  /**
+   * The entity a token's `entity_id` means now (itself, or the entity it was merged into) and the
+   * policies that entity and its groups add; lookups show both, as the token's requests are judged.
+   */
+  identityOf?(entityId: string): TokenIdentity | undefined;
   /** The namespace's token roles. Default: the token store's own (the root namespace's). */
   roles?: RoleStore;
+}
+
+export interface TokenIdentity {
+  entityId: string;
+  policies: string[];
 }
 
 /**
@@ -41,7 +49,7 @@ export interface TokenBackendDeps {
   hasSudo(req: BackendRequest, path: string): Promise<boolean>;
   policyExists?(name: string): Promise<boolean>;
   namespaceId: string;
-  identityPolicies(entityId: string): string[];
+  identityOf(entityId: string): TokenIdentity | undefined;
 }
 
 /** The caller's own token and entry (even on the request spending its last use); 403 when it has none. */

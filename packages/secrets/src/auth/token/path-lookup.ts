@@ -7,13 +7,13 @@ import { lookupData } from './token-view.js';
 export function pathLookup(d: TokenBackendDeps) {
   const self = async (req: TokenRequest) => {
     const { token, entry } = await callerToken(d, req);
-    return { data: lookupData(entry, token, d.clock.now(), d.identityPolicies(entry.entity_id)) };
+    return { data: lookupData(entry, token, d.clock.now(), d.identityOf(entry.entity_id)) };
   };
   const byToken = async (req: TokenRequest, token: string | undefined) => {
     if (!token) return self(req);
     const entry = await d.store.lookup(token);
     if (!entry) throw new PermissionDeniedError('bad token');
-    return { data: lookupData(entry, token, d.clock.now(), d.identityPolicies(entry.entity_id)) };
+    return { data: lookupData(entry, token, d.clock.now(), d.identityOf(entry.entity_id)) };
   };
   const help = (synopsis: string) => ({
     synopsis,
@@ -48,7 +48,7 @@ export function pathLookup(d: TokenBackendDeps) {
             if (!data.accessor) throw new InvalidRequestError('missing accessor');
             const entry = await d.store.lookupAccessor(data.accessor);
             if (!entry) throw new InvalidRequestError('invalid accessor');
-            return { data: lookupData(entry, '', d.clock.now(), d.identityPolicies(entry.entity_id)) };
+            return { data: lookupData(entry, '', d.clock.now(), d.identityOf(entry.entity_id)) };
           },
         },
       },

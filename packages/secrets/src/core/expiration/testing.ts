@@ -63,6 +63,10 @@ export class SingleTimerClock implements Clock {
     return this.inner.now();
   }
 
+  nowPrecise(): number {
+    return this.inner.nowPrecise();
+  }
+
   setTimeout(fn: () => void, ms: number): Cancel {
     const cancel = this.inner.setTimeout(fn, ms);
     this.maxPending = Math.max(this.maxPending, this.inner.pendingTimers);

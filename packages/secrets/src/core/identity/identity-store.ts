@@ -66,8 +66,9 @@ export class IdentityStore {
     return randomUuid(this.#deps.random);
   }
 
+  /** For the records' creation and update times, which clients see to the microsecond. */
   now(): number {
-    return this.#deps.clock.now();
+    return this.#deps.clock.nowPrecise();
   }
 
   // ---- entities ------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import type { Clock } from '@ward/base';
 import { definePath, field, type KeyedMutex } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { LogicalResponse } from '../../logical/response.js';
-import { rfc3339Nano } from '../../logical/time.js';
+import { rfc3339Precise } from '../../logical/time.js';
 import { applyMergePatch } from './merge-patch.js';
 import { addVersion } from './version-rules.js';
 import {
@@ -44,7 +44,7 @@ export function pathData(d: KvV2Deps) {
           d.locks.run(data.path, async () => {
             if (!data.data) throw new InvalidRequestError('no data provided');
             const config = await d.store.config();
-            const meta = (await d.store.metadata(data.path)) ?? newMetadata(d.clock.now());
+            const meta = (await d.store.metadata(data.path)) ?? newMetadata(d.clock.nowPrecise());
             checkCas(meta, config, casOption(data.options));
             return writeVersion(d, data.path, meta, config, data.data);
           }),
@@ -75,7 +75,7 @@ export function pathData(d: KvV2Deps) {
             const meta = await d.store.metadata(data.path);
             const latest = meta?.versions[String(meta.current_version)];
             if (!meta || !latest || latest.destroyed || isDeleted(latest, d.clock.now())) return undefined;
-            latest.deletion_time = rfc3339Nano(d.clock.now());
+            latest.deletion_time = rfc3339Precise(d.clock.nowPrecise());
             await d.store.putMetadata(data.path, meta);
             return undefined;
           }),
@@ -144,7 +144,7 @@ async function writeVersion(
   config: KvConfig,
   secret: Record<string, unknown>,
 ): Promise<LogicalResponse> {
-  const { version, pruned } = addVersion(meta, config, d.clock.now());
+  const { version, pruned } = addVersion(meta, config, d.clock.nowPrecise());
   await d.store.writeVersion(path, meta, version, secret);
   if (pruned.length > 0) await d.store.destroyData(path, pruned);
   return { data: versionView(meta, version, meta.versions[String(version)] as VersionMetadata) };

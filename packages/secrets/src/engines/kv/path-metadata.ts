@@ -83,7 +83,7 @@ function writeSettings(
     if (data.max_versions !== undefined) requireValidMaxVersions(data.max_versions);
     const existing = await d.store.metadata(data.path);
     if (!existing && mode === 'merge') throw new NotFoundError('');
-    const meta = existing ?? newMetadata(d.clock.now());
+    const meta = existing ?? newMetadata(d.clock.nowPrecise());
     if (data.custom_metadata) {
       meta.custom_metadata = mergeCustomMetadata(meta.custom_metadata, data.custom_metadata, mode);
       validateCustomMetadata(meta.custom_metadata);

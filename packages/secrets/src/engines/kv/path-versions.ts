@@ -1,6 +1,6 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
-import { rfc3339Nano } from '../../logical/time.js';
+import { rfc3339Precise } from '../../logical/time.js';
 import type { KvV2Deps } from './path-data.js';
 import type { VersionMetadata } from './versioned-store.js';
 
@@ -31,7 +31,7 @@ export function pathVersionActions(d: KvV2Deps): PathDefinition[] {
               const meta = await d.store.metadata(data.path);
               if (!meta) return undefined;
               const touched = data.versions.filter((v) => meta.versions[String(v)]);
-              for (const v of touched) apply(action, meta.versions[String(v)] as VersionMetadata, d.clock.now());
+              for (const v of touched) apply(action, meta.versions[String(v)] as VersionMetadata, d.clock.nowPrecise());
               await d.store.putMetadata(data.path, meta);
               if (action === 'destroy') await d.store.destroyData(data.path, touched);
               return undefined;
@@ -47,6 +47,6 @@ function apply(action: Action, v: VersionMetadata, nowMs: number): void {
   if (action === 'destroy') v.destroyed = true;
   else if (v.destroyed) return;
   else if (action === 'delete') {
-    if (v.deletion_time === '' || Date.parse(v.deletion_time) > nowMs) v.deletion_time = rfc3339Nano(nowMs);
+    if (v.deletion_time === '' || Date.parse(v.deletion_time) > nowMs) v.deletion_time = rfc3339Precise(nowMs);
   } else v.deletion_time = '';
 }

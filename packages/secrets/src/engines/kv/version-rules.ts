@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../../logical/errors.js';
-import { rfc3339Nano } from '../../logical/time.js';
+import { rfc3339Precise } from '../../logical/time.js';
 import { DEFAULT_MAX_VERSIONS, type KeyMetadata, type KvConfig } from './versioned-store.js';
 
 /** The number of versions a secret keeps: its own setting, else the mount's, else 10. */
@@ -21,12 +21,12 @@ export function addVersion(meta: KeyMetadata, config: KvConfig, nowMs: number) {
   const version = meta.current_version + 1;
   const deleteAfter = effectiveDeleteAfter(meta, config);
   meta.versions[String(version)] = {
-    created_time: rfc3339Nano(nowMs),
-    deletion_time: deleteAfter > 0 ? rfc3339Nano(nowMs + deleteAfter * 1000) : '',
+    created_time: rfc3339Precise(nowMs),
+    deletion_time: deleteAfter > 0 ? rfc3339Precise(nowMs + deleteAfter * 1000) : '',
     destroyed: false,
   };
   meta.current_version = version;
-  meta.updated_time = rfc3339Nano(nowMs);
+  meta.updated_time = rfc3339Precise(nowMs);
   return { version, pruned: pruneVersions(meta, effectiveMaxVersions(meta, config)) };
 }
 

@@ -1,5 +1,5 @@
 import { encodeJson, getJson, putJson, type Storage } from '../../logical/storage.js';
-import { rfc3339Nano } from '../../logical/time.js';
+import { rfc3339Precise } from '../../logical/time.js';
 
 /** One version's lifecycle, as metadata reads show it. */
 export interface VersionMetadata {
@@ -93,7 +93,7 @@ function versionKey(path: string, version: number): string {
 }
 
 export function newMetadata(nowMs: number): KeyMetadata {
-  const now = rfc3339Nano(nowMs);
+  const now = rfc3339Precise(nowMs);
   return {
     cas_required: false,
     created_time: now,
