@@ -42,11 +42,36 @@ describe('mount tables: tune, remount', () => {
     assert.deepEqual((await t.request('GET', 'legacy/a')).body.data, { v: 1 });
   });
 
-  it('tunes the token auth mount through sys/auth/:path/tune', async () => {
+  // Issue 13, point 9: the built-in token method is tuned like any auth method, as established.
+  it('tunes the token auth mount through sys/auth/token/tune; its tokens and listings follow, across a seal', async () => {
     const before = await t.request('GET', 'sys/auth/token/tune');
-    assert.equal(before.status, 400, 'the built-in token mount is not in the tunable table');
-    const list = await t.request('GET', 'sys/auth');
-    assert.ok(list.body.data['token/']);
+    assert.equal(before.status, 200, JSON.stringify(before.body));
+    assert.equal(before.body.data.default_lease_ttl, 2_764_800);
+    assert.equal(before.body.data.max_lease_ttl, 2_764_800);
+    assert.equal(before.body.data.token_type, 'default-service');
+
+    const tuned = await t.request('POST', 'sys/auth/token/tune', {
+      body: { default_lease_ttl: '1h', max_lease_ttl: '2h', listing_visibility: 'unauth', description: 'tokens' },
+    });
+    assert.equal(tuned.status, 204, JSON.stringify(tuned.body));
+    const created = await t.request('POST', 'auth/token/create', { body: { policies: ['default'] } });
+    assert.equal(created.body.auth.lease_duration, 3600, 'a new token takes the tuned default TTL');
+    const capped = await t.request('POST', 'auth/token/create', { body: { ttl: '5h' } });
+    assert.equal(capped.body.auth.lease_duration, 7200, 'and is capped by the tuned maximum');
+
+    const refused = await t.request('POST', 'sys/auth/token/tune', { body: { token_type: 'batch' } });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body.errors, ["'token_type' cannot be set for 'token' or 'ns_token' auth mounts"]);
+
+    await t.request('PUT', 'sys/seal');
+    await t.request('PUT', 'sys/unseal', { token: null, body: { key: t.unsealKey } });
+    const after = (await t.request('GET', 'sys/auth/token/tune')).body.data;
+    assert.deepEqual(
+      [after.default_lease_ttl, after.max_lease_ttl, after.listing_visibility, after.description],
+      [3600, 7200, 'unauth', 'tokens'],
+    );
+    const listed = (await t.request('GET', 'sys/auth')).body.data['token/'];
+    assert.deepEqual([listed.description, listed.config.default_lease_ttl], ['tokens', 3600]);
   });
 
   it('moves a mount with its data, and reports the move', async () => {

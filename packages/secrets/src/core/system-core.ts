@@ -6,7 +6,7 @@ import type { ExpirationManager } from './expiration/index.js';
 import type { Namespace } from './namespaces/namespace-store.js';
 import type { PasswordPolicyStore } from './password-policies/index.js';
 import type { PolicyStore } from './policy/policy-store.js';
-import type { MountEntry } from './router/mount-table.js';
+import type { MountEntry, MountTuning } from './router/mount-table.js';
 import type { NamespaceMounts } from './router/mounts.js';
 import type { RekeyOperation, RootGeneration } from './seal/index.js';
 
@@ -79,8 +79,10 @@ export interface SystemCore extends ServerControls {
   mounts: NamespaceMounts;
   /** Built-in mounts shown in listings though they are not in the table (`sys/`). */
   builtinMounts(): MountEntry[];
-  /** Built-in auth methods (`token/`). */
+  /** Built-in auth methods (`token/`), as tuned. */
   builtinAuthMounts(): MountEntry[];
+  /** `sys/auth/token/tune`: changes the description and lease settings of the namespace's token method. */
+  tuneTokenMount(change: MountTuning): Promise<void>;
   policies(): PolicyStore;
   /** The namespace's password policies (`sys/policies/password/*`). */
   passwordPolicies: PasswordPolicyStore;

@@ -23,8 +23,11 @@ function tuneView(entry: MountEntry, table: TableName) {
 
 /** `sys/mounts/:path/tune` and `sys/auth/:path/tune`: read and change a mount's settings. */
 export function pathTune(sys: SystemCore, table: TableName): PathDefinition {
+  // The built-in token method is tuned like any auth method; `sys/` is not tunable.
+  const builtin = () => (table === 'auth' ? sys.builtinAuthMounts() : []);
   const find = (path: string) => {
-    const entry = sys.mounts.entries(table).find((e) => e.path === `${path.replace(/\/+$/, '')}/`);
+    const wanted = `${path.replace(/\/+$/, '')}/`;
+    const entry = [...builtin(), ...sys.mounts.entries(table)].find((e) => e.path === wanted);
     if (!entry) throw new InvalidRequestError(`cannot fetch sysview for path "${path}"`);
     return entry;
   };
@@ -50,7 +53,7 @@ export function pathTune(sys: SystemCore, table: TableName): PathDefinition {
       update: {
         summary: 'Change the settings of a mount.',
         handler: async ({ data, supplied }) => {
-          find(data.path);
+          const isTokenMount = builtin().includes(find(data.path));
           const config: Partial<MountConfig> = {};
           const ttl = (v: string | undefined, name: string) =>
             v === undefined
@@ -70,11 +73,16 @@ export function pathTune(sys: SystemCore, table: TableName): PathDefinition {
           if (supplied.has('allowed_managed_keys')) config.allowed_managed_keys = data.allowed_managed_keys ?? [];
           if (supplied.has('token_type')) {
             if (table !== 'auth') throw new InvalidRequestError('token_type can only be tuned on auth mounts');
+            if (isTokenMount) {
+              throw new InvalidRequestError("'token_type' cannot be set for 'token' or 'ns_token' auth mounts");
+            }
             if (!TOKEN_TYPES.has(data.token_type ?? ''))
               throw new InvalidRequestError(`invalid token_type "${data.token_type}"`);
             config.token_type = data.token_type;
           }
-          await sys.mounts.tune(table, data.path, { description: data.description, config, options: data.options });
+          const change = { description: data.description, config, options: data.options };
+          if (isTokenMount) await sys.tuneTokenMount(change);
+          else await sys.mounts.tune(table, data.path, change);
           return undefined;
         },
       },

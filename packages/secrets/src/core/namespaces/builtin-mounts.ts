@@ -4,7 +4,7 @@ import type { Storage } from '../../logical/storage.js';
 import { createView } from '../barrier/index.js';
 import type { IdentityStore } from '../identity/index.js';
 import type { PolicyStore } from '../policy/policy-store.js';
-import { IDENTITY_MOUNT_ENTRY, SYSTEM_MOUNT_ENTRY, TOKEN_AUTH_ENTRY } from '../router/builtin-entries.js';
+import { IDENTITY_MOUNT_ENTRY, SYSTEM_MOUNT_ENTRY } from '../router/builtin-entries.js';
 import type { MountEntry } from '../router/mount-table.js';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../router/mounts.js';
 import type { Route } from '../router/router.js';
@@ -25,6 +25,8 @@ export interface NamespaceKit {
   identity: IdentityStore;
   /** The system backend's view of the core, confined to this namespace. */
   system: SystemCore;
+  /** The namespace's `auth/token/` entry, as tuned; its backend's TTLs come from it. */
+  tokenMount: MountEntry;
   /** The namespace's auth mounts, the token store first; paths relative to the namespace (`auth/userpass/`). */
   authMounts(): MountEntry[];
 }
@@ -77,8 +79,8 @@ export function builtinRoutes(kit: NamespaceKit, deps: BuiltinRouteDeps): Route[
     },
     {
       mountPoint: `${ns.path}auth/token/`,
-      entry: TOKEN_AUTH_ENTRY,
-      backend: token(kit, context('auth/token/', TOKEN_AUTH_ENTRY)),
+      entry: kit.tokenMount,
+      backend: token(kit, context('auth/token/', kit.tokenMount)),
     },
     {
       mountPoint: `${ns.path}identity/`,

@@ -8,7 +8,8 @@ import { PasswordPolicyStore, passwordPolicyPrefix } from '../password-policies/
 import { createAclAuthorizer } from '../policy/acl-authorizer.js';
 import type { Authorizer } from '../policy/authorizer.js';
 import { PolicyStore } from '../policy/policy-store.js';
-import { SYSTEM_MOUNT_ENTRY, TOKEN_AUTH_ENTRY } from '../router/builtin-entries.js';
+import { SYSTEM_MOUNT_ENTRY } from '../router/builtin-entries.js';
+import type { MountEntry } from '../router/mount-table.js';
 import type { MountManager } from '../router/mounts.js';
 import type { Router } from '../router/router.js';
 import type { Scheduler, TaskGroup } from '../scheduler/index.js';
@@ -16,6 +17,7 @@ import type { ServerControls, SystemCore } from '../system-core.js';
 import { RoleStore, type TokenStore } from '../tokens/index.js';
 import { type BuiltinBackends, builtinRoutes, type NamespaceKit } from './builtin-mounts.js';
 import { type Namespace, NamespaceStore, ROOT_NAMESPACE } from './namespace-store.js';
+import { loadTokenMount, tuneTokenMount } from './token-mount.js';
 
 /** The parts of the core namespaces need (the core passes them; this never sees `Core`). */
 export interface NamespaceServicesDeps {
@@ -37,6 +39,8 @@ interface Opened {
   policies: PolicyStore;
   authorizer: Authorizer;
   identity: IdentityStore;
+  /** `auth/token/` as tuned (`sys/auth/token/tune`). */
+  tokenMount: MountEntry;
   mountPoints: string[];
   /** Periodic tasks of the built-in backends, stopped when the namespace is deleted (and on seal). */
   periodic: TaskGroup[];
@@ -117,7 +121,8 @@ export class NamespaceServices {
       namespace: ns,
       mounts: core.mounts.forNamespace(ns.id),
       builtinMounts: () => [SYSTEM_MOUNT_ENTRY],
-      builtinAuthMounts: () => [TOKEN_AUTH_ENTRY],
+      builtinAuthMounts: () => [this.#get(ns.id).tokenMount],
+      tuneTokenMount: (change) => tuneTokenMount(core.barrier, ns, this.#get(ns.id).tokenMount, change),
       policies: () => this.policies(ns.id),
       passwordPolicies: new PasswordPolicyStore(createView(core.barrier, passwordPolicyPrefix(ns.id)), core.random),
       namespaces: {
@@ -160,6 +165,7 @@ export class NamespaceServices {
       policies,
       authorizer: createAclAuthorizer(policies),
       identity,
+      tokenMount: await loadTokenMount(barrier, ns),
       mountPoints: [],
       periodic: [],
     };
@@ -182,9 +188,10 @@ export class NamespaceServices {
       roles: ns === ROOT_NAMESPACE ? tokens.roles : new RoleStore(createView(barrier, `namespaces/${ns.id}/token/`)),
       policies: opened.policies,
       identity: opened.identity,
+      tokenMount: opened.tokenMount,
       system: this.systemView(ns),
       authMounts: () => [
-        { ...TOKEN_AUTH_ENTRY, path: 'auth/token/' },
+        { ...opened.tokenMount, path: 'auth/token/' },
         ...mounts.entries('auth', ns.id).map((e) => ({ ...e, path: `auth/${e.path}` })),
       ],
     };

@@ -34,6 +34,34 @@ export interface MountEntry {
 
 export type TableName = 'mounts' | 'auth';
 
+/** What `sys/mounts/:path/tune` and `sys/auth/:path/tune` may change. */
+export interface MountTuning {
+  description?: string;
+  config?: Partial<MountConfig>;
+  /** Merged into the mount's options; the backend sees them when it next starts (unseal). */
+  options?: Record<string, string>;
+}
+
+/** Applies `change` to `entry` in place, after checking the result; the caller persists it. */
+export function applyTuning(entry: MountEntry, change: MountTuning): void {
+  const config = { ...entry.config, ...change.config };
+  // Only two explicit values can contradict each other; an unset default is capped by the max.
+  if (config.default_lease_ttl > 0 && config.max_lease_ttl > 0 && config.default_lease_ttl > config.max_lease_ttl) {
+    throw new InvalidRequestError('given default lease TTL greater than given max lease TTL');
+  }
+  if (change.options) {
+    const current = entry.options ?? {};
+    if (change.options.version !== undefined && change.options.version !== (current.version ?? '1')) {
+      throw new InvalidRequestError(
+        'changing the version of a mounted engine is not supported; mount a new one and copy the data',
+      );
+    }
+    entry.options = { ...current, ...change.options };
+  }
+  entry.config = config;
+  if (change.description !== undefined) entry.description = change.description;
+}
+
 export const TABLE_KEYS: Record<TableName, string> = { mounts: 'core/mounts', auth: 'core/auth' };
 export const STORAGE_PREFIX: Record<TableName, string> = { mounts: 'logical/', auth: 'auth/' };
 

@@ -7,10 +7,12 @@ import { createView } from '../barrier/index.js';
 import { PasswordPolicyStore, passwordPolicyPrefix } from '../password-policies/index.js';
 import type { Scheduler, TaskGroup } from '../scheduler/index.js';
 import {
+  applyTuning,
   checkNewMount,
   loadTable,
   type MountConfig,
   type MountEntry,
+  type MountTuning,
   normalizeMountPath,
   STORAGE_PREFIX,
   saveTable,
@@ -46,13 +48,6 @@ const TYPE_ALIASES = new Map([
   ['kv-v1', { type: 'kv', version: '1' }],
   ['kv-v2', { type: 'kv', version: '2' }],
 ]);
-
-export interface MountTuning {
-  description?: string;
-  config?: Partial<MountConfig>;
-  /** Merged into the mount's options; the backend sees them when it next starts (unseal). */
-  options?: Record<string, string>;
-}
 
 /** `MountManager`'s operations for one namespace. */
 export interface NamespaceMounts {
@@ -182,23 +177,8 @@ export class MountManager {
     const path = normalizeMountPath(rawPath);
     const entry = this.entries(table, namespaceId).find((e) => e.path === path);
     if (!entry) throw new InvalidRequestError(`no mount at ${path}`);
-    const config = { ...entry.config, ...change.config };
-    // Only two explicit values can contradict each other; an unset default is capped by the max.
-    if (config.default_lease_ttl > 0 && config.max_lease_ttl > 0 && config.default_lease_ttl > config.max_lease_ttl) {
-      throw new InvalidRequestError('given default lease TTL greater than given max lease TTL');
-    }
-    // Entries are shared with the running backend's system view, so change them in place.
-    entry.config = config;
-    if (change.description !== undefined) entry.description = change.description;
-    if (change.options) {
-      const current = entry.options ?? {};
-      if (change.options.version !== undefined && change.options.version !== (current.version ?? '1')) {
-        throw new InvalidRequestError(
-          'changing the version of a mounted engine is not supported; mount a new one and copy the data',
-        );
-      }
-      entry.options = { ...current, ...change.options };
-    }
+    // Entries are shared with the running backend's system view, so they are changed in place.
+    applyTuning(entry, change);
     await saveTable(this.deps.barrier, table, this.#tables[table]);
   }
 
