@@ -8,12 +8,16 @@ import type { HelpResponse, Secret, SecretAuth } from './types.js';
 /** A typed client of the `/v1` API. Holds no state beyond its options; `withToken` makes a sibling. */
 export interface Client {
   readonly address: string;
+  /** The token sent with every request (`undefined` when none). */
+  readonly authToken: string | undefined;
   /** `GET path`; `null` when there is nothing there (404 without errors). `query` becomes the query string. */
   read(path: string, query?: Record<string, string>): Promise<Secret | null>;
   /** `PUT path` with `data` as the JSON body; `null` for a 204. */
   write(path: string, data?: Record<string, unknown>): Promise<Secret | null>;
   /** The `LIST` verb; `null` when the server has no keys there. */
   list(path: string): Promise<Secret<{ keys: string[] }> | null>;
+  /** `PATCH path` with `data` as a JSON merge patch (`null` removes a key); `null` for a 204. */
+  patch(path: string, data: Record<string, unknown>): Promise<Secret | null>;
   /** `DELETE path`; `null` for a 204. */
   delete(path: string, query?: Record<string, string>): Promise<Secret | null>;
   /** `GET path?help=1`: the help text of the backend serving `path`. */
@@ -43,10 +47,18 @@ export function createClient(options: ClientOptions): Client {
 export function clientOver(t: Transport): Client {
   const client: Client = {
     address: t.address,
+    authToken: t.token,
     read: async (path, query) => envelopeOrNull(await t.send('GET', path, { query }), 'GET', t, path),
     write: async (path, data) => envelopeOrNull(await t.call('PUT', path, { body: data ?? {} }), 'PUT', t, path),
     list: async (path) =>
       envelopeOrNull(await t.send('LIST', path), 'LIST', t, path) as Secret<{ keys: string[] }> | null,
+    patch: async (path, data) =>
+      envelopeOrNull(
+        await t.call('PATCH', path, { body: data, contentType: 'application/merge-patch+json' }),
+        'PATCH',
+        t,
+        path,
+      ),
     delete: async (path, query) => envelopeOrNull(await t.call('DELETE', path, { query }), 'DELETE', t, path),
     help: async (path) => (await t.call('GET', path, { query: { help: '1' } })).body as HelpResponse,
     login: (method, params, mount) => login(t, method, params, mount ?? method),

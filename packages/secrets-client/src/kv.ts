@@ -19,8 +19,16 @@ export interface KvV2Api {
   /** Writes a new version; `cas` makes it conditional on the current version. */
   put(path: string, data: Record<string, unknown>, options?: { cas?: number }): Promise<Secret<KvVersionMetadata>>;
   list(path: string): Promise<string[]>;
+  /** Merges `data` into the latest version (JSON merge patch: `null` removes a key), making a new version. */
+  patch(path: string, data: Record<string, unknown>, options?: { cas?: number }): Promise<Secret<KvVersionMetadata>>;
   /** Soft-deletes the latest version, or the given versions. */
   delete(path: string, versions?: number[]): Promise<void>;
+  /** Restores soft-deleted versions. */
+  undelete(path: string, versions: number[]): Promise<void>;
+  /** Erases the data of versions for good (their metadata stays). */
+  destroy(path: string, versions: number[]): Promise<void>;
+  /** Sets a key's settings: `max_versions`, `cas_required`, `delete_version_after`, `custom_metadata`. */
+  writeMetadata(path: string, settings: Record<string, unknown>): Promise<void>;
   readMetadata(path: string): Promise<Secret<KvMetadata> | null>;
   /** Removes every version and the metadata. */
   deleteMetadata(path: string): Promise<void>;
@@ -68,6 +76,20 @@ export function kvApi(t: Transport, rawMount: string): KvApi {
         return (await t.call('PUT', at('data', path), { body })).body as Secret<KvVersionMetadata>;
       },
       list: (path) => keysOf(at('metadata', path)),
+      patch: async (path, data, o = {}) => {
+        const body = { data, ...(o.cas !== undefined ? { options: { cas: o.cas } } : {}) };
+        const contentType = 'application/merge-patch+json';
+        return (await t.call('PATCH', at('data', path), { body, contentType })).body as Secret<KvVersionMetadata>;
+      },
+      undelete: async (path, versions) => {
+        await t.call('PUT', at('undelete', path), { body: { versions } });
+      },
+      destroy: async (path, versions) => {
+        await t.call('PUT', at('destroy', path), { body: { versions } });
+      },
+      writeMetadata: async (path, settings) => {
+        await t.call('PUT', at('metadata', path), { body: settings });
+      },
       delete: async (path, versions) => {
         if (versions && versions.length > 0) await t.call('PUT', at('delete', path), { body: { versions } });
         else await t.call('DELETE', at('data', path));

@@ -33,6 +33,8 @@ export interface SendOptions {
   query?: Record<string, string | undefined>;
   /** Overrides the client's token for this request. */
   token?: string;
+  /** Media type of the body (default `application/json`; PATCH uses `application/merge-patch+json`). */
+  contentType?: string;
 }
 
 /** One HTTP exchange with `/v1/<path>`; the layer every typed method is built on. */
@@ -73,7 +75,7 @@ function transportWith(options: ClientOptions, dispatcher: Dispatcher | undefine
     const token = o.token ?? options.token;
     if (token) headers['X-Vault-Token'] = token;
     if (options.namespace) headers['X-Vault-Namespace'] = options.namespace;
-    if (o.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (o.body !== undefined) headers['Content-Type'] = o.contentType ?? 'application/json';
     let res: Response;
     try {
       res = await doFetch(url, {

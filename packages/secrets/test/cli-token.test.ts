@@ -107,7 +107,7 @@ describe('ward token / login against a running server', () => {
     const help = await cli.ward(['kv', 'put', '-help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /-cas=VALUE/);
-    const format = await cli.ward(['status', '-format=yaml']);
+    const format = await cli.ward(['status', '-format=xml']);
     assert.equal(format.code, 1);
 
     const denied = await runWard(['read', 'secret/data/x'], { ...cli.env, VAULT_TOKEN: 'wrong' });

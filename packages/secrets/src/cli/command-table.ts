@@ -1,55 +1,79 @@
+import { closest, distance } from 'fastest-levenshtein';
 import type { Command } from './command.js';
 
 /**
- * Every command by name → a loader. Loading on demand keeps `ward status` from importing
+ * Every command by name → a loader (a Map: `ward constructor` must not find Object's). Loading on demand keeps `ward status` from importing
  * the whole server, which only `ward server` needs.
  */
-const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
-  server: async () => (await import('./commands/server-command.js')).serverCommand,
-  proxy: async () => (await import('./commands/proxy.js')).proxyCommand,
-  status: async () => (await import('./commands/status.js')).statusCommand,
-  'operator init': async () => (await import('./commands/operator-init.js')).operatorInitCommand,
-  'operator unseal': async () => (await import('./commands/operator-unseal.js')).operatorUnsealCommand,
-  'operator seal': async () => (await import('./commands/operator-seal.js')).operatorSealCommand,
-  'operator rekey': async () => (await import('./commands/operator-rekey.js')).operatorRekeyCommand,
-  'operator generate-root': async () =>
-    (await import('./commands/operator-generate-root.js')).operatorGenerateRootCommand,
-  login: async () => (await import('./commands/login.js')).loginCommand,
-  'token create': async () => (await import('./commands/token-create.js')).tokenCreateCommand,
-  'token lookup': async () => (await import('./commands/token-lookup.js')).tokenLookupCommand,
-  'token renew': async () => (await import('./commands/token-renew.js')).tokenRenewCommand,
-  'token revoke': async () => (await import('./commands/token-revoke.js')).tokenRevokeCommand,
-  read: async () => (await import('./commands/read.js')).readCommand,
-  write: async () => (await import('./commands/write.js')).writeCommand,
-  list: async () => (await import('./commands/list.js')).listCommand,
-  delete: async () => (await import('./commands/delete.js')).deleteCommand,
-  'kv get': async () => (await import('./commands/kv-get.js')).kvGetCommand,
-  'kv put': async () => (await import('./commands/kv-put.js')).kvPutCommand,
-  'kv list': async () => (await import('./commands/kv-list.js')).kvListCommand,
-  'kv delete': async () => (await import('./commands/kv-delete.js')).kvDeleteCommand,
-  'kv metadata get': async () => (await import('./commands/kv-metadata-get.js')).kvMetadataGetCommand,
-  'kv metadata delete': async () => (await import('./commands/kv-metadata-delete.js')).kvMetadataDeleteCommand,
-  'secrets enable': async () => (await import('./commands/secrets-enable.js')).secretsEnableCommand,
-  'secrets disable': async () => (await import('./commands/secrets-disable.js')).secretsDisableCommand,
-  'secrets list': async () => (await import('./commands/secrets-list.js')).secretsListCommand,
-  'secrets tune': async () => (await import('./commands/secrets-tune.js')).secretsTuneCommand,
-  'auth enable': async () => (await import('./commands/auth-enable.js')).authEnableCommand,
-  'auth disable': async () => (await import('./commands/auth-disable.js')).authDisableCommand,
-  'auth list': async () => (await import('./commands/auth-list.js')).authListCommand,
-  'policy write': async () => (await import('./commands/policy-write.js')).policyWriteCommand,
-  'policy read': async () => (await import('./commands/policy-read.js')).policyReadCommand,
-  'policy list': async () => (await import('./commands/policy-list.js')).policyListCommand,
-  'policy delete': async () => (await import('./commands/policy-delete.js')).policyDeleteCommand,
-  'namespace create': async () => (await import('./commands/namespace-create.js')).namespaceCreateCommand,
-  'namespace list': async () => (await import('./commands/namespace-list.js')).namespaceListCommand,
-  'namespace delete': async () => (await import('./commands/namespace-delete.js')).namespaceDeleteCommand,
-  'path-help': async () => (await import('./commands/path-help.js')).pathHelpCommand,
-};
+const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
+  ['server', async () => (await import('./commands/server-command.js')).serverCommand],
+  ['proxy', async () => (await import('./commands/proxy.js')).proxyCommand],
+  ['completion', async () => (await import('./commands/completion.js')).completionCommand],
+  ['status', async () => (await import('./commands/status.js')).statusCommand],
+  ['operator init', async () => (await import('./commands/operator-init.js')).operatorInitCommand],
+  ['operator seal', async () => (await import('./commands/operator-seal.js')).operatorSealCommand],
+  ['operator rekey', async () => (await import('./commands/operator-rekey.js')).operatorRekeyCommand],
+  [
+    'operator generate-root',
+    async () => (await import('./commands/operator-generate-root.js')).operatorGenerateRootCommand,
+  ],
+  ['operator unseal', async () => (await import('./commands/operator-unseal.js')).operatorUnsealCommand],
+  ['login', async () => (await import('./commands/login.js')).loginCommand],
+  ['token capabilities', async () => (await import('./commands/token-capabilities.js')).tokenCapabilitiesCommand],
+  ['token create', async () => (await import('./commands/token-create.js')).tokenCreateCommand],
+  ['token lookup', async () => (await import('./commands/token-lookup.js')).tokenLookupCommand],
+  ['token renew', async () => (await import('./commands/token-renew.js')).tokenRenewCommand],
+  ['token revoke', async () => (await import('./commands/token-revoke.js')).tokenRevokeCommand],
+  ['read', async () => (await import('./commands/read.js')).readCommand],
+  ['write', async () => (await import('./commands/write.js')).writeCommand],
+  ['list', async () => (await import('./commands/list.js')).listCommand],
+  ['delete', async () => (await import('./commands/delete.js')).deleteCommand],
+  ['kv delete', async () => (await import('./commands/kv-delete.js')).kvDeleteCommand],
+  ['kv destroy', async () => (await import('./commands/kv-destroy.js')).kvDestroyCommand],
+  ['kv enable-versioning', async () => (await import('./commands/kv-enable-versioning.js')).kvEnableVersioningCommand],
+  ['kv get', async () => (await import('./commands/kv-get.js')).kvGetCommand],
+  ['kv list', async () => (await import('./commands/kv-list.js')).kvListCommand],
+  ['kv metadata delete', async () => (await import('./commands/kv-metadata-delete.js')).kvMetadataDeleteCommand],
+  ['kv metadata get', async () => (await import('./commands/kv-metadata-get.js')).kvMetadataGetCommand],
+  ['kv metadata put', async () => (await import('./commands/kv-metadata-put.js')).kvMetadataPutCommand],
+  ['kv patch', async () => (await import('./commands/kv-patch.js')).kvPatchCommand],
+  ['kv put', async () => (await import('./commands/kv-put.js')).kvPutCommand],
+  ['kv rollback', async () => (await import('./commands/kv-rollback.js')).kvRollbackCommand],
+  ['kv undelete', async () => (await import('./commands/kv-undelete.js')).kvUndeleteCommand],
+  ['secrets disable', async () => (await import('./commands/secrets-disable.js')).secretsDisableCommand],
+  ['secrets enable', async () => (await import('./commands/secrets-enable.js')).secretsEnableCommand],
+  ['secrets list', async () => (await import('./commands/secrets-list.js')).secretsListCommand],
+  ['secrets move', async () => (await import('./commands/secrets-move.js')).secretsMoveCommand],
+  ['secrets tune', async () => (await import('./commands/secrets-tune.js')).secretsTuneCommand],
+  ['auth disable', async () => (await import('./commands/auth-disable.js')).authDisableCommand],
+  ['auth enable', async () => (await import('./commands/auth-enable.js')).authEnableCommand],
+  ['auth list', async () => (await import('./commands/auth-list.js')).authListCommand],
+  ['auth tune', async () => (await import('./commands/auth-tune.js')).authTuneCommand],
+  ['policy delete', async () => (await import('./commands/policy-delete.js')).policyDeleteCommand],
+  ['policy fmt', async () => (await import('./commands/policy-fmt.js')).policyFmtCommand],
+  ['policy list', async () => (await import('./commands/policy-list.js')).policyListCommand],
+  ['policy read', async () => (await import('./commands/policy-read.js')).policyReadCommand],
+  ['policy write', async () => (await import('./commands/policy-write.js')).policyWriteCommand],
+  ['namespace create', async () => (await import('./commands/namespace-create.js')).namespaceCreateCommand],
+  ['namespace delete', async () => (await import('./commands/namespace-delete.js')).namespaceDeleteCommand],
+  ['namespace list', async () => (await import('./commands/namespace-list.js')).namespaceListCommand],
+  ['namespace lookup', async () => (await import('./commands/namespace-lookup.js')).namespaceLookupCommand],
+  ['namespace patch', async () => (await import('./commands/namespace-patch.js')).namespacePatchCommand],
+  ['path-help', async () => (await import('./commands/path-help.js')).pathHelpCommand],
+  ['version', async () => (await import('./commands/version.js')).versionCommand],
+  ['audit disable', async () => (await import('./commands/audit-disable.js')).auditDisableCommand],
+  ['audit enable', async () => (await import('./commands/audit-enable.js')).auditEnableCommand],
+  ['audit list', async () => (await import('./commands/audit-list.js')).auditListCommand],
+  ['lease lookup', async () => (await import('./commands/lease-lookup.js')).leaseLookupCommand],
+  ['lease renew', async () => (await import('./commands/lease-renew.js')).leaseRenewCommand],
+  ['lease revoke', async () => (await import('./commands/lease-revoke.js')).leaseRevokeCommand],
+  ['print token', async () => (await import('./commands/print-token.js')).printTokenCommand],
+]);
 
 /** The longest command name made of the first words of `argv` (at most three): its loader and word count. */
 export function findCommand(argv: string[]): { load: () => Promise<Command>; words: number } | undefined {
   for (let n = Math.min(3, argv.length); n >= 1; n--) {
-    const load = COMMANDS[argv.slice(0, n).join(' ')];
+    const load = COMMANDS.get(argv.slice(0, n).join(' '));
     if (load) return { load, words: n };
   }
   return undefined;
@@ -57,5 +81,25 @@ export function findCommand(argv: string[]): { load: () => Promise<Command>; wor
 
 /** The commands of a group (`kv` → `kv get`, `kv put`, …), for the usage text. */
 export function commandsUnder(prefix: string): string[] {
-  return Object.keys(COMMANDS).filter((n) => n.startsWith(`${prefix} `));
+  return [...COMMANDS.keys()].filter((n) => n.startsWith(`${prefix} `));
+}
+
+/** Every command name, in table order (for the usage text and shell completion). */
+export function commandNames(): string[] {
+  return [...COMMANDS.keys()];
+}
+
+/**
+ * The command a mistyped one most likely meant: the nearest name (or group) by edit distance,
+ * when it is close enough to be a typo rather than another word.
+ */
+export function suggestCommand(words: string[]): string | undefined {
+  const candidates = [...new Set([...COMMANDS.keys(), ...[...COMMANDS.keys()].map((n) => n.split(' ')[0] as string)])];
+  // Longest first: `kv gte secret/x` is `kv get` with an argument, not a three-word command.
+  for (let n = Math.min(3, words.length); n >= 1; n--) {
+    const typed = words.slice(0, n).join(' ');
+    const best = closest(typed, candidates);
+    if (distance(typed, best) <= Math.max(2, Math.floor(typed.length / 3))) return best;
+  }
+  return undefined;
 }

@@ -56,6 +56,8 @@ export interface CommandContext {
   tokenFile: TokenFile;
   /** All of standard input (for `-` arguments). */
   readStdin(): Promise<string>;
+  /** A secret typed at the terminal without echo after `label`; one line of stdin when it is not a terminal. */
+  readSecret(label: string): Promise<string>;
   readFile(path: string): Promise<string>;
 }
 
@@ -65,6 +67,8 @@ export interface CommandSpec<F extends Record<string, FlagSpec>> {
   summary: string;
   /** Positional synopsis after the options, e.g. `PATH [K=V ...]`. */
   usage: string;
+  /** One complete command line a user can copy, shown by `-help`. */
+  example: string;
   /** More detail for `-help`. */
   description?: string;
   flags: F;
@@ -88,6 +92,8 @@ export interface Runtime {
   env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream;
   stdin: NodeJS.ReadableStream;
+  /** Where prompts go, so they never mix with the output a script captures. */
+  stderr: NodeJS.WritableStream;
 }
 
 /** The process and the way to build a client context, handed to every command. */
@@ -105,7 +111,7 @@ const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   namespace: flag.string('Namespace for the request (env VAULT_NAMESPACE).'),
   'ca-cert': flag.string('PEM file of the CA that signed the server certificate (env VAULT_CACERT).'),
   'tls-skip-verify': flag.bool('Do not verify the server certificate (env VAULT_SKIP_VERIFY). Insecure.'),
-  format: flag.string('Output format: table or json (env VAULT_FORMAT).'),
+  format: flag.string('Output format: table, json or yaml (env VAULT_FORMAT).'),
   field: flag.string('Print only this field of the result, without decoration.'),
 };
 
@@ -118,7 +124,7 @@ export function defineCommand<F extends Record<string, FlagSpec>>(spec: CommandS
     summary: spec.summary,
     help: () => commandHelp(spec),
     async execute(argv, { makeContext }) {
-      const parsed = parseArgs(argv, booleans);
+      const parsed = parseArgs(argv, booleans, new Set(Object.keys(all)));
       for (const name of parsed.flags.keys()) {
         if (!Object.hasOwn(all, name))
           throw new UsageError(`flag provided but not defined: -${name}\n\n${commandHelp(spec)}`);
@@ -161,6 +167,9 @@ function commandHelp(spec: CommandSpec<Record<string, FlagSpec>>): string {
     '',
     `  ${spec.summary}`,
     ...(spec.description ? ['', ...spec.description.split('\n').map((l) => `  ${l}`.trimEnd())] : []),
+    '',
+    'Example:',
+    `  $ ${spec.example}`,
     '',
     ...(Object.keys(spec.flags).length > 0
       ? ['Command options:', ...Object.entries(spec.flags).map(([n, f]) => line(n, f)), '']

@@ -5,6 +5,7 @@ import type { CommandContext, ContextFactory, Runtime } from './command.js';
 import { CliError } from './command.js';
 import { flagBool, flagValue, UsageError } from './flags.js';
 import { createOutput } from './output.js';
+import { readSecret } from './prompt.js';
 import { tokenFileIn } from './token-file.js';
 
 /** The established default: TLS on the loopback address. */
@@ -36,6 +37,7 @@ export function contextFactory(rt: Runtime): ContextFactory {
       out,
       tokenFile,
       readStdin: () => readAll(rt.stdin),
+      readSecret: (label) => readSecret(rt.stdin, rt.stderr, label),
       readFile: async (path) => {
         try {
           return await readFile(path, 'utf8');

@@ -8,7 +8,11 @@ export interface ParsedArgs {
   positionals: string[];
 }
 
-export function parseArgs(argv: readonly string[], booleanFlags: ReadonlySet<string>): ParsedArgs {
+export function parseArgs(
+  argv: readonly string[],
+  booleanFlags: ReadonlySet<string>,
+  knownFlags?: ReadonlySet<string>,
+): ParsedArgs {
   const flags = new Map<string, string[]>();
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -17,13 +21,16 @@ export function parseArgs(argv: readonly string[], booleanFlags: ReadonlySet<str
       positionals.push(...argv.slice(i + 1));
       break;
     }
-    if (!arg.startsWith('-') || arg === '-' || positionals.length > 0) {
-      positionals.push(arg);
-      continue;
-    }
     const body = arg.replace(/^--?/, '');
     const eq = body.indexOf('=');
     const name = eq === -1 ? body : body.slice(0, eq);
+    // After the first argument, only a flag the command declares is still a flag (`kv get
+    // secret/app -field=pw` works, as with the established CLI); anything else is an argument.
+    const isLateFlag = positionals.length > 0 && knownFlags?.has(name) === true;
+    if (!arg.startsWith('-') || arg === '-' || (positionals.length > 0 && !isLateFlag)) {
+      positionals.push(arg);
+      continue;
+    }
     let value: string;
     if (eq !== -1) value = body.slice(eq + 1);
     else if (booleanFlags.has(name)) value = 'true';

@@ -1,8 +1,22 @@
-import { ApiError, type Client, type KvApi } from '@ward/secrets-client';
+import { ApiError, type Client, type KvApi, type KvVersionMetadata, type Secret } from '@ward/secrets-client';
 import { CliError, flag } from './command.js';
+import { UsageError } from './flags.js';
+import type { Output } from './output.js';
 
 /** The `-mount` flag of every `kv` command that takes a key. */
 export const KV_MOUNT_FLAG = flag.string('Mount path of the engine; PATH is then the key below it.');
+
+/** `-versions=1,3` as numbers; `required` makes an absent or empty flag a usage error. */
+export function parseVersions(value: string | undefined, required: boolean): number[] | undefined {
+  if (value === undefined || value === '') {
+    if (required) throw new UsageError('no versions provided; use -versions=N[,M...]');
+    return undefined;
+  }
+  return value.split(',').map((v) => {
+    if (!/^\d+$/.test(v.trim())) throw new UsageError(`-versions: "${v}" is not a version number`);
+    return Number(v);
+  });
+}
 
 /** Refuses a v1 mount for the commands only KV v2 has (`kv metadata …`), as the established CLI does. */
 export function requireKvV2(target: KvTarget): void {
@@ -16,7 +30,7 @@ export interface KvTarget {
   key: string;
   version: 1 | 2;
   /** The API path shown to the user: `secret/data/foo` for v2, `secret/foo` for v1. */
-  apiPath(section?: 'data' | 'metadata'): string;
+  apiPath(section?: 'data' | 'metadata' | 'undelete' | 'destroy'): string;
 }
 
 /**
@@ -53,4 +67,12 @@ async function explainDenied<T>(path: string, lookup: () => Promise<T>): Promise
       2,
     );
   }
+}
+
+/** What `kv put`, `kv patch` and `kv rollback` print after writing a version, as the established CLI does. */
+export function showWrittenVersion(out: Output, target: KvTarget, secret: Secret<KvVersionMetadata>): void {
+  out.section('Secret Path');
+  out.note(`${target.apiPath()}\n`);
+  out.section('Metadata');
+  out.secret(secret);
 }

@@ -1,49 +1,55 @@
 #!/usr/bin/env node
 import { ClientError } from '@ward/secrets-client';
 import { CliError, type CommandIO } from './command.js';
-import { commandsUnder, findCommand } from './command-table.js';
+import { commandNames, commandsUnder, findCommand, suggestCommand } from './command-table.js';
 import { contextFactory } from './context.js';
 import { UsageError } from './flags.js';
 
-const USAGE = `Usage: ward <command> [options] [args]
-
-Server:
-  server              Start the secrets server (ward server -dev, ward server -config=FILE)
-  proxy               Start an API proxy with auto-auth and a lease cache (ward proxy -config=FILE)
-
-Client (reads VAULT_ADDR or WARD_ADDR, VAULT_TOKEN, VAULT_NAMESPACE, VAULT_CACERT, VAULT_SKIP_VERIFY):
-  status              operator init|unseal|seal        login
-  token create|lookup|renew|revoke                     read  write  list  delete
-  kv get|put|list|delete|metadata get|metadata delete  path-help
-  secrets enable|disable|list|tune   auth enable|disable|list
-  policy write|read|list|delete      namespace create|list|delete
-
-Run "ward <command> -help" for a command's options.
-`;
+/** The top-level usage, listed from the command table so a new command cannot be left out. */
+function usage(): string {
+  const groups = new Map<string, string[]>();
+  for (const name of commandNames()) {
+    const [head = '', ...rest] = name.split(' ');
+    groups.set(head, [...(groups.get(head) ?? []), rest.join(' ')].filter(Boolean));
+  }
+  const lines = [...groups].map(([head, subs]) => `  ${head}${subs.length ? ` ${subs.join('|')}` : ''}`);
+  return [
+    'Usage: ward <command> [options] [args]',
+    '',
+    'Commands (the client reads VAULT_ADDR or WARD_ADDR, VAULT_TOKEN, VAULT_NAMESPACE, VAULT_CACERT):',
+    ...lines,
+    '',
+    'Run "ward <command> -help" for a command\'s options and an example; "ward completion bash|zsh" for completion.',
+    '',
+  ].join('\n');
+}
 
 const isHelpFlag = (a: string) => /^--?h(elp)?$/.test(a);
+const isVersionFlag = (a: string) => /^--?v(ersion)?$/.test(a);
 
 /** Runs the CLI; the only place that decides the exit status. */
 async function main(argv: string[], io: CommandIO): Promise<number> {
   const [first] = argv;
   if (!first || isHelpFlag(first)) {
-    io.runtime.stdout.write(USAGE);
+    io.runtime.stdout.write(usage());
     return first ? 0 : 1;
   }
   try {
-    const found = findCommand(argv);
+    const found = findCommand(isVersionFlag(first) ? ['version', ...argv.slice(1)] : argv);
     if (!found) {
-      const group = commandsUnder(argv.filter((a) => !a.startsWith('-')).join(' '));
+      const words = argv.filter((a) => !a.startsWith('-'));
+      const group = commandsUnder(words.join(' '));
       if (group.length > 0) {
         process.stderr.write(`Usage: ward ${argv.join(' ')} <subcommand>\n\n  ${group.join('\n  ')}\n`);
         return 1;
       }
-      throw new UsageError(`unknown command "${argv.join(' ')}"\n\n${USAGE}`);
+      const guess = suggestCommand(words.slice(0, 3));
+      const hint = guess ? `\n\nDid you mean "ward ${guess}"?` : `\n\n${usage()}`;
+      throw new UsageError(`unknown command "${argv.join(' ')}"${hint}`);
     }
     const command = await found.load();
-    const rest = argv.slice(found.words);
-    const flagsEnd = rest.findIndex((a) => !a.startsWith('-') || a === '-' || a === '--');
-    if (rest.slice(0, flagsEnd === -1 ? rest.length : flagsEnd).some(isHelpFlag)) {
+    const rest = isVersionFlag(first) ? argv.slice(1) : argv.slice(found.words);
+    if (rest.some((a, i) => isHelpFlag(a) && !rest.slice(0, i).includes('--'))) {
       io.runtime.stdout.write(command.help());
       return 0;
     }
@@ -51,7 +57,8 @@ async function main(argv: string[], io: CommandIO): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) return fail(err.message, 1);
     if (err instanceof CliError) return fail(err.message, err.exitCode);
-    if (err instanceof ClientError) return fail(err.message, 2);
+    // The wire keeps the established texts ("Vault is sealed"); the user reads about Ward.
+    if (err instanceof ClientError) return fail(err.message.replace(/\bVault\b/g, 'Ward'), 2);
     return fail((err as Error).stack ?? String(err), 2);
   }
 }
@@ -61,5 +68,11 @@ function fail(message: string, code: number): number {
   return code;
 }
 
-const runtime = { env: process.env, stdout: process.stdout, stdin: process.stdin };
+// `ward kv get … | head`: the reader went away; stop quietly instead of printing a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
+const runtime = { env: process.env, stdout: process.stdout, stdin: process.stdin, stderr: process.stderr };
 process.exitCode = await main(process.argv.slice(2), { runtime, makeContext: contextFactory(runtime) });

@@ -1,8 +1,9 @@
 import type { Secret, SecretAuth } from '@ward/secrets-client';
+import { stringify as stringifyYaml } from 'yaml';
 import { CliError } from './command.js';
 import { UsageError } from './flags.js';
 
-export type Format = 'table' | 'json';
+export type Format = 'table' | 'json' | 'yaml';
 
 /**
  * Everything a command prints goes through here, so `-format=json` and `-field=NAME`
@@ -31,13 +32,17 @@ export interface Output {
 }
 
 export function createOutput(write: (s: string) => void, format: string, field: string | undefined): Output {
-  if (format !== 'table' && format !== 'json') throw new UsageError(`invalid format "${format}": use table or json`);
-  const json = (value: unknown) => write(`${JSON.stringify(value, null, 2)}\n`);
+  if (format !== 'table' && format !== 'json' && format !== 'yaml') {
+    throw new UsageError(`invalid format "${format}": use table, json or yaml`);
+  }
+  // Whatever JSON would print, YAML prints the same value as YAML.
+  const json = (value: unknown) =>
+    write(format === 'yaml' ? stringifyYaml(value ?? null) : `${JSON.stringify(value, null, 2)}\n`);
   const pick = (values: Record<string, unknown>) => {
     if (field === undefined) return false;
     if (!Object.hasOwn(values, field)) throw new CliError(`Field "${field}" not present in secret`, 1);
     const v = values[field];
-    write(`${typeof v === 'string' ? v : format === 'json' ? JSON.stringify(v) : formatValue(v)}\n`);
+    write(`${typeof v === 'string' ? v : format === 'table' ? formatValue(v) : JSON.stringify(v)}\n`);
     return true;
   };
   const table = (values: Record<string, unknown>) =>
@@ -52,7 +57,7 @@ export function createOutput(write: (s: string) => void, format: string, field: 
     secret(secret) {
       const data = (secret.data ?? {}) as Record<string, unknown>;
       if (pick(data)) return;
-      if (format === 'json') return json(secret);
+      if (format !== 'table') return json(secret);
       const ttl = secret.lease_duration > 0 ? { refresh_interval: humanDuration(secret.lease_duration) } : {};
       table({ ...ttl, ...data });
       for (const w of secret.warnings ?? []) write(`\nWARNING! ${w}\n`);
@@ -62,12 +67,12 @@ export function createOutput(write: (s: string) => void, format: string, field: 
       if (!a) throw new CliError('the server returned no auth information', 2);
       const values = authFields(a);
       if (pick(values)) return;
-      if (format === 'json') return json(secret);
+      if (format !== 'table') return json(secret);
       table(values);
     },
     keys(keys, raw) {
       if (field !== undefined) throw new UsageError('-field is not supported for lists');
-      if (format === 'json') return json(raw ?? keys);
+      if (format !== 'table') return json(raw ?? keys);
       write(
         formatTable(
           ['Keys'],
@@ -77,16 +82,16 @@ export function createOutput(write: (s: string) => void, format: string, field: 
     },
     fields(values, raw) {
       if (pick(values)) return;
-      if (format === 'json') return json(raw ?? values);
+      if (format !== 'table') return json(raw ?? values);
       table(values);
     },
     rows(headers, rows, raw) {
       if (field !== undefined) throw new UsageError('-field is not supported for this command');
-      if (format === 'json') return json(raw);
+      if (format !== 'table') return json(raw);
       write(formatTable(headers, rows));
     },
     section(title, values) {
-      if (format === 'json' || field !== undefined) return;
+      if (format !== 'table' || field !== undefined) return;
       write(`==== ${title} ====\n`);
       if (values) {
         table(values);
@@ -97,7 +102,7 @@ export function createOutput(write: (s: string) => void, format: string, field: 
       if (format === 'table' && field === undefined) write(`${text}\n`);
     },
     text(text, raw) {
-      if (format === 'json') return json(raw);
+      if (format !== 'table') return json(raw);
       write(text.endsWith('\n') ? text : `${text}\n`);
     },
     success(message) {

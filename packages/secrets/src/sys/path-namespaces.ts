@@ -39,7 +39,10 @@ export function pathNamespaces(sys: SystemCore): PathDefinition[] {
       pattern: 'namespaces/:name',
       fields: {
         name: field.path({ description: 'Name of the child namespace (one path segment).' }),
-        custom_metadata: field.stringMap({ description: 'Caller-defined string metadata.' }),
+        // Nullable so a merge patch can remove a key (`{"custom_metadata": {"team": null}}`).
+        custom_metadata: field.nullableStringMap({
+          description: 'Caller-defined string metadata; in a PATCH, `null` removes a key.',
+        }),
       },
       existenceCheck: async ({ data }) => sys.namespaces.get(data.name) !== undefined,
       operations: {
@@ -47,7 +50,7 @@ export function pathNamespaces(sys: SystemCore): PathDefinition[] {
         create: {
           summary: 'Create a child namespace.',
           handler: async ({ data }) => ({
-            data: view(await sys.namespaces.create(data.name, data.custom_metadata ?? {})),
+            data: view(await sys.namespaces.create(data.name, withoutNulls(data.custom_metadata))),
           }),
         },
         update: {
@@ -55,7 +58,7 @@ export function pathNamespaces(sys: SystemCore): PathDefinition[] {
           handler: async ({ data }) => {
             const ns = find(data.name);
             const clear = Object.fromEntries(Object.keys(ns.custom_metadata).map((k) => [k, null]));
-            return { data: view(await sys.namespaces.patch(ns, { ...clear, ...data.custom_metadata })) };
+            return { data: view(await sys.namespaces.patch(ns, { ...clear, ...withoutNulls(data.custom_metadata) })) };
           },
         },
         patch: {
@@ -79,4 +82,11 @@ export function pathNamespaces(sys: SystemCore): PathDefinition[] {
       },
     }),
   ];
+}
+
+/** Metadata to store as given: a `null` only means "remove" in a patch. */
+function withoutNulls(metadata: Record<string, string | null> | undefined): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(metadata ?? {}).filter((entry): entry is [string, string] => entry[1] !== null),
+  );
 }

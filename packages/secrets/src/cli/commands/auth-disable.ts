@@ -5,6 +5,7 @@ export const authDisableCommand = defineCommand({
   name: 'auth disable',
   summary: 'Disable an auth method.',
   usage: 'PATH',
+  example: 'ward auth disable userpass/',
   flags: {},
   args: { min: 1, max: 1 },
   async run({ args: [path = ''] }, { client, out }) {

@@ -7,6 +7,7 @@ export const authEnableCommand = defineCommand({
   name: 'auth enable',
   summary: 'Enable an auth method.',
   usage: 'TYPE',
+  example: 'ward auth enable -path=people userpass',
   flags: { path: flag.string('Where to mount it below auth/ (default: the type).'), ...mountFlags },
   args: { min: 1, max: 1 },
   async run({ flags, args: [type = ''] }, { client, out }) {

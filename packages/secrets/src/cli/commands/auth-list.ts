@@ -6,6 +6,7 @@ export const authListCommand = defineCommand({
   name: 'auth list',
   summary: 'List the enabled auth methods.',
   usage: '',
+  example: 'ward auth list -detailed',
   flags: { detailed: flag.bool('Also show TTLs and options.') },
   args: { min: 0, max: 0 },
   async run({ flags }, { client, out }) {

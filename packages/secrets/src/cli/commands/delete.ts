@@ -6,6 +6,7 @@ export const deleteCommand = defineCommand({
   name: 'delete',
   summary: 'Delete data at any API path.',
   usage: 'PATH [K=V ...]',
+  example: 'ward delete secret/data/app',
   flags: {},
   args: { min: 1 },
   async run({ args: [path = '', ...pairs] }, ctx) {

@@ -7,6 +7,7 @@ export const kvGetCommand = defineCommand({
   name: 'kv get',
   summary: 'Read a secret from a KV mount (version 1 or 2).',
   usage: 'PATH',
+  example: 'ward kv get -field=password secret/app',
   flags: {
     mount: KV_MOUNT_FLAG,
     version: flag.string('Version to read (KV v2).'),

@@ -6,6 +6,7 @@ export const kvListCommand = defineCommand({
   name: 'kv list',
   summary: 'List the keys below a path of a KV mount.',
   usage: 'PATH',
+  example: 'ward kv list secret/',
   flags: { mount: flag.string('Mount path of the engine; PATH is then the folder below it.') },
   args: { min: 1, max: 1 },
   async run({ flags, args: [path = ''] }, { client, out }) {

@@ -6,6 +6,7 @@ export const kvMetadataDeleteCommand = defineCommand({
   name: 'kv metadata delete',
   summary: 'Delete every version and the metadata of a KV v2 secret.',
   usage: 'PATH',
+  example: 'ward kv metadata delete secret/app',
   flags: { mount: KV_MOUNT_FLAG },
   args: { min: 1, max: 1 },
   async run({ flags, args: [path = ''] }, { client, out }) {

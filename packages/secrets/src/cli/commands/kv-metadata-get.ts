@@ -6,6 +6,7 @@ export const kvMetadataGetCommand = defineCommand({
   name: 'kv metadata get',
   summary: 'Show the metadata and versions of a KV v2 secret.',
   usage: 'PATH',
+  example: 'ward kv metadata get secret/app',
   flags: { mount: KV_MOUNT_FLAG },
   args: { min: 1, max: 1 },
   async run({ flags, args: [path = ''] }, { client, out }) {

@@ -1,13 +1,14 @@
 import { defineCommand, flag } from '../command.js';
 import { UsageError } from '../flags.js';
 import { intFlag, parseDataArgs } from '../input.js';
-import { KV_MOUNT_FLAG, resolveKv } from '../kv-path.js';
+import { KV_MOUNT_FLAG, resolveKv, showWrittenVersion } from '../kv-path.js';
 
 /** `ward kv put secret/foo k=v …`: a new version on v2 (optionally check-and-set), a replace on v1. */
 export const kvPutCommand = defineCommand({
   name: 'kv put',
   summary: 'Write a secret to a KV mount; K=@file reads a file, - reads JSON from stdin.',
   usage: 'PATH K=V ... | PATH -',
+  example: 'ward kv put secret/app password=s3cret user=ops',
   flags: {
     mount: KV_MOUNT_FLAG,
     cas: flag.string('Check-and-set: write only if the current version is this (0 = only if new). KV v2.'),
@@ -24,10 +25,7 @@ export const kvPutCommand = defineCommand({
     }
     const cas = intFlag(flags.cas, 'cas');
     const secret = await target.kv.v2.put(target.key, data, cas === undefined ? {} : { cas });
-    ctx.out.section('Secret Path');
-    ctx.out.note(`${target.apiPath()}\n`);
-    ctx.out.section('Metadata');
-    ctx.out.secret(secret);
+    showWrittenVersion(ctx.out, target, secret);
     return undefined;
   },
 });

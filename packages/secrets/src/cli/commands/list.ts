@@ -5,6 +5,7 @@ export const listCommand = defineCommand({
   name: 'list',
   summary: 'List the keys below any API path.',
   usage: 'PATH',
+  example: 'ward list secret/metadata/',
   flags: {},
   args: { min: 1, max: 1 },
   async run({ args: [path = ''] }, { client, out }) {

@@ -10,9 +10,11 @@ export const loginCommand = defineCommand({
   name: 'login',
   summary: 'Authenticate and save the token for later commands.',
   usage: '[TOKEN | - | K=V ...]',
+  example: 'ward login -method=userpass username=alice',
   description:
-    'Methods: token (the default: TOKEN or "-" for stdin; checked with lookup-self) and\n' +
-    'userpass (username=… password=…; POST auth/<path>/login/<username>).\n' +
+    'Methods: token (the default: TOKEN, "-" for stdin, or asked for without echo; checked with\n' +
+    'lookup-self) and userpass (username=… [password=…], the password asked for without echo when\n' +
+    'not given; POST auth/<path>/login/<username>).\n' +
     'The token goes to ~/.ward-token, used when VAULT_TOKEN is unset.',
   flags: {
     method: flag.string('Auth method: token or userpass.', 'token'),
@@ -24,12 +26,21 @@ export const loginCommand = defineCommand({
     let params: Record<string, string> = {};
     if (flags.method === 'token') {
       const [arg, ...extra] = args;
-      if (arg === undefined || extra.length > 0) throw new UsageError('login -method=token takes one TOKEN (or -)');
-      params.token = arg === '-' ? (await ctx.readStdin()).trim() : arg.replace(/^token=/, '');
+      if (extra.length > 0) throw new UsageError('login -method=token takes one TOKEN (or -)');
+      params.token =
+        arg === undefined
+          ? (await ctx.readSecret('Token (will be hidden): ')).trim()
+          : arg === '-'
+            ? (await ctx.readStdin()).trim()
+            : arg.replace(/^token=/, '');
+      if (!params.token) throw new UsageError('a token is required');
     } else {
       params = Object.fromEntries(Object.entries(await parseDataArgs(args, ctx)).map(([k, v]) => [k, String(v)]));
-      if (flags.method === 'userpass' && (!params.username || !params.password)) {
-        throw new UsageError('login -method=userpass needs username=… and password=…');
+      if (flags.method === 'userpass' && !params.username)
+        throw new UsageError('login -method=userpass needs username=…');
+      if (flags.method === 'userpass' && params.password === undefined) {
+        params.password = await ctx.readSecret('Password (will be hidden): ');
+        if (params.password === '') throw new UsageError('no password given (password=…, the terminal, or stdin)');
       }
     }
     const auth = await ctx.client.login(flags.method, params, flags.path);

@@ -6,6 +6,7 @@ export const namespaceCreateCommand = defineCommand({
   name: 'namespace create',
   summary: 'Create a child namespace of the current one.',
   usage: 'NAME',
+  example: 'ward namespace create -custom-metadata=owner=ops team',
   flags: { 'custom-metadata': flag.list('Metadata K=V.') },
   args: { min: 1, max: 1 },
   async run({ flags, args: [name = ''] }, { client, out }) {

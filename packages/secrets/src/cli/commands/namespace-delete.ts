@@ -5,6 +5,7 @@ export const namespaceDeleteCommand = defineCommand({
   name: 'namespace delete',
   summary: 'Delete a child namespace of the current one.',
   usage: 'NAME',
+  example: 'ward namespace delete team',
   flags: {},
   args: { min: 1, max: 1 },
   async run({ args: [name = ''] }, { client, out }) {

@@ -5,6 +5,7 @@ export const namespaceListCommand = defineCommand({
   name: 'namespace list',
   summary: 'List the child namespaces of the current one.',
   usage: '',
+  example: 'ward namespace list',
   flags: {},
   args: { min: 0, max: 0 },
   async run(_input, { client, out }) {

@@ -18,6 +18,7 @@ export const operatorGenerateRootCommand = defineCommand({
   name: 'operator generate-root',
   summary: 'Generate a new root token from unseal key shares.',
   usage: '[KEY | -]',
+  example: 'ward operator generate-root -generate-otp',
   description:
     'Start with -init, submit a threshold of shares one by one, then decode the result with -decode and -otp.',
   flags: {

@@ -6,6 +6,7 @@ export const operatorInitCommand = defineCommand({
   name: 'operator init',
   summary: 'Initialise a new server: create the unseal key shares and the root token.',
   usage: '',
+  example: 'ward operator init -key-shares=5 -key-threshold=3',
   description: 'With -status, only report: exit 0 when initialised, 2 when not.',
   flags: {
     'key-shares': flag.string('Number of key shares to split the unseal key into.', '5'),

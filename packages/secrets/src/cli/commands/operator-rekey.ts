@@ -15,6 +15,7 @@ export const operatorRekeyCommand = defineCommand({
   name: 'operator rekey',
   summary: 'Replace the unseal key shares (the root key stays).',
   usage: '[KEY | -]',
+  example: 'ward operator rekey -init -key-shares=5 -key-threshold=3',
   description:
     'Start with -init, then submit a threshold of the current shares one by one; the last submission prints the new shares.',
   flags: {

@@ -1,20 +1,29 @@
 import { defineCommand, flag } from '../command.js';
 import { UsageError } from '../flags.js';
 
-/** `ward operator unseal KEY`: submits one key share (`-` reads it from stdin). */
+/**
+ * `ward operator unseal [KEY]`: submits one key share. Without KEY it is asked for at the
+ * terminal without echo (or read as one line of stdin); `-` reads all of stdin.
+ */
 export const operatorUnsealCommand = defineCommand({
   name: 'operator unseal',
   summary: 'Submit one unseal key share; prints the progress.',
-  usage: 'KEY | -',
+  usage: '[KEY | -]',
+  example: 'ward operator unseal',
   flags: { reset: flag.bool('Discard the shares submitted so far.') },
   args: { min: 0, max: 1 },
-  async run({ flags, args }, { client, out, readStdin }) {
+  async run({ flags, args }, { client, out, readStdin, readSecret }) {
     let status: Awaited<ReturnType<typeof client.sys.status>>;
     if (flags.reset) status = await client.sys.unsealReset();
     else {
       const [arg] = args;
-      if (arg === undefined) throw new UsageError('an unseal key is required (or - to read it from stdin)');
-      const key = arg === '-' ? (await readStdin()).trim() : arg;
+      const key =
+        arg === undefined
+          ? (await readSecret('Unseal Key (will be hidden): ')).trim()
+          : arg === '-'
+            ? (await readStdin()).trim()
+            : arg;
+      if (key === '') throw new UsageError('an unseal key is required');
       status = await client.sys.unseal(key);
     }
     out.fields(

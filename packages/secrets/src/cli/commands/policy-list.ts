@@ -5,6 +5,7 @@ export const policyListCommand = defineCommand({
   name: 'policy list',
   summary: 'List the ACL policies.',
   usage: '',
+  example: 'ward policy list',
   flags: {},
   args: { min: 0, max: 0 },
   async run(_input, { client, out }) {

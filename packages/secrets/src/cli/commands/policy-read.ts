@@ -5,6 +5,7 @@ export const policyReadCommand = defineCommand({
   name: 'policy read',
   summary: 'Print an ACL policy.',
   usage: 'NAME',
+  example: 'ward policy read app',
   flags: {},
   args: { min: 1, max: 1 },
   async run({ args: [name = ''] }, { client, out }) {

@@ -5,6 +5,7 @@ export const policyWriteCommand = defineCommand({
   name: 'policy write',
   summary: 'Create or replace an ACL policy from a file (or - for stdin).',
   usage: 'NAME FILE | NAME -',
+  example: 'ward policy write app app.hcl',
   flags: {},
   args: { min: 2, max: 2 },
   async run({ args: [name = '', source = ''] }, ctx) {

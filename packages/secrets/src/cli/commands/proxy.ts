@@ -15,6 +15,9 @@ const PROXY_HELP = `Usage: ward proxy -config=FILE [options]
 
   -config=FILE               Configuration file (HCL or JSON). Required.
   -log-level=LEVEL           trace, debug, info, warn or error (default info).
+
+Example:
+  $ ward proxy -config=/etc/ward/proxy.hcl
 `;
 
 /** `ward proxy`: runs until SIGINT/SIGTERM or `POST /proxy/v1/quit`, or exits after auth. */

@@ -6,6 +6,7 @@ export const readCommand = defineCommand({
   name: 'read',
   summary: 'Read data at any API path.',
   usage: 'PATH [K=V ...]',
+  example: 'ward read sys/mounts',
   flags: {},
   args: { min: 1 },
   async run({ args: [path = '', ...pairs] }, ctx) {

@@ -5,6 +5,7 @@ export const secretsDisableCommand = defineCommand({
   name: 'secrets disable',
   summary: 'Disable a secrets engine; everything stored under it is erased.',
   usage: 'PATH',
+  example: 'ward secrets disable apps/',
   flags: {},
   args: { min: 1, max: 1 },
   async run({ args: [path = ''] }, { client, out }) {

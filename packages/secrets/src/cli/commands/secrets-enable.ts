@@ -7,6 +7,7 @@ export const secretsEnableCommand = defineCommand({
   name: 'secrets enable',
   summary: 'Enable a secrets engine.',
   usage: 'TYPE',
+  example: 'ward secrets enable -path=apps -version=2 kv',
   flags: {
     path: flag.string('Where to mount it (default: the type).'),
     version: flag.string('Engine version (kv: 1 or 2); same as -options=version=N.'),

@@ -6,6 +6,7 @@ export const secretsListCommand = defineCommand({
   name: 'secrets list',
   summary: 'List the enabled secrets engines.',
   usage: '',
+  example: 'ward secrets list -detailed',
   flags: { detailed: flag.bool('Also show TTLs and options.') },
   args: { min: 0, max: 0 },
   async run({ flags }, { client, out }) {

@@ -9,6 +9,7 @@ export const secretsTuneCommand = defineCommand({
   name: 'secrets tune',
   summary: "Change a secrets engine's settings.",
   usage: 'PATH',
+  example: 'ward secrets tune -max-lease-ttl=24h apps/',
   flags: mountFlags,
   args: { min: 1, max: 1 },
   async run({ flags, args: [path = ''] }, { client, out }) {

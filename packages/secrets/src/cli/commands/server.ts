@@ -21,6 +21,9 @@ export const SERVER_HELP = `Usage: ward server [options]
   -dev-tls                   Dev mode over HTTPS with a generated CA (implies -dev).
   -dev-tls-cert-dir=DIR      Where -dev-tls writes its files (default: a new temp dir).
   -log-level=LEVEL           trace, debug, info, warn or error (default info).
+
+Example:
+  $ ward server -config=/etc/ward/ward.hcl
 `;
 
 /**

@@ -5,6 +5,7 @@ export const statusCommand = defineCommand({
   name: 'status',
   summary: 'Print the seal status of the server.',
   usage: '',
+  example: 'ward status',
   description: 'Exit status: 0 unsealed, 2 sealed, 1 error talking to the server.',
   flags: {},
   args: { min: 0, max: 0 },

@@ -7,6 +7,7 @@ export const tokenCreateCommand = defineCommand({
   name: 'token create',
   summary: 'Create a token.',
   usage: '',
+  example: 'ward token create -policy=app -ttl=1h',
   flags: {
     policy: flag.list('Policy to attach.'),
     ttl: flag.string('Initial TTL (e.g. 1h).'),

@@ -5,6 +5,7 @@ export const tokenLookupCommand = defineCommand({
   name: 'token lookup',
   summary: 'Show the properties of a token.',
   usage: '[TOKEN | ACCESSOR]',
+  example: 'ward token lookup',
   flags: { accessor: flag.bool('The argument is an accessor, not a token.') },
   args: { min: 0, max: 1 },
   async run({ flags, args }, { client, out }) {

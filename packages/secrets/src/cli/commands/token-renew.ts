@@ -5,6 +5,7 @@ export const tokenRenewCommand = defineCommand({
   name: 'token renew',
   summary: 'Renew a token.',
   usage: '[TOKEN | ACCESSOR]',
+  example: 'ward token renew -increment=1h',
   flags: {
     increment: flag.string('Requested TTL from now (e.g. 1h); the server caps it.'),
     accessor: flag.bool('The argument is an accessor, not a token.'),

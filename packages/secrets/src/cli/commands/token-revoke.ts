@@ -6,6 +6,7 @@ export const tokenRevokeCommand = defineCommand({
   name: 'token revoke',
   summary: 'Revoke a token, its children and their leases.',
   usage: '[TOKEN | ACCESSOR]',
+  example: 'ward token revoke -self',
   flags: {
     self: flag.bool("Revoke the caller's own token."),
     accessor: flag.bool('The argument is an accessor, not a token.'),

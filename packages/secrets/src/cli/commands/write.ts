@@ -7,6 +7,7 @@ export const writeCommand = defineCommand({
   name: 'write',
   summary: 'Write data to any API path.',
   usage: 'PATH [K=V ... | -]',
+  example: 'ward write sys/policies/acl/app policy=@app.hcl',
   flags: { force: flag.bool('Allow writing without any data.') },
   args: { min: 1 },
   async run({ flags, args: [path = '', ...pairs] }, ctx) {
