@@ -76,6 +76,12 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
     throw error;
   }
   audited.caller = auth?.caller;
+  try {
+    await readBody(core, req, auth, matched, fullPath);
+  } catch (error) {
+    await trail.failed(error);
+    throw error;
+  }
 
   const backendReq = backendRequest(req, matched, fullPath, auth?.caller);
   try {
@@ -243,12 +249,38 @@ export async function loginRenewal(core: PipelineCore, entry: TokenEntry): Promi
   return backend.renewLogin({ metadata: entry.meta ?? {}, policies: entry.policies });
 }
 
+/**
+ * Reads the request's body into `req.data` (the audit entry shows it), once the token is accepted
+ * and the ACL, judging the path and operation alone, does not refuse: a client without access
+ * never has its body read or parsed. A write is let through when either `create` or `update`
+ * is granted, since which one it is depends on the existence check that follows.
+ */
+async function readBody(
+  core: PipelineCore,
+  req: LogicalRequest,
+  auth: Authenticated | undefined,
+  matched: RouteMatch | undefined,
+  fullPath: string,
+): Promise<void> {
+  if (!req.readData) return;
+  if (auth) {
+    const operations: Operation[] = req.operation === 'update' ? ['update', 'create'] : [req.operation];
+    const judged = await Promise.allSettled(
+      operations.map((operation) => authorize(core, auth, { operation, data: undefined }, matched, fullPath, true)),
+    );
+    const refusal = judged.find((j) => j.status === 'rejected');
+    if (!judged.some((j) => j.status === 'fulfilled') && refusal) throw refusal.reason;
+  }
+  req.data = await req.readData();
+}
+
 async function authorize(
   core: PipelineCore,
   auth: Authenticated,
-  req: BackendRequest,
+  req: Pick<BackendRequest, 'operation'> & { data: BackendRequest['data'] | undefined },
   matched: RouteMatch | undefined,
   fullPath: string,
+  isBodyPending = false,
 ): Promise<void> {
   const needsSudo = matched ? matchesSpecialPath(matched.route.backend.specialPaths.root, matched.relativePath) : false;
   await core
@@ -260,6 +292,7 @@ async function authorize(
       path: fullPath.slice(auth.tokenNamespace.path.length),
       needsSudo,
       data: req.data,
+      isBodyPending,
       entity: auth.entity
         ? { id: auth.entity.id, name: auth.entity.name, metadata: auth.entity.metadata ?? {} }
         : undefined,

@@ -3,17 +3,18 @@ import { type Logger, type Random, randomUuid } from '@ward/base';
 import type { Core } from '../core/core.js';
 import { InvalidRequestError, RequestTooLargeError, UnsupportedOperationError } from '../logical/errors.js';
 import { applyCors } from './cors.js';
+import { DEFAULT_JSON_LIMITS, type JsonLimits } from './json-body.js';
 import {
   apiPath,
   checkPatchContentType,
   clientToken,
   namespaceHeader,
   operationOf,
-  parseBody,
   queryData,
   splitTarget,
 } from './logical-request.js';
-import { closeAfterResponse, readBody } from './read-body.js';
+import { closeAfterResponse } from './read-body.js';
+import { readRequestData } from './request-body.js';
 import { checkRequestHeader } from './request-header.js';
 import { sendError, sendJson, sendLogicalResponse } from './respond.js';
 import { RAW_ROUTES, type ServerInfo } from './sys-raw.js';
@@ -25,6 +26,8 @@ export interface ApiHandlerOptions {
   random: Random;
   /** Bytes; negative = unlimited. */
   maxRequestSize: number;
+  /** The listener's `max_json_*` limits (default: the established ones). */
+  jsonLimits?: JsonLimits;
   /** The listener's `require_request_header`: refuse (412) requests without `X-Vault-Request: true`. */
   requireRequestHeader?: boolean;
 }
@@ -40,8 +43,8 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
         res.destroy();
         return;
       }
-      // The rest of an oversized body is never read: the 413 closes the connection.
-      if (err instanceof RequestTooLargeError) closeAfterResponse(req, res);
+      // The rest of an oversized, refused or unparseable body is never read: the answer closes the connection.
+      if (err instanceof RequestTooLargeError || !req.complete) closeAfterResponse(req, res);
       sendError(res, err, options.logger);
     });
   };
@@ -54,7 +57,8 @@ async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResp
   const url = splitTarget(req.url ?? '/');
   const path = apiPath(url.pathname);
   if (path === undefined) return sendJson(res, 404, { errors: [] });
-  const body = async () => parseBody(await readBody(req, o.maxRequestSize), req.headers['content-type']);
+  const body = () =>
+    readRequestData(req, { maxRequestSize: o.maxRequestSize, json: o.jsonLimits ?? DEFAULT_JSON_LIMITS });
 
   const raw = RAW_ROUTES.get(path);
   if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.query, body });
@@ -71,7 +75,9 @@ async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResp
     id: requestId,
     operation,
     path: operation === 'list' && !path.endsWith('/') ? `${path}/` : path,
-    data: isWrite ? await body() : queryData(url.query),
+    // A body is read only once the token (and the ACL, as far as it can judge without it) accepts the request.
+    data: isWrite ? {} : queryData(url.query),
+    readData: isWrite ? body : undefined,
     clientToken: clientToken(req),
     remoteAddress: req.socket.remoteAddress ?? '',
     namespace: namespaceHeader(req),

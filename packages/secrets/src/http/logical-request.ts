@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { InvalidRequestError, UnsupportedMediaTypeError, UnsupportedOperationError } from '../logical/errors.js';
 import { setOwn } from '../logical/own-entries.js';
 import type { Operation } from '../logical/request.js';
+import { DEFAULT_JSON_LIMITS, type JsonLimits, parseJsonText } from './json-body.js';
 
 /** How a verb maps to an operation; the transport shim turns the wire `LIST` into `req.method === 'LIST'`. */
 export function operationOf(method: string, query: URLSearchParams): Operation {
@@ -46,7 +47,11 @@ export function queryData(query: URLSearchParams): Record<string, unknown> {
  * Parses a request body: JSON, or a form when the client says so and the body does
  * not look like JSON (repeated form keys are joined by commas). An empty body is no data.
  */
-export function parseBody(body: Buffer, contentType: string | undefined): Record<string, unknown> {
+export function parseBody(
+  body: Buffer,
+  contentType: string | undefined,
+  limits: JsonLimits = DEFAULT_JSON_LIMITS,
+): Record<string, unknown> {
   const text = body.toString('utf8');
   const firstChar = text.trimStart()[0];
   if (firstChar === undefined) return {};
@@ -56,12 +61,12 @@ export function parseBody(body: Buffer, contentType: string | undefined): Record
     for (const key of new Set(form.keys())) setOwn(data, key, form.getAll(key).join(','));
     return data;
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw new InvalidRequestError(`failed to parse JSON input: ${(err as Error).message}`);
-  }
+  return bodyObject(parseJsonText(text, limits));
+}
+
+/** A parsed JSON body as request data: it must be an object; white space only is no data. */
+export function bodyObject(parsed: unknown): Record<string, unknown> {
+  if (parsed === undefined) return {};
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new InvalidRequestError('failed to parse JSON input: the body must be a JSON object');
   }

@@ -15,7 +15,24 @@ import { destroyAfterLinger } from './linger.js';
  * Either way answer the request through `closeAfterResponse`, so the client is not made to send
  * the rest of the body before its connection can be reused.
  */
-export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const received = await streamBody(req, limitBytes, (chunk) => {
+    chunks.push(chunk);
+  });
+  return Buffer.concat(chunks, received);
+}
+
+/**
+ * As `readBody`, but hands each chunk to `consume` as it arrives instead of keeping it, and
+ * reads no more until `consume` has settled; a rejection of `consume` stops the reading and
+ * rejects. Resolves with the number of bytes received.
+ */
+export function streamBody(
+  req: IncomingMessage,
+  limitBytes: number,
+  consume: (chunk: Buffer) => void | Promise<void>,
+): Promise<number> {
   // Its 'end' has been and gone: waiting for it would hang the request.
   if (req.readableEnded) return Promise.reject(new InternalError('request body already read'));
   const isLimited = limitBytes >= 0;
@@ -23,8 +40,9 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buff
     return Promise.reject(new RequestTooLargeError(limitBytes));
   }
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
     let received = 0;
+    let pending: Promise<void> = Promise.resolve();
+    let failed = false;
     const stop = (): void => {
       req.off('data', onData);
       req.off('end', onEnd);
@@ -39,11 +57,30 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buff
         reject(new RequestTooLargeError(limitBytes));
         return;
       }
-      chunks.push(chunk);
+      const fail = (err: unknown): void => {
+        failed = true;
+        stop();
+        req.resume(); // discard the rest, as for an oversized body
+        reject(err);
+      };
+      let result: void | Promise<void>;
+      try {
+        result = consume(chunk);
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      if (!(result instanceof Promise)) return;
+      req.pause();
+      pending = result.then(() => {
+        if (!failed) req.resume();
+      }, fail);
     };
     const onEnd = (): void => {
       stop();
-      resolve(Buffer.concat(chunks, received));
+      pending.then(() => {
+        if (!failed) resolve(received);
+      });
     };
     // The client went away before the end of the body (Node emits 'close' without 'end', or 'error').
     const onError = (cause?: Error): void => {

@@ -10,6 +10,12 @@ export interface LogicalRequest {
   path: string;
   /** Body (writes) or query (reads, deletes) after parsing; values not yet coerced to field types. */
   data: Record<string, unknown>;
+  /**
+   * Reads and parses the body, which then replaces `data`. Called by the core only once the
+   * token (and the ACL as far as it can judge without the body) has accepted the request, so an
+   * unauthenticated client cannot make the server read or parse a body.
+   */
+  readData?: () => Promise<Record<string, unknown>>;
   /** The client token, `''` when none was sent. Never logged. */
   clientToken: string;
   /** The caller's IP address, for CIDR-bound tokens. */

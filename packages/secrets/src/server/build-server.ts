@@ -78,6 +78,7 @@ async function buildListener(l: ListenerConfig, core: Core, deps: ServerDeps): P
     logger: deps.logger.child({ component: 'http' }),
     random: deps.random,
     maxRequestSize: listener.maxRequestSize,
+    jsonLimits: l.jsonLimits,
     requireRequestHeader: l.requireRequestHeader,
   });
   return listener;

@@ -4,6 +4,7 @@ import { LOG_LEVELS, type LogLevel } from '@ward/base';
 import { closest, distance } from 'fastest-levenshtein';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../core/router/mounts.js';
 import { formatDuration, parseDurationSeconds } from '../framework/index.js';
+import { DEFAULT_JSON_LIMITS, type JsonLimits, MAX_JSON_DEPTH_SETTING } from '../http/json-body.js';
 import type { ListenerTlsOptions } from '../http/listener.js';
 import { InvalidRequestError } from '../logical/errors.js';
 
@@ -16,6 +17,8 @@ export interface ListenerConfig {
   maxRequestSize: number;
   /** `require_request_header`: refuse (412) requests without `X-Vault-Request: true`. */
   requireRequestHeader?: boolean;
+  /** `max_json_depth`, `max_json_string_value_length`, `max_json_object_entry_count`, `max_json_array_element_count`. */
+  jsonLimits?: JsonLimits;
 }
 
 export interface StorageConfig {
@@ -71,6 +74,10 @@ export const LISTENER_KEYS: readonly string[] = [
   'tls_key_file',
   'max_request_size',
   'require_request_header',
+  'max_json_depth',
+  'max_json_string_value_length',
+  'max_json_object_entry_count',
+  'max_json_array_element_count',
 ];
 
 /**
@@ -200,6 +207,7 @@ export function listenerConfig(body: Block): ListenerConfig {
     tlsKeyFile: body.tls_key_file as string | undefined,
     maxRequestSize: Number(body.max_request_size ?? 0),
     requireRequestHeader: isTrue(body.require_request_header),
+    jsonLimits: jsonLimits(body),
   };
   if (!Number.isInteger(config.maxRequestSize)) throw new InvalidRequestError('max_request_size must be an integer');
   if (!tlsDisable && (!config.tlsCertFile || !config.tlsKeyFile)) {
@@ -208,6 +216,26 @@ export function listenerConfig(body: Block): ListenerConfig {
     );
   }
   return config;
+}
+
+/** A listener's JSON limits: positive integers, the established defaults where absent. */
+function jsonLimits(body: Block): JsonLimits {
+  const limit = (key: string, fallback: number, max = Number.MAX_SAFE_INTEGER) => {
+    const raw = body[key];
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1 || n > max) {
+      throw new InvalidRequestError(`${key} must be an integer from 1 to ${max}, got ${JSON.stringify(raw)}`);
+    }
+    return n;
+  };
+  const d = DEFAULT_JSON_LIMITS;
+  return {
+    maxDepth: limit('max_json_depth', d.maxDepth, MAX_JSON_DEPTH_SETTING),
+    maxStringValueLength: limit('max_json_string_value_length', d.maxStringValueLength),
+    maxObjectEntryCount: limit('max_json_object_entry_count', d.maxObjectEntryCount),
+    maxArrayElementCount: limit('max_json_array_element_count', d.maxArrayElementCount),
+  };
 }
 
 /** The certificate and key a listener block names; undefined for plain HTTP (`tls_disable`). */

@@ -14,6 +14,8 @@ export interface AccessQuestion {
   data?: Readonly<Record<string, unknown>>;
   /** The caller's identity, to fill templated policy paths; without it those rules grant nothing. */
   entity?: EntityFacts;
+  /** Judge the path and operation alone: the body is not read yet, its parameter rules come later. */
+  isBodyPending?: boolean;
   /** The response-wrapping TTL the request asked for, for `min/max_wrapping_ttl`. */
   wrapTtlSeconds?: number;
 }

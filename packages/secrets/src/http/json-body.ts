@@ -1,0 +1,159 @@
+import { Tokenizer, TokenParser, TokenType } from '@streamparser/json';
+import { InvalidRequestError } from '../logical/errors.js';
+
+/** The listener's JSON limits (`max_json_*`), enforced while a body is parsed. */
+export interface JsonLimits {
+  /** Containers (objects and arrays) open at once. */
+  maxDepth: number;
+  /** Characters in one string, key or value. */
+  maxStringValueLength: number;
+  /** Entries in one object. */
+  maxObjectEntryCount: number;
+  /** Elements in one array. */
+  maxArrayElementCount: number;
+}
+
+/** The established defaults. */
+export const DEFAULT_JSON_LIMITS: JsonLimits = {
+  maxDepth: 500,
+  maxStringValueLength: 1_048_576,
+  maxObjectEntryCount: 10_000,
+  maxArrayElementCount: 10_000,
+};
+
+/**
+ * The deepest nesting a listener may be configured to accept. Request data is walked
+ * recursively (field parsing, merge patches, subkeys, audit hashing, the storage encoder),
+ * so a bound keeps everything the server accepts readable again.
+ */
+export const MAX_JSON_DEPTH_SETTING = 1_000;
+
+interface OpenContainer {
+  isObject: boolean;
+  count: number;
+  /** In an object: the next string is a key. */
+  expectsKey: boolean;
+}
+
+/**
+ * One JSON document parsed from pieces as they arrive (a maintained streaming tokenizer builds
+ * the value), refused with a 400 naming the limit as soon as the text passes one. Nothing is
+ * parsed in one long synchronous call, and a `__proto__` key stays an ordinary key.
+ */
+export class JsonBodyParser {
+  readonly #tokenizer = new Tokenizer();
+  readonly #parser = new TokenParser({ paths: ['$'] });
+  readonly #open: OpenContainer[] = [];
+  #value: unknown;
+  #hasValue = false;
+  #hasTokens = false;
+
+  constructor(private readonly limits: JsonLimits) {
+    const rethrow = (err: Error) => {
+      throw err;
+    };
+    this.#tokenizer.onError = rethrow;
+    this.#parser.onError = rethrow;
+    this.#parser.onValue = ({ value }) => {
+      this.#value = value;
+      this.#hasValue = true;
+    };
+    this.#tokenizer.onToken = (info) => {
+      this.#hasTokens = true;
+      this.#check(info.token, info.value);
+      this.#parser.write(info);
+    };
+  }
+
+  /** Parses the next piece of the text. Throws InvalidRequestError on bad JSON or a passed limit. */
+  write(piece: Uint8Array | string): void {
+    this.#guard(() => this.#tokenizer.write(piece));
+  }
+
+  /** The parsed document, `undefined` for a text of white space only; throws when the text ended early. */
+  end(): unknown {
+    this.#guard(() => this.#tokenizer.end());
+    if (!this.#hasTokens) return undefined;
+    if (!this.#hasValue) throw new InvalidRequestError('failed to parse JSON input: unexpected end of JSON input');
+    return this.#value;
+  }
+
+  #guard(step: () => void): void {
+    try {
+      step();
+    } catch (err) {
+      if (err instanceof InvalidRequestError) throw err;
+      throw new InvalidRequestError(`failed to parse JSON input: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  #check(token: TokenType, value: unknown): void {
+    const top = this.#open.at(-1);
+    switch (token) {
+      case TokenType.LEFT_BRACE:
+      case TokenType.LEFT_BRACKET:
+        this.#countElement(top);
+        if (this.#open.length >= this.limits.maxDepth) throw limitError('max_json_depth', this.limits.maxDepth);
+        this.#open.push({ isObject: token === TokenType.LEFT_BRACE, count: 0, expectsKey: true });
+        return;
+      case TokenType.RIGHT_BRACE:
+      case TokenType.RIGHT_BRACKET:
+        this.#open.pop();
+        return;
+      case TokenType.COLON:
+        if (top) top.expectsKey = false;
+        return;
+      case TokenType.COMMA:
+        if (top) top.expectsKey = true;
+        return;
+      case TokenType.STRING:
+        if ((value as string).length > this.limits.maxStringValueLength) {
+          throw limitError('max_json_string_value_length', this.limits.maxStringValueLength);
+        }
+        if (top?.isObject && top.expectsKey) {
+          top.count++;
+          if (top.count > this.limits.maxObjectEntryCount) {
+            throw limitError('max_json_object_entry_count', this.limits.maxObjectEntryCount);
+          }
+          return;
+        }
+        this.#countElement(top);
+        return;
+      default:
+        this.#countElement(top);
+    }
+  }
+
+  #countElement(top: OpenContainer | undefined): void {
+    if (!top || top.isObject) return;
+    top.count++;
+    if (top.count > this.limits.maxArrayElementCount) {
+      throw limitError('max_json_array_element_count', this.limits.maxArrayElementCount);
+    }
+  }
+}
+
+function limitError(setting: string, limit: number): InvalidRequestError {
+  return new InvalidRequestError(`failed to parse JSON input: the body exceeds ${setting} (${limit})`);
+}
+
+/** Bytes parsed between two turns of the event loop, so a large body never holds it for long. */
+const SLICE_BYTES = 16 * 1024;
+
+/** Parses `piece`: at once when small, else in slices with a turn of the event loop between them. */
+export function writeInSlices(parser: JsonBodyParser, piece: Uint8Array): void | Promise<void> {
+  if (piece.length <= SLICE_BYTES) return parser.write(piece);
+  return (async () => {
+    for (let start = 0; start < piece.length; start += SLICE_BYTES) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      parser.write(piece.subarray(start, start + SLICE_BYTES));
+    }
+  })();
+}
+
+/** Parses a whole JSON text at once, with the same limits (bodies already in memory, such as form-typed JSON). */
+export function parseJsonText(text: string, limits: JsonLimits): unknown {
+  const parser = new JsonBodyParser(limits);
+  parser.write(text);
+  return parser.end();
+}
