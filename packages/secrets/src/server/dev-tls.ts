@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import forge from 'node-forge';
 
 export interface DevTlsFiles {
@@ -9,7 +9,7 @@ export interface DevTlsFiles {
   caFile: string;
   certFile: string;
   keyFile: string;
-  /** Deletes the directory and the key in it. */
+  /** Deletes the files it wrote, and the directory only if it created it (never what was there before). */
   remove(): Promise<void>;
 }
 
@@ -23,6 +23,8 @@ const DAY_MS = 86_400_000;
  */
 export async function createDevTls(nowMs: number, dir?: string): Promise<DevTlsFiles> {
   const target = dir ?? (await mkdtemp(join(tmpdir(), 'ward-tls-')));
+  // The first directory `mkdir` had to create (undefined when `dir` existed): removed again on exit.
+  const createdTop = dir === undefined ? target : await mkdir(dir, { recursive: true, mode: 0o700 });
   const caKeys = rsaKeys();
   const ca = newCertificate(caKeys.publicKey, nowMs, [{ name: 'commonName', value: 'Ward dev CA' }]);
   ca.setIssuer(ca.subject.attributes);
@@ -56,12 +58,28 @@ export async function createDevTls(nowMs: number, dir?: string): Promise<DevTlsF
     caFile: join(target, 'ward-ca.pem'),
     certFile: join(target, 'ward-cert.pem'),
     keyFile: join(target, 'ward-key.pem'),
-    remove: () => rm(target, { recursive: true, force: true }),
+    remove: async () => {
+      const written = ['ward-ca.pem', 'ward-cert.pem', 'ward-key.pem'].map((name) => join(target, name));
+      await Promise.all(written.map((file) => rm(file, { force: true })));
+      if (createdTop !== undefined) await removeEmptyDirs(target, createdTop);
+    },
   };
   await writeFile(files.caFile, forge.pki.certificateToPem(ca), { mode: 0o644 });
   await writeFile(files.certFile, forge.pki.certificateToPem(cert), { mode: 0o644 });
   await writeFile(files.keyFile, forge.pki.privateKeyToPem(serverKeys.privateKey), { mode: 0o600 });
   return files;
+}
+
+/** Removes `dir` and its parents up to `top`, each only if empty: a file someone added since stays. */
+async function removeEmptyDirs(dir: string, top: string): Promise<void> {
+  for (let current = dir; ; current = dirname(current)) {
+    try {
+      await rmdir(current);
+    } catch {
+      return;
+    }
+    if (current === top) return;
+  }
 }
 
 function rsaKeys() {

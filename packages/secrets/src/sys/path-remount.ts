@@ -35,6 +35,11 @@ export function pathRemount(sys: SystemCore, random: Random): PathDefinition[] {
             const to = `${(data.to ?? '').replace(/^\/+|\/+$/g, '')}/`;
             for (const p of [from, to]) {
               if (PROTECTED.some((x) => p.startsWith(x))) throw new InvalidRequestError(`cannot remount "${p}"`);
+              // A path inside a child namespace names that namespace's table, not this one's: moving
+              // there would leave the mount listed here while serving there, shadowed by its own mounts.
+              if (sys.namespaces.get(p.split('/')[0] ?? '')) {
+                throw new InvalidRequestError(`cannot remount "${p}": it is inside a child namespace`);
+              }
             }
             const isAuth = from.startsWith('auth/');
             if (isAuth !== to.startsWith('auth/')) {
@@ -49,7 +54,10 @@ export function pathRemount(sys: SystemCore, random: Random): PathDefinition[] {
           },
         },
       },
-      help: { synopsis: 'Move a mount.', description: 'Both paths must be in the same namespace.' },
+      help: {
+        synopsis: 'Move a mount.',
+        description: 'Both paths must be in the same namespace: a path inside a child namespace is refused (400).',
+      },
     }),
     definePath({
       pattern: 'remount/status/:migration_id',

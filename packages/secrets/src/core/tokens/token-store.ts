@@ -82,7 +82,8 @@ export class TokenStore {
     this.#random = deps.random;
     this.#clock = deps.clock;
     this.#hooks = deps.hooks ?? {};
-    this.#index = new TokenIndex(deps.storage);
+    // Salted like token texts, with a prefix so an accessor's digest is never a token's.
+    this.#index = new TokenIndex(deps.storage, (accessor) => this.#hash(`accessor:${accessor}`));
     this.roles = new RoleStore(deps.storage);
   }
 
@@ -90,6 +91,7 @@ export class TokenStore {
   async setup(): Promise<void> {
     this.#salt = Buffer.from(await this.#secret('salt'));
     this.#batch = new BatchTokenCodec(await this.#secret('batch-key'), this.#random);
+    await this.#index.migrate();
   }
 
   /** Forgets the keys and cached entries (on seal). */
