@@ -87,6 +87,27 @@ describe('ldap engine over HTTP through bin/ward, against slapd', () => {
     assert.match(JSON.parse(stdout).data.password, /^\d{12}$/);
   });
 
+  it('ward read prints a dynamic credential with its lease; ward lease revoke deletes the account', async () => {
+    const role = {
+      creation_ldif: `dn: cn={{.Username}},ou=users,dc=example,dc=org\nobjectClass: inetOrgPerson\ncn: {{.Username}}\nsn: x\nuserPassword: {{.Password}}\n`,
+      deletion_ldif: 'dn: cn={{.Username}},ou=users,dc=example,dc=org\nchangetype: delete\n',
+      default_ttl: '10m',
+    };
+    assert.equal((await call('POST', 'ldap/role/temp', role)).status, 204);
+    const env = { ...process.env, VAULT_ADDR: url, VAULT_TOKEN: 'root' };
+    const { stdout } = await run(process.execPath, [WARD_BIN, 'read', 'ldap/creds/temp'], { env });
+    const leaseId = /lease_id\s+(\S+)/.exec(stdout)?.[1] ?? '';
+    assert.match(leaseId, /^ldap\/creds\/temp\//);
+    assert.match(stdout, /lease_duration\s+10m/);
+    const username = /username\s+(\S+)/.exec(stdout)?.[1] ?? '';
+    assert.match(username, /^v_root_temp_[A-Za-z0-9]{10}_\d+$/, 'the default username template');
+    const dn = `cn=${username},ou=users,dc=example,dc=org`;
+    assert.ok(await slapd.exists(dn));
+
+    await run(process.execPath, [WARD_BIN, 'lease', 'revoke', leaseId], { env });
+    assert.equal(await slapd.exists(dn), false);
+  });
+
   it('answers a directory that cannot be reached with 502 and the reason', async () => {
     await call('POST', 'ldap/config', { url: 'ldap://127.0.0.1:1', connection_timeout: 1 });
     const res = await call('POST', 'ldap/rotate-role/carol');

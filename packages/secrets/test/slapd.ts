@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,9 @@ export const ADMIN_PASSWORD = 'adminpass';
 /** The account the engine binds as (a real entry: the config-only rootdn cannot rotate itself). */
 export const ENGINE_DN = `cn=vault,ou=users,${SUFFIX}`;
 export const ENGINE_PASSWORD = 'vaultpass';
+
+/** Debian installs slapd in /usr/sbin, which an ordinary user's PATH may lack. */
+const SLAPD = existsSync('/usr/sbin/slapd') ? '/usr/sbin/slapd' : 'slapd';
 
 /** A throw-away OpenLDAP `slapd` on a free loopback port, its config and database in a temp dir. */
 export interface Slapd {
@@ -95,7 +99,7 @@ export async function startSlapd(): Promise<Slapd> {
   await mkdir(join(dir, 'db'));
   await writeFile(join(dir, 'slapd.conf'), config(dir));
   const url = `ldap://127.0.0.1:${await freePort()}`;
-  const child: ChildProcess = spawn('slapd', ['-h', `${url}/`, '-f', join(dir, 'slapd.conf'), '-d', '0'], {
+  const child: ChildProcess = spawn(SLAPD, ['-h', `${url}/`, '-f', join(dir, 'slapd.conf'), '-d', '0'], {
     stdio: 'ignore',
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -58,8 +58,7 @@ export function createOutput(write: (s: string) => void, format: string, field: 
       const data = (secret.data ?? {}) as Record<string, unknown>;
       if (pick(data)) return;
       if (format !== 'table') return json(secret);
-      const ttl = secret.lease_duration > 0 ? { refresh_interval: humanDuration(secret.lease_duration) } : {};
-      table({ ...ttl, ...data });
+      table({ ...leaseFields(secret), ...data });
       for (const w of secret.warnings ?? []) write(`\nWARNING! ${w}\n`);
     },
     auth(secret) {
@@ -156,4 +155,19 @@ export function humanDuration(seconds: number): string {
   const m = Math.floor((seconds % 3600) / 60);
   const s = seconds % 60;
   return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s || (!h && !m) ? `${s}s` : ''}`;
+}
+
+/**
+ * The lease rows of a secret's table, as established: a leased secret (a dynamic credential)
+ * shows its lease id, duration and renewability; a secret without a lease (KV) its refresh interval.
+ */
+function leaseFields(secret: Secret<object>): Record<string, unknown> {
+  if (secret.lease_id) {
+    return {
+      lease_id: secret.lease_id,
+      lease_duration: humanDuration(secret.lease_duration),
+      lease_renewable: secret.renewable,
+    };
+  }
+  return secret.lease_duration > 0 ? { refresh_interval: humanDuration(secret.lease_duration) } : {};
 }
