@@ -56,7 +56,7 @@ export interface ProxyConfig {
 }
 
 /** The established default for a file sink: owner read-write, group read. */
-export const DEFAULT_SINK_MODE = 0o640;
+const DEFAULT_SINK_MODE = 0o640;
 
 /** Reads and validates a proxy configuration file (HCL or JSON). */
 export async function loadProxyConfig(file: string): Promise<ProxyConfig> {
@@ -96,7 +96,7 @@ const KNOWN_KEYS = {
 type KeyCheck = ReturnType<typeof unknownKeyCheck>;
 
 /** Validates a parsed proxy configuration document. */
-export function parseProxyConfig(doc: Block, source?: ConfigSource): ProxyConfig {
+function parseProxyConfig(doc: Block, source?: ConfigSource): ProxyConfig {
   const check = unknownKeyCheck(source);
   check(doc, KNOWN_KEYS.top, 'at the top level');
   const upstreamBlocks = [...blocks(doc.vault, 'vault'), ...blocks(doc.server, 'server')];

@@ -131,7 +131,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
 }
 
 /** A copy of `headers` without hop-by-hop headers, nor any the `Connection` header names. */
-export function withoutHopByHop<H extends Record<string, unknown>>(headers: H): H {
+function withoutHopByHop<H extends Record<string, unknown>>(headers: H): H {
   const named = String(headers.connection ?? '')
     .toLowerCase()
     .split(',')
