@@ -4,6 +4,7 @@ import type { BackendCatalog } from './core/router/mounts.js';
 import { createKvBackend } from './engines/kv/backend.js';
 import { createLdapBackend } from './engines/ldap/backend.js';
 import { createTotpBackend } from './engines/totp/backend.js';
+import { createTransitBackend } from './engines/transit/backend.js';
 
 /**
  * Every mountable secrets engine (`sys/mounts`) and auth method (`sys/auth`) by type. The
@@ -16,6 +17,7 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
     // The established plugin's name for the same engine.
     ['openldap', createLdapBackend],
     ['totp', createTotpBackend],
+    ['transit', createTransitBackend],
   ]),
   auth: new Map([
     ['approle', createAppRoleBackend],

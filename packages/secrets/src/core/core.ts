@@ -13,6 +13,7 @@ import type { BuiltinBackends } from './namespaces/builtin-mounts.js';
 import { NamespaceServices } from './namespaces/namespace-services.js';
 import { handleRequest, loginRenewal, withIdentityPolicies } from './request-handling.js';
 import { TOKEN_AUTH_ENTRY } from './router/builtin-entries.js';
+import type { ManagedKeyLookup } from './router/managed-key-access.js';
 import { type BackendCatalog, type MountInput, MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { Scheduler } from './scheduler/index.js';
@@ -35,6 +36,8 @@ export interface CoreDeps {
   builtins: BuiltinBackends;
   /** Server version reported by status endpoints and mount listings. */
   version: string;
+  /** Finds managed keys for the mounts that sign with them (from the composition root). */
+  managedKeys?: ManagedKeyLookup;
 }
 
 /** The object `sys/seal-status` and `sys/unseal` return. */
@@ -154,6 +157,7 @@ export class Core {
       scheduler: this.scheduler,
       revokeUnder: (mountPoint) => this.expiration.revokePrefix(mountPoint),
       namespacePath: (id) => (id === 'root' ? '' : this.#services?.namespaces.byId(id)?.path),
+      managedKeys: deps.managedKeys,
     });
   }
 

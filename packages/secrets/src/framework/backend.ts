@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Clock, Logger, Random } from '@ward/base';
 import {
   InternalError,
@@ -12,6 +13,25 @@ import type { Storage } from '../logical/storage.js';
 import type { Fields } from './fields.js';
 import type { HandlerContext, PathDefinition, PathOperation } from './path.js';
 import type { SecretType, StoredSecret } from './secrets.js';
+import type { SignatureScheme } from './signatures.js';
+
+/** A managed key (`sys/managed-keys`) as an engine uses it: the private key stays in the HSM or key service. */
+export interface ManagedKeySigner {
+  /** The key's stable id (its `UUID`), which engines store: a name may be deleted and reused. */
+  readonly id: string;
+  readonly name: string;
+  /**
+   * Signs `digest`, the hash of a message under `hash` (`sha2-256`, … as `test/sign` spells them):
+   * RSA as PKCS#1 v1.5 or, with `usePss`, PSS (salt as long as the digest); EC as DER ECDSA.
+   * `InvalidRequestError` when the key cannot do that; `UpstreamError` when the HSM or service fails.
+   */
+  sign(digest: Uint8Array, options: SignatureScheme): Promise<Uint8Array>;
+  /** The public half, for verifying locally. */
+  publicKey(): Promise<KeyObject>;
+}
+
+/** Names a managed key by `name` or by its `id` (UUID). */
+export type ManagedKeyRef = { name: string } | { id: string };
 
 /** The narrow view of the core a backend gets: never the core itself. */
 export interface SystemView {
@@ -24,6 +44,13 @@ export interface SystemView {
    * `NotFoundError` when there is no such policy.
    */
   generatePasswordFromPolicy(name: string): Promise<string>;
+  /**
+   * A managed key of the mount's namespace, if the mount may use it: the key has `any_mount`,
+   * or the mount lists its name in `allowed_managed_keys` (read at each call, so a tune applies
+   * at once). `InvalidRequestError` when there is no such key or the mount may not use it.
+   * Absent where no managed keys can exist (backends built by tests without a server).
+   */
+  managedKey?(ref: ManagedKeyRef): Promise<ManagedKeySigner>;
 }
 
 /** Everything a backend factory receives from the core when a mount is set up. */

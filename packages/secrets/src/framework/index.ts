@@ -3,6 +3,8 @@ export {
   type BackendContext,
   type BackendSpec,
   createBackend,
+  type ManagedKeyRef,
+  type ManagedKeySigner,
   type PathMatch,
   type PeriodicTask,
   type SpecialPaths,
@@ -14,3 +16,4 @@ export { type FieldSpec, type Fields, type FieldValues, field } from './fields.j
 export { KeyedMutex } from './keyed-mutex.js';
 export { definePath, type HandlerContext, type PathDefinition, type PathOperation, type PathSpec } from './path.js';
 export type { SecretCall, SecretType, StoredSecret } from './secrets.js';
+export { digestOf, HASH_ALGORITHMS, type HashAlgorithm, type SignatureScheme, verifySignature } from './signatures.js';

@@ -46,6 +46,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     catalog: deps.catalog ?? BUILTIN_BACKENDS,
     defaultMounts: DEFAULT_MOUNTS,
     builtins: (deps.wrapBuiltins ?? ((b) => b))(builtinNamespaceBackends(managedKeys)),
+    managedKeys: (namespaceId, ref) => managedKeys.find(namespaceId, ref),
     version: VERSION,
   });
   const listeners: Listener[] = [];

@@ -6,6 +6,7 @@ import { deleteTree, type Storage } from '../../logical/storage.js';
 import { createView } from '../barrier/index.js';
 import { PasswordPolicyStore, passwordPolicyPrefix } from '../password-policies/index.js';
 import type { Scheduler, TaskGroup } from '../scheduler/index.js';
+import { type ManagedKeyLookup, managedKeyAccess } from './managed-key-access.js';
 import {
   applyTuning,
   checkNewMount,
@@ -81,6 +82,8 @@ export class MountManager {
       revokeUnder: (mountPoint: string) => Promise<void>;
       /** Path of a namespace by id (`''` for root); `undefined` when it no longer exists. */
       namespacePath: (id: string) => string | undefined;
+      /** Finds the managed keys mounts sign with (`sys/managed-keys`). */
+      managedKeys?: ManagedKeyLookup;
     },
   ) {}
 
@@ -245,6 +248,7 @@ export class MountManager {
           ),
         maxLeaseTtlSeconds: () => entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
         generatePasswordFromPolicy: (name) => passwordPolicies.generate(name),
+        managedKey: managedKeyAccess(this.deps.managedKeys, entry),
       },
     });
     const point = this.#mountPoint(table, entry);

@@ -1,4 +1,5 @@
 import type { Random } from '@ward/base';
+import type { ManagedKeyRef, ManagedKeySigner } from '../../framework/index.js';
 import type { Storage } from '../../logical/storage.js';
 import type { KmsDeps } from '../kms/index.js';
 import { ManagedKeys } from './managed-keys.js';
@@ -23,5 +24,20 @@ export class ManagedKeyDirectory {
 
   of(namespaceId: string): ManagedKeys | undefined {
     return this.#byNamespace.get(namespaceId);
+  }
+
+  /** A key of a namespace as engines use it (the core then checks the mount may use it). */
+  async find(namespaceId: string, ref: ManagedKeyRef): Promise<(ManagedKeySigner & { anyMount: boolean }) | undefined> {
+    const keys = this.#byNamespace.get(namespaceId);
+    const record = await ('name' in ref ? keys?.get(ref.name) : keys?.byId(ref.id));
+    if (!keys || !record) return undefined;
+    return {
+      id: record.UUID,
+      name: record.name,
+      anyMount: record.params.any_mount === true,
+      // Each call asks for the live provider: an updated key gets its new connection.
+      sign: (digest, scheme) => keys.backend(record).sign(Buffer.from(digest), scheme),
+      publicKey: () => keys.backend(record).publicKey(),
+    };
   }
 }

@@ -31,6 +31,15 @@ export class ManagedKeys {
     return getJson<ManagedKeyRecord>(this.storage, PREFIX + name);
   }
 
+  /** The key whose `UUID` is `id` (engines store ids; a handful of keys per namespace makes a scan cheap). */
+  async byId(id: string): Promise<ManagedKeyRecord | undefined> {
+    for (const name of await this.storage.list(PREFIX)) {
+      const record = await this.get(name);
+      if (record?.UUID === id) return record;
+    }
+    return undefined;
+  }
+
   /** Names of the keys of `type`, sorted. */
   async list(type: KeyType): Promise<string[]> {
     const names = await this.storage.list(PREFIX);
