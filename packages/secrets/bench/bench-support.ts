@@ -78,6 +78,15 @@ export function startWardDev(): Promise<Running> {
   );
 }
 
+/** `ward server -config=<file>` (uninitialised); resolves once its first listener is up. */
+export function startWardWithConfig(configFile: string): Promise<Running> {
+  return startProcess(
+    [WARD_BIN, 'server', `-config=${configFile}`],
+    /Listener 1: tcp \(addr: "([^"]+)"/,
+    (m) => `http://${m[1]}`,
+  );
+}
+
 export interface Figures {
   name: string;
   rps: number;

@@ -1,5 +1,6 @@
 import { UnsupportedOperationError } from '../../logical/errors.js';
 import type { KeyType, ParamValue } from '../managed-keys/key-types.js';
+import { AwsKmsBackend } from './aws-kms.js';
 import type { ManagedKeyBackend } from './managed-key-backend.js';
 import { CKM_ECDSA, Pkcs11Backend } from './pkcs11.js';
 import type { Pkcs11Modules } from './pkcs11-modules.js';
@@ -44,6 +45,19 @@ export function createManagedKeyBackend(
       allowGenerateKey: p.allow_generate_key === true,
       forceRwSession: p.force_rw_session === true,
       maxParallel: Number(p.max_parallel) || 1,
+    });
+  }
+  if (type === 'alphakms') {
+    return new AwsKmsBackend({
+      region: String(p.region || 'us-east-1'),
+      endpoint: String(p.endpoint ?? ''),
+      accessKey: String(p.access_key ?? ''),
+      secretKey: String(p.secret_key ?? ''),
+      kmsKey: String(p.kms_key),
+      keyType: String(p.key_type).toUpperCase() === 'RSA' ? 'RSA' : 'ECDSA',
+      keyBits: Number(p.key_bits),
+      curve: String(p.curve ?? ''),
+      allowGenerateKey: p.allow_generate_key === true,
     });
   }
   throw new UnsupportedOperationError(`managed keys of type ${type} cannot sign in this build yet`);
