@@ -1,6 +1,7 @@
 import { UnsupportedOperationError } from '../../logical/errors.js';
 import type { KeyType, ParamValue } from '../managed-keys/key-types.js';
 import { AwsKmsBackend } from './aws-kms.js';
+import { AzureKeyVaultBackend } from './azure-key-vault.js';
 import type { ManagedKeyBackend } from './managed-key-backend.js';
 import { CKM_ECDSA, Pkcs11Backend } from './pkcs11.js';
 import type { Pkcs11Modules } from './pkcs11-modules.js';
@@ -57,6 +58,19 @@ export function createManagedKeyBackend(
       keyType: String(p.key_type).toUpperCase() === 'RSA' ? 'RSA' : 'ECDSA',
       keyBits: Number(p.key_bits),
       curve: String(p.curve ?? ''),
+      allowGenerateKey: p.allow_generate_key === true,
+    });
+  }
+  if (type === 'betakeyvault') {
+    return new AzureKeyVaultBackend({
+      tenantId: String(p.tenant_id),
+      clientId: String(p.client_id ?? ''),
+      clientSecret: String(p.client_secret ?? ''),
+      storeName: String(p.store_name),
+      keyName: String(p.key_name),
+      resource: String(p.resource || 'vault.azure.net'),
+      endpoint: String(p.endpoint ?? ''),
+      keyBits: Number(p.key_bits) || 2048,
       allowGenerateKey: p.allow_generate_key === true,
     });
   }
