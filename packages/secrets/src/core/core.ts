@@ -19,6 +19,7 @@ import { Router } from './router/router.js';
 import { Scheduler } from './scheduler/index.js';
 import { parseUnsealKey, RekeyOperation, RootGeneration, ShamirSeal, UnsealProgress } from './seal/index.js';
 import { renewSecretLease, revokeSecretLease } from './secret-leases.js';
+import type { MetricsReport } from './system-core.js';
 import { TokenStore, tokenLeaseId } from './tokens/index.js';
 
 export interface CoreDeps {
@@ -38,7 +39,13 @@ export interface CoreDeps {
   version: string;
   /** Finds managed keys for the mounts that sign with them (from the composition root). */
   managedKeys?: ManagedKeyLookup;
+  /** What `sys/metrics` reports; without it the endpoint answers that metrics are not collected. */
+  metrics?: MetricsReport;
 }
+
+const NO_METRICS: MetricsReport = {
+  render: async () => ({ status: 400, contentType: 'text/plain', body: 'metrics are not collected by this server' }),
+};
 
 /** The object `sys/seal-status` and `sys/unseal` return. */
 export interface SealStatus {
@@ -339,6 +346,7 @@ export class Core {
         expiration: this.expiration,
         audit: this.audit,
         cors: this.cors,
+        metrics: this.deps.metrics ?? NO_METRICS,
       },
     });
   }

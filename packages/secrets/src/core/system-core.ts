@@ -53,6 +53,22 @@ export interface SealKeyAdmin {
   rootGeneration: Pick<RootGeneration, 'status' | 'start' | 'cancel' | 'update'>;
 }
 
+/** A rendering of the server's metrics, as `GET sys/metrics` answers it. */
+export interface MetricsAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** The server's metrics, rendered on request; the server composes them (`server/metrics.ts`). */
+export interface MetricsReport {
+  /**
+   * `format` as the query gave it: `prometheus` (400 `prometheus is not enabled` unless a
+   * retention time is configured), `''` or `json` for the JSON summary, anything else 400.
+   */
+  render(format: string): Promise<MetricsAnswer>;
+}
+
 /** What `sys/` acts on for the whole server: the same object for every namespace (most of it is root-only). */
 export interface ServerControls {
   /** Version string reported in mount listings (`running_plugin_version`). */
@@ -67,6 +83,8 @@ export interface ServerControls {
   audit: AuditAdmin;
   /** The server's CORS setting (`sys/config/cors`, root namespace only). */
   cors: CorsSettings;
+  /** `sys/metrics` (root namespace only). */
+  metrics: MetricsReport;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, type Random, randomUuid } from '@ward/base';
 import type { Core } from '../core/core.js';
+import type { MetricsReport } from '../core/system-core.js';
 import { InvalidRequestError, RequestTooLargeError, UnsupportedOperationError } from '../logical/errors.js';
 import { applyCors } from './cors.js';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './json-body.js';
@@ -16,7 +17,7 @@ import {
 import { closeAfterResponse } from './read-body.js';
 import { readRequestData } from './request-body.js';
 import { checkRequestHeader } from './request-header.js';
-import { sendError, sendJson, sendLogicalResponse } from './respond.js';
+import { sendError, sendJson, sendLogicalResponse, sendText } from './respond.js';
 import { RAW_ROUTES, type ServerInfo } from './sys-raw.js';
 
 export interface ApiHandlerOptions {
@@ -30,6 +31,15 @@ export interface ApiHandlerOptions {
   jsonLimits?: JsonLimits;
   /** The listener's `require_request_header`: refuse (412) requests without `X-Vault-Request: true`. */
   requireRequestHeader?: boolean;
+  /** Where each answered request is counted and timed, and what `sys/metrics` renders. */
+  metrics?: RequestMetrics;
+  /** The listener lets `GET sys/metrics` through without a token. */
+  unauthenticatedMetricsAccess?: boolean;
+}
+
+/** The part of the server's metrics the HTTP layer feeds and serves. */
+export interface RequestMetrics extends MetricsReport {
+  observeRequest(labels: { method: string; mountType: string; status: number }, seconds: number): void;
 }
 
 /**
@@ -38,6 +48,7 @@ export interface ApiHandlerOptions {
  */
 export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    if (options.metrics) observe(options.metrics, options.core, req, res);
     serve(options, req, res).catch((err: unknown) => {
       if (res.headersSent) {
         res.destroy();
@@ -60,6 +71,10 @@ async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResp
   const body = () =>
     readRequestData(req, { maxRequestSize: o.maxRequestSize, json: o.jsonLimits ?? DEFAULT_JSON_LIMITS });
 
+  if (o.unauthenticatedMetricsAccess && o.metrics && path === 'sys/metrics' && req.method === 'GET') {
+    const answer = await o.metrics.render(url.query.get('format') ?? '');
+    return sendText(res, answer.status, answer.contentType, answer.body);
+  }
   const raw = RAW_ROUTES.get(path);
   if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.query, body });
   if (req.method === 'HEAD') throw new UnsupportedOperationError('');
@@ -85,4 +100,26 @@ async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResp
   // As established servers answer: a read that finds nothing is a 404, whatever the backend.
   if (response === undefined && operation === 'read') return sendJson(res, 404, { errors: [] });
   sendLogicalResponse(res, requestId, response);
+}
+
+/** Counts and times the request once it is answered, labelled with the type of the mount it reached. */
+function observe(metrics: RequestMetrics, core: Core, req: IncomingMessage, res: ServerResponse): void {
+  const started = process.hrtime.bigint();
+  res.once('finish', () => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    metrics.observeRequest(
+      { method: req.method ?? '', mountType: mountTypeOf(core, req), status: res.statusCode },
+      seconds,
+    );
+  });
+}
+
+/** `''` for a request that reached no mount (a refused path, a sealed server, a raw route). */
+function mountTypeOf(core: Core, req: IncomingMessage): string {
+  try {
+    const path = apiPath(splitTarget(req.url ?? '/').pathname);
+    return path === undefined || core.isSealed() ? '' : core.router.match(path).route.entry.type;
+  } catch {
+    return '';
+  }
 }

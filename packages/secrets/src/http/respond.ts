@@ -51,7 +51,9 @@ export function sendError(res: ServerResponse, err: unknown, logger: Logger): vo
  */
 export function sendLogicalResponse(res: ServerResponse, requestId: string, response: LogicalResponse | undefined) {
   if (response?.raw) {
-    sendJson(res, response.raw.status, response.raw.body);
+    const { status, body, contentType } = response.raw;
+    if (contentType) sendText(res, status, contentType, String(body));
+    else sendJson(res, status, body);
     return;
   }
   const hasWarnings = (response?.warnings?.length ?? 0) > 0;
@@ -71,4 +73,10 @@ export function sendLogicalResponse(res: ServerResponse, requestId: string, resp
   };
   if (response.dataAtTopLevel && response.data) Object.assign(envelope, response.data, envelope);
   sendJson(res, response.status ?? 200, envelope);
+}
+
+/** A text body under its own media type (the Prometheus exposition format). */
+export function sendText(res: ServerResponse, status: number, contentType: string, body: string): void {
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
 }

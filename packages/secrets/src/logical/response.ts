@@ -56,8 +56,11 @@ export interface LogicalResponse {
    * version with 404 and the full envelope, not the error envelope).
    */
   status?: number;
-  /** Send `body` as is, without the envelope (init, seal-status, health, help). */
-  raw?: { status: number; body: unknown };
+  /**
+   * Send `body` as is, without the envelope (init, seal-status, health, help). With
+   * `contentType`, `body` is text sent under that media type (Prometheus metrics).
+   */
+  raw?: { status: number; body: unknown; contentType?: string };
 }
 
 /**

@@ -10,6 +10,7 @@ import { createStorage } from '../storage/index.js';
 import { Pkcs11Modules } from '../sys/kms/index.js';
 import { ManagedKeyDirectory } from '../sys/managed-keys/directory.js';
 import { type ListenerConfig, readListenerTls, type ServerConfig } from './config.js';
+import { createServerMetrics, type ServerMetrics } from './metrics.js';
 import { BUILD_DATE, VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -35,7 +36,8 @@ export interface WardServer {
 /** The composition root of the secrets server: storage → core → HTTP. */
 export async function buildServer(deps: ServerDeps): Promise<WardServer> {
   const { config, clock, random, logger } = deps;
-  const physical = await createStorage(config.storage.type, { path: config.storage.path ?? '' });
+  const metrics = createServerMetrics(config.telemetry ?? { disableHostname: false, prometheusRetentionSeconds: 0 });
+  const physical = metrics.timeStorage(await createStorage(config.storage.type, { path: config.storage.path ?? '' }));
   const managedKeys = new ManagedKeyDirectory({ libraries: config.kmsLibraries, pkcs11: new Pkcs11Modules() });
   const core = new Core({
     physical,
@@ -48,9 +50,11 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     builtins: (deps.wrapBuiltins ?? ((b) => b))(builtinNamespaceBackends(managedKeys)),
     managedKeys: (namespaceId, ref) => managedKeys.find(namespaceId, ref),
     version: VERSION,
+    metrics,
   });
+  metrics.watchCore({ isSealed: () => core.isSealed(), leaseCount: () => core.expiration.count() });
   const listeners: Listener[] = [];
-  for (const l of config.listeners) listeners.push(await buildListener(l, core, deps));
+  for (const l of config.listeners) listeners.push(await buildListener(l, core, metrics, deps));
   return {
     core,
     start: () => Promise.all(listeners.map((l) => l.listen())),
@@ -65,7 +69,12 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
   };
 }
 
-async function buildListener(l: ListenerConfig, core: Core, deps: ServerDeps): Promise<Listener> {
+async function buildListener(
+  l: ListenerConfig,
+  core: Core,
+  metrics: ServerMetrics,
+  deps: ServerDeps,
+): Promise<Listener> {
   const tls = await readListenerTls(l);
   const listener = createListener({
     address: l.address,
@@ -81,6 +90,8 @@ async function buildListener(l: ListenerConfig, core: Core, deps: ServerDeps): P
     maxRequestSize: listener.maxRequestSize,
     jsonLimits: l.jsonLimits,
     requireRequestHeader: l.requireRequestHeader,
+    metrics,
+    unauthenticatedMetricsAccess: l.unauthenticatedMetricsAccess === true,
   });
   return listener;
 }

@@ -7,6 +7,7 @@ import { formatDuration, parseDurationSeconds } from '../framework/index.js';
 import { DEFAULT_JSON_LIMITS, type JsonLimits, MAX_JSON_DEPTH_SETTING } from '../http/json-body.js';
 import type { ListenerTlsOptions } from '../http/listener.js';
 import { InvalidRequestError } from '../logical/errors.js';
+import type { TelemetryConfig } from './metrics.js';
 
 export interface ListenerConfig {
   address: string;
@@ -19,6 +20,8 @@ export interface ListenerConfig {
   requireRequestHeader?: boolean;
   /** `max_json_depth`, `max_json_string_value_length`, `max_json_object_entry_count`, `max_json_array_element_count`. */
   jsonLimits?: JsonLimits;
+  /** `telemetry { unauthenticated_metrics_access = true }`: `sys/metrics` needs no token on this listener. */
+  unauthenticatedMetricsAccess?: boolean;
 }
 
 export interface StorageConfig {
@@ -36,6 +39,8 @@ export interface ServerConfig {
   logJson: boolean;
   /** `kms_library "pkcs11" { name, library }` stanzas: lower-case name → library path. */
   kmsLibraries: ReadonlyMap<string, string>;
+  /** `telemetry { disable_hostname, prometheus_retention_time }`; absent = hostname label, no Prometheus output. */
+  telemetry?: TelemetryConfig;
 }
 
 /** One block of a parsed configuration document. */
@@ -100,7 +105,9 @@ const KNOWN_KEYS = {
     'kms_library',
   ],
   kms_library: ['name', 'library'],
-  listener: LISTENER_KEYS,
+  // `telemetry { unauthenticated_metrics_access }` is the server's own (the proxy has no metrics).
+  listener: [...LISTENER_KEYS, 'telemetry'],
+  listenerTelemetry: ['unauthenticated_metrics_access'],
   storage: { sqlite: ['path'], inmem: [] as string[] },
   telemetry: ['disable_hostname', 'prometheus_retention_time'],
 };
@@ -129,10 +136,14 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
   const listeners = labelled(doc.listener, 'listener').map(([type, body]) => {
     if (type !== 'tcp') throw new InvalidRequestError(`unknown listener type "${type}"; use "tcp"`);
     refuseUnknown(body, KNOWN_KEYS.listener, 'in listener "tcp"');
+    for (const t of blocks(body.telemetry, 'telemetry')) {
+      refuseUnknown(t, KNOWN_KEYS.listenerTelemetry, 'in listener "tcp" telemetry');
+    }
     return listenerConfig(body);
   });
   if (listeners.length === 0) throw new InvalidRequestError('at least one listener block is required');
-  for (const body of blocks(doc.telemetry, 'telemetry')) refuseUnknown(body, KNOWN_KEYS.telemetry, 'in telemetry');
+  const telemetryBlocks = blocks(doc.telemetry, 'telemetry');
+  for (const body of telemetryBlocks) refuseUnknown(body, KNOWN_KEYS.telemetry, 'in telemetry');
   if (doc.ui !== undefined && typeof doc.ui !== 'boolean') throw new InvalidRequestError('ui must be true or false');
   checkSystemLeaseTtls(doc);
   const logLevel = String(doc.log_level ?? 'info').toLowerCase();
@@ -144,6 +155,7 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
     logLevel: logLevel as LogLevel,
     logJson: doc.log_format === 'json',
     kmsLibraries: kmsLibraries(doc, refuseUnknown),
+    telemetry: telemetryConfig(telemetryBlocks),
   };
 }
 
@@ -208,6 +220,9 @@ export function listenerConfig(body: Block): ListenerConfig {
     maxRequestSize: Number(body.max_request_size ?? 0),
     requireRequestHeader: isTrue(body.require_request_header),
     jsonLimits: jsonLimits(body),
+    unauthenticatedMetricsAccess: blocks(body.telemetry, 'telemetry').some((t) =>
+      isTrue(t.unauthenticated_metrics_access),
+    ),
   };
   if (!Number.isInteger(config.maxRequestSize)) throw new InvalidRequestError('max_request_size must be an integer');
   if (!tlsDisable && (!config.tlsCertFile || !config.tlsKeyFile)) {
@@ -283,4 +298,16 @@ function lineOf(text: string, key: string): number | undefined {
 function nearest(key: string, known: readonly string[]): string {
   const best = closest(key, [...known]);
   return best && distance(key, best) <= 2 ? `; did you mean "${best}"?` : '';
+}
+
+/** The `telemetry` block (at most one): hostname label and how long Prometheus output is kept. */
+function telemetryConfig(bodies: Block[]): TelemetryConfig {
+  if (bodies.length > 1) throw new InvalidRequestError('at most one telemetry block is allowed');
+  const body = bodies[0] ?? {};
+  const retention = body.prometheus_retention_time;
+  return {
+    disableHostname: isTrue(body.disable_hostname),
+    prometheusRetentionSeconds:
+      retention === undefined ? 0 : parseDurationSeconds(retention, 'prometheus_retention_time'),
+  };
 }

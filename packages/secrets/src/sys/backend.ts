@@ -8,6 +8,7 @@ import { pathInternalUiMounts } from './path-internal-ui-mounts.js';
 import { LEASES_ROOT_PATHS, pathLeases } from './path-leases.js';
 import { pathLockedUsers } from './path-locked-users.js';
 import { type ManagedKeyPathDeps, pathManagedKeys } from './path-managed-keys.js';
+import { pathMetrics } from './path-metrics.js';
 import { pathMount, pathMountList } from './path-mounts.js';
 import { pathNamespaces } from './path-namespaces.js';
 import { pathInternalSpecsOpenapi } from './path-openapi.js';
@@ -27,6 +28,7 @@ function rootOnlyPaths(sys: SystemCore) {
     ...pathLeases(sys.expiration),
     ...pathAudit(sys.audit),
     pathConfigCors(sys.cors),
+    pathMetrics(sys.metrics),
   ];
 }
 

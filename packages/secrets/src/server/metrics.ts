@@ -1,0 +1,142 @@
+import { hostname } from 'node:os';
+import {
+  Counter,
+  collectDefaultMetrics,
+  Gauge,
+  Histogram,
+  type MetricObjectWithValues,
+  type MetricValue,
+  Registry,
+} from 'prom-client';
+import type { MetricsAnswer, MetricsReport } from '../core/system-core.js';
+import type { StorageBackend } from '../storage/index.js';
+
+/** `telemetry { … }` of the configuration file. */
+export interface TelemetryConfig {
+  /** Leave the `host` label off every series. */
+  disableHostname: boolean;
+  /** Prometheus output is offered only when this is above 0 (as established servers do). */
+  prometheusRetentionSeconds: number;
+}
+
+/** What the gauges read when scraped; the server wires them to the core after building it. */
+export interface CoreGauges {
+  isSealed(): boolean;
+  leaseCount(): { total: number; irrevocable: number };
+}
+
+/** The server's metrics: a prom-client registry, the series the HTTP layer and storage feed, the report. */
+export interface ServerMetrics extends MetricsReport {
+  /** One request answered: for the request count and latency histogram. */
+  observeRequest(labels: { method: string; mountType: string; status: number }, seconds: number): void;
+  /** The storage backend with each operation timed. */
+  timeStorage(storage: StorageBackend): StorageBackend;
+  /** Connects the gauges that read the core. */
+  watchCore(core: CoreGauges): void;
+}
+
+/** Builds the registry; nothing is global, so two servers in one process keep separate metrics. */
+export function createServerMetrics(config: TelemetryConfig): ServerMetrics {
+  const registry = new Registry();
+  if (!config.disableHostname) registry.setDefaultLabels({ host: hostname() });
+  // Event-loop lag, heap, GC and handles, as prom-client collects them for Node.
+  collectDefaultMetrics({ register: registry, prefix: 'ward_process_' });
+  const requests = new Counter({
+    name: 'ward_http_requests_total',
+    help: 'Requests answered, by method, mount type and status.',
+    labelNames: ['method', 'mount_type', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'ward_http_request_duration_seconds',
+    help: 'Time to answer a request, by method, mount type and status.',
+    labelNames: ['method', 'mount_type', 'status'],
+    registers: [registry],
+  });
+  const storageTime = new Histogram({
+    name: 'ward_storage_operation_duration_seconds',
+    help: 'Time of each storage backend operation (below the barrier).',
+    labelNames: ['operation'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
+  let core: CoreGauges | undefined;
+  new Gauge({
+    name: 'ward_core_unsealed',
+    help: '1 while the server is unsealed, 0 while sealed.',
+    registers: [registry],
+    collect() {
+      this.set(core && !core.isSealed() ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'ward_expire_num_leases',
+    help: 'Leases (tokens and secrets) the expiration manager tracks; irrevocable ones labelled.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const count = core && !core.isSealed() ? core.leaseCount() : { total: 0, irrevocable: 0 };
+      this.set({ state: 'active' }, count.total - count.irrevocable);
+      this.set({ state: 'irrevocable' }, count.irrevocable);
+    },
+  });
+
+  const timed = async <T>(operation: string, run: () => Promise<T>): Promise<T> => {
+    const end = storageTime.startTimer({ operation });
+    try {
+      return await run();
+    } finally {
+      end();
+    }
+  };
+  return {
+    observeRequest({ method, mountType, status }, seconds) {
+      const labels = { method, mount_type: mountType || 'none', status: String(status) };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
+    },
+    timeStorage: (storage) => ({
+      get: (key) => timed('get', () => storage.get(key)),
+      put: (key, value) => timed('put', () => storage.put(key, value)),
+      delete: (key) => timed('delete', () => storage.delete(key)),
+      list: (prefix) => timed('list', () => storage.list(prefix)),
+      transaction: (operations) => timed('transaction', () => storage.transaction(operations)),
+      close: () => storage.close(),
+    }),
+    watchCore(watched) {
+      core = watched;
+    },
+    render: (format) => render(registry, config, format),
+  };
+}
+
+async function render(registry: Registry, config: TelemetryConfig, format: string): Promise<MetricsAnswer> {
+  const text = (status: number, body: string): MetricsAnswer => ({ status, contentType: 'text/plain', body });
+  if (format === 'prometheus') {
+    if (config.prometheusRetentionSeconds <= 0) return text(400, 'prometheus is not enabled');
+    return { status: 200, contentType: registry.contentType, body: await registry.metrics() };
+  }
+  if (format !== '' && format !== 'json') return text(400, `metric response format "${format}" unknown`);
+  return {
+    status: 200,
+    contentType: 'application/json',
+    body: JSON.stringify(summary(await registry.getMetricsAsJSON())),
+  };
+}
+
+/** The established JSON layout: gauges, counters and samples (histograms) as lists of named values. */
+function summary(metrics: MetricObjectWithValues<MetricValue<string>>[]) {
+  const named = (m: { name: string }, v: MetricValue<string>) => ({ Name: m.name, Labels: v.labels });
+  const ofType = (type: string) => metrics.filter((m) => String(m.type) === type);
+  return {
+    Timestamp: new Date().toISOString(),
+    Gauges: ofType('gauge').flatMap((m) => m.values.map((v) => ({ ...named(m, v), Value: v.value }))),
+    Counters: ofType('counter').flatMap((m) => m.values.map((v) => ({ ...named(m, v), Count: v.value, Sum: v.value }))),
+    Samples: ofType('histogram').flatMap((m) =>
+      m.values
+        .filter((v) => (v as { metricName?: string }).metricName?.endsWith('_count'))
+        .map((v) => ({ ...named(m, v), Count: v.value })),
+    ),
+    Points: [],
+  };
+}
