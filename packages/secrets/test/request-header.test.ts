@@ -1,26 +1,15 @@
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@ward/secrets-client';
 import { parseConfig } from '../src/server/config.js';
-import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { nodeRequest, startTestServer, type TestServer } from '../src/server/testing.js';
 
 const MISSING = { errors: ['missing "X-Vault-Request" header'] };
 
 /** With node:http, a header given a list of values goes out once per value (fetch would join them). */
 function rawGet(url: string, path: string, headers: Record<string, string | string[]>) {
-  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
-    const req = httpRequest(`${url}/v1/${path}`, { method: 'GET', headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        text += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  const { hostname, port } = new URL(url);
+  return nodeRequest({ hostname, port, path: `/v1/${path}`, method: 'GET', headers });
 }
 
 describe('require_request_header on a listener', () => {

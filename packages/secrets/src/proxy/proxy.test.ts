@@ -1,28 +1,16 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cryptoRandom, FakeClock, silentLogger } from '@ward/base';
-import { request, startTestServer, type TestServer } from '../server/testing.js';
+import { nodeRequest, request, startTestServer, type TestServer } from '../server/testing.js';
 import type { ProxyConfig } from './config.js';
 import { buildProxy, type WardProxy } from './proxy.js';
 
 /** One request over a Unix socket; `fetch` cannot reach one. */
 function overSocket(socketPath: string, method: string, path: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
-    const req = httpRequest({ socketPath, method, path, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        text += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return nodeRequest({ socketPath, method, path, headers });
 }
 
 describe('ward proxy with use_auto_auth_token = "force", on TCP and a Unix socket', () => {

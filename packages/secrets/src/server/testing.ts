@@ -1,3 +1,4 @@
+import { type RequestOptions as HttpRequestOptions, request as httpRequest } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { type Clock, cryptoRandom, FakeClock, type Logger, type Random, silentLogger } from '@ward/base';
 import { BUILTIN_BACKENDS } from '../catalog.js';
@@ -125,4 +126,23 @@ export async function freePort(): Promise<number> {
   const address = server.address();
   await new Promise((resolve) => server.close(resolve));
   return typeof address === 'object' && address ? address.port : 0;
+}
+
+/**
+ * One request with node:http, for what `fetch` cannot send: a header repeated once per value of a
+ * list, a request over a Unix socket (`socketPath`). Parses a JSON reply.
+ */
+export function nodeRequest(options: HttpRequestOptions): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(options, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        text += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
