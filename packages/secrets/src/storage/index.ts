@@ -5,7 +5,7 @@ import type { StorageBackend } from './storage.js';
 
 export { InmemStorage } from './inmem.js';
 export { SqliteStorage, type SqliteStorageOptions } from './sqlite.js';
-export type { StorageBackend, StorageOperation } from './storage.js';
+export type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from './storage.js';
 
 /** The settings of a `storage "<type>" { ... }` block that the backends read. */
 export interface StorageOptions {

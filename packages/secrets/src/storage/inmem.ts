@@ -1,9 +1,9 @@
 import { InternalError } from '../logical/errors.js';
-import type { StorageBackend, StorageOperation } from './storage.js';
+import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from './storage.js';
 
 /** A map in memory: the dev-mode backend, lost on exit. */
 export class InmemStorage implements StorageBackend {
-  readonly #data = new Map<string, Uint8Array>();
+  #data = new Map<string, Uint8Array>();
 
   async get(key: string): Promise<Uint8Array | undefined> {
     const value = this.#data.get(key);
@@ -37,6 +37,34 @@ export class InmemStorage implements StorageBackend {
       if (o.op === 'put') this.#data.set(o.key, o.value);
       else this.#data.delete(o.key);
     }
+  }
+
+  /**
+   * Takes the list of entries now; values are never changed in place (put stores a fresh
+   * copy), so the view holds references only and copies each value as it is read.
+   */
+  async openSnapshot(): Promise<StorageSnapshot> {
+    let view: [string, Uint8Array][] | undefined = [...this.#data].sort(([a], [b]) => compareCodePoints(a, b));
+    return {
+      count: view.length,
+      async *entries() {
+        for (const [key, value] of view ?? []) yield { key, value: new Uint8Array(value) };
+        view = undefined;
+      },
+      async close() {
+        view = undefined;
+      },
+    };
+  }
+
+  /** Builds the new map aside and swaps it in whole, so a failure mid-way changes nothing. */
+  async replaceAll(entries: AsyncIterable<StorageEntry>): Promise<void> {
+    const staged = new Map<string, Uint8Array>();
+    for await (const { key, value } of entries) {
+      if (typeof key !== 'string') throw new InternalError('storage key must be a string');
+      staged.set(key, copyValue(key, value));
+    }
+    this.#data = staged;
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@ import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InternalError } from '../logical/errors.js';
-import type { StorageBackend, StorageOperation } from './storage.js';
+import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from './storage.js';
 
 export interface SqliteStorageOptions {
   /** The database file; its directory is created (mode 0700) when missing. */
@@ -12,19 +12,26 @@ export interface SqliteStorageOptions {
 /** How long a write waits for another process holding the file's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5_000;
 
+/** Rows staged per transaction during a restore: few enough to stay small, many enough to be fast. */
+const RESTORE_BATCH = 1_000;
+
 /**
  * The embedded default: one SQLite file, one table. better-sqlite3 is synchronous, so
  * each method does its work before its promise settles, and nothing interleaves inside one call.
  */
 export class SqliteStorage implements StorageBackend {
+  readonly #path: string;
   readonly #db: Database.Database;
   readonly #get: Database.Statement<[string], Buffer>;
   readonly #put: Database.Statement<[string, Uint8Array]>;
   readonly #delete: Database.Statement<[string]>;
   readonly #keysFrom: Database.Statement<[string], string>;
   readonly #apply: (operations: StorageOperation[]) => void;
+  /** Names each restore's staging table, so two restores on this connection never share one. */
+  #restoreCount = 0;
 
   constructor(options: SqliteStorageOptions) {
+    this.#path = options.path;
     mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
     // Create the file ourselves so it is never readable by others, not even for a moment;
     // SQLite gives its -wal and -shm files the mode of the database file.
@@ -97,9 +104,79 @@ export class SqliteStorage implements StorageBackend {
     this.#apply(operations);
   }
 
+  /**
+   * A second connection in a read transaction: in WAL mode it sees the database as of its
+   * first read (the count, taken here) while this connection keeps writing, and it reads
+   * rows one at a time from the index.
+   */
+  async openSnapshot(): Promise<StorageSnapshot> {
+    const reader = new Database(this.#path, { timeout: BUSY_TIMEOUT_MS, fileMustExist: true });
+    let isOpen = true;
+    const release = () => {
+      if (!isOpen) return;
+      isOpen = false;
+      reader.close();
+    };
+    try {
+      reader.exec('BEGIN');
+      const count = reader.prepare<[], number>('SELECT COUNT(*) FROM entries').pluck().get() ?? 0;
+      const rows = reader.prepare<[], StorageEntry>('SELECT key, value FROM entries ORDER BY key');
+      return {
+        count,
+        async *entries() {
+          try {
+            yield* rows.iterate();
+          } finally {
+            release();
+          }
+        },
+        async close() {
+          release();
+        },
+      };
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
+
+  /**
+   * Stages the entries in a TEMP table (this connection's own, gone on close or crash), then
+   * swaps them in with one transaction: the file holds either the old entries or the new ones.
+   */
+  async replaceAll(entries: AsyncIterable<StorageEntry>): Promise<void> {
+    const stage = `restore_${++this.#restoreCount}`;
+    this.#db.exec(`CREATE TEMP TABLE ${stage} (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID`);
+    try {
+      const insert = this.#db.prepare<[string, Uint8Array]>(`INSERT INTO temp.${stage} (key, value) VALUES (?, ?)`);
+      const insertBatch = this.#db.transaction((batch: StorageEntry[]) => {
+        for (const { key, value } of batch) insert.run(checkKey(key), checkValue(key, value));
+      });
+      let batch: StorageEntry[] = [];
+      for await (const entry of entries) {
+        batch.push(entry);
+        if (batch.length < RESTORE_BATCH) continue;
+        insertBatch(batch);
+        batch = [];
+      }
+      insertBatch(batch);
+      this.#db.transaction(() => {
+        this.#db.exec('DELETE FROM main.entries');
+        this.#db.exec(`INSERT INTO main.entries (key, value) SELECT key, value FROM temp.${stage}`);
+      })();
+    } finally {
+      this.#db.exec(`DROP TABLE IF EXISTS temp.${stage}`);
+    }
+  }
+
   async close(): Promise<void> {
     this.#db.close();
   }
+}
+
+function checkKey(key: unknown): string {
+  if (typeof key !== 'string') throw new InternalError('storage key must be a string');
+  return key;
 }
 
 function checkValue(key: string, value: unknown): Uint8Array {

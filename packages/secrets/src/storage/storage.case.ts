@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { StorageBackend, StorageOperation } from './storage.js';
+import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from './storage.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (value: Uint8Array | undefined) => (value === undefined ? undefined : new TextDecoder().decode(value));
@@ -151,4 +151,89 @@ export function storageCases(make: () => Promise<StorageBackend>): void {
       value.fill(0);
       assert.equal(text(await s.get('k')), 'v');
     }));
+
+  it('snapshots every entry as of the moment it was opened, while writes go on', () =>
+    withBackend(async (s) => {
+      await s.put('b/1', bytes('before'));
+      await s.put('a', bytes('kept'));
+      await s.put('c', bytes('deleted later'));
+      const snap = await s.openSnapshot();
+      await s.put('b/1', bytes('after'));
+      await s.put('new', bytes('after'));
+      await s.delete('c');
+      assert.equal(snap.count, 3);
+      assert.deepEqual(await readAll(snap), [
+        ['a', 'kept'],
+        ['b/1', 'before'],
+        ['c', 'deleted later'],
+      ]);
+      assert.equal(text(await s.get('b/1')), 'after');
+      const later = await s.openSnapshot();
+      assert.equal(later.count, 3);
+      await later.close();
+      await later.close();
+    }));
+
+  it('replaces the whole store with a snapshot’s entries', () =>
+    withBackend(async (s) => {
+      await s.put('a', bytes('1'));
+      await s.put('b/c', bytes('2'));
+      const snap = await s.openSnapshot();
+      const saved: StorageEntry[] = [];
+      for await (const entry of snap.entries()) saved.push(entry);
+      await s.put('a', bytes('changed'));
+      await s.put('later/x', bytes('gone after restore'));
+      await s.delete('b/c');
+      await s.replaceAll(fromArray(saved));
+      assert.equal(text(await s.get('a')), '1');
+      assert.equal(text(await s.get('b/c')), '2');
+      assert.equal(await s.get('later/x'), undefined);
+      assert.deepEqual(await s.list(''), ['a', 'b/']);
+      await s.replaceAll(fromArray([]));
+      assert.deepEqual(await s.list(''), []);
+    }));
+
+  it('leaves the store untouched when a restore’s source fails part-way', () =>
+    withBackend(async (s) => {
+      await s.put('old', bytes('kept'));
+      async function* failing(): AsyncGenerator<StorageEntry> {
+        yield { key: 'new', value: bytes('1') };
+        throw new Error('truncated');
+      }
+      await assert.rejects(s.replaceAll(failing()), /truncated/);
+      const bad = [
+        { key: 'new', value: bytes('1') },
+        { key: 'bad', value: 'not bytes' },
+      ] as unknown as StorageEntry[];
+      await assert.rejects(s.replaceAll(fromArray(bad)));
+      assert.deepEqual(await s.list(''), ['old']);
+      assert.equal(text(await s.get('old')), 'kept');
+      await s.put('still', bytes('writable'));
+      assert.equal(text(await s.get('still')), 'writable');
+    }));
+
+  it('restores more entries than one batch, byte for byte', () =>
+    withBackend(async (s) => {
+      const many = Array.from({ length: 2_500 }, (_, i) => ({ key: `k/${i}`, value: Uint8Array.of(i % 256, 0, 255) }));
+      await s.replaceAll(fromArray(many));
+      const snap = await s.openSnapshot();
+      assert.equal(snap.count, many.length);
+      let seen = 0;
+      for await (const { key, value } of snap.entries()) {
+        const i = Number(key.slice(2));
+        assert.deepEqual(new Uint8Array(value), Uint8Array.of(i % 256, 0, 255));
+        seen++;
+      }
+      assert.equal(seen, many.length);
+    }));
+}
+
+async function readAll(snap: StorageSnapshot): Promise<[string, string | undefined][]> {
+  const out: [string, string | undefined][] = [];
+  for await (const { key, value } of snap.entries()) out.push([key, text(value)]);
+  return out;
+}
+
+async function* fromArray(entries: StorageEntry[]): AsyncGenerator<StorageEntry> {
+  yield* entries;
 }

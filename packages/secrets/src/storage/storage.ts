@@ -1,6 +1,25 @@
 /** One change inside an atomic batch. */
 export type StorageOperation = { op: 'put'; key: string; value: Uint8Array } | { op: 'delete'; key: string };
 
+/** One stored entry, as a snapshot carries it: the value still encrypted by the barrier. */
+export interface StorageEntry {
+  key: string;
+  value: Uint8Array;
+}
+
+/**
+ * Every entry of a store as of the moment it was opened. Writes made afterwards are not
+ * seen, and entries are read one at a time, so a large store is never held in memory.
+ */
+export interface StorageSnapshot {
+  /** How many entries the snapshot holds. */
+  readonly count: number;
+  /** The entries in key order. Iterate once; the snapshot is closed when iteration ends. */
+  entries(): AsyncIterable<StorageEntry>;
+  /** Releases the view (a read transaction); harmless after iteration ended or twice. */
+  close(): Promise<void>;
+}
+
 /**
  * A plain key/value store. Untrusted: everything written here by the core has
  * already passed through the barrier, except the few bootstrap entries the seal
@@ -23,6 +42,14 @@ export interface StorageBackend {
   list(prefix: string): Promise<string[]>;
   /** Applies every operation or none, in order. Durable when the promise resolves. */
   transaction(operations: StorageOperation[]): Promise<void>;
+  /** Opens a consistent view of every entry as of now; writes may continue while it is read. */
+  openSnapshot(): Promise<StorageSnapshot>;
+  /**
+   * Replaces the whole store with `entries`: afterwards it holds exactly those, and a failure
+   * (a bad entry, a throwing source, a crash) at any point leaves the old store untouched.
+   * Entries are staged as they arrive, so a large restore is not held in memory either.
+   */
+  replaceAll(entries: AsyncIterable<StorageEntry>): Promise<void>;
   /** Releases files and handles; the backend is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -161,6 +161,8 @@ describe('AesGcmBarrier', () => {
       delete: (key) => inner.delete(key),
       list: (prefix) => inner.list(prefix),
       transaction: (operations) => inner.transaction(operations),
+      openSnapshot: () => inner.openSnapshot(),
+      replaceAll: (entries) => inner.replaceAll(entries),
       close: () => inner.close(),
     };
     const reading = new AesGcmBarrier({ physical: slow, random: new SeededRandom(9), clock: new FakeClock(0) });
