@@ -101,6 +101,8 @@ export function createServerMetrics(config: TelemetryConfig): ServerMetrics {
       delete: (key) => timed('delete', () => storage.delete(key)),
       list: (prefix) => timed('list', () => storage.list(prefix)),
       transaction: (operations) => timed('transaction', () => storage.transaction(operations)),
+      openSnapshot: () => storage.openSnapshot(),
+      replaceAll: (entries) => storage.replaceAll(entries),
       close: () => storage.close(),
     }),
     watchCore(watched) {
