@@ -50,24 +50,7 @@ function upstream(action: string, err: unknown): UpstreamError {
  */
 export async function openDirectory(config: LdapConfig, nowMs: number): Promise<Directory> {
   if (!config.bindpass) throw new InvalidRequestError('unable to bind due to lack of configured password');
-  const client = await connect(config);
   const user = config.upndomain ? `${config.binddn}@${config.upndomain}` : config.binddn;
-  try {
-    await client.bind(user, config.bindpass);
-  } catch (err) {
-    const hasPrior = config.last_bindpass && nowMs - config.last_bind_password_rotation_ms < PRIOR_PASSWORD_GRACE_MS;
-    try {
-      if (!hasPrior) throw err;
-      await client.bind(user, config.last_bindpass);
-    } catch (err2) {
-      await client.unbind().catch(() => {});
-      throw upstream(`failed to bind with current${hasPrior ? ' and prior' : ''} password`, err2);
-    }
-  }
-  return bound(client, config);
-}
-
-async function connect(config: LdapConfig): Promise<Client> {
   const failures: string[] = [];
   for (const url of config.url) {
     const client = new Client({
@@ -78,21 +61,33 @@ async function connect(config: LdapConfig): Promise<Client> {
       ...(url.startsWith('ldaps://') ? { tlsOptions: tlsOptions(config) } : {}),
     });
     try {
-      // ldapts connects lazily; StartTLS, or an anonymous who-am-I search, makes it connect now.
       if (config.starttls && url.startsWith('ldap://')) await client.startTLS(tlsOptions(config));
-      else await client.search('', { scope: 'base', attributes: ['1.1'] }).catch(rethrowUnlessResult);
-      return client;
+      // ldapts connects on the first request: the bind. An answer (even a refusal) means this URL is up.
+      await bind(client, user, config, nowMs);
+      return bound(client, config);
     } catch (err) {
-      failures.push(`${url}: ${(err as Error).message}`);
       await client.unbind().catch(() => {});
+      if (err instanceof UpstreamError) throw err;
+      failures.push(`${url}: ${(err as Error).message}`);
     }
   }
   throw new UpstreamError(`failed to connect to the directory: ${failures.join('; ')}`);
 }
 
-/** A result code means the server answered: the connection is up even if the request was refused. */
-function rethrowUnlessResult(err: unknown): void {
-  if (!(err instanceof ResultCodeError)) throw err;
+/** Binds with the current password, then with the one `rotate-root` replaced less than 10 minutes ago. */
+async function bind(client: Client, user: string, config: LdapConfig, nowMs: number): Promise<void> {
+  try {
+    await client.bind(user, config.bindpass);
+  } catch (err) {
+    if (!(err instanceof ResultCodeError)) throw err;
+    const hasPrior = config.last_bindpass && nowMs - config.last_bind_password_rotation_ms < PRIOR_PASSWORD_GRACE_MS;
+    try {
+      if (!hasPrior) throw err;
+      await client.bind(user, config.last_bindpass);
+    } catch (err2) {
+      throw upstream(`failed to bind with current${hasPrior ? ' and prior' : ''} password`, err2);
+    }
+  }
 }
 
 function bound(client: Client, config: LdapConfig): Directory {
@@ -123,7 +118,10 @@ function bound(client: Client, config: LdapConfig): Directory {
         throw upstream(`failed to run ${request}`, err);
       }
     },
-    close: () => client.unbind().catch(() => {}),
+    close: async () => {
+      // The unbind is sent at once; its socket closes in the background, as nothing more is asked of it.
+      void client.unbind().catch(() => {});
+    },
   };
 }
 
