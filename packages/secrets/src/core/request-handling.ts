@@ -1,6 +1,6 @@
 import type { PathMatch } from '../framework/index.js';
 import { PermissionDeniedError, SealedError, UnsupportedPathError } from '../logical/errors.js';
-import type { BackendRequest, Caller, LogicalRequest, Operation } from '../logical/request.js';
+import type { BackendRequest, Caller, LogicalRequest, Operation, RequestTrace } from '../logical/request.js';
 import {
   type IssuedSecret,
   isLoginRenewer,
@@ -76,6 +76,7 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
     throw error;
   }
   audited.caller = auth?.caller;
+  if (req.trace && auth) req.trace.accessor = auth.caller.accessor;
   try {
     await readBody(core, req, auth, matched, fullPath);
   } catch (error) {
@@ -87,7 +88,7 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
   try {
     if (target && req.operation === 'update') backendReq.operation = await writeOperation(target, backendReq);
     audited.operation = backendReq.operation;
-    if (auth) await authorize(core, auth, backendReq, matched, fullPath);
+    if (auth) await authorize(core, auth, backendReq, matched, fullPath, false, req.trace);
     if (!matched) throw routeNotFound(fullPath);
     // Written before the request is served: an unauditable request is not served.
     await trail.request();
@@ -281,22 +282,30 @@ async function authorize(
   matched: RouteMatch | undefined,
   fullPath: string,
   isBodyPending = false,
+  trace?: RequestTrace,
 ): Promise<void> {
   const needsSudo = matched ? matchesSpecialPath(matched.route.backend.specialPaths.root, matched.relativePath) : false;
-  await core
-    .namespaceServices()
-    .authorizer(auth.tokenNamespace.id)
-    .authorize({
-      policies: auth.caller.policies,
-      operation: req.operation,
-      path: fullPath.slice(auth.tokenNamespace.path.length),
-      needsSudo,
-      data: req.data,
-      isBodyPending,
-      entity: auth.entity
-        ? { id: auth.entity.id, name: auth.entity.name, metadata: auth.entity.metadata ?? {} }
-        : undefined,
-    });
+  try {
+    await core
+      .namespaceServices()
+      .authorizer(auth.tokenNamespace.id)
+      .authorize({
+        policies: auth.caller.policies,
+        operation: req.operation,
+        path: fullPath.slice(auth.tokenNamespace.path.length),
+        needsSudo,
+        data: req.data,
+        isBodyPending,
+        entity: auth.entity
+          ? { id: auth.entity.id, name: auth.entity.name, metadata: auth.entity.metadata ?? {} }
+          : undefined,
+      });
+  } catch (error) {
+    if (trace && error instanceof PermissionDeniedError) {
+      trace.denial = { path: fullPath, operation: req.operation, policies: auth.caller.policies };
+    }
+    throw error;
+  }
 }
 
 /** The request as the matched backend sees it: its path relative to the mount. */

@@ -3,6 +3,7 @@ import { type Logger, type Random, randomUuid } from '@ward/base';
 import type { Core } from '../core/core.js';
 import type { MetricsReport } from '../core/system-core.js';
 import { InvalidRequestError, RequestTooLargeError, UnsupportedOperationError } from '../logical/errors.js';
+import type { RequestTrace } from '../logical/request.js';
 import { applyCors } from './cors.js';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './json-body.js';
 import {
@@ -17,6 +18,7 @@ import {
 import { closeAfterResponse } from './read-body.js';
 import { readRequestData } from './request-body.js';
 import { checkRequestHeader } from './request-header.js';
+import { createRequestLogger } from './request-log.js';
 import { sendError, sendJson, sendLogicalResponse, sendText } from './respond.js';
 import { RAW_ROUTES, type ServerInfo } from './sys-raw.js';
 
@@ -35,6 +37,8 @@ export interface ApiHandlerOptions {
   metrics?: RequestMetrics;
   /** The listener lets `GET sys/metrics` through without a token. */
   unauthenticatedMetricsAccess?: boolean;
+  /** `log_requests`: one `info` line per request (otherwise `debug`). */
+  logRequests?: boolean;
 }
 
 /** The part of the server's metrics the HTTP layer feeds and serves. */
@@ -47,9 +51,16 @@ export interface RequestMetrics extends MetricsReport {
  * core, the envelope (or a typed error's status) out. No business rules live here.
  */
 export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const logRequest = createRequestLogger({
+    logger: options.logger,
+    random: options.random,
+    isEveryRequestInfo: options.logRequests === true,
+  });
   return (req, res) => {
     if (options.metrics) observe(options.metrics, options.core, req, res);
-    serve(options, req, res).catch((err: unknown) => {
+    const trace: RequestTrace = {};
+    logRequest(req, res, trace);
+    serve(options, req, res, trace).catch((err: unknown) => {
       if (res.headersSent) {
         res.destroy();
         return;
@@ -61,7 +72,12 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
   };
 }
 
-async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  o: ApiHandlerOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  trace: RequestTrace,
+): Promise<void> {
   // Before anything else: a preflight carries no token and no request header, and a refused origin learns nothing.
   if (applyCors(o.core.cors.current, req, res)) return;
   if (o.requireRequestHeader) checkRequestHeader(req);
@@ -96,6 +112,7 @@ async function serve(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResp
     clientToken: clientToken(req),
     remoteAddress: req.socket.remoteAddress ?? '',
     namespace: namespaceHeader(req),
+    trace,
   });
   // As established servers answer: a read that finds nothing is a 404, whatever the backend.
   if (response === undefined && operation === 'read') return sendJson(res, 404, { errors: [] });

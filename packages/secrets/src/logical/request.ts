@@ -22,6 +22,16 @@ export interface LogicalRequest {
   remoteAddress: string;
   /** Namespace path from the header (`''` = root, else `ns1/ns2/`). */
   namespace: string;
+  /** Filled in by the core for the request log: who asked and why a refusal happened (never the token). */
+  trace?: RequestTrace;
+}
+
+/** What the request log may say about a request beyond its HTTP facts. */
+export interface RequestTrace {
+  /** Accessor of the caller's token, once authenticated (`''` for tokens without one). */
+  accessor?: string;
+  /** Set when the ACL refused the request. */
+  denial?: { path: string; operation: Operation; policies: string[] };
 }
 
 /** The part of a request a backend handler sees after the core routed it to a mount. */

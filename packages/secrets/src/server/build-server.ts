@@ -92,6 +92,7 @@ async function buildListener(
     requireRequestHeader: l.requireRequestHeader,
     metrics,
     unauthenticatedMetricsAccess: l.unauthenticatedMetricsAccess === true,
+    logRequests: deps.config.logRequests === true,
   });
   return listener;
 }

@@ -39,6 +39,8 @@ export interface ServerConfig {
   logJson: boolean;
   /** `kms_library "pkcs11" { name, library }` stanzas: lower-case name → library path. */
   kmsLibraries: ReadonlyMap<string, string>;
+  /** `log_requests = true`: one `info` line per request (otherwise they are `debug` lines). */
+  logRequests?: boolean;
   /** `telemetry { disable_hostname, prometheus_retention_time }`; absent = hostname label, no Prometheus output. */
   telemetry?: TelemetryConfig;
 }
@@ -103,6 +105,7 @@ const KNOWN_KEYS = {
     'default_lease_ttl',
     'max_lease_ttl',
     'kms_library',
+    'log_requests',
   ],
   kms_library: ['name', 'library'],
   // `telemetry { unauthenticated_metrics_access }` is the server's own (the proxy has no metrics).
@@ -156,6 +159,7 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
     logJson: doc.log_format === 'json',
     kmsLibraries: kmsLibraries(doc, refuseUnknown),
     telemetry: telemetryConfig(telemetryBlocks),
+    logRequests: isTrue(doc.log_requests),
   };
 }
 
