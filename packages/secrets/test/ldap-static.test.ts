@@ -54,6 +54,19 @@ describe('ldap engine against slapd: config, rotate-root, static roles', () => {
     assert.ok(await slapd.canBind(dn, String(cred?.password)));
   });
 
+  it('a static role without dn finds its entry by userattr = username under userdn (filter-escaped)', async () => {
+    const b = await testBackend(createLdapBackend);
+    await configure(b, { userdn: 'ou=users,dc=example,dc=org' });
+    const dn = await slapd.addUser('dave', 'dave-initial');
+    await b.write('static-role/dave', { username: 'dave', rotation_period: 60 });
+    assert.ok(await slapd.canBind(dn, String((await b.read('static-cred/dave'))?.data?.password)));
+    // `*` would match every entry if it reached the filter unescaped: here it matches none.
+    await assert.rejects(
+      b.write('static-role/star', { username: '*', rotation_period: 60 }),
+      /expected one matching entry, but received 0/,
+    );
+  });
+
   it('rotate-root: the new password binds, the old one no longer does, and it is never shown', async () => {
     const b = await testBackend(createLdapBackend);
     const dn = await slapd.addUser('rootrot', 'first-password');
@@ -199,3 +212,27 @@ class CrashOnRoleSave extends InmemStorage {
     return super.put(key, value);
   }
 }
+
+describe('ldap engine over TLS: ldaps:// and StartTLS, verified against the configured CA', () => {
+  let slapd: Slapd;
+  before(async () => {
+    slapd = await startSlapd({ tls: true });
+  });
+  after(() => slapd.stop());
+
+  const rotateOnce = async (config: Record<string, unknown>) => {
+    const b = await testBackend(createLdapBackend);
+    await b.write('config', { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, ...config });
+    const dn = await slapd.addUser(`tls${Math.floor(Math.random() * 1e9)}`, 'tls-initial');
+    await b.write('static-role/t', { dn, username: dn, rotation_period: 60 });
+    return slapd.canBind(dn, String((await b.read('static-cred/t'))?.data?.password));
+  };
+
+  it('works over ldaps:// and StartTLS with the CA, and refuses a server the CA did not sign', async () => {
+    assert.ok(await rotateOnce({ url: slapd.ldapsUrl, certificate: slapd.caPem }));
+    assert.ok(await rotateOnce({ url: slapd.url, starttls: true, certificate: slapd.caPem }));
+    await assert.rejects(rotateOnce({ url: slapd.ldapsUrl }), UpstreamError, 'no CA: the test CA is not trusted');
+    await assert.rejects(rotateOnce({ url: slapd.url, starttls: true }), UpstreamError);
+    assert.ok(await rotateOnce({ url: slapd.ldapsUrl, insecure_tls: true }));
+  });
+});

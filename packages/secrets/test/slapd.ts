@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,9 @@ const SLAPD = existsSync('/usr/sbin/slapd') ? '/usr/sbin/slapd' : 'slapd';
 /** A throw-away OpenLDAP `slapd` on a free loopback port, its config and database in a temp dir. */
 export interface Slapd {
   url: string;
+  /** With `{ tls: true }`: an `ldaps://` URL, and the CA (PEM) that signed the server certificate (also for StartTLS). */
+  ldapsUrl?: string;
+  caPem?: string;
   /** Whether `password` binds as `dn` right now (the directory's own answer). */
   canBind(dn: string, password: string): Promise<boolean>;
   /** Whether an entry exists at `dn` (searched as the admin). */
@@ -84,6 +87,57 @@ sn: vault
 userPassword: ${ENGINE_PASSWORD}
 `;
 
+/** A CA and a server certificate for 127.0.0.1 made with openssl; the slapd.conf lines that use them. */
+async function makeCertificates(dir: string): Promise<string> {
+  const at = (name: string) => join(dir, name);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=ward test CA',
+    '-keyout',
+    at('ca.key'),
+    '-out',
+    at('ca.pem'),
+  ]);
+  await run('openssl', [
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-keyout',
+    at('server.key'),
+    '-out',
+    at('server.csr'),
+  ]);
+  await writeFile(at('ext.cnf'), 'subjectAltName = IP:127.0.0.1\n');
+  await run('openssl', [
+    'x509',
+    '-req',
+    '-in',
+    at('server.csr'),
+    '-CA',
+    at('ca.pem'),
+    '-CAkey',
+    at('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '1',
+    '-extfile',
+    at('ext.cnf'),
+    '-out',
+    at('server.pem'),
+  ]);
+  return `TLSCACertificateFile ${at('ca.pem')}\nTLSCertificateFile ${at('server.pem')}\nTLSCertificateKeyFile ${at('server.key')}\n`;
+}
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,12 +148,15 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts slapd (Debian `slapd` + `ldap-utils`, see system-packages.txt) and seeds the tree. */
-export async function startSlapd(): Promise<Slapd> {
+export async function startSlapd(o: { tls?: boolean } = {}): Promise<Slapd> {
   const dir = await mkdtemp(join(tmpdir(), 'ward-slapd-'));
   await mkdir(join(dir, 'db'));
-  await writeFile(join(dir, 'slapd.conf'), config(dir));
+  const tls = o.tls ? await makeCertificates(dir) : '';
+  await writeFile(join(dir, 'slapd.conf'), tls + config(dir));
   const url = `ldap://127.0.0.1:${await freePort()}`;
-  const child: ChildProcess = spawn(SLAPD, ['-h', `${url}/`, '-f', join(dir, 'slapd.conf'), '-d', '0'], {
+  const ldapsUrl = o.tls ? `ldaps://127.0.0.1:${await freePort()}` : undefined;
+  const listen = ldapsUrl ? `${url}/ ${ldapsUrl}/` : `${url}/`;
+  const child: ChildProcess = spawn(SLAPD, ['-h', listen, '-f', join(dir, 'slapd.conf'), '-d', '0'], {
     stdio: 'ignore',
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -118,6 +175,7 @@ export async function startSlapd(): Promise<Slapd> {
   }
   return {
     url,
+    ...(ldapsUrl ? { ldapsUrl, caPem: await readFile(join(dir, 'ca.pem'), 'utf8') } : {}),
     canBind: (dn, password) => canBind(url, dn, password),
     exists: async (dn) => {
       const client = new Client({ url });

@@ -61,7 +61,10 @@ export async function openDirectory(config: LdapConfig, nowMs: number): Promise<
       ...(url.startsWith('ldaps://') ? { tlsOptions: tlsOptions(config) } : {}),
     });
     try {
-      if (config.starttls && url.startsWith('ldap://')) await client.startTLS(tlsOptions(config));
+      if (config.starttls && url.startsWith('ldap://')) {
+        // The certificate is checked against the URL's host (ldapts would check it against `localhost`).
+        await client.startTLS({ ...tlsOptions(config), host: new URL(url).hostname });
+      }
       // ldapts connects on the first request: the bind. An answer (even a refusal) means this URL is up.
       await bind(client, user, config, nowMs);
       return bound(client, config);
