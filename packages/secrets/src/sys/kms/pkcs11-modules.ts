@@ -25,7 +25,9 @@ export class Pkcs11Modules {
       throw new UpstreamError(`error loading PKCS#11 library ${path}: ${messageOf(err)}`, { cause: err });
     }
     try {
-      module.C_Initialize();
+      // Signing runs on libuv's threads: without CKF_OS_LOCKING_OK a library may assume one
+      // thread (SoftHSM then takes no locks, and concurrent signs corrupt its heap).
+      module.C_Initialize({ flags: pkcs11js.CKF_OS_LOCKING_OK });
     } catch (err) {
       if (!messageOf(err).includes('CKR_CRYPTOKI_ALREADY_INITIALIZED')) {
         throw new UpstreamError(`error initialising PKCS#11 library ${path}: ${messageOf(err)}`, { cause: err });

@@ -80,7 +80,11 @@ export class Pkcs11Backend implements ManagedKeyBackend {
     return this.#pool.use(async (session) => {
       try {
         this.#module.C_SignInit(session, mechanism.mechanism, key.privateKey);
-        const signature = await this.#module.C_SignAsync(session, mechanism.input(digest), Buffer.alloc(1024));
+        // pkcs11js's worker thread reads `input` through a raw pointer and holds no reference to
+        // it: it must stay reachable until the signature is back, hence the use after the await.
+        const input = mechanism.input(digest);
+        const signature = await this.#module.C_SignAsync(session, input, Buffer.alloc(1024));
+        input.fill(0);
         return isRsa ? Buffer.from(signature) : ecdsaRawToDer(signature);
       } catch (err) {
         throw new UpstreamError(`PKCS#11 sign failed: ${messageOf(err)}`, { cause: err });

@@ -20,21 +20,34 @@ const PREFIX = 'managed-keys/';
  * session pools, SDK clients), opened on first use and replaced when the key changes.
  */
 export class ManagedKeys {
-  readonly #live = new Map<string, { record: string; backend: ManagedKeyBackend }>();
+  readonly #live = new Map<string, { record: ManagedKeyRecord; backend: ManagedKeyBackend }>();
+  /** Records read or written, by name (`null`: known not to exist). */
+  readonly #records = new Map<string, ManagedKeyRecord | null>();
+  readonly #nameOfId = new Map<string, string>();
 
   constructor(
     private readonly storage: Storage,
     private readonly deps: KmsDeps & { random: Random },
   ) {}
 
-  get(name: string): Promise<ManagedKeyRecord | undefined> {
-    return getJson<ManagedKeyRecord>(this.storage, PREFIX + name);
+  /**
+   * The stored key named `name`. Records are kept in memory once read: every write goes through
+   * this object (one per namespace and unseal), and each signature looks its key up.
+   */
+  async get(name: string): Promise<ManagedKeyRecord | undefined> {
+    if (this.#records.has(name)) return this.#records.get(name) ?? undefined;
+    const record = await getJson<ManagedKeyRecord>(this.storage, PREFIX + name);
+    this.#records.set(name, record ?? null);
+    return record;
   }
 
-  /** The key whose `UUID` is `id` (engines store ids; a handful of keys per namespace makes a scan cheap). */
+  /** The key whose `UUID` is `id` (engines store ids). */
   async byId(id: string): Promise<ManagedKeyRecord | undefined> {
-    for (const name of await this.storage.list(PREFIX)) {
-      const record = await this.get(name);
+    const name = this.#nameOfId.get(id);
+    if (name !== undefined) return this.get(name);
+    for (const listed of await this.storage.list(PREFIX)) {
+      const record = await this.get(listed);
+      if (record) this.#nameOfId.set(record.UUID, record.name);
       if (record?.UUID === id) return record;
     }
     return undefined;
@@ -52,23 +65,28 @@ export class ManagedKeys {
     const existing = await this.get(name);
     const record = { UUID: existing?.UUID ?? randomUuid(this.deps.random), name, type, params };
     await putJson(this.storage, PREFIX + name, record);
+    this.#records.set(name, record);
+    this.#nameOfId.set(record.UUID, name);
     await this.#retire(name);
     return record;
   }
 
   async delete(name: string): Promise<void> {
+    const record = await this.get(name);
     await this.storage.delete(PREFIX + name);
+    this.#records.set(name, null);
+    if (record) this.#nameOfId.delete(record.UUID);
     await this.#retire(name);
   }
 
   /** The provider connection of `record`, shared by every request using the key. */
   backend(record: ManagedKeyRecord): ManagedKeyBackend {
-    const text = JSON.stringify(record);
+    // A write stores a new record object, so the same object means the same settings.
     const live = this.#live.get(record.name);
-    if (live?.record === text) return live.backend;
+    if (live?.record === record) return live.backend;
     if (live) void live.backend.close();
     const backend = createManagedKeyBackend(record.type, record.params, this.deps);
-    this.#live.set(record.name, { record: text, backend });
+    this.#live.set(record.name, { record, backend });
     return backend;
   }
 
