@@ -1,3 +1,5 @@
+import { type Logger as PinoLogger, pino } from 'pino';
+
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
 
@@ -38,32 +40,51 @@ export interface LoggerOptions {
   now?: () => number;
 }
 
-/** A logger writing one line per entry (JSON or `time [LEVEL] msg: k=v`) to a sink, stderr by default. */
+/**
+ * A logger over pino writing one line per entry to a sink (stderr by default): pino's JSON with
+ * the established field names (`@timestamp`, `@level`, `@message`), or, unless `json`, the
+ * human-readable `time [LEVEL] msg: k=v` rendered from that same JSON line.
+ */
 export function createLogger(options: LoggerOptions = {}, base: LogFields = {}): Logger {
-  const minIndex = LOG_LEVELS.indexOf(options.level ?? 'info');
   const sink = options.sink ?? process.stderr;
   const now = options.now ?? Date.now;
-  const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
-    if (LOG_LEVELS.indexOf(level) < minIndex) return;
-    const all = redact({ ...base, ...fields });
-    const time = new Date(now()).toISOString();
-    if (options.json) {
-      sink.write(`${JSON.stringify({ '@timestamp': time, '@level': level, '@message': msg, ...all })}\n`);
-      return;
-    }
-    const rest = Object.entries(all)
-      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
-      .join(' ');
-    sink.write(`${time} [${level.toUpperCase()}] ${msg}${rest ? `: ${rest}` : ''}\n`);
-  };
+  const root = pino(
+    {
+      level: options.level ?? 'info',
+      base: null,
+      messageKey: '@message',
+      timestamp: () => `,"@timestamp":"${new Date(now()).toISOString()}"`,
+      formatters: { level: (label) => ({ '@level': label }) },
+    },
+    { write: (line: string) => sink.write(options.json ? line : humanLine(line)) },
+  );
+  return wrap(Object.keys(base).length > 0 ? root.child(redact(base)) : root);
+}
+
+function wrap(target: PinoLogger): Logger {
+  const at =
+    (level: LogLevel) =>
+    (msg: string, fields?: LogFields): void => {
+      if (fields) target[level](redact(fields), msg);
+      else target[level](msg);
+    };
   return {
-    trace: (m, f) => emit('trace', m, f),
-    debug: (m, f) => emit('debug', m, f),
-    info: (m, f) => emit('info', m, f),
-    warn: (m, f) => emit('warn', m, f),
-    error: (m, f) => emit('error', m, f),
-    child: (fields) => createLogger(options, { ...base, ...fields }),
+    trace: at('trace'),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (fields) => wrap(target.child(redact(fields))),
   };
+}
+
+/** `2024-01-01T00:00:00.000Z [INFO] listening: url=http://…` from one pino JSON line. */
+function humanLine(line: string): string {
+  const { '@timestamp': time, '@level': level, '@message': msg, ...fields } = JSON.parse(line) as LogFields;
+  const rest = Object.entries(fields)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
+  return `${time} [${String(level).toUpperCase()}] ${msg}${rest ? `: ${rest}` : ''}\n`;
 }
 
 /** A logger that drops everything; for tests that do not read logs. */
