@@ -236,3 +236,44 @@ describe('ldap engine over TLS: ldaps:// and StartTLS, verified against the conf
     assert.ok(await rotateOnce({ url: slapd.ldapsUrl, insecure_tls: true }));
   });
 });
+
+describe('rotate-root while other requests bind (a directory of its own: the engine account changes)', () => {
+  let slapd: Slapd;
+  before(async () => {
+    slapd = await startSlapd();
+  });
+  after(() => slapd.stop());
+
+  it('requests running during rotate-root keep working, and so do those after a crash before its save', async () => {
+    const storage = new CrashOnConfigSave();
+    const b = await testBackend(createLdapBackend, { storage });
+    await b.write('config', { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, url: slapd.url });
+    const names = ['r1', 'r2', 'r3', 'r4'];
+    for (const name of names) {
+      const dn = await slapd.addUser(name, `${name}-initial`);
+      await b.write(`static-role/${name}`, { dn, username: name, rotation_period: 60 });
+    }
+    // Each request read the config before the rotation changed the directory's password.
+    const rotations = names.flatMap((name) => [1, 2, 3].map(() => b.write(`rotate-role/${name}`)));
+    await Promise.all([b.write('rotate-root'), ...rotations, b.write('rotate-root')]);
+    assert.equal(await slapd.canBind(ENGINE_DN, ENGINE_PASSWORD), false);
+
+    // A crash after the directory changed and before the config was saved: the new password was saved first.
+    storage.isDying = true;
+    await assert.rejects(b.write('rotate-root'));
+    storage.isDying = false;
+    await b.write('rotate-role/r1');
+    const dn = `cn=r1,ou=users,dc=example,dc=org`;
+    assert.ok(await slapd.canBind(dn, String((await b.read('static-cred/r1'))?.data?.password)));
+  });
+});
+
+/** Storage whose save of the config fails while `isDying`, once rotate-root has saved the pending password. */
+class CrashOnConfigSave extends InmemStorage {
+  isDying = false;
+  override async put(key: string, value: Uint8Array): Promise<void> {
+    const isFinalSave = key === 'config' && !JSON.parse(Buffer.from(value).toString()).pending_bindpass;
+    if (this.isDying && isFinalSave) throw new Error('crashed');
+    return super.put(key, value);
+  }
+}

@@ -25,6 +25,11 @@ export interface LdapConfig {
   /** 0: not set (64 characters). */
   length: number;
   skip_static_role_import_rotation: boolean;
+  /**
+   * The password `rotate-root` is setting, saved before the directory changes: binds try it
+   * second, so neither a concurrent request nor a crash between the change and the save loses it.
+   */
+  pending_bindpass?: string;
   /** The password `rotate-root` replaced, tried for binds for 10 minutes after it. */
   last_bindpass: string;
   /** Unix ms of the last `rotate-root`; 0 before the first. */

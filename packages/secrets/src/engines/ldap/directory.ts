@@ -48,7 +48,11 @@ function upstream(action: string, err: unknown): UpstreamError {
  * reached within `connection_timeout` is skipped), issues StartTLS when asked, and binds as
  * `binddn`, with the password `rotate-root` replaced when the current one fails within 10 minutes.
  */
-export async function openDirectory(config: LdapConfig, nowMs: number): Promise<Directory> {
+export async function openDirectory(
+  config: LdapConfig,
+  nowMs: number,
+  reload: () => Promise<LdapConfig | undefined>,
+): Promise<Directory> {
   if (!config.bindpass) throw new InvalidRequestError('unable to bind due to lack of configured password');
   const user = config.upndomain ? `${config.binddn}@${config.upndomain}` : config.binddn;
   const failures: string[] = [];
@@ -66,7 +70,7 @@ export async function openDirectory(config: LdapConfig, nowMs: number): Promise<
         await client.startTLS({ ...tlsOptions(config), host: new URL(url).hostname });
       }
       // ldapts connects on the first request: the bind. An answer (even a refusal) means this URL is up.
-      await bind(client, user, config, nowMs);
+      await bind(client, user, config, nowMs, reload);
       return bound(client, config);
     } catch (err) {
       await client.unbind().catch(() => {});
@@ -77,20 +81,42 @@ export async function openDirectory(config: LdapConfig, nowMs: number): Promise<
   throw new UpstreamError(`failed to connect to the directory: ${failures.join('; ')}`);
 }
 
-/** Binds with the current password, then with the one `rotate-root` replaced less than 10 minutes ago. */
-async function bind(client: Client, user: string, config: LdapConfig, nowMs: number): Promise<void> {
-  try {
-    await client.bind(user, config.bindpass);
-  } catch (err) {
-    if (!(err instanceof ResultCodeError)) throw err;
-    const hasPrior = config.last_bindpass && nowMs - config.last_bind_password_rotation_ms < PRIOR_PASSWORD_GRACE_MS;
-    try {
-      if (!hasPrior) throw err;
-      await client.bind(user, config.last_bindpass);
-    } catch (err2) {
-      throw upstream(`failed to bind with current${hasPrior ? ' and prior' : ''} password`, err2);
+/** The passwords a bind may use, best first: current, the one `rotate-root` is setting, the one it replaced. */
+function bindPasswords(config: LdapConfig, nowMs: number): string[] {
+  const isPriorValid = nowMs - config.last_bind_password_rotation_ms < PRIOR_PASSWORD_GRACE_MS;
+  const all = [config.bindpass, config.pending_bindpass ?? '', isPriorValid ? config.last_bindpass : ''];
+  return [...new Set(all.filter((p) => p !== ''))];
+}
+
+/**
+ * Binds with each known password in turn. When none works, the config is read again: a
+ * `rotate-root` that ran since this request read it may have changed the password, and the
+ * request should keep working rather than fail.
+ */
+async function bind(
+  client: Client,
+  user: string,
+  config: LdapConfig,
+  nowMs: number,
+  reload: () => Promise<LdapConfig | undefined>,
+): Promise<void> {
+  const tried = new Set<string>();
+  let last: unknown;
+  for (const source of [async () => config, reload]) {
+    const current = await source();
+    for (const password of current ? bindPasswords(current, nowMs) : []) {
+      if (tried.has(password)) continue;
+      tried.add(password);
+      try {
+        await client.bind(user, password);
+        return;
+      } catch (err) {
+        if (!(err instanceof ResultCodeError)) throw err;
+        last = err;
+      }
     }
   }
+  throw upstream(`failed to bind with ${tried.size > 1 ? 'current and prior passwords' : 'current password'}`, last);
 }
 
 function bound(client: Client, config: LdapConfig): Directory {

@@ -1,6 +1,7 @@
 import { definePath, field, type PathDefinition, type SecretType } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError, UpstreamError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
+import { configStore } from './config-store.js';
 import { openDirectory } from './directory.js';
 import { DEFAULT_USERNAME_TEMPLATE, dynamicRoles } from './dynamic-role-store.js';
 import { type LdifData, ldifData, renderLdif, renderUsername } from './ldif-templates.js';
@@ -52,7 +53,7 @@ export function pathCreds(d: RotationDeps): PathDefinition {
             ttlSeconds: role.default_ttl,
           });
           const entries = renderTemplate('creation_ldif', () => renderLdif(role.creation_ldif, ldif, d));
-          const directory = await openDirectory(config, issuedMs);
+          const directory = await openDirectory(config, issuedMs, () => configStore.get(storage));
           try {
             for (const entry of entries) {
               await directory.apply(entry).catch(async (err) => {
@@ -126,7 +127,7 @@ export function dynamicCredsSecret(d: RotationDeps): SecretType {
     async revoke({ storage, internal }) {
       const lease = internal as unknown as LeaseInternal;
       const config = await requireConfig(storage);
-      const directory = await openDirectory(config, d.clock.now());
+      const directory = await openDirectory(config, d.clock.now(), () => configStore.get(storage));
       const failures: string[] = [];
       try {
         for (const entry of renderLdif(lease.deletion_ldif, lease.data, d)) {

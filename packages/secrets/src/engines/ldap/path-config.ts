@@ -106,6 +106,8 @@ function merged(stored: LdapConfig | undefined, data: ConfigInput, supplied: Rea
     // A policy replaces a length set before it.
     length: supplied.has('length') ? Number(data.length) : policy ? 0 : (stored?.length ?? 0),
     skip_static_role_import_rotation: pick('skip_static_role_import_rotation', false),
+    // A bind password sent by the operator replaces whatever rotate-root had under way.
+    pending_bindpass: supplied.has('bindpass') ? '' : (stored?.pending_bindpass ?? ''),
     last_bindpass: stored?.last_bindpass ?? '',
     last_bind_password_rotation_ms: stored?.last_bind_password_rotation_ms ?? 0,
   };

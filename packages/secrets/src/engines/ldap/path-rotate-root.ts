@@ -24,15 +24,20 @@ export function pathRotateRoot(d: RotationDeps): PathDefinition {
             const config = await requireConfig(d.storage);
             const password = await newPassword(config, d.random, d.system);
             const now = d.clock.now();
-            const directory = await openDirectory(config, now);
+            const reload = () => configStore.get(d.storage);
+            // Saved first: from here on every bind can find the new password, whatever happens next.
+            await configStore.put(d.storage, { ...config, pending_bindpass: password });
+            const directory = await openDirectory(config, now, reload);
             try {
               await directory.setPassword({ dn: config.binddn }, password);
             } finally {
               await directory.close();
             }
+            const current = (await reload()) ?? config;
             await configStore.put(d.storage, {
-              ...config,
+              ...current,
               bindpass: password,
+              pending_bindpass: '',
               last_bindpass: config.bindpass,
               last_bind_password_rotation_ms: now,
             });

@@ -48,7 +48,7 @@ export async function rotateStaticRole(d: RotationDeps, name: string, role: Stat
     const wal = await staticRoles.getWal(d.storage, name);
     const password = wal?.generator === generator ? wal.password : await newPassword(config, d.random, d.system);
     if (wal?.password !== password) await staticRoles.putWal(d.storage, name, { password, generator });
-    const directory = await openDirectory(config, now);
+    const directory = await openDirectory(config, now, () => configStore.get(d.storage));
     try {
       await directory.setPassword(role.dn ? { dn: role.dn } : { username: role.username }, password);
     } finally {
