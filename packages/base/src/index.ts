@@ -1,4 +1,5 @@
 export { type Cancel, type Clock, FakeClock, systemClock } from './clock.js';
+export * from './duration.js';
 export {
   createLogger,
   LOG_LEVELS,

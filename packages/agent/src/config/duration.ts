@@ -1,16 +1,13 @@
+import { parseGoDuration } from '@ward/base';
 import { ConfigError } from './errors.js';
-
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Parses Go-style durations as the established config uses ("250ms", "5s", "1m30s"); a bare number is ms. */
 export function parseDurationMs(value: string | number, what: string): number {
   if (typeof value === 'number') return value;
   if (/^\d+$/.test(value)) return Number(value);
-  const parts = [...value.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== value) {
-    throw new ConfigError(`invalid duration for ${what}: ${JSON.stringify(value)}`);
-  }
-  return parts.reduce((sum, p) => sum + Number(p[1]) * (UNITS[p[2] as string] ?? 0), 0);
+  const nanos = parseGoDuration(value);
+  if (nanos === undefined) throw new ConfigError(`invalid duration for ${what}: ${JSON.stringify(value)}`);
+  return Number(nanos) / 1e6;
 }
 
 /** Formats a duration the way Go prints one ("1.5s", "12ms", "0s"), for stats values. */
