@@ -20,6 +20,11 @@ export interface Client {
   patch(path: string, data: Record<string, unknown>): Promise<Secret | null>;
   /** `DELETE path`; `null` for a 204. */
   delete(path: string, query?: Record<string, string>): Promise<Secret | null>;
+  /**
+   * `sys/wrapping/unwrap`: the response a wrapping token holds, once. Without `token`, the client's
+   * own token is the wrapping token.
+   */
+  unwrap(token?: string): Promise<Secret | null>;
   /** `GET path?help=1`: the help text of the backend serving `path`. */
   help(path: string): Promise<HelpResponse>;
   /**
@@ -60,6 +65,13 @@ export function clientOver(t: Transport): Client {
         path,
       ),
     delete: async (path, query) => envelopeOrNull(await t.call('DELETE', path, { query }), 'DELETE', t, path),
+    unwrap: async (token) =>
+      envelopeOrNull(
+        await t.call('PUT', 'sys/wrapping/unwrap', { body: token ? { token } : {} }),
+        'PUT',
+        t,
+        'sys/wrapping/unwrap',
+      ),
     help: async (path) => (await t.call('GET', path, { query: { help: '1' } })).body as HelpResponse,
     login: (method, params, mount) => login(t, method, params, mount ?? method),
     sys: sysApi(t),

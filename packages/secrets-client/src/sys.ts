@@ -188,7 +188,7 @@ function secretsMounts(t: Transport): SecretsMountsApi {
       await t.call('PUT', `sys/mounts/${trim(path)}/tune`, { body: input });
     },
     find: async (path) => {
-      const res = await t.send('GET', `sys/internal/ui/mounts/${trim(path)}`);
+      const res = await t.send('GET', `sys/internal/ui/mounts/${trim(path)}`, { isUnwrapped: true });
       if (res.status === 404) return null;
       if (res.status >= 400) throw t.errorFor(res, 'GET', `sys/internal/ui/mounts/${trim(path)}`);
       const mount = dataOf<MountInfo & { path: string }>(res.body);

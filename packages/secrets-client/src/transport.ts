@@ -9,6 +9,11 @@ export interface ClientOptions {
   token?: string;
   /** Sent as `X-Vault-Namespace`; omitted when empty. */
   namespace?: string;
+  /**
+   * Sent as `X-Vault-Wrap-TTL` (`5m`, `300`): the server answers each request with `wrap_info`, a
+   * single-use token holding the response, instead of the response. Omitted when empty.
+   */
+  wrapTtl?: string;
   /** PEM text of the CA certificate(s) to trust instead of the system store. */
   caCert?: string;
   /** Accept any server certificate. Only for development. */
@@ -35,6 +40,8 @@ export interface SendOptions {
   token?: string;
   /** Media type of the body (default `application/json`; PATCH uses `application/merge-patch+json`). */
   contentType?: string;
+  /** Never wrapped, even with `wrapTtl`: a lookup the client makes for itself (which KV version a mount is). */
+  isUnwrapped?: boolean;
 }
 
 /** One HTTP exchange with `/v1/<path>`; the layer every typed method is built on. */
@@ -75,6 +82,7 @@ function transportWith(options: ClientOptions, dispatcher: Dispatcher | undefine
     const token = o.token ?? options.token;
     if (token) headers['X-Vault-Token'] = token;
     if (options.namespace) headers['X-Vault-Namespace'] = options.namespace;
+    if (options.wrapTtl && !o.isUnwrapped) headers['X-Vault-Wrap-TTL'] = options.wrapTtl;
     if (o.body !== undefined) headers['Content-Type'] = o.contentType ?? 'application/json';
     let res: Response;
     try {

@@ -23,7 +23,19 @@ export interface Secret<D = Record<string, unknown>> {
   data: D | null;
   warnings: string[] | null;
   auth: SecretAuth | null;
-  wrap_info: unknown;
+  wrap_info: WrapInfo | null;
+}
+
+/** `wrap_info` of a response the server wrapped (the client asked with `wrapTtl`). */
+export interface WrapInfo {
+  /** The single-use token that unwraps the response (`Client.unwrap`). */
+  token: string;
+  accessor: string;
+  ttl: number;
+  creation_time: string;
+  creation_path: string;
+  /** Accessor of the token the wrapped response carries, if it carries one. */
+  wrapped_accessor?: string;
 }
 
 /** `sys/seal-status` and `sys/unseal` (raw body). */

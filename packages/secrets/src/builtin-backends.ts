@@ -1,11 +1,12 @@
 import { createTokenBackend } from './auth/token/index.js';
 import type { BuiltinBackends } from './core/namespaces/builtin-mounts.js';
+import { createCubbyholeBackend } from './engines/cubbyhole/index.js';
 import { createIdentityBackend } from './identity/index.js';
 import { createSystemBackend } from './sys/backend.js';
 import type { ManagedKeyDirectory } from './sys/managed-keys/directory.js';
 
 /**
- * The backends every namespace has (`sys/`, `auth/token/`, `identity/`), wired to the
+ * The backends every namespace has (`sys/`, `auth/token/`, `identity/`, `cubbyhole/`), wired to the
  * namespace's services. Handed to the core by the composition root (`server/build-server.ts`)
  * with the mountable catalog, so the core imports no backend. Each namespace's `sys/` opens
  * its managed keys in `managedKeys`.
@@ -36,4 +37,6 @@ export const builtinNamespaceBackends = (managedKeys: ManagedKeyDirectory): Buil
     });
   },
   identity: (kit, ctx) => createIdentityBackend(ctx, { store: kit.identity, authMounts: () => kit.authMounts() }),
+  // Each token's own storage; no service of the namespace is needed.
+  cubbyhole: (_kit, ctx) => createCubbyholeBackend(ctx),
 });

@@ -67,6 +67,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['lease lookup', async () => (await import('./commands/lease-lookup.js')).leaseLookupCommand],
   ['lease renew', async () => (await import('./commands/lease-renew.js')).leaseRenewCommand],
   ['lease revoke', async () => (await import('./commands/lease-revoke.js')).leaseRevokeCommand],
+  ['unwrap', async () => (await import('./commands/unwrap.js')).unwrapCommand],
   ['print token', async () => (await import('./commands/print-token.js')).printTokenCommand],
 ]);
 

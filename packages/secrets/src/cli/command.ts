@@ -109,6 +109,9 @@ export type ContextFactory = (globals: ParsedArgs) => Promise<CommandContext & {
 const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   address: flag.string('Server address (env WARD_ADDR or VAULT_ADDR; default https://127.0.0.1:8200).'),
   namespace: flag.string('Namespace for the request (env VAULT_NAMESPACE).'),
+  'wrap-ttl': flag.string(
+    'Wrap the response: print a single-use token valid this long (e.g. 5m) that `ward unwrap` turns back into it (env VAULT_WRAP_TTL).',
+  ),
   'ca-cert': flag.string('PEM file of the CA that signed the server certificate (env VAULT_CACERT).'),
   'tls-skip-verify': flag.bool('Do not verify the server certificate (env VAULT_SKIP_VERIFY). Insecure.'),
   format: flag.string('Output format: table, json or yaml (env VAULT_FORMAT).'),

@@ -24,6 +24,7 @@ export function contextFactory(rt: Runtime): ContextFactory {
       address: flagValue(globals, 'address') ?? (env.WARD_ADDR || env.VAULT_ADDR || DEFAULT_ADDRESS),
       token: env.VAULT_TOKEN || (await tokenFile.read()),
       namespace: flagValue(globals, 'namespace') ?? env.VAULT_NAMESPACE,
+      wrapTtl: flagValue(globals, 'wrap-ttl') ?? env.VAULT_WRAP_TTL,
       ...(caPath ? { caCert: await readCaCert(caPath) } : {}),
       skipVerify: flagBool(globals, 'tls-skip-verify') || parseBoolEnv('VAULT_SKIP_VERIFY', env.VAULT_SKIP_VERIFY),
     });

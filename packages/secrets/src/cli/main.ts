@@ -16,7 +16,7 @@ function usage(): string {
   return [
     'Usage: ward <command> [options] [args]',
     '',
-    'Commands (the client reads VAULT_ADDR or WARD_ADDR, VAULT_TOKEN, VAULT_NAMESPACE, VAULT_CACERT):',
+    'Commands (the client reads VAULT_ADDR or WARD_ADDR, VAULT_TOKEN, VAULT_NAMESPACE, VAULT_CACERT, VAULT_WRAP_TTL):',
     ...lines,
     '',
     'Run "ward <command> -help" for a command\'s options and an example; "ward completion bash|zsh" for completion.',

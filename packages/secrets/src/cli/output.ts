@@ -1,4 +1,4 @@
-import type { Secret, SecretAuth } from '@ward/secrets-client';
+import type { Secret, SecretAuth, WrapInfo } from '@ward/secrets-client';
 import { stringify as stringifyYaml } from 'yaml';
 import { CliError } from './command.js';
 import { UsageError } from './flags.js';
@@ -52,9 +52,17 @@ export function createOutput(write: (s: string) => void, format: string, field: 
         Object.entries(values).map(([k, v]) => [k, v]),
       ),
     );
+  // A wrapped answer holds no data: what is shown is how to unwrap it.
+  const wrapped = (secret: Secret<object>, info: WrapInfo) => {
+    const values = wrapFields(info);
+    if (pick(values)) return;
+    if (format === 'json') return json(secret);
+    table(values);
+  };
   return {
     format,
     secret(secret) {
+      if (secret.wrap_info) return wrapped(secret, secret.wrap_info);
       const data = (secret.data ?? {}) as Record<string, unknown>;
       if (pick(data)) return;
       if (format !== 'table') return json(secret);
@@ -62,6 +70,7 @@ export function createOutput(write: (s: string) => void, format: string, field: 
       for (const w of secret.warnings ?? []) write(`\nWARNING! ${w}\n`);
     },
     auth(secret) {
+      if (secret.wrap_info) return wrapped(secret, secret.wrap_info);
       const a = secret.auth;
       if (!a) throw new CliError('the server returned no auth information', 2);
       const values = authFields(a);
@@ -111,6 +120,18 @@ export function createOutput(write: (s: string) => void, format: string, field: 
 }
 
 /** The auth table of the established CLI (`token`, `token_accessor`, …). */
+/** The established names of a wrapped answer's fields (`-field=wrapping_token`). */
+function wrapFields(w: WrapInfo): Record<string, unknown> {
+  return {
+    wrapping_token: w.token,
+    wrapping_accessor: w.accessor,
+    wrapping_token_ttl: humanDuration(w.ttl),
+    wrapping_token_creation_time: w.creation_time,
+    wrapping_token_creation_path: w.creation_path,
+    ...(w.wrapped_accessor ? { wrapped_accessor: w.wrapped_accessor } : {}),
+  };
+}
+
 function authFields(a: SecretAuth): Record<string, unknown> {
   return {
     token: a.client_token,

@@ -21,6 +21,7 @@ import { parseUnsealKey, RekeyOperation, RootGeneration, ShamirSeal, UnsealProgr
 import { renewSecretLease, revokeSecretLease } from './secret-leases.js';
 import type { MetricsReport } from './system-core.js';
 import { TokenStore, tokenLeaseId } from './tokens/index.js';
+import { ResponseWrapping } from './wrapping/index.js';
 
 export interface CoreDeps {
   physical: StorageBackend;
@@ -88,6 +89,8 @@ export class Core {
   readonly audit: AuditDevices;
   /** The CORS setting the HTTP layer applies to every request. */
   readonly cors: CorsSettings;
+  /** Response wrapping: responses kept in the cubbyhole of single-use tokens. */
+  readonly wrapping: ResponseWrapping;
   /** Set once unsealed: when this node became active (for `sys/leader`). */
   activeSinceMs = 0;
   /**
@@ -128,7 +131,11 @@ export class Core {
       random,
       clock,
       hooks: {
-        onRevoke: (e) => this.expiration.revokeByToken(e.accessor),
+        onRevoke: async (e) => {
+          await this.expiration.revokeByToken(e.accessor);
+          // What backends keep per token (its cubbyhole) goes with it.
+          for (const route of this.router.routes()) await route.backend.tokenRevoked?.(e.accessor);
+        },
         onIssue: async (e) => {
           await this.expiration.register({
             path: e.path,
@@ -154,6 +161,11 @@ export class Core {
       namespaceId: (path) => this.#services?.namespaces.byPath(path)?.id,
     });
     this.cors = new CorsSettings(this.barrier);
+    this.wrapping = new ResponseWrapping({
+      tokens: this.tokens,
+      router: this.router,
+      namespacePath: (id) => (id === 'root' ? '' : this.#services?.namespaces.byId(id)?.path),
+    });
     this.mounts = new MountManager({
       barrier: this.barrier,
       router: this.router,
@@ -347,6 +359,7 @@ export class Core {
         audit: this.audit,
         cors: this.cors,
         metrics: this.deps.metrics ?? NO_METRICS,
+        wrapping: this.wrapping,
       },
     });
   }

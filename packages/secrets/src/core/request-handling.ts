@@ -1,4 +1,5 @@
 import type { PathMatch } from '../framework/index.js';
+import { hasEnvelope } from '../logical/envelope.js';
 import { PermissionDeniedError, SealedError, UnsupportedPathError } from '../logical/errors.js';
 import type { BackendRequest, Caller, LogicalRequest, Operation, RequestTrace } from '../logical/request.js';
 import {
@@ -21,6 +22,7 @@ import { matchesSpecialPath } from './router/special-paths.js';
 import { leaseSecret } from './secret-leases.js';
 import { isAddressInCidrs } from './tokens/bound-cidrs.js';
 import type { IssuedToken, TokenEntry, TokenStore } from './tokens/index.js';
+import type { ResponseWrapping } from './wrapping/index.js';
 
 /** The parts of the core the request pipeline uses (the core passes itself; this never imports it). */
 export interface PipelineCore {
@@ -34,6 +36,8 @@ export interface PipelineCore {
   readonly expiration: ExpirationManager;
   /** Server version, for the OpenAPI document of help. */
   readonly version: string;
+  /** Wraps the responses of requests that ask for it (`X-Vault-Wrap-TTL`). */
+  readonly wrapping: Pick<ResponseWrapping, 'wrap'>;
 }
 
 interface Authenticated {
@@ -102,6 +106,13 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
         fullPath,
         namespacePath: namespace.path,
         tokenAccessor: auth?.caller.accessor ?? '',
+      });
+    }
+    if (req.wrapTtlSeconds && response && hasEnvelope(response)) {
+      response = await core.wrapping.wrap(req.id, response, {
+        ttlSeconds: req.wrapTtlSeconds,
+        creationPath: path,
+        namespaceId: namespace.id,
       });
     }
     await trail.response({ response });
@@ -267,7 +278,16 @@ async function readBody(
   if (auth) {
     const operations: Operation[] = req.operation === 'update' ? ['update', 'create'] : [req.operation];
     const judged = await Promise.allSettled(
-      operations.map((operation) => authorize(core, auth, { operation, data: undefined }, matched, fullPath, true)),
+      operations.map((operation) =>
+        authorize(
+          core,
+          auth,
+          { operation, data: undefined, wrapTtlSeconds: req.wrapTtlSeconds },
+          matched,
+          fullPath,
+          true,
+        ),
+      ),
     );
     const refusal = judged.find((j) => j.status === 'rejected');
     if (!judged.some((j) => j.status === 'fulfilled') && refusal) throw refusal.reason;
@@ -278,7 +298,7 @@ async function readBody(
 async function authorize(
   core: PipelineCore,
   auth: Authenticated,
-  req: Pick<BackendRequest, 'operation'> & { data: BackendRequest['data'] | undefined },
+  req: Pick<BackendRequest, 'operation' | 'wrapTtlSeconds'> & { data: BackendRequest['data'] | undefined },
   matched: RouteMatch | undefined,
   fullPath: string,
   isBodyPending = false,
@@ -296,6 +316,7 @@ async function authorize(
         needsSudo,
         data: req.data,
         isBodyPending,
+        wrapTtlSeconds: req.wrapTtlSeconds,
         entity: auth.entity
           ? { id: auth.entity.id, name: auth.entity.name, metadata: auth.entity.metadata ?? {} }
           : undefined,
@@ -323,6 +344,7 @@ function backendRequest(
     mountPoint: matched?.route.mountPoint ?? '',
     remoteAddress: req.remoteAddress,
     caller,
+    ...(req.wrapTtlSeconds ? { wrapTtlSeconds: req.wrapTtlSeconds } : {}),
     // Only the token store (for `*-self` on tokens without an accessor) and the system backend
     // (whose unauthenticated `internal/ui/mounts` looks at the token if one is sent) get its text.
     ...(matched?.route.entry.type === 'token' || matched?.route.entry.type === 'system'

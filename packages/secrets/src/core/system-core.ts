@@ -7,6 +7,10 @@ import type { Namespace } from './namespaces/namespace-store.js';
 import type { PasswordPolicyStore } from './password-policies/index.js';
 import type { PolicyStore } from './policy/policy-store.js';
 import type { MountEntry, MountTuning } from './router/mount-table.js';
+import type { ResponseWrapping } from './wrapping/index.js';
+
+export type { WrappingTokenRef } from './wrapping/index.js';
+
 import type { NamespaceMounts } from './router/mounts.js';
 import type { RekeyOperation, RootGeneration } from './seal/index.js';
 
@@ -17,6 +21,9 @@ export interface TokenPolicyResolver {
   /** The policies of the live token with this accessor, `undefined` when there is none. */
   policiesOfAccessor(accessor: string): Promise<string[] | undefined>;
 }
+
+/** What `sys/wrapping/*` may do with wrapping tokens (see `wrapping/response-wrapping.ts`). */
+export type WrappingControl = Pick<ResponseWrapping, 'lookup' | 'unwrap' | 'rewrap'>;
 
 /** A mount as `sys/internal/specs/openapi` documents it. */
 export interface OpenApiRoute {
@@ -85,6 +92,8 @@ export interface ServerControls {
   cors: CorsSettings;
   /** `sys/metrics` (root namespace only). */
   metrics: MetricsReport;
+  /** `sys/wrapping/lookup`, `unwrap` and `rewrap`. */
+  wrapping: WrappingControl;
 }
 
 /**

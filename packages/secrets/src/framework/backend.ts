@@ -106,6 +106,11 @@ export interface Backend {
   cleanup?(): Promise<void>;
   /** Started by the core when the mount starts, stopped on unmount and seal. */
   readonly periodic: readonly PeriodicTask[];
+  /**
+   * Called by the core when a token is revoked or expires, for a backend that keeps data per token
+   * (the cubbyhole): it drops that token's data. `accessor` is the token's.
+   */
+  tokenRevoked?(accessor: string): Promise<void>;
   /** The secret type named `type`, `undefined` when this backend declares none by that name. */
   secretType(type: string): SecretType | undefined;
   /** Ends a secret this backend leased; throws when its type is unknown or its `revoke` fails. */
@@ -133,6 +138,7 @@ export interface BackendSpec {
   periodic?: PeriodicTask[];
   /** The kinds of secret the handlers hand out under a lease (`{ secret: { type, … } }`). */
   secrets?: SecretType[];
+  tokenRevoked?: (accessor: string) => Promise<void>;
 }
 
 /** Builds a `Backend` that routes among `paths`, validates input and calls handlers. */
@@ -174,6 +180,7 @@ export function createBackend(spec: BackendSpec): Backend {
     specialPaths: spec.specialPaths ?? {},
     cleanup: spec.cleanup,
     periodic: spec.periodic ?? [],
+    tokenRevoked: spec.tokenRevoked,
     secretType: (type) => secretTypes.get(type),
     revokeSecret: ({ leaseId, type, internal }) =>
       requireType(type).revoke({ storage: spec.storage, leaseId, internal }),

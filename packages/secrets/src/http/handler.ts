@@ -14,6 +14,7 @@ import {
   operationOf,
   queryData,
   splitTarget,
+  wrapTtlHeader,
 } from './logical-request.js';
 import { closeAfterResponse } from './read-body.js';
 import { readRequestData } from './request-body.js';
@@ -101,6 +102,7 @@ async function serve(
   const isWrite = operation === 'update' || operation === 'patch';
   if (isWrite && path.endsWith('/')) throw new InvalidRequestError("cannot write to a path ending in '/'");
 
+  const wrapTtlSeconds = wrapTtlHeader(req);
   const requestId = randomUuid(o.random);
   const response = await o.core.handleRequest({
     id: requestId,
@@ -113,6 +115,7 @@ async function serve(
     remoteAddress: req.socket.remoteAddress ?? '',
     namespace: namespaceHeader(req),
     trace,
+    wrapTtlSeconds,
   });
   // As established servers answer: a read that finds nothing is a 404, whatever the backend.
   if (response === undefined && operation === 'read') return sendJson(res, 404, { errors: [] });

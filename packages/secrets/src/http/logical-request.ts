@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { parseDurationSeconds } from '../framework/index.js';
 import { InvalidRequestError, UnsupportedMediaTypeError, UnsupportedOperationError } from '../logical/errors.js';
 import { setOwn } from '../logical/own-entries.js';
 import type { Operation } from '../logical/request.js';
@@ -90,6 +91,18 @@ export function clientToken(req: IncomingMessage): string {
   if (typeof header === 'string' && header !== '') return header;
   const auth = req.headers.authorization;
   return auth?.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+}
+
+/**
+ * `X-Vault-Wrap-TTL` / `X-Service-Wrap-TTL` in seconds: a duration (`5m`) or a number of seconds.
+ * `undefined` when absent or zero (no wrapping); a negative or unreadable value is a 400.
+ */
+export function wrapTtlHeader(req: IncomingMessage): number | undefined {
+  const raw = req.headers['x-vault-wrap-ttl'] ?? req.headers['x-service-wrap-ttl'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || value.trim() === '') return undefined;
+  const seconds = parseDurationSeconds(value, 'X-Vault-Wrap-TTL');
+  return seconds > 0 ? seconds : undefined;
 }
 
 /** The namespace header under either name, canonicalised to `''` (root) or `a/b/`. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@ward/base';
+import { envelopeOf, hasEnvelope } from '../logical/envelope.js';
 import { type ErrorCode, LogicalError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
 
@@ -56,23 +57,11 @@ export function sendLogicalResponse(res: ServerResponse, requestId: string, resp
     else sendJson(res, status, body);
     return;
   }
-  const hasWarnings = (response?.warnings?.length ?? 0) > 0;
-  if (!response || (response.data == null && !response.auth && !response.lease && !hasWarnings)) {
+  if (!response || !hasEnvelope(response)) {
     sendNoContent(res, response?.status ?? 204);
     return;
   }
-  const envelope: Record<string, unknown> = {
-    request_id: requestId,
-    lease_id: response.lease?.leaseId ?? '',
-    renewable: response.lease?.renewable ?? false,
-    lease_duration: response.lease?.leaseDurationSeconds ?? 0,
-    data: response.data ?? null,
-    wrap_info: null,
-    warnings: hasWarnings ? response.warnings : null,
-    auth: response.auth ?? null,
-  };
-  if (response.dataAtTopLevel && response.data) Object.assign(envelope, response.data, envelope);
-  sendJson(res, response.status ?? 200, envelope);
+  sendJson(res, response.status ?? 200, envelopeOf(requestId, response));
 }
 
 /** A text body under its own media type (the Prometheus exposition format). */

@@ -24,6 +24,8 @@ export interface LogicalRequest {
   namespace: string;
   /** Filled in by the core for the request log: who asked and why a refusal happened (never the token). */
   trace?: RequestTrace;
+  /** `X-Vault-Wrap-TTL`: answer with a single-use token whose cubbyhole holds the response, valid this long. */
+  wrapTtlSeconds?: number;
 }
 
 /** What the request log may say about a request beyond its HTTP facts. */
@@ -46,6 +48,8 @@ export interface BackendRequest {
   remoteAddress: string;
   /** The authenticated caller, absent on unauthenticated paths. */
   caller?: Caller;
+  /** The response-wrapping TTL the client asked for, if any (`sys/wrapping/wrap` requires one). */
+  wrapTtlSeconds?: number;
   /**
    * The caller's token text, given only to the token store's own backend (`auth/token/`),
    * which needs it for `*-self` operations on tokens that have no accessor (batch tokens), and

@@ -61,6 +61,22 @@ export interface LogicalResponse {
    * `contentType`, `body` is text sent under that media type (Prometheus metrics).
    */
   raw?: { status: number; body: unknown; contentType?: string };
+  /** Set by the core when it wrapped the response: the envelope then carries only this. */
+  wrapInfo?: WrapInfo;
+}
+
+/** The envelope's `wrap_info`: how to get a wrapped response back (`sys/wrapping/unwrap`). */
+export interface WrapInfo {
+  /** The single-use wrapping token. */
+  token: string;
+  accessor: string;
+  ttl: number;
+  /** RFC 3339. */
+  creation_time: string;
+  /** The request path whose response was wrapped. */
+  creation_path: string;
+  /** Accessor of the token the wrapped response created (a login, `auth/token/create`); absent otherwise. */
+  wrapped_accessor?: string;
 }
 
 /**

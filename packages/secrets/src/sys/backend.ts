@@ -18,6 +18,7 @@ import { pathRekey } from './path-rekey.js';
 import { pathRemount } from './path-remount.js';
 import { pathSealAndKeys } from './path-seal.js';
 import { pathTune } from './path-tune.js';
+import { pathWrapping, WRAPPING_UNAUTHENTICATED_PATHS } from './path-wrapping.js';
 
 /** Paths only the root namespace's `sys/` has: they act on the whole server. */
 function rootOnlyPaths(sys: SystemCore) {
@@ -59,6 +60,7 @@ export function createSystemBackend(
       ...pathNamespaces(sys),
       ...pathLockedUsers(sys),
       ...pathManagedKeys({ ...managedKeys, mounts: sys.mounts, random: ctx.random }),
+      ...pathWrapping(sys.wrapping),
       pathInternalSpecsOpenapi({ routes: () => sys.openapiRoutes(), version: sys.version }),
       ...pathInternalUiMounts({
         namespace: sys.namespace,
@@ -82,6 +84,7 @@ export function createSystemBackend(
         'generate-root/*',
         'internal/ui/mounts',
         'internal/ui/mounts/*',
+        ...WRAPPING_UNAUTHENTICATED_PATHS,
       ],
       root: [
         'seal',

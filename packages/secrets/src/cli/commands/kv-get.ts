@@ -23,6 +23,11 @@ export const kvGetCommand = defineCommand({
     }
     const version = intFlag(flags.version, 'version');
     const secret = await target.kv.v2.get(target.key, version === undefined ? {} : { version });
+    // With -wrap-ttl the answer holds no data, only the wrapping token.
+    if (secret?.wrap_info) {
+      out.secret(secret);
+      return undefined;
+    }
     if (!secret?.data) throw new CliError(`No value found at ${target.apiPath()}`, 2);
     if (secret.data.data === null) {
       throw new CliError(

@@ -4,7 +4,7 @@ import type { Storage } from '../../logical/storage.js';
 import { createView } from '../barrier/index.js';
 import type { IdentityStore } from '../identity/index.js';
 import type { PolicyStore } from '../policy/policy-store.js';
-import { IDENTITY_MOUNT_ENTRY, SYSTEM_MOUNT_ENTRY } from '../router/builtin-entries.js';
+import { CUBBYHOLE_MOUNT_ENTRY, IDENTITY_MOUNT_ENTRY, SYSTEM_MOUNT_ENTRY } from '../router/builtin-entries.js';
 import type { MountEntry } from '../router/mount-table.js';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../router/mounts.js';
 import type { Route } from '../router/router.js';
@@ -45,6 +45,8 @@ export interface BuiltinBackends {
   token: BuiltinBackendFactory;
   /** `<namespace>identity/` */
   identity: BuiltinBackendFactory;
+  /** `<namespace>cubbyhole/`: each token's private storage, where response wrapping keeps what it wraps. */
+  cubbyhole: BuiltinBackendFactory;
 }
 
 export interface BuiltinRouteDeps {
@@ -58,8 +60,10 @@ export interface BuiltinRouteDeps {
 /** The built-in routes of one namespace, built when it opens (at unseal, or when created). */
 export function builtinRoutes(kit: NamespaceKit, deps: BuiltinRouteDeps): Route[] {
   const ns = kit.namespace;
+  const storagePrefix = (mount: string, entry: MountEntry) =>
+    mount === 'sys/' ? 'sys/' : mount === 'cubbyhole/' ? `logical/${entry.uuid}/` : `auth/${entry.uuid}/`;
   const context = (mount: string, entry: MountEntry): BackendContext => ({
-    storage: createView(deps.barrier, mount === 'sys/' ? 'sys/' : `auth/${entry.uuid}/`),
+    storage: createView(deps.barrier, storagePrefix(mount, entry)),
     logger: deps.logger.child({ mount: `${ns.path}${mount}` }),
     clock: deps.clock,
     random: deps.random,
@@ -70,7 +74,7 @@ export function builtinRoutes(kit: NamespaceKit, deps: BuiltinRouteDeps): Route[
       generatePasswordFromPolicy: (name) => kit.system.passwordPolicies.generate(name),
     },
   });
-  const { system, token, identity } = deps.factories;
+  const { system, token, identity, cubbyhole } = deps.factories;
   return [
     {
       mountPoint: `${ns.path}sys/`,
@@ -86,6 +90,11 @@ export function builtinRoutes(kit: NamespaceKit, deps: BuiltinRouteDeps): Route[
       mountPoint: `${ns.path}identity/`,
       entry: IDENTITY_MOUNT_ENTRY,
       backend: identity(kit, context('identity/', IDENTITY_MOUNT_ENTRY)),
+    },
+    {
+      mountPoint: `${ns.path}cubbyhole/`,
+      entry: CUBBYHOLE_MOUNT_ENTRY,
+      backend: cubbyhole(kit, context('cubbyhole/', CUBBYHOLE_MOUNT_ENTRY)),
     },
   ];
 }

@@ -35,3 +35,15 @@ export const IDENTITY_MOUNT_ENTRY: MountEntry = {
   uuid: '00000000-0000-4000-8000-000000000002',
   seal_wrap: false,
 };
+
+/** How the per-token cubbyhole appears in `sys/mounts` (built in, one per namespace, never replicated). */
+export const CUBBYHOLE_MOUNT_ENTRY: MountEntry = {
+  ...SYSTEM_MOUNT_ENTRY,
+  path: 'cubbyhole/',
+  type: 'cubbyhole',
+  description: 'per-token private secret storage',
+  accessor: 'cubbyhole_00000000',
+  uuid: '00000000-0000-4000-8000-000000000003',
+  local: true,
+  seal_wrap: false,
+};

@@ -13,3 +13,4 @@ export {
   type TokenStoreHooks,
 } from './token-store.js';
 export type { MountTtls } from './token-ttl.js';
+export { isWrappingToken } from './wrapping-token.js';

@@ -12,6 +12,7 @@ import { isLive, type TokenEntry } from './token-entry.js';
 import { TokenIndex } from './token-index.js';
 import { RoleStore } from './token-roles.js';
 import { calculateTtl, type MountTtls } from './token-ttl.js';
+import { planWrappingToken, type WrappingTokenRequest } from './wrapping-token.js';
 
 /** Prefix of service tokens, as established clients expect: `hvs.` + 24 base62 characters. */
 export const SERVICE_TOKEN_PREFIX = 'hvs.';
@@ -151,6 +152,11 @@ export class TokenStore {
   async issueLogin(grant: LoginGrant, ctx: Omit<LoginContext, 'nowMs'>, entityId: string): Promise<IssuedToken> {
     const planned = planLoginToken(grant, { ...ctx, nowMs: this.#clock.now() });
     return this.#issue({ ...planned, entry: { ...planned.entry, entity_id: entityId } });
+  }
+
+  /** Issues a response-wrapping token (`wrapping-token.ts`); its lease is registered like any other token's. */
+  async issueWrapping(req: Omit<WrappingTokenRequest, 'nowMs'>): Promise<IssuedToken> {
+    return this.#issue(planWrappingToken({ ...req, nowMs: this.#clock.now() }));
   }
 
   async #issue({ entry: planned, warnings }: PlannedToken, id?: string): Promise<IssuedToken> {

@@ -1,0 +1,7 @@
+export {
+  ResponseWrapping,
+  type Unwrapped,
+  type WrappingDeps,
+  type WrappingLookup,
+  type WrappingTokenRef,
+} from './response-wrapping.js';

@@ -1,0 +1,1 @@
+export { createCubbyholeBackend } from './backend.js';

@@ -1,0 +1,31 @@
+import type { LogicalResponse } from './response.js';
+
+/**
+ * Whether `response` says anything an envelope would carry; if not, the HTTP layer answers 204.
+ * Only warnings still make a 200.
+ */
+export function hasEnvelope(response: LogicalResponse): boolean {
+  if (response.raw) return false;
+  const hasWarnings = (response.warnings?.length ?? 0) > 0;
+  return response.data != null || !!response.auth || !!response.lease || !!response.wrapInfo || hasWarnings;
+}
+
+/**
+ * The standard envelope of a response, as clients receive it, and as response wrapping keeps it
+ * for `sys/wrapping/unwrap` to give back unchanged.
+ */
+export function envelopeOf(requestId: string, response: LogicalResponse): Record<string, unknown> {
+  const hasWarnings = (response.warnings?.length ?? 0) > 0;
+  const envelope: Record<string, unknown> = {
+    request_id: requestId,
+    lease_id: response.lease?.leaseId ?? '',
+    renewable: response.lease?.renewable ?? false,
+    lease_duration: response.lease?.leaseDurationSeconds ?? 0,
+    data: response.data ?? null,
+    wrap_info: response.wrapInfo ?? null,
+    warnings: hasWarnings ? response.warnings : null,
+    auth: response.auth ?? null,
+  };
+  if (response.dataAtTopLevel && response.data) Object.assign(envelope, response.data, envelope);
+  return envelope;
+}
