@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '@ward/base';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
@@ -117,6 +120,29 @@ describe('response wrapping', () => {
     const ok = await t.request('GET', 'secret/data/app', { token, headers: { 'X-Vault-Wrap-TTL': '1m' } });
     assert.equal(ok.status, 200);
     assert.ok(ok.body.wrap_info.token);
+  });
+});
+
+describe('response wrapping in the audit log', () => {
+  it('records the wrapping token hashed, never in clear', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ward-wrap-audit-'));
+    const t = await startTestServer();
+    after(async () => {
+      await t.stop();
+      await rm(dir, { recursive: true, force: true });
+    });
+    const log = join(dir, 'audit.log');
+    await t.request('POST', 'sys/audit/file', { body: { type: 'file', options: { file_path: log } } });
+    const info = (await t.request('POST', 'sys/wrapping/wrap', { headers: WRAP, body: { a: 'b' } })).body.wrap_info;
+    const text = await readFile(log, 'utf8');
+    assert.ok(!text.includes(info.token), 'the wrapping token is not in the log');
+    const entry = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((e) => e.type === 'response' && e.request.path === 'sys/wrapping/wrap');
+    assert.match(entry.response.wrap_info.token, /^hmac-sha256:/);
+    assert.equal(entry.response.wrap_info.creation_path, 'sys/wrapping/wrap');
   });
 });
 

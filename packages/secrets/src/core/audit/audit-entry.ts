@@ -1,5 +1,5 @@
 import { LogicalError } from '../../logical/errors.js';
-import type { AuthResponse, LogicalResponse } from '../../logical/response.js';
+import type { AuthResponse, LogicalResponse, WrapInfo } from '../../logical/response.js';
 import { rfc3339Nano } from '../../logical/time.js';
 import type { AuditedRequest } from './audit-broker.js';
 import { type Hasher, hashStrings } from './audit-hash.js';
@@ -99,8 +99,21 @@ function responseSection(a: AuditedRequest, res: LogicalResponse, f: EntryFormat
     const shown = a.operation === 'list' && f.elideListResponses ? elideList(data) : data;
     section.data = hashStrings(shown, f.hash);
   }
+  if (res.wrapInfo) section.wrap_info = wrapInfoSection(res.wrapInfo, f);
   if (res.warnings?.length) section.warnings = res.warnings;
   return section;
+}
+
+/** A wrapped response: the wrapping token is a credential, so it is hashed like any other token. */
+function wrapInfoSection(w: WrapInfo, f: EntryFormat): Record<string, unknown> {
+  return {
+    token: token(w.token, f),
+    accessor: accessor(w.accessor, f),
+    ttl: w.ttl,
+    creation_time: w.creation_time,
+    creation_path: w.creation_path,
+    ...(w.wrapped_accessor ? { wrapped_accessor: accessor(w.wrapped_accessor, f) } : {}),
+  };
 }
 
 /** A token issued by this request (login, token creation): the token itself never reaches the log. */
