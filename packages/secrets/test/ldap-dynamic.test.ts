@@ -81,7 +81,10 @@ describe('ldap dynamic roles against slapd', () => {
     });
     await assert.rejects(b.read('creds/broken'), (err: Error) => {
       assert.ok(err instanceof UpstreamError);
-      assert.match(err.message, /failed to create user: failed to run AddRequest/);
+      assert.match(
+        err.message,
+        /failed to create user: failed to run AddRequest: LDAP Result Code 65 "Object Class Violation"/,
+      );
       return true;
     });
     const client = new Client({ url: slapd.url });

@@ -35,10 +35,15 @@ function tlsVersion(name: string): 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3' {
 }
 
 /** The directory's own words for a failure, for the 502 the client sees. */
+/** `InvalidCredentialsError` → `Invalid Credentials`: the result's name as the established engine shows it. */
+function resultName(err: ResultCodeError): string {
+  return err.constructor.name.replace(/Error$/, '').replace(/([a-z])([A-Z])/g, '$1 $2');
+}
+
 function upstream(action: string, err: unknown): UpstreamError {
   const detail =
     err instanceof ResultCodeError
-      ? `LDAP Result Code ${err.code} ${err.message}`
+      ? `LDAP Result Code ${err.code} "${resultName(err)}": ${err.message}`
       : String((err as Error).message ?? err);
   return new UpstreamError(`${action}: ${detail}`, { cause: err });
 }
