@@ -140,3 +140,14 @@ export function report(title: string, base: Figures, rows: Figures[], goals: Rec
     );
   }
 }
+
+/** One JSON request to `/v1/<path>` of a dev server with the root token `root`; the parsed body. */
+export async function rootApi(ward: Running, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${ward.url}/v1/${path}`, {
+    method,
+    headers: { 'X-Vault-Token': 'root', 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}

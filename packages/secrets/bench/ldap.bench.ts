@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Client } from 'ldapts';
 import { ENGINE_DN, ENGINE_PASSWORD, SUFFIX, startSlapd } from '../test/slapd.js';
-import { type Running, startWardDev } from './bench-support.js';
+import { type Running, rootApi, startWardDev } from './bench-support.js';
 
 /**
  * Dynamic LDAP credentials issued and revoked per second (`GET ldap/creds/:role` then
@@ -12,17 +12,6 @@ import { type Running, startWardDev } from './bench-support.js';
 const CONCURRENCY = Number(process.env.BENCH_LDAP_WORKERS ?? 8);
 const PER_WORKER = Number(process.env.BENCH_LDAP_CYCLES ?? 60);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const HEADERS = { 'X-Vault-Token': 'root', 'Content-Type': 'application/json' };
-
-async function api(ward: Running, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${ward.url}/v1/${path}`, {
-    method,
-    headers: HEADERS,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
 
 async function timed(work: (worker: number, i: number) => Promise<void>): Promise<number> {
   const start = performance.now();
@@ -57,9 +46,9 @@ async function raw(url: string, round: number): Promise<number> {
 
 async function ward(server: Running): Promise<number> {
   return timed(async () => {
-    const issued = await api(server, 'GET', 'ldap/creds/bench');
+    const issued = await rootApi(server, 'GET', 'ldap/creds/bench');
     assert.equal(issued.status, 200, JSON.stringify(issued.body));
-    const revoked = await api(server, 'PUT', 'sys/leases/revoke', { lease_id: issued.body.lease_id });
+    const revoked = await rootApi(server, 'PUT', 'sys/leases/revoke', { lease_id: issued.body.lease_id });
     assert.equal(revoked.status, 204);
   });
 }
@@ -68,9 +57,9 @@ async function main() {
   const slapd = await startSlapd();
   const server = await startWardDev();
   try {
-    await api(server, 'POST', 'sys/mounts/ldap', { type: 'ldap' });
-    await api(server, 'POST', 'ldap/config', { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, url: slapd.url });
-    const role = await api(server, 'POST', 'ldap/role/bench', {
+    await rootApi(server, 'POST', 'sys/mounts/ldap', { type: 'ldap' });
+    await rootApi(server, 'POST', 'ldap/config', { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, url: slapd.url });
+    const role = await rootApi(server, 'POST', 'ldap/role/bench', {
       creation_ldif: `dn: cn={{.Username}},ou=users,${SUFFIX}\nobjectClass: inetOrgPerson\ncn: {{.Username}}\nsn: x\nuserPassword: {{.Password}}\n`,
       deletion_ldif: `dn: cn={{.Username}},ou=users,${SUFFIX}\nchangetype: delete\n`,
       username_template: 'b_{{random 12}}',

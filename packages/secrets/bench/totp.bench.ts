@@ -7,6 +7,7 @@ import {
   ROUNDS,
   type Running,
   report,
+  rootApi,
   startBaseline,
   startWardDev,
 } from './bench-support.js';
@@ -30,20 +31,10 @@ import {
 const KEYS = 64;
 const HEADERS = { 'X-Vault-Token': 'root', 'Content-Type': 'application/json' };
 
-async function api(ward: Running, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${ward.url}/v1/${path}`, {
-    method,
-    headers: HEADERS,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
 async function setUp(ward: Running): Promise<void> {
-  assert.equal((await api(ward, 'POST', 'sys/mounts/totp', { type: 'totp' })).status, 204);
+  assert.equal((await rootApi(ward, 'POST', 'sys/mounts/totp', { type: 'totp' })).status, 204);
   for (let i = 0; i < KEYS; i++) {
-    const r = await api(ward, 'POST', `totp/keys/k${i}`, {
+    const r = await rootApi(ward, 'POST', `totp/keys/k${i}`, {
       generate: true,
       issuer: 'Bench',
       account_name: `u${i}`,
@@ -53,15 +44,15 @@ async function setUp(ward: Running): Promise<void> {
   }
   // The replay check is live: a right code passes once, then is refused (on a key of its own,
   // so no code the run sends can collide with it).
-  await api(ward, 'POST', 'totp/keys/check', {
+  await rootApi(ward, 'POST', 'totp/keys/check', {
     generate: true,
     issuer: 'Bench',
     account_name: 'check',
     exported: false,
   });
-  const { code } = (await api(ward, 'GET', 'totp/code/check')).body.data;
-  assert.deepEqual((await api(ward, 'POST', 'totp/code/check', { code })).body.data, { valid: true });
-  assert.equal((await api(ward, 'POST', 'totp/code/check', { code })).status, 400);
+  const { code } = (await rootApi(ward, 'GET', 'totp/code/check')).body.data;
+  assert.deepEqual((await rootApi(ward, 'POST', 'totp/code/check', { code })).body.data, { valid: true });
+  assert.equal((await rootApi(ward, 'POST', 'totp/code/check', { code })).status, 400);
 }
 
 /** Requests that each validate a code not sent before in this process (see above). */
