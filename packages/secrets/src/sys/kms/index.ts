@@ -1,7 +1,7 @@
-import { UnsupportedOperationError } from '../../logical/errors.js';
 import type { KeyType, ParamValue } from '../managed-keys/key-types.js';
 import { AwsKmsBackend } from './aws-kms.js';
 import { AzureKeyVaultBackend } from './azure-key-vault.js';
+import { GcpKmsBackend } from './gcp-kms.js';
 import type { ManagedKeyBackend } from './managed-key-backend.js';
 import { CKM_ECDSA, Pkcs11Backend } from './pkcs11.js';
 import type { Pkcs11Modules } from './pkcs11-modules.js';
@@ -74,7 +74,17 @@ export function createManagedKeyBackend(
       allowGenerateKey: p.allow_generate_key === true,
     });
   }
-  throw new UnsupportedOperationError(`managed keys of type ${type} cannot sign in this build yet`);
+  return new GcpKmsBackend({
+    credentials: String(p.credentials ?? ''),
+    project: String(p.project),
+    region: String(p.region),
+    keyRing: String(p.key_ring),
+    cryptoKey: String(p.crypto_key),
+    cryptoKeyVersion: String(p.crypto_key_version || '1'),
+    algorithm: String(p.algorithm),
+    allowGenerateKey: p.allow_generate_key === true,
+    endpoint: String(p.endpoint ?? ''),
+  });
 }
 
 export { CKM_ECDSA };
