@@ -17,10 +17,11 @@ before(async () => {
 after(() => kms.close());
 
 // Google sign-in is outside Cloud KMS's protocol; the SDK takes an auth client holding a token.
+// (The package's google-auth-library may be a newer 10.x than google-gax's copy: same shape, other type.)
 function authClient() {
   const client = new OAuth2Client();
   client.setCredentials({ access_token: 'fake-token', expiry_date: Date.now() + 3_600_000 });
-  return client;
+  return client as unknown as GcpKmsSettings['authClient'];
 }
 
 const backend = (o: Partial<GcpKmsSettings>) =>
