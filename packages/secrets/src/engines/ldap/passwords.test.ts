@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { passwordChanges } from './passwords.js';
+
+const asPlain = (schema: 'ldapdir' | 'ad' | 'racf', password: string) =>
+  passwordChanges(schema, password).map((c) => ({
+    operation: c.operation,
+    type: c.modification.type,
+    values: c.modification.values.map((v) => (Buffer.isBuffer(v) ? [...v] : v)),
+  }));
+
+describe('password attributes per schema', () => {
+  it('ldapdir: userPassword in clear', () => {
+    assert.deepEqual(asPlain('ldapdir', 'pw'), [{ operation: 'replace', type: 'userPassword', values: ['pw'] }]);
+  });
+
+  it('ad: unicodePwd as the quoted password in UTF-16LE bytes, no BOM', () => {
+    assert.deepEqual(asPlain('ad', 'pé'), [
+      { operation: 'replace', type: 'unicodePwd', values: [[0x22, 0, 0x70, 0, 0xe9, 0, 0x22, 0]] },
+    ]);
+  });
+
+  it('racf: racfPassword with racfAttributes noexpired in the same modify', () => {
+    assert.deepEqual(asPlain('racf', 'PW1'), [
+      { operation: 'replace', type: 'racfPassword', values: ['PW1'] },
+      { operation: 'replace', type: 'racfAttributes', values: ['noexpired'] },
+    ]);
+  });
+});
