@@ -19,6 +19,7 @@ import { Router } from './router/router.js';
 import { Scheduler } from './scheduler/index.js';
 import { parseUnsealKey, RekeyOperation, RootGeneration, ShamirSeal, UnsealProgress } from './seal/index.js';
 import { renewSecretLease, revokeSecretLease } from './secret-leases.js';
+import { createSnapshotControls, type SnapshotControls } from './snapshots.js';
 import type { MetricsReport } from './system-core.js';
 import { TokenStore, tokenLeaseId } from './tokens/index.js';
 import { ResponseWrapping } from './wrapping/index.js';
@@ -91,6 +92,8 @@ export class Core {
   readonly cors: CorsSettings;
   /** Response wrapping: responses kept in the cubbyhole of single-use tokens. */
   readonly wrapping: ResponseWrapping;
+  /** Whole-store snapshots: save, and restore with everything cached reloaded. */
+  readonly snapshots: SnapshotControls;
   /** Set once unsealed: when this node became active (for `sys/leader`). */
   activeSinceMs = 0;
   /**
@@ -112,6 +115,12 @@ export class Core {
       }),
     };
     this.#progress = new UnsealProgress(random);
+    this.snapshots = createSnapshotControls({
+      physical,
+      barrier: this.barrier,
+      clock,
+      reload: (replace) => this.#replaceStore(replace),
+    });
     // HA will pass `isActive` here: only the active server runs periodic work.
     this.scheduler = new Scheduler({ clock, logger: logger.child({ component: 'scheduler' }) });
     this.expiration = new ExpirationManager({
@@ -273,9 +282,45 @@ export class Core {
     await this.cors.load();
   }
 
+  /**
+   * Swaps the whole store (a snapshot restore): everything cached from storage (policies, mounts,
+   * tokens, leases, decrypted values) is dropped first and loaded again from the new store. A store
+   * whose keyring this root key does not open (a forced restore from another server) leaves the
+   * server sealed, waiting for that store's unseal keys.
+   */
+  async #replaceStore(replace: () => Promise<void>): Promise<void> {
+    await this.#stopBehindBarrier();
+    try {
+      await this.barrier.reopenAfter(replace);
+    } catch (err) {
+      if (this.barrier.isSealed()) {
+        this.#progress.reset();
+        this.deps.logger.warn('sealed: the restored snapshot needs its own unseal keys');
+        return;
+      }
+      await this.seal();
+      throw err;
+    }
+    try {
+      await this.#loadBehindBarrier();
+    } catch (err) {
+      await this.seal();
+      throw err;
+    }
+    this.#isReady = true;
+    this.deps.logger.info('snapshot restored');
+  }
+
   /** Closes the barrier: every key leaves memory; requests answer 503 until unsealed. */
   async seal(): Promise<void> {
     if (this.barrier.isSealed()) return;
+    await this.#stopBehindBarrier();
+    this.barrier.seal();
+    this.deps.logger.info('sealed');
+  }
+
+  /** Stops everything that runs or caches behind the barrier, leaving the barrier itself open. */
+  async #stopBehindBarrier(): Promise<void> {
     this.#isReady = false;
     // Shares submitted toward a rekey or a root token do not outlive the unsealed state.
     this.sealKeys.rekey.cancel();
@@ -288,8 +333,6 @@ export class Core {
     this.tokens.reset();
     this.#services = undefined;
     this.#cluster = undefined;
-    this.barrier.seal();
-    this.deps.logger.info('sealed');
   }
 
   async sealStatus(): Promise<SealStatus> {
@@ -360,6 +403,7 @@ export class Core {
         cors: this.cors,
         metrics: this.deps.metrics ?? NO_METRICS,
         wrapping: this.wrapping,
+        snapshots: this.snapshots,
       },
     });
   }

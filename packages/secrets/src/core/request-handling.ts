@@ -341,6 +341,7 @@ function backendRequest(
     operation: req.operation,
     path: matched?.relativePath ?? fullPath,
     data: req.data,
+    ...(req.rawBody ? { rawBody: req.rawBody } : {}),
     mountPoint: matched?.route.mountPoint ?? '',
     remoteAddress: req.remoteAddress,
     caller,

@@ -13,6 +13,9 @@ export type { WrappingTokenRef } from './wrapping/index.js';
 
 import type { NamespaceMounts } from './router/mounts.js';
 import type { RekeyOperation, RootGeneration } from './seal/index.js';
+import type { SnapshotControls } from './snapshots.js';
+
+export type { SnapshotControls } from './snapshots.js';
 
 /** Resolves a token or accessor to the policies its requests are judged by (`sys/capabilities*`). */
 export interface TokenPolicyResolver {
@@ -94,6 +97,8 @@ export interface ServerControls {
   metrics: MetricsReport;
   /** `sys/wrapping/lookup`, `unwrap` and `rewrap`. */
   wrapping: WrappingControl;
+  /** `sys/storage/raft/snapshot*` (root namespace only). */
+  snapshots: SnapshotControls;
 }
 
 /**

@@ -110,7 +110,7 @@ async function serve(
     path: operation === 'list' && !path.endsWith('/') ? `${path}/` : path,
     // A body is read only once the token (and the ACL, as far as it can judge without it) accepts the request.
     data: isWrite ? {} : queryData(url.query),
-    readData: isWrite ? body : undefined,
+    ...(isWrite && BYTE_BODY_PATHS.has(path) ? { rawBody: req } : { readData: isWrite ? body : undefined }),
     clientToken: clientToken(req),
     remoteAddress: req.socket.remoteAddress ?? '',
     namespace: namespaceHeader(req),
@@ -121,6 +121,9 @@ async function serve(
   if (response === undefined && operation === 'read') return sendJson(res, 404, { errors: [] });
   sendLogicalResponse(res, requestId, response);
 }
+
+/** Paths whose body is bytes (a snapshot), handed to the backend unparsed. */
+const BYTE_BODY_PATHS: ReadonlySet<string> = new Set(['sys/storage/raft/snapshot', 'sys/storage/raft/snapshot-force']);
 
 /** Counts and times the request once it is answered, labelled with the type of the mount it reached. */
 function observe(metrics: RequestMetrics, core: Core, req: IncomingMessage, res: ServerResponse): void {

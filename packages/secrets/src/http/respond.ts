@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Logger } from '@ward/base';
 import { envelopeOf, hasEnvelope } from '../logical/envelope.js';
 import { type ErrorCode, LogicalError } from '../logical/errors.js';
@@ -52,7 +54,8 @@ export function sendError(res: ServerResponse, err: unknown, logger: Logger): vo
  */
 export function sendLogicalResponse(res: ServerResponse, requestId: string, response: LogicalResponse | undefined) {
   if (response?.raw) {
-    const { status, body, contentType } = response.raw;
+    const { status, body, contentType, stream } = response.raw;
+    if (contentType && stream) return sendStream(res, status, contentType, stream);
     if (contentType) sendText(res, status, contentType, String(body));
     else sendJson(res, status, body);
     return;
@@ -65,6 +68,12 @@ export function sendLogicalResponse(res: ServerResponse, requestId: string, resp
 }
 
 /** A text body under its own media type (the Prometheus exposition format). */
+/** Streams a body (a snapshot); a failure part-way cuts the connection, so the client sees it incomplete. */
+function sendStream(res: ServerResponse, status: number, contentType: string, body: AsyncIterable<Uint8Array>): void {
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Disposition': 'attachment' });
+  pipeline(Readable.from(body), res).catch(() => res.destroy());
+}
+
 export function sendText(res: ServerResponse, status: number, contentType: string, body: string): void {
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);

@@ -16,6 +16,11 @@ export interface LogicalRequest {
    * unauthenticated client cannot make the server read or parse a body.
    */
   readData?: () => Promise<Record<string, unknown>>;
+  /**
+   * The body unread and unparsed, for the few paths that take bytes rather than JSON (a snapshot
+   * restore); consumed by the handler, after the token and the ACL have accepted the request.
+   */
+  rawBody?: AsyncIterable<Uint8Array>;
   /** The client token, `''` when none was sent. Never logged. */
   clientToken: string;
   /** The caller's IP address, for CIDR-bound tokens. */
@@ -43,6 +48,8 @@ export interface BackendRequest {
   /** Path relative to the mount point (`data/foo` for `secret/data/foo`). */
   path: string;
   data: Record<string, unknown>;
+  /** The unparsed body of a path that takes bytes (see `LogicalRequest.rawBody`). */
+  rawBody?: AsyncIterable<Uint8Array>;
   /** Mount point with trailing slash (`secret/`, `auth/userpass/`). */
   mountPoint: string;
   remoteAddress: string;

@@ -58,9 +58,10 @@ export interface LogicalResponse {
   status?: number;
   /**
    * Send `body` as is, without the envelope (init, seal-status, health, help). With
-   * `contentType`, `body` is text sent under that media type (Prometheus metrics).
+   * `contentType`, `body` is text sent under that media type (Prometheus metrics); with
+   * `stream` too, the stream's bytes are sent instead and `body` is what the audit log shows.
    */
-  raw?: { status: number; body: unknown; contentType?: string };
+  raw?: { status: number; body: unknown; contentType?: string; stream?: AsyncIterable<Uint8Array> };
   /** Set by the core when it wrapped the response: the envelope then carries only this. */
   wrapInfo?: WrapInfo;
 }

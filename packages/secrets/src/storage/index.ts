@@ -28,3 +28,10 @@ export function createStorage(type: string, options: StorageOptions = {}): Stora
       throw new InvalidRequestError(`unknown storage type "${type}"`);
   }
 }
+export {
+  readSnapshotArchive,
+  type SnapshotMeta,
+  type SumsSeal,
+  type VerifiedSnapshot,
+  writeSnapshotArchive,
+} from './snapshot-archive.js';

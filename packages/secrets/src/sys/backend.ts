@@ -17,6 +17,7 @@ import { pathPolicies } from './path-policies.js';
 import { pathRekey } from './path-rekey.js';
 import { pathRemount } from './path-remount.js';
 import { pathSealAndKeys } from './path-seal.js';
+import { pathSnapshot, SNAPSHOT_ROOT_PATHS } from './path-snapshot.js';
 import { pathTune } from './path-tune.js';
 import { pathWrapping, WRAPPING_UNAUTHENTICATED_PATHS } from './path-wrapping.js';
 
@@ -30,6 +31,7 @@ function rootOnlyPaths(sys: SystemCore) {
     ...pathAudit(sys.audit),
     pathConfigCors(sys.cors),
     pathMetrics(sys.metrics),
+    ...pathSnapshot(sys.snapshots),
   ];
 }
 
@@ -96,6 +98,7 @@ export function createSystemBackend(
         ...LEASES_ROOT_PATHS,
         ...AUDIT_ROOT_PATHS,
         'config/cors',
+        ...SNAPSHOT_ROOT_PATHS,
       ],
     },
   });

@@ -173,6 +173,40 @@ export class AesGcmBarrier implements Storage {
   }
 
   /**
+   * Encrypts `value` as if stored at `label`, without storing it: a snapshot's sealed checksums,
+   * which only a server holding this keyring can open.
+   */
+  sealDetached(label: string, value: Uint8Array): Uint8Array {
+    return this.#encrypt(label, value);
+  }
+
+  /** Opens what `sealDetached(label, …)` made; `undefined` when this keyring did not make it. */
+  openDetached(label: string, sealed: Uint8Array): Uint8Array | undefined {
+    const keyring = this.#unsealed().keyring;
+    try {
+      const entry = keyring.term(entryTerm(label, sealed));
+      return entry && decryptEntry(entry.key, label, sealed);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Seals, runs `replace` (which swaps the store under the barrier), and unseals again with the
+   * same root key, reading the keyring the store now holds. When that keyring does not open with
+   * this root key (a snapshot of another server), the barrier stays sealed and this throws.
+   */
+  async reopenAfter(replace: () => Promise<void>): Promise<void> {
+    const rootKey = new Uint8Array(this.#unsealed().rootKey);
+    try {
+      this.seal();
+      await replace().finally(() => this.unseal(rootKey));
+    } finally {
+      rootKey.fill(0);
+    }
+  }
+
+  /**
    * Adds a new term and makes it active once the new keyring is stored, so no value is ever
    * written under a term that a crash could lose. Old terms keep decrypting old values.
    */
