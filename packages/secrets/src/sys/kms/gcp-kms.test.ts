@@ -4,6 +4,7 @@ import { OAuth2Client } from 'google-auth-library';
 import { type FakeGcpKms, startFakeGcpKms } from '../../../test/fakes/gcp-kms.js';
 import { InvalidRequestError, UpstreamError } from '../../logical/errors.js';
 import { GcpKmsBackend, type GcpKmsSettings } from './gcp-kms.js';
+import { managedKeyBackendCases } from './managed-key-backend.case.js';
 import { digestOf, verifySignature } from './managed-key-backend.js';
 
 const RING = 'projects/p/locations/global/keyRings/ring';
@@ -12,6 +13,7 @@ before(async () => {
   kms = await startFakeGcpKms();
   kms.addKey(RING, 'pss', 'RSA_SIGN_PSS_2048_SHA256');
   kms.addKey(RING, 'pkcs1', 'RSA_SIGN_PKCS1_4096_SHA512');
+  kms.addKey(RING, 'pkcs1-2048', 'RSA_SIGN_PKCS1_2048_SHA256');
   kms.addKey(RING, 'ec', 'EC_SIGN_P256_SHA256');
 });
 after(() => kms.close());
@@ -47,6 +49,13 @@ async function signs(b: GcpKmsBackend, hash: 'sha2-256' | 'sha2-512', usePss: bo
 }
 
 describe('gammackms managed keys through @google-cloud/kms against a protocol-level fake', () => {
+  managedKeyBackendCases({
+    rsa2048: async () => backend({ cryptoKey: 'pkcs1-2048', algorithm: 'RSA_SIGN_PKCS1_2048_SHA256' }),
+    rsa2048Pss: async () => backend({}),
+    ecP256: async () => backend({ cryptoKey: 'ec', algorithm: 'EC_SIGN_P256_SHA256' }),
+    rsaHashes: ['sha2-256'],
+  });
+
   it('signs with PSS, PKCS#1 (SHA-512) and ECDSA keys, each verifiable with its public key', async () => {
     await signs(backend({}), 'sha2-256', true);
     await signs(backend({ cryptoKey: 'pkcs1', algorithm: 'RSA_SIGN_PKCS1_4096_SHA512' }), 'sha2-512', false);
