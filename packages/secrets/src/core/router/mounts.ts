@@ -138,7 +138,7 @@ export class MountManager {
     for (const table of ['mounts', 'auth'] as const) {
       const stored = await loadTable(this.deps.barrier, table);
       this.#tables[table] = stored ?? [];
-      for (const entry of this.#tables[table]) await this.#start(table, entry);
+      for (const entry of this.#tables[table]) await this.#startStored(table, entry);
       if (stored === undefined) {
         if (table === 'mounts') for (const d of defaults) await this.mount('mounts', d.path, d.input);
         else await saveTable(this.deps.barrier, table, []);
@@ -224,6 +224,24 @@ export class MountManager {
       options: Object.keys(options).length > 0 ? options : null,
       config,
     };
+  }
+
+  /**
+   * Starts a mount read from storage. One that cannot start (its type no longer in the catalog,
+   * such as one an older server let in) must not keep the whole server sealed: it is logged and
+   * stays in the table, unserved, for the operator to unmount.
+   */
+  async #startStored(table: TableName, entry: MountEntry): Promise<void> {
+    try {
+      await this.#start(table, entry);
+    } catch (err) {
+      this.deps.logger.error('mount failed to start and is not served', {
+        table,
+        path: entry.path,
+        type: entry.type,
+        err,
+      });
+    }
   }
 
   async #start(table: TableName, entry: MountEntry): Promise<void> {
