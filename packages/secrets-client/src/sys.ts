@@ -91,6 +91,13 @@ export interface SysApi {
   unsealReset(): Promise<SealStatus>;
   /** Needs a root token or `sudo` on `sys/seal`. */
   seal(): Promise<void>;
+  /** `sys/storage/raft/snapshot*`; both need `sudo`. */
+  snapshot: {
+    /** A gzip tar of the whole store, as the server streams it. */
+    save(): Promise<ReadableStream<Uint8Array>>;
+    /** Replaces the store; `force` accepts a snapshot made under other unseal keys (the server then seals). */
+    restore(snapshot: ReadableStream<Uint8Array> | Uint8Array, options?: { force?: boolean }): Promise<void>;
+  };
   rekey: RekeyApi;
   generateRoot: GenerateRootApi;
   mounts: SecretsMountsApi;
@@ -108,6 +115,12 @@ export function sysApi(t: Transport): SysApi {
     unsealReset: async () => (await t.call('PUT', 'sys/unseal', { body: { reset: true } })).body as SealStatus,
     seal: async () => {
       await t.call('PUT', 'sys/seal');
+    },
+    snapshot: {
+      save: () => t.download('sys/storage/raft/snapshot'),
+      restore: async (snapshot, o = {}) => {
+        await t.call('POST', `sys/storage/raft/${o.force ? 'snapshot-force' : 'snapshot'}`, { bytes: snapshot });
+      },
     },
     rekey: rekeyApi(t),
     generateRoot: generateRootApi(t),

@@ -40,6 +40,8 @@ export interface SendOptions {
   token?: string;
   /** Media type of the body (default `application/json`; PATCH uses `application/merge-patch+json`). */
   contentType?: string;
+  /** Bytes to send as they are (`application/octet-stream`) instead of a JSON `body`: a snapshot. */
+  bytes?: ReadableStream<Uint8Array> | Uint8Array;
   /** Never wrapped, even with `wrapTtl`: a lookup the client makes for itself (which KV version a mount is). */
   isUnwrapped?: boolean;
 }
@@ -52,6 +54,8 @@ export interface Transport {
   send(method: string, path: string, options?: SendOptions): Promise<RawResponse>;
   /** As `send`, but a status ≥ 400 throws `ApiError`. */
   call(method: string, path: string, options?: SendOptions): Promise<RawResponse>;
+  /** A GET whose answer is bytes (a snapshot), handed over unread; a status ≥ 400 throws `ApiError`. */
+  download(path: string): Promise<ReadableStream<Uint8Array>>;
   /** The typed error for a failed answer to `method path`. */
   errorFor(res: RawResponse, method: string, path: string): ApiError;
   /** The same connection settings with another token. */
@@ -76,25 +80,29 @@ export function createTransport(options: ClientOptions): Transport {
 function transportWith(options: ClientOptions, dispatcher: Dispatcher | undefined): Transport {
   const doFetch: FetchFunction = options.fetch ?? fetch;
   const base = options.address.replace(/\/+$/, '');
-  const send = async (method: string, path: string, o: SendOptions = {}): Promise<RawResponse> => {
+  const exchange = async (method: string, path: string, o: SendOptions = {}): Promise<Response> => {
     const url = `${base}/v1/${encodePath(path)}${queryString(o.query)}`;
     const headers: Record<string, string> = { 'X-Vault-Request': 'true' };
     const token = o.token ?? options.token;
     if (token) headers['X-Vault-Token'] = token;
     if (options.namespace) headers['X-Vault-Namespace'] = options.namespace;
     if (options.wrapTtl && !o.isUnwrapped) headers['X-Vault-Wrap-TTL'] = options.wrapTtl;
-    if (o.body !== undefined) headers['Content-Type'] = o.contentType ?? 'application/json';
-    let res: Response;
+    if (o.bytes !== undefined) headers['Content-Type'] = 'application/octet-stream';
+    else if (o.body !== undefined) headers['Content-Type'] = o.contentType ?? 'application/json';
     try {
-      res = await doFetch(url, {
+      return await doFetch(url, {
         method,
         headers,
-        ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+        ...(o.bytes !== undefined ? { body: o.bytes, duplex: 'half' } : {}),
+        ...(o.bytes === undefined && o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
         ...(dispatcher ? { dispatcher } : {}),
-      });
+      } as RequestInit);
     } catch (err) {
       throw new ConnectionError(method, url, err);
     }
+  };
+  const send = async (method: string, path: string, o: SendOptions = {}): Promise<RawResponse> => {
+    const res = await exchange(method, path, o);
     return { status: res.status, body: parseBody(await res.text()) };
   };
   return {
@@ -105,6 +113,17 @@ function transportWith(options: ClientOptions, dispatcher: Dispatcher | undefine
       const res = await send(method, path, o);
       if (res.status >= 400) throw apiError(res, method, `${base}/v1/${encodePath(path)}`);
       return res;
+    },
+    async download(path) {
+      const res = await exchange('GET', path);
+      if (res.status >= 400 || !res.body) {
+        throw apiError(
+          { status: res.status, body: parseBody(await res.text()) },
+          'GET',
+          `${base}/v1/${encodePath(path)}`,
+        );
+      }
+      return res.body;
     },
     errorFor: (res, method, path) => apiError(res, method, `${base}/v1/${encodePath(path)}`),
     withToken: (token) => transportWith({ ...options, token }, dispatcher),

@@ -17,6 +17,14 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
     'operator generate-root',
     async () => (await import('./commands/operator-generate-root.js')).operatorGenerateRootCommand,
   ],
+  [
+    'operator raft snapshot save',
+    async () => (await import('./commands/operator-raft-snapshot-save.js')).operatorRaftSnapshotSaveCommand,
+  ],
+  [
+    'operator raft snapshot restore',
+    async () => (await import('./commands/operator-raft-snapshot-restore.js')).operatorRaftSnapshotRestoreCommand,
+  ],
   ['operator unseal', async () => (await import('./commands/operator-unseal.js')).operatorUnsealCommand],
   ['login', async () => (await import('./commands/login.js')).loginCommand],
   ['token capabilities', async () => (await import('./commands/token-capabilities.js')).tokenCapabilitiesCommand],
@@ -71,9 +79,12 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['print token', async () => (await import('./commands/print-token.js')).printTokenCommand],
 ]);
 
-/** The longest command name made of the first words of `argv` (at most three): its loader and word count. */
+/** Words in the longest command name (`operator raft snapshot save`). */
+const MAX_COMMAND_WORDS = 4;
+
+/** The longest command name made of the first words of `argv`: its loader and word count. */
 export function findCommand(argv: string[]): { load: () => Promise<Command>; words: number } | undefined {
-  for (let n = Math.min(3, argv.length); n >= 1; n--) {
+  for (let n = Math.min(MAX_COMMAND_WORDS, argv.length); n >= 1; n--) {
     const load = COMMANDS.get(argv.slice(0, n).join(' '));
     if (load) return { load, words: n };
   }
@@ -97,7 +108,7 @@ export function commandNames(): string[] {
 export function suggestCommand(words: string[]): string | undefined {
   const candidates = [...new Set([...COMMANDS.keys(), ...[...COMMANDS.keys()].map((n) => n.split(' ')[0] as string)])];
   // Longest first: `kv gte secret/x` is `kv get` with an argument, not a three-word command.
-  for (let n = Math.min(3, words.length); n >= 1; n--) {
+  for (let n = Math.min(MAX_COMMAND_WORDS, words.length); n >= 1; n--) {
     const typed = words.slice(0, n).join(' ');
     const best = closest(typed, candidates);
     if (distance(typed, best) <= Math.max(2, Math.floor(typed.length / 3))) return best;
