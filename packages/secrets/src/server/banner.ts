@@ -15,7 +15,11 @@ export interface BannerFacts {
  */
 export function startBanner(facts: BannerFacts): string {
   const { config, addresses } = facts;
-  const storage = config.storage.path ? `${config.storage.type} (path: ${config.storage.path})` : config.storage.type;
+  const { etcd } = config.storage;
+  const where = etcd
+    ? `address: ${etcd.addresses.join(',')}, path: ${etcd.prefix}`
+    : config.storage.path && `path: ${config.storage.path}`;
+  const storage = where ? `${config.storage.type} (${where})` : config.storage.type;
   const rows: Array<[string, string]> = [
     ['Version', `Ward v${facts.version}`],
     ['Storage', storage],

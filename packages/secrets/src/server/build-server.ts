@@ -11,6 +11,7 @@ import { Pkcs11Modules } from '../sys/kms/index.js';
 import { ManagedKeyDirectory } from '../sys/managed-keys/directory.js';
 import { type ListenerConfig, readListenerTls, type ServerConfig } from './config.js';
 import { createServerMetrics, type ServerMetrics } from './metrics.js';
+import { etcdStorageOptions } from './storage-config.js';
 import { BUILD_DATE, VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -37,7 +38,9 @@ export interface WardServer {
 export async function buildServer(deps: ServerDeps): Promise<WardServer> {
   const { config, clock, random, logger } = deps;
   const metrics = createServerMetrics(config.telemetry ?? { disableHostname: false, prometheusRetentionSeconds: 0 });
-  const physical = metrics.timeStorage(await createStorage(config.storage.type, { path: config.storage.path ?? '' }));
+  const { storage } = config;
+  const etcd = storage.etcd ? etcdStorageOptions(storage.etcd) : undefined;
+  const physical = metrics.timeStorage(createStorage(storage.type, { path: storage.path ?? '', etcd }));
   const managedKeys = new ManagedKeyDirectory({ libraries: config.kmsLibraries, pkcs11: new Pkcs11Modules() });
   const core = new Core({
     physical,

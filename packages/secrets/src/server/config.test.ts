@@ -28,6 +28,51 @@ describe('server configuration file', () => {
     await assert.rejects(load(`storage "inmem" {}\nbackend "inmem" {}\n${listener}`), { code: 'invalid_request' });
   });
 
+  it('reads storage "etcd": addresses, prefix, HA, TLS files, credentials, lock_ttl (issue 19)', async () => {
+    const etcd = (body: string) => load(`storage "etcd" {\n${body}\n}\n${listener}`);
+    assert.deepEqual((await etcd('')).storage.etcd, {
+      addresses: ['http://127.0.0.1:2379'],
+      prefix: 'ward/',
+      haEnabled: false,
+      tlsCaFile: undefined,
+      tlsCertFile: undefined,
+      tlsKeyFile: undefined,
+      username: undefined,
+      password: undefined,
+      lockTtlSeconds: 15,
+    });
+    const full = await etcd(
+      [
+        'address = "https://10.0.0.1:2379, https://10.0.0.2:2379"',
+        'path = "/prod/ward"',
+        'ha_enabled = "true"',
+        'tls_ca_file = "/etc/ca.pem"',
+        'tls_cert_file = "/etc/c.pem"',
+        'tls_key_file = "/etc/k.pem"',
+        'username = "ward"',
+        'password = "pw"',
+        'lock_ttl = "30s"',
+      ].join('\n'),
+    );
+    assert.deepEqual(full.storage.etcd?.addresses, ['https://10.0.0.1:2379', 'https://10.0.0.2:2379']);
+    assert.equal(full.storage.etcd?.prefix, '/prod/ward/');
+    assert.equal(full.storage.etcd?.haEnabled, true);
+    assert.equal(full.storage.etcd?.lockTtlSeconds, 30);
+    for (const bad of [
+      'address = "127.0.0.1:2379"',
+      'address = "ftp://h:1"',
+      'path = "/"',
+      'ha_enabled = "yes"',
+      'lock_ttl = "1s"',
+      'lock_ttl = "2h"',
+      'tls_cert_file = "/c.pem"',
+      'username = "ward"',
+      'lock_tll = "15s"',
+    ]) {
+      await assert.rejects(etcd(bad), { code: 'invalid_request' }, bad);
+    }
+  });
+
   it('accepts default_lease_ttl and max_lease_ttl restating the system 768h, and refuses other values', async () => {
     // Issue 18: hvac's vault-tls.hcl sets both to "768h".
     const ttls = (d: string, m: string) => `default_lease_ttl = "${d}"\nmax_lease_ttl = "${m}"\n`;

@@ -8,6 +8,9 @@ import { DEFAULT_JSON_LIMITS, type JsonLimits, MAX_JSON_DEPTH_SETTING } from '..
 import type { ListenerTlsOptions } from '../http/listener.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import type { TelemetryConfig } from './metrics.js';
+import { STORAGE_KEYS, type StorageConfig, storageConfig } from './storage-config.js';
+
+export type { StorageConfig } from './storage-config.js';
 
 export interface ListenerConfig {
   address: string;
@@ -22,12 +25,6 @@ export interface ListenerConfig {
   jsonLimits?: JsonLimits;
   /** `telemetry { unauthenticated_metrics_access = true }`: `sys/metrics` needs no token on this listener. */
   unauthenticatedMetricsAccess?: boolean;
-}
-
-export interface StorageConfig {
-  type: 'sqlite' | 'inmem';
-  /** SQLite database file. */
-  path?: string;
 }
 
 /** The server configuration file, in the established HCL layout. */
@@ -111,7 +108,6 @@ const KNOWN_KEYS = {
   // `telemetry { unauthenticated_metrics_access }` is the server's own (the proxy has no metrics).
   listener: [...LISTENER_KEYS, 'telemetry'],
   listenerTelemetry: ['unauthenticated_metrics_access'],
-  storage: { sqlite: ['path'], inmem: [] as string[] },
   telemetry: ['disable_hostname', 'prometheus_retention_time'],
 };
 
@@ -129,13 +125,10 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
   const storageBlocks = [...labelled(doc.storage, 'storage'), ...labelled(doc.backend, 'backend')];
   if (storageBlocks.length !== 1) throw new InvalidRequestError('exactly one storage (or backend) block is required');
   const [storageType, storageBody] = storageBlocks[0] as [string, Block];
-  if (storageType !== 'sqlite' && storageType !== 'inmem') {
-    throw new InvalidRequestError(`unknown storage type "${storageType}"; use "sqlite" or "inmem"`);
-  }
-  refuseUnknown(storageBody, KNOWN_KEYS.storage[storageType], `in storage "${storageType}"`);
-  if (storageType === 'sqlite' && typeof storageBody.path !== 'string') {
-    throw new InvalidRequestError('storage "sqlite" needs a path');
-  }
+  const storageKeys = STORAGE_KEYS.get(storageType);
+  if (!storageKeys)
+    throw new InvalidRequestError(`unknown storage type "${storageType}"; use "sqlite", "etcd" or "inmem"`);
+  refuseUnknown(storageBody, storageKeys, `in storage "${storageType}"`);
   const listeners = labelled(doc.listener, 'listener').map(([type, body]) => {
     if (type !== 'tcp') throw new InvalidRequestError(`unknown listener type "${type}"; use "tcp"`);
     refuseUnknown(body, KNOWN_KEYS.listener, 'in listener "tcp"');
@@ -152,7 +145,7 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
   const logLevel = String(doc.log_level ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) throw new InvalidRequestError(`unknown log_level "${logLevel}"`);
   return {
-    storage: { type: storageType, path: storageBody.path as string | undefined },
+    storage: storageConfig(storageType, storageBody),
     listeners,
     apiAddr: typeof doc.api_addr === 'string' ? doc.api_addr : undefined,
     logLevel: logLevel as LogLevel,
