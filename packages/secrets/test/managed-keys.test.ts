@@ -160,4 +160,15 @@ describe('sys/managed-keys', () => {
     assert.equal((await t.request('DELETE', 'sys/managed-keys/pkcs11/hsm-used')).status, 204);
     assert.equal((await t.request('GET', 'sys/managed-keys/pkcs11/hsm-used')).status, 404);
   });
+
+  it('keeps each namespace apart: a name taken in the root namespace is free in a child', async () => {
+    assert.ok((await t.request('POST', 'sys/namespaces/team')).status < 300);
+    const headers = { 'X-Vault-Namespace': 'team/' };
+    const created = await t.request('POST', 'sys/managed-keys/pkcs11/hsm-a', { body: pkcs11(), headers });
+    assert.equal(created.status, 204, JSON.stringify(created.body));
+    assert.deepEqual((await t.request('LIST', 'sys/managed-keys/pkcs11', { headers })).body.keys, ['hsm-a']);
+    const root = await t.request('GET', 'sys/managed-keys/pkcs11/hsm-a');
+    const child = await t.request('GET', 'sys/managed-keys/pkcs11/hsm-a', { headers });
+    assert.notEqual(child.body.UUID, root.body.UUID);
+  });
 });

@@ -14,10 +14,10 @@ export class ManagedKeyDirectory {
 
   constructor(readonly kms: KmsDeps) {}
 
-  /** The keys of a namespace, stored in its `sys/` storage (reopened at each unseal). */
+  /** The keys of a namespace, stored in the `sys/` storage (reopened at each unseal). */
   open(namespaceId: string, storage: Storage, random: Random): ManagedKeys {
     void this.#byNamespace.get(namespaceId)?.close();
-    const keys = new ManagedKeys(storage, { ...this.kms, random });
+    const keys = new ManagedKeys(storage, namespaceId, { ...this.kms, random });
     this.#byNamespace.set(namespaceId, keys);
     return keys;
   }

@@ -3,7 +3,11 @@ import { getJson, putJson, type Storage } from '../../logical/storage.js';
 import { createManagedKeyBackend, type KmsDeps, type ManagedKeyBackend } from '../kms/index.js';
 import type { KeyType, ParamValue } from './key-types.js';
 
-/** A stored managed key, under `managed-keys/<name>` in its namespace's `sys/` storage. */
+/**
+ * A stored managed key, under `managed-keys/<name>` in the `sys/` storage for the root namespace
+ * and `managed-keys-ns/<namespace id>/<name>` for the others (every namespace's `sys/` shares one
+ * storage view).
+ */
 export interface ManagedKeyRecord {
   /** Stable id engines may store; the name may be reused after a delete. */
   UUID: string;
@@ -13,7 +17,6 @@ export interface ManagedKeyRecord {
   params: Record<string, ParamValue>;
 }
 
-const PREFIX = 'managed-keys/';
 
 /**
  * The managed keys of one namespace, and the live provider connection of each (PKCS#11
@@ -25,10 +28,15 @@ export class ManagedKeys {
   readonly #records = new Map<string, ManagedKeyRecord | null>();
   readonly #nameOfId = new Map<string, string>();
 
+  readonly #prefix: string;
+
   constructor(
     private readonly storage: Storage,
+    namespaceId: string,
     private readonly deps: KmsDeps & { random: Random },
-  ) {}
+  ) {
+    this.#prefix = namespaceId === 'root' ? 'managed-keys/' : `managed-keys-ns/${namespaceId}/`;
+  }
 
   /**
    * The stored key named `name`. Records are kept in memory once read: every write goes through
@@ -36,7 +44,7 @@ export class ManagedKeys {
    */
   async get(name: string): Promise<ManagedKeyRecord | undefined> {
     if (this.#records.has(name)) return this.#records.get(name) ?? undefined;
-    const record = await getJson<ManagedKeyRecord>(this.storage, PREFIX + name);
+    const record = await getJson<ManagedKeyRecord>(this.storage, this.#prefix + name);
     this.#records.set(name, record ?? null);
     return record;
   }
@@ -45,7 +53,7 @@ export class ManagedKeys {
   async byId(id: string): Promise<ManagedKeyRecord | undefined> {
     const name = this.#nameOfId.get(id);
     if (name !== undefined) return this.get(name);
-    for (const listed of await this.storage.list(PREFIX)) {
+    for (const listed of await this.storage.list(this.#prefix)) {
       const record = await this.get(listed);
       if (record) this.#nameOfId.set(record.UUID, record.name);
       if (record?.UUID === id) return record;
@@ -55,7 +63,7 @@ export class ManagedKeys {
 
   /** Names of the keys of `type`, sorted. */
   async list(type: KeyType): Promise<string[]> {
-    const names = await this.storage.list(PREFIX);
+    const names = await this.storage.list(this.#prefix);
     const records = await Promise.all(names.map((n) => this.get(n)));
     return records.filter((r) => r?.type === type).map((r) => (r as ManagedKeyRecord).name);
   }
@@ -64,7 +72,7 @@ export class ManagedKeys {
   async put(name: string, type: KeyType, params: Record<string, ParamValue>): Promise<ManagedKeyRecord> {
     const existing = await this.get(name);
     const record = { UUID: existing?.UUID ?? randomUuid(this.deps.random), name, type, params };
-    await putJson(this.storage, PREFIX + name, record);
+    await putJson(this.storage, this.#prefix + name, record);
     this.#records.set(name, record);
     this.#nameOfId.set(record.UUID, name);
     await this.#retire(name);
@@ -73,7 +81,7 @@ export class ManagedKeys {
 
   async delete(name: string): Promise<void> {
     const record = await this.get(name);
-    await this.storage.delete(PREFIX + name);
+    await this.storage.delete(this.#prefix + name);
     this.#records.set(name, null);
     if (record) this.#nameOfId.delete(record.UUID);
     await this.#retire(name);
