@@ -17,7 +17,6 @@ export interface ManagedKeyRecord {
   params: Record<string, ParamValue>;
 }
 
-
 /**
  * The managed keys of one namespace, and the live provider connection of each (PKCS#11
  * session pools, SDK clients), opened on first use and replaced when the key changes.
