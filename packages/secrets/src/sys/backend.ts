@@ -18,12 +18,14 @@ import { pathRekey } from './path-rekey.js';
 import { pathRemount } from './path-remount.js';
 import { pathSealAndKeys } from './path-seal.js';
 import { pathSnapshot, SNAPSHOT_ROOT_PATHS } from './path-snapshot.js';
+import { pathSnapshotAuto, SNAPSHOT_AUTO_ROOT_PATHS, snapshotAutoTask } from './path-snapshot-auto.js';
 import { pathTune } from './path-tune.js';
 import { pathWrapping, WRAPPING_UNAUTHENTICATED_PATHS } from './path-wrapping.js';
 
 /** Paths only the root namespace's `sys/` has: they act on the whole server. */
 function rootOnlyPaths(sys: SystemCore) {
   return [
+    ...pathSnapshotAuto(),
     ...pathSealAndKeys(sys),
     ...pathRekey(sys.sealKeys),
     ...pathGenerateRoot(sys.sealKeys),
@@ -33,6 +35,10 @@ function rootOnlyPaths(sys: SystemCore) {
     pathMetrics(sys.metrics),
     ...pathSnapshot(sys.snapshots),
   ];
+}
+
+function snapshotAutoDeps(sys: SystemCore, ctx: BackendContext) {
+  return { storage: ctx.storage, clock: ctx.clock, logger: ctx.logger, snapshots: sys.snapshots };
 }
 
 /** The system backend of a namespace, mounted at `<namespace>sys/`. */
@@ -47,6 +53,7 @@ export function createSystemBackend(
     storage: ctx.storage,
     cleanup: () => managedKeys.keys.close(),
     help: 'System endpoints used for control, policy and debugging.',
+    periodic: isRoot ? [snapshotAutoTask(snapshotAutoDeps(sys, ctx))] : [],
     // `<table>/*path/tune` before `<table>/*path`: the first matching declaration wins.
     paths: [
       pathMountList(sys, 'mounts'),
@@ -99,6 +106,7 @@ export function createSystemBackend(
         ...AUDIT_ROOT_PATHS,
         'config/cors',
         ...SNAPSHOT_ROOT_PATHS,
+        ...SNAPSHOT_AUTO_ROOT_PATHS,
       ],
     },
   });
