@@ -8,7 +8,7 @@ import { PasswordPolicyStore, passwordPolicyPrefix } from '../password-policies/
 import { createAclAuthorizer } from '../policy/acl-authorizer.js';
 import type { Authorizer } from '../policy/authorizer.js';
 import { PolicyStore } from '../policy/policy-store.js';
-import { CUBBYHOLE_MOUNT_ENTRY, SYSTEM_MOUNT_ENTRY } from '../router/builtin-entries.js';
+import { CUBBYHOLE_MOUNT_ENTRY, IDENTITY_MOUNT_ENTRY, SYSTEM_MOUNT_ENTRY } from '../router/builtin-entries.js';
 import type { MountEntry } from '../router/mount-table.js';
 import type { MountManager } from '../router/mounts.js';
 import type { Router } from '../router/router.js';
@@ -120,7 +120,7 @@ export class NamespaceServices {
       ...core.server,
       namespace: ns,
       mounts: core.mounts.forNamespace(ns.id),
-      builtinMounts: () => [CUBBYHOLE_MOUNT_ENTRY, SYSTEM_MOUNT_ENTRY],
+      builtinMounts: () => [CUBBYHOLE_MOUNT_ENTRY, IDENTITY_MOUNT_ENTRY, SYSTEM_MOUNT_ENTRY],
       builtinAuthMounts: () => [this.#get(ns.id).tokenMount],
       tuneTokenMount: (change) => tuneTokenMount(core.barrier, ns, this.#get(ns.id).tokenMount, change),
       policies: () => this.policies(ns.id),
