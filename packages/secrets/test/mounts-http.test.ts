@@ -74,6 +74,22 @@ describe('mount tables: tune, remount', () => {
     assert.deepEqual([listed.description, listed.config.default_lease_ttl], ['tokens', 3600]);
   });
 
+  it('lists the built-in cubbyhole/, identity/ and sys/ in sys/mounts, as established', async () => {
+    // Issue 18: hvac and the established server list all three on every server.
+    const mounts = (await t.request('GET', 'sys/mounts')).body.data;
+    assert.deepEqual(
+      ['cubbyhole/', 'identity/', 'sys/'].map((p) => [mounts[p]?.type, mounts[p]?.description]),
+      [
+        ['cubbyhole', 'per-token private secret storage'],
+        ['identity', 'identity store'],
+        ['system', 'system endpoints used for control, policy and debugging'],
+      ],
+    );
+    assert.match(mounts['identity/'].accessor, /^identity_[0-9a-f]{8}$/);
+    const tune = await t.request('POST', 'sys/mounts/identity/tune', { body: { description: 'x' } });
+    assert.equal(tune.status, 400, 'built-in mounts are not tunable');
+  });
+
   it('moves a mount with its data, and reports the move', async () => {
     await t.request('POST', 'sys/mounts/old', { body: { type: 'kv-v2' } });
     await t.request('POST', 'old/data/s', { body: { data: { kept: true } } });
