@@ -9,6 +9,7 @@ import { AesGcmBarrier, createView } from './barrier/index.js';
 import { CorsSettings } from './cors-config.js';
 import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
+import { HaCampaign, type HaOptions, type LeaderAddresses } from './ha/index.js';
 import type { BuiltinBackends } from './namespaces/builtin-mounts.js';
 import { NamespaceServices } from './namespaces/namespace-services.js';
 import { handleRequest, loginRenewal, withIdentityPolicies } from './request-handling.js';
@@ -43,6 +44,18 @@ export interface CoreDeps {
   managedKeys?: ManagedKeyLookup;
   /** What `sys/metrics` reports; without it the endpoint answers that metrics are not collected. */
   metrics?: MetricsReport;
+  /** Several servers share the storage: an unsealed server is standby until it holds the HA lock. */
+  ha?: HaOptions;
+}
+
+/** What `sys/leader` and `sys/health` report about HA. */
+export interface HaStatus {
+  enabled: boolean;
+  /** This server is the active one. */
+  isSelf: boolean;
+  /** Unsealed, waiting for the lock: serves no request. */
+  isStandby: boolean;
+  leader?: LeaderAddresses;
 }
 
 const NO_METRICS: MetricsReport = {
@@ -101,6 +114,8 @@ export class Core {
    * let in between would meet a half-built core (no token store, no mounts) and get a wrong 403 or 404.
    */
   #isReady = false;
+  /** The HA campaign while unsealed with HA enabled. */
+  #ha: HaCampaign | undefined;
 
   constructor(readonly deps: CoreDeps) {
     const { physical, random, clock, logger } = deps;
@@ -121,8 +136,12 @@ export class Core {
       clock,
       reload: (replace) => this.#replaceStore(replace),
     });
-    // HA will pass `isActive` here: only the active server runs periodic work.
-    this.scheduler = new Scheduler({ clock, logger: logger.child({ component: 'scheduler' }) });
+    // Only the active server runs periodic work (a standby has no mount started either).
+    this.scheduler = new Scheduler({
+      clock,
+      logger: logger.child({ component: 'scheduler' }),
+      isActive: () => this.#ha === undefined || this.#ha.isActive,
+    });
     this.expiration = new ExpirationManager({
       storage: createView(this.barrier, 'sys/expire/'),
       clock,
@@ -257,6 +276,7 @@ export class Core {
   /** Opens the barrier and starts everything that lives behind it. */
   async unsealWithRootKey(rootKey: Uint8Array): Promise<void> {
     await this.barrier.unseal(rootKey);
+    if (this.deps.ha) return this.#startStandby(this.deps.ha);
     try {
       await this.#loadBehindBarrier();
     } catch (err) {
@@ -267,6 +287,44 @@ export class Core {
     this.activeSinceMs = this.deps.clock.now();
     this.#isReady = true;
     this.deps.logger.info('unsealed');
+  }
+
+  /**
+   * HA: the key is proven (the barrier opened), but nothing behind the barrier is loaded until this
+   * server holds the lock; another server may be writing, so any cache built now would go stale.
+   */
+  #startStandby(ha: HaOptions): void {
+    const { clock, logger } = this.deps;
+    this.#ha = new HaCampaign(
+      ha,
+      {
+        becomeActive: async () => {
+          try {
+            await this.#loadBehindBarrier();
+          } catch (err) {
+            await this.#stopBehindBarrier();
+            throw err;
+          }
+          this.activeSinceMs = clock.now();
+          this.#isReady = true;
+        },
+        stepDown: () => this.#stopBehindBarrier(),
+      },
+      { clock, logger: logger.child({ component: 'ha' }) },
+    );
+    this.#ha.start();
+    logger.info('unsealed: standby until this server holds the HA lock');
+  }
+
+  /** Unsealed and waiting for the HA lock: answers health and leader queries, serves nothing else. */
+  isStandby(): boolean {
+    return this.#ha !== undefined && !this.#isReady && !this.barrier.isSealed();
+  }
+
+  async haStatus(): Promise<HaStatus> {
+    const ha = this.#ha;
+    if (!this.deps.ha || !ha) return { enabled: this.deps.ha !== undefined, isSelf: false, isStandby: false };
+    return { enabled: true, isSelf: ha.isActive, isStandby: this.isStandby(), leader: await ha.leader() };
   }
 
   async #loadBehindBarrier(): Promise<void> {
@@ -314,6 +372,13 @@ export class Core {
   /** Closes the barrier: every key leaves memory; requests answer 503 until unsealed. */
   async seal(): Promise<void> {
     if (this.barrier.isSealed()) return;
+    const ha = this.#ha;
+    this.#ha = undefined;
+    if (ha) {
+      // No request starts once sealing starts; the lock goes before the caches so a standby takes over now.
+      this.#isReady = false;
+      await ha.stop();
+    }
     await this.#stopBehindBarrier();
     this.barrier.seal();
     this.deps.logger.info('sealed');
@@ -337,7 +402,7 @@ export class Core {
 
   async sealStatus(): Promise<SealStatus> {
     const config = await this.#seal.config();
-    const sealed = this.isSealed();
+    const sealed = this.isSealed() && !this.isStandby();
     return {
       type: 'shamir',
       initialized: config !== undefined,

@@ -21,6 +21,7 @@ import { readRequestData } from './request-body.js';
 import { checkRequestHeader } from './request-header.js';
 import { createRequestLogger } from './request-log.js';
 import { sendError, sendJson, sendLogicalResponse, sendText } from './respond.js';
+import { answerAsStandby } from './standby.js';
 import { RAW_ROUTES, type ServerInfo } from './sys-raw.js';
 
 export interface ApiHandlerOptions {
@@ -94,6 +95,7 @@ async function serve(
   }
   const raw = RAW_ROUTES.get(path);
   if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.query, body });
+  if (o.core.isStandby()) return answerAsStandby(o.core, req, res);
   if (req.method === 'HEAD') throw new UnsupportedOperationError('');
   // `?help=1` is the `help` operation: namespace, token, ACL and audit apply as to any request.
   const isHelp = req.method === 'GET' && Boolean(url.query.get('help'));

@@ -78,13 +78,14 @@ export const RAW_ROUTES: ReadonlyMap<string, RawHandler> = new Map(
 
     'sys/leader': async (ctx) => {
       if (!isRead(ctx)) throw new UnsupportedOperationError('');
-      const unsealed = !ctx.core.isSealed();
+      const ha = await ctx.core.haStatus();
+      const isSelf = ha.enabled ? ha.isSelf : !ctx.core.isSealed();
       sendJson(ctx.res, 200, {
-        ha_enabled: false,
-        is_self: unsealed,
-        active_time: unsealed ? rfc3339Nano(ctx.core.activeSinceMs) : '0001-01-01T00:00:00Z',
-        leader_address: '',
-        leader_cluster_address: '',
+        ha_enabled: ha.enabled,
+        is_self: isSelf,
+        active_time: isSelf ? rfc3339Nano(ctx.core.activeSinceMs) : '0001-01-01T00:00:00Z',
+        leader_address: ha.leader?.apiAddr ?? '',
+        leader_cluster_address: ha.leader?.clusterAddr ?? '',
         performance_standby: false,
         performance_standby_last_remote_wal: 0,
       });
@@ -107,21 +108,30 @@ async function sealStatusBody(ctx: RawContext) {
 /** Health with the established precedence (uninitialised → sealed → active) and overridable codes. */
 async function healthOf(ctx: RawContext) {
   const initialized = await ctx.core.isInitialized();
-  const sealed = ctx.core.isSealed();
+  const standby = ctx.core.isStandby();
+  const sealed = ctx.core.isSealed() && !standby;
   const code = (name: string, fallback: number) => {
     const raw = ctx.query.get(name);
     if (raw === null || raw === '') return fallback;
     if (!/^\d+$/.test(raw)) throw new InvalidRequestError('');
     return Number(raw);
   };
-  const status = !initialized ? code('uninitcode', 501) : sealed ? code('sealedcode', 503) : code('activecode', 200);
+  // `standbyok` makes a standby count as healthy (a load balancer that sends everything to any unsealed server).
+  const standbyOk = ['true', '1', ''].includes(ctx.query.get('standbyok') ?? 'false');
+  const status = !initialized
+    ? code('uninitcode', 501)
+    : sealed
+      ? code('sealedcode', 503)
+      : standby && !standbyOk
+        ? code('standbycode', 429)
+        : code('activecode', 200);
   const cluster = sealed ? undefined : ctx.core.cluster();
   return {
     status,
     body: {
       initialized,
       sealed,
-      standby: false,
+      standby,
       performance_standby: false,
       replication_performance_mode: 'disabled',
       replication_dr_mode: 'disabled',

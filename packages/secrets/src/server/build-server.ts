@@ -2,16 +2,18 @@ import type { Clock, Logger, Random } from '@ward/base';
 import { builtinNamespaceBackends } from '../builtin-backends.js';
 import { BUILTIN_BACKENDS, DEFAULT_MOUNTS } from '../catalog.js';
 import { Core } from '../core/core.js';
+import type { HaOptions } from '../core/ha/index.js';
 import type { BuiltinBackends } from '../core/namespaces/builtin-mounts.js';
 import type { BackendCatalog } from '../core/router/mounts.js';
 import { createApiHandler } from '../http/handler.js';
 import { createListener, type Listener, type ListenerAddress } from '../http/listener.js';
-import { createStorage } from '../storage/index.js';
+import { InvalidRequestError } from '../logical/errors.js';
+import { createStorage, EtcdHaLock, EtcdStorage, type StorageBackend } from '../storage/index.js';
 import { Pkcs11Modules } from '../sys/kms/index.js';
 import { ManagedKeyDirectory } from '../sys/managed-keys/directory.js';
 import { type ListenerConfig, readListenerTls, type ServerConfig } from './config.js';
 import { createServerMetrics, type ServerMetrics } from './metrics.js';
-import { etcdStorageOptions } from './storage-config.js';
+import { type EtcdConfig, etcdStorageOptions } from './storage-config.js';
 import { BUILD_DATE, VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -40,7 +42,10 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
   const metrics = createServerMetrics(config.telemetry ?? { disableHostname: false, prometheusRetentionSeconds: 0 });
   const { storage } = config;
   const etcd = storage.etcd ? etcdStorageOptions(storage.etcd) : undefined;
-  const physical = metrics.timeStorage(createStorage(storage.type, { path: storage.path ?? '', etcd }));
+  const backend = createStorage(storage.type, { path: storage.path ?? '', etcd });
+  const physical = metrics.timeStorage(backend);
+  let bound: ListenerAddress[] = [];
+  const ha = storage.etcd?.haEnabled ? etcdHa(backend, storage.etcd, config, () => bound) : undefined;
   const managedKeys = new ManagedKeyDirectory({ libraries: config.kmsLibraries, pkcs11: new Pkcs11Modules() });
   const core = new Core({
     physical,
@@ -54,13 +59,17 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     managedKeys: (namespaceId, ref) => managedKeys.find(namespaceId, ref),
     version: VERSION,
     metrics,
+    ha,
   });
   metrics.watchCore({ isSealed: () => core.isSealed(), leaseCount: () => core.expiration.count() });
   const listeners: Listener[] = [];
   for (const l of config.listeners) listeners.push(await buildListener(l, core, metrics, deps));
   return {
     core,
-    start: () => Promise.all(listeners.map((l) => l.listen())),
+    start: async () => {
+      bound = await Promise.all(listeners.map((l) => l.listen()));
+      return bound;
+    },
     async stop() {
       const closed = await Promise.all(listeners.map((l) => l.close()));
       const forcedClosed = closed.reduce((n, c) => n + c.forcedClosed, 0);
@@ -98,4 +107,22 @@ async function buildListener(
     logRequests: deps.config.logRequests === true,
   });
   return listener;
+}
+
+/**
+ * HA on etcd: the lock sits beside the data prefix, and the active server advertises `api_addr` and
+ * `cluster_addr` (the first listener's address when `api_addr` is not set).
+ */
+function etcdHa(
+  backend: StorageBackend,
+  etcd: EtcdConfig,
+  config: ServerConfig,
+  bound: () => readonly ListenerAddress[],
+): HaOptions {
+  if (!(backend instanceof EtcdStorage)) throw new InvalidRequestError('ha_enabled needs storage "etcd"');
+  return {
+    newLock: (value) =>
+      new EtcdHaLock({ client: backend.client, key: backend.haLockKey, ttlSeconds: etcd.lockTtlSeconds, value }),
+    advertise: () => ({ apiAddr: config.apiAddr ?? bound()[0]?.url ?? '', clusterAddr: config.clusterAddr ?? '' }),
+  };
 }

@@ -32,6 +32,8 @@ export interface ServerConfig {
   storage: StorageConfig;
   listeners: ListenerConfig[];
   apiAddr?: string;
+  /** `cluster_addr`: what the active server advertises for server-to-server traffic (HA). */
+  clusterAddr?: string;
   logLevel: LogLevel;
   logJson: boolean;
   /** `kms_library "pkcs11" { name, library }` stanzas: lower-case name → library path. */
@@ -94,6 +96,7 @@ const KNOWN_KEYS = {
     'backend',
     'listener',
     'api_addr',
+    'cluster_addr',
     'log_level',
     'log_format',
     'ui',
@@ -148,6 +151,7 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
     storage: storageConfig(storageType, storageBody),
     listeners,
     apiAddr: typeof doc.api_addr === 'string' ? doc.api_addr : undefined,
+    clusterAddr: typeof doc.cluster_addr === 'string' ? doc.cluster_addr : undefined,
     logLevel: logLevel as LogLevel,
     logJson: doc.log_format === 'json',
     kmsLibraries: kmsLibraries(doc, refuseUnknown),

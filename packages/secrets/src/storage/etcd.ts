@@ -29,6 +29,8 @@ export class EtcdStorage implements StorageBackend {
   readonly #live: Buffer;
   readonly #staging: Buffer;
   readonly #swapMarker: Buffer;
+  /** The HA lock key, beside the data prefix so snapshots neither carry nor restore it. */
+  readonly haLockKey: string;
   /** Finishing an interrupted restore, which every operation waits for. */
   readonly #ready: Promise<void>;
 
@@ -41,6 +43,7 @@ export class EtcdStorage implements StorageBackend {
     this.#live = Buffer.from(options.prefix);
     this.#staging = Buffer.from(`${base}.restore/`);
     this.#swapMarker = Buffer.from(`${base}.restore-swap`);
+    this.haLockKey = `${base}.lock`;
     this.#ready = this.#finishInterruptedSwap();
     // Every operation awaits #ready and reports its failure; this only silences the unobserved copy.
     this.#ready.catch(() => {});

@@ -5,6 +5,7 @@ import { SqliteStorage } from './sqlite.js';
 import type { StorageBackend } from './storage.js';
 
 export { EtcdStorage, type EtcdStorageOptions } from './etcd.js';
+export { EtcdHaLock, type EtcdHaLockOptions } from './etcd-lock.js';
 export { InmemStorage } from './inmem.js';
 export { SqliteStorage, type SqliteStorageOptions } from './sqlite.js';
 export type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from './storage.js';

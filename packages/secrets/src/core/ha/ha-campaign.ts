@@ -1,0 +1,125 @@
+import type { Clock, Logger } from '@ward/base';
+
+/** A lock only one server holds at a time (an etcd lease-backed key); the storage layer provides it. */
+export interface HaLock {
+  /** Resolves once this server holds the lock; rejects when released meanwhile or when storage fails. */
+  acquire(): Promise<void>;
+  /** What the holder advertised, or `undefined` when nobody holds the lock. */
+  holder(): Promise<string | undefined>;
+  /** Called if the lock is lost while held (storage unreachable for longer than the lock's TTL). */
+  onLost(handler: () => void): void;
+  /** Steps down or stops waiting; the lock is free for another server at once. */
+  release(): Promise<void>;
+}
+
+/** Where the active server can be reached, as it advertises itself in the lock. */
+export interface LeaderAddresses {
+  apiAddr: string;
+  clusterAddr: string;
+}
+
+/** What the composition root hands the core when several servers share one storage. */
+export interface HaOptions {
+  /** A fresh lock advertising `value` (each campaign takes a new one). */
+  newLock(value: string): HaLock;
+  /** This server's addresses, asked when a campaign starts (listeners may bind port 0). */
+  advertise(): LeaderAddresses;
+}
+
+export interface CampaignHooks {
+  /** Loads everything behind the barrier and starts serving; a failure releases the lock. */
+  becomeActive(): Promise<void>;
+  /** Stops serving and drops every cache (the lock was lost). */
+  stepDown(): Promise<void>;
+}
+
+/** How long a campaign waits before trying again after storage failed it. */
+const RETRY_MS = 1_000;
+
+/**
+ * One unsealed server's campaign for the HA lock: standby until it holds the lock, active while it
+ * does, standby again (and campaigning) if the lock is lost. Started on unseal, stopped on seal.
+ */
+export class HaCampaign {
+  readonly #o: HaOptions;
+  readonly #hooks: CampaignHooks;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  #lock: HaLock | undefined;
+  #isActive = false;
+  #isStopped = false;
+  #stop: () => void = () => {};
+  readonly #stopped = new Promise<void>((resolve) => {
+    this.#stop = resolve;
+  });
+  #loop: Promise<void> = Promise.resolve();
+
+  constructor(o: HaOptions, hooks: CampaignHooks, deps: { clock: Clock; logger: Logger }) {
+    this.#o = o;
+    this.#hooks = hooks;
+    this.#clock = deps.clock;
+    this.#logger = deps.logger;
+  }
+
+  /** True while this server holds the lock and has finished becoming active. */
+  get isActive(): boolean {
+    return this.#isActive;
+  }
+
+  start(): void {
+    this.#loop = this.#campaign();
+  }
+
+  /** Stops campaigning and releases the lock (without running stepDown: the caller seals). */
+  async stop(): Promise<void> {
+    this.#isStopped = true;
+    this.#isActive = false;
+    this.#stop();
+    await this.#lock?.release();
+    await this.#loop;
+  }
+
+  /** The active server's addresses, from the lock (this server's own when it is active). */
+  async leader(): Promise<LeaderAddresses | undefined> {
+    const value = await this.#lock?.holder();
+    if (value === undefined) return undefined;
+    try {
+      const parsed = JSON.parse(value) as Partial<LeaderAddresses>;
+      return { apiAddr: String(parsed.apiAddr ?? ''), clusterAddr: String(parsed.clusterAddr ?? '') };
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #campaign(): Promise<void> {
+    while (!this.#isStopped) {
+      const lock = this.#o.newLock(JSON.stringify(this.#o.advertise()));
+      this.#lock = lock;
+      let lost = false;
+      const lostSignal = new Promise<void>((resolve) =>
+        lock.onLost(() => {
+          lost = true;
+          resolve();
+        }),
+      );
+      try {
+        await lock.acquire();
+        if (this.#isStopped) break;
+        await this.#hooks.becomeActive();
+      } catch (err) {
+        if (this.#isStopped) break;
+        this.#logger.warn('HA: could not become active; trying again', { error: (err as Error).message });
+        await lock.release();
+        await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, RETRY_MS));
+        continue;
+      }
+      this.#isActive = true;
+      this.#logger.info('HA: this server is active');
+      await Promise.race([lostSignal, this.#stopped]);
+      this.#isActive = false;
+      if (this.#isStopped || !lost) break;
+      this.#logger.warn('HA: lost the lock; stepping down to standby');
+      await this.#hooks.stepDown();
+    }
+  }
+}

@@ -1,0 +1,1 @@
+export { HaCampaign, type HaLock, type HaOptions, type LeaderAddresses } from './ha-campaign.js';

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from '../src/server/testing.js';
+import { type EtcdProcess, startEtcd } from '../src/storage/testing.js';
+import { startWard, type WardProcess } from './ward-process.js';
+
+/** Two `bin/ward server` processes on one etcd with `ha_enabled`: one active, one standby, failover on SIGKILL. */
+describe('HA on storage "etcd": active and standby (issue 19 point 2)', () => {
+  let dir: string;
+  let etcd: EtcdProcess;
+  const wards: WardProcess[] = [];
+
+  const start = async (name: string) => {
+    const config = join(dir, `${name}.hcl`);
+    const storage = `storage "etcd" {\n  address = "${etcd.url}"\n  path = "ha/"\n  ha_enabled = "true"\n  lock_ttl = "2s"\n}\n`;
+    const listener = 'listener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\n';
+    await writeFile(config, `${storage}${listener}cluster_addr = "https://${name}.cluster:8201"\n`);
+    const ward = startWard(['server', `-config=${config}`]);
+    wards.push(ward);
+    const [, url] = await ward.waitFor(/listening: url=(http:\/\/\S+)/);
+    return { ward, url: url as string };
+  };
+  /** Polls until `url` answers `sys/health` with `status` (a bound, not a timing assertion). */
+  const healthBecomes = async (url: string, status: number) => {
+    for (let i = 0; i < 300; i++) {
+      if ((await request(url, 'GET', 'sys/health')).status === status) return;
+      await sleep(100);
+    }
+    assert.fail(`${url} never answered sys/health with ${status}`);
+  };
+
+  before(async () => {
+    etcd = await startEtcd();
+    dir = await mkdtemp(join(tmpdir(), 'ward-etcd-ha-'));
+  });
+  after(async () => {
+    for (const w of wards) w.child.kill('SIGKILL');
+    await Promise.all(wards.map((w) => w.exited));
+    await etcd?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the second unsealed server standby (429, leader = the active) and fails over on SIGKILL, losing nothing', async () => {
+    const a = await start('a');
+    const init = await request(a.url, 'PUT', 'sys/init', { body: { secret_shares: 1, secret_threshold: 1 } });
+    const [key] = init.body.keys as string[];
+    const token = init.body.root_token as string;
+    await request(a.url, 'PUT', 'sys/unseal', { body: { key } });
+    await healthBecomes(a.url, 200);
+    const written = await request(a.url, 'POST', 'secret/data/ha', { token, body: { data: { v: 'acknowledged' } } });
+    assert.equal(written.status, 200);
+
+    const b = await start('b');
+    assert.equal((await request(b.url, 'GET', 'sys/health')).status, 503);
+    await request(b.url, 'PUT', 'sys/unseal', { body: { key } });
+    const health = await request(b.url, 'GET', 'sys/health');
+    assert.equal(health.status, 429);
+    assert.equal(health.body.standby, true);
+    assert.equal(health.body.sealed, false);
+    assert.equal((await request(b.url, 'GET', 'sys/health?standbyok=true')).status, 200);
+    assert.equal((await request(b.url, 'GET', 'sys/seal-status')).body.sealed, false);
+    const leader = (await request(b.url, 'GET', 'sys/leader')).body;
+    assert.equal(leader.ha_enabled, true);
+    assert.equal(leader.is_self, false);
+    assert.equal(leader.leader_address, a.url);
+    assert.equal(leader.leader_cluster_address, 'https://a.cluster:8201');
+    assert.equal((await request(a.url, 'GET', 'sys/leader')).body.is_self, true);
+    // The standby serves nothing itself: it sends the client to the active server.
+    const redirect = await fetch(`${b.url}/v1/secret/data/ha`, {
+      headers: { 'X-Vault-Token': token },
+      redirect: 'manual',
+    });
+    assert.equal(redirect.status, 307);
+    assert.equal(redirect.headers.get('location'), `${a.url}/v1/secret/data/ha`);
+
+    a.ward.child.kill('SIGKILL');
+    assert.equal(await a.ward.exited, 'SIGKILL');
+    await healthBecomes(b.url, 200);
+    assert.equal((await request(b.url, 'GET', 'sys/leader')).body.is_self, true);
+    const read = await request(b.url, 'GET', 'secret/data/ha', { token });
+    assert.equal(read.status, 200);
+    assert.equal(read.body.data.data.v, 'acknowledged');
+
+    // The killed server comes back and, unsealed, waits as standby behind the new active one.
+    const again = await start('a');
+    await request(again.url, 'PUT', 'sys/unseal', { body: { key } });
+    assert.equal((await request(again.url, 'GET', 'sys/health')).status, 429);
+    assert.equal((await request(again.url, 'GET', 'sys/leader')).body.leader_address, b.url);
+  });
+});
