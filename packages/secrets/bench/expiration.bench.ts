@@ -2,6 +2,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { FakeClock, SeededRandom, silentLogger } from '@ward/base';
 import { ExpirationManager } from '../src/core/expiration/index.js';
+import { testAccessorDigest } from '../src/core/expiration/testing.js';
 import type { Storage } from '../src/logical/storage.js';
 import { InmemStorage } from '../src/storage/index.js';
 
@@ -34,6 +35,7 @@ async function setup(storage: Storage) {
     clock,
     random: new SeededRandom(1),
     logger: silentLogger,
+    accessorDigest: testAccessorDigest,
     revoker: { revoke: async () => void revoked++ },
   });
   return { manager, clock, revokedCount: () => revoked };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { advance, createTestManager, type TestManager } from '../src/core/expiration/testing.js';
+import { tokenIndexPrefix } from '../src/core/expiration/lease.js';
+import { advance, createTestManager, type TestManager, testAccessorDigest } from '../src/core/expiration/testing.js';
 import { type Backend, createBackend } from '../src/framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../src/logical/errors.js';
 import type { Operation } from '../src/logical/request.js';
@@ -168,11 +169,12 @@ describe('sys/leases/tidy', () => {
       kind: 'secret',
       tokenAccessor: 'acc1',
     });
-    await h.storage.put('token/acc1/0000', new TextEncoder().encode(JSON.stringify('database/creds/gone/x')));
+    const index = tokenIndexPrefix(testAccessorDigest('acc1'));
+    await h.storage.put(`${index}0000`, new TextEncoder().encode(JSON.stringify('database/creds/gone/x')));
     const res = await h.call('update', 'leases/tidy');
     assert.equal(res?.status, 202);
     assert.equal(res?.warnings?.length, 1);
-    assert.equal((await h.storage.list('token/acc1/')).length, 1);
+    assert.equal((await h.storage.list(index)).length, 1);
     assert.ok(h.manager.lookup(id));
   });
 });

@@ -147,6 +147,8 @@ export class Core {
       clock,
       random,
       logger: logger.child({ component: 'expiration' }),
+      // The token store is set up (its salt loaded) before leases are restored.
+      accessorDigest: (accessor) => this.tokens.accessorDigest(accessor),
       revoker: {
         revoke: (lease) => this.#revokeLease(lease),
         renew: (lease, incrementSeconds) => renewSecretLease(this.router, lease, incrementSeconds),

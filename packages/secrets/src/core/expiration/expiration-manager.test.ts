@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InvalidRequestError, SealedError } from '../../logical/errors.js';
-import { REVOKE_ERROR_MAX_CHARS } from './lease.js';
+import { REVOKE_ERROR_MAX_CHARS, tokenIndexPrefix } from './lease.js';
 import { MAX_REVOKE_ATTEMPTS, REVOKE_RETRY_BASE_MS } from './renewal.js';
-import { advance, createTestManager } from './testing.js';
+import { advance, createTestManager, testAccessorDigest } from './testing.js';
 
 const secret = (path: string, ttlSeconds: number, extra: { maxTtlSeconds?: number; tokenAccessor?: string } = {}) => ({
   path,
@@ -214,7 +214,7 @@ describe('ExpirationManager: revoke', () => {
     assert.deepEqual([...t.revoker.revokedIds].sort(), [s1, s2].sort());
     assert.equal(t.manager.lookup(token), undefined);
     assert.ok(t.manager.lookup(mine));
-    assert.deepEqual(await t.storage.list('token/acc1/'), []);
+    assert.deepEqual(await t.storage.list(tokenIndexPrefix(testAccessorDigest('acc1'))), []);
   });
 
   it('lets the revoker of an expiring token revoke that token’s secrets (no deadlock)', async () => {

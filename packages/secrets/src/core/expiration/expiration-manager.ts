@@ -36,7 +36,7 @@ export class ExpirationManager {
     this.#clock = options.clock;
     this.#logger = options.logger;
     this.#revoker = options.revoker;
-    this.#store = new LeaseStore(options.storage, options.logger);
+    this.#store = new LeaseStore(options.storage, options.logger, options.accessorDigest);
     this.#runner = new RevocationRunner({
       store: this.#store,
       revoker: options.revoker,
@@ -55,6 +55,7 @@ export class ExpirationManager {
   async restore(): Promise<void> {
     await this.stop();
     const entries = await this.#store.loadAll();
+    await this.#store.migrateIndex(entries);
     const expired = this.#runner.start(entries);
     const irrevocable = this.#runner.irrevocableCount;
     this.#logger.info('leases restored', { leases: entries.length, expired, irrevocable });

@@ -9,7 +9,9 @@ export const REVOKE_ERROR_MAX_CHARS = 240;
 /**
  * Storage layout inside the expiration manager's view (the core passes `sys/expire/`):
  *   `id/<sha256(lease_id) hex>`                    the `LeaseEntry` as JSON
- *   `token/<accessor>/<sha256(lease_id) hex>`      the lease id (JSON string): the by-token index
+ *   `token/<digest(accessor)>/<sha256(lease_id) hex>`  the lease id (JSON string): the by-token index
+ *   `index-layout`                                 `{ layout: 2 }` once the index holds digests only
+ * Stores written before layout 2 hold `token/<accessor>/…`; `LeaseStore.migrateIndex` moves them.
  * Lease IDs contain `/` and come from request paths, so they are hashed into one flat,
  * fixed-length segment: no key can climb out of the view or collide with a "directory".
  */
@@ -17,13 +19,13 @@ export function leaseKey(leaseId: string, hash = hashLeaseId(leaseId)): string {
   return `id/${hash}`;
 }
 
-/** Prefix of the by-token index of one token (accessors are escaped, though they never hold `/`). */
-export function tokenIndexPrefix(accessor: string): string {
-  return `token/${encodeURIComponent(accessor)}/`;
+/** Prefix of the by-token index of one token, named by the salted digest of its accessor (hex). */
+export function tokenIndexPrefix(accessorDigest: string): string {
+  return `token/${accessorDigest}/`;
 }
 
-export function tokenIndexKey(accessor: string, leaseId: string, hash = hashLeaseId(leaseId)): string {
-  return tokenIndexPrefix(accessor) + hash;
+export function tokenIndexKey(accessorDigest: string, leaseId: string, hash = hashLeaseId(leaseId)): string {
+  return tokenIndexPrefix(accessorDigest) + hash;
 }
 
 /** The fixed-length storage name of a lease id (computed once when both keys are needed). */

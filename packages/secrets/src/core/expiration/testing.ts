@@ -1,6 +1,7 @@
 import { type Cancel, type Clock, FakeClock, SeededRandom, silentLogger } from '@ward/base';
 import type { Storage } from '../../logical/storage.js';
 import { InmemStorage } from '../../storage/index.js';
+import { accessorDigest } from '../tokens/salted-digest.js';
 import { ExpirationManager } from './expiration-manager.js';
 import type { LeaseEntry } from './lease.js';
 import type { LeaseRevoker } from './types.js';
@@ -82,6 +83,13 @@ export class SingleTimerClock implements Clock {
   }
 }
 
+const TEST_SALT = new TextEncoder().encode('expiration test salt');
+
+/** The accessor digest test managers use (the token store's function, under a fixed salt). */
+export function testAccessorDigest(accessor: string): string {
+  return accessorDigest(TEST_SALT, accessor);
+}
+
 export interface TestManager {
   manager: ExpirationManager;
   clock: SingleTimerClock;
@@ -96,7 +104,14 @@ export async function createTestManager(
   const clock = options.clock ?? new SingleTimerClock();
   const storage = options.storage ?? new InmemStorage();
   const revoker = options.revoker ?? new RecordingRevoker(clock);
-  const manager = new ExpirationManager({ storage, clock, random: new SeededRandom(7), logger: silentLogger, revoker });
+  const manager = new ExpirationManager({
+    storage,
+    clock,
+    random: new SeededRandom(7),
+    logger: silentLogger,
+    revoker,
+    accessorDigest: testAccessorDigest,
+  });
   await manager.restore();
   return { manager, clock, revoker, storage };
 }

@@ -20,6 +20,11 @@ export interface ExpirationManagerOptions {
   random: Random;
   logger: Logger;
   revoker: LeaseRevoker;
+  /**
+   * Names a token accessor in storage keys (the token store's salted digest): keys are not
+   * encrypted, so the by-token index must not hold accessors. Called only after `restore` began.
+   */
+  accessorDigest: (accessor: string) => string;
   /** Automatic revocations running at once (default 64). */
   maxConcurrentRevocations?: number;
 }

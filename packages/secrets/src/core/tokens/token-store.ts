@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { type Clock, type Random, randomBase62 } from '@ward/base';
 import { KeyedMutex } from '../../framework/index.js';
 import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors.js';
@@ -7,6 +6,7 @@ import type { Storage } from '../../logical/storage.js';
 import { BATCH_TOKEN_PREFIX, BatchTokenCodec } from './batch-tokens.js';
 import { isAddressInCidrs } from './bound-cidrs.js';
 import { type LoginContext, planLoginToken } from './login-token.js';
+import { accessorDigest, saltedDigest } from './salted-digest.js';
 import { type CreateContext, type CreateTokenRequest, type PlannedToken, planToken } from './token-create.js';
 import { isLive, type TokenEntry } from './token-entry.js';
 import { TokenIndex } from './token-index.js';
@@ -83,8 +83,7 @@ export class TokenStore {
     this.#random = deps.random;
     this.#clock = deps.clock;
     this.#hooks = deps.hooks ?? {};
-    // Salted like token texts, with a prefix so an accessor's digest is never a token's.
-    this.#index = new TokenIndex(deps.storage, (accessor) => this.#hash(`accessor:${accessor}`));
+    this.#index = new TokenIndex(deps.storage, (accessor) => this.accessorDigest(accessor));
     this.roles = new RoleStore(deps.storage);
   }
 
@@ -329,8 +328,17 @@ export class TokenStore {
     return this.#batch;
   }
 
+  /**
+   * The salted digest that names `accessor` in storage keys (the token store's indexes and the
+   * expiration manager's by-token index); available once `setup` ran.
+   */
+  accessorDigest(accessor: string): string {
+    if (!this.#salt) throw new Error('token store used before setup');
+    return accessorDigest(this.#salt, accessor);
+  }
+
   #hash(token: string): string {
     if (!this.#salt) throw new Error('token store used before setup');
-    return createHmac('sha256', this.#salt).update(token).digest('hex');
+    return saltedDigest(this.#salt, token);
   }
 }
