@@ -31,6 +31,9 @@ export interface Slapd {
   exists(dn: string): Promise<boolean>;
   /** Adds an `inetOrgPerson` under `ou=users` with `password`. */
   addUser(cn: string, password: string): Promise<string>;
+  /** Freezes slapd (SIGSTOP): connections are accepted by the kernel, requests wait unanswered until `resume`. */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -161,6 +164,7 @@ export async function startSlapd(o: { tls?: boolean } = {}): Promise<Slapd> {
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGCONT');
     if (child.exitCode === null) child.kill('SIGTERM');
     await exited;
     await rm(dir, { recursive: true, force: true });
@@ -200,6 +204,8 @@ export async function startSlapd(o: { tls?: boolean } = {}): Promise<Slapd> {
       }
       return dn;
     },
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
     stop,
   };
 }
