@@ -290,10 +290,11 @@ listener "tcp" {
     }
   });
 
-  it('answers POST /proxy/v1/quit only on the listener that enables it, then exits', async () => {
+  it('answers /proxy/v1/quit (POST or GET) only on the listener that enables it, then exits', async () => {
     assert.equal((await send(openUrl, 'POST', '../proxy/v1/quit', REQ)).status, 404);
-    assert.equal((await send(strictUrl, 'GET', '../proxy/v1/quit', REQ)).status, 405);
-    assert.equal((await send(strictUrl, 'POST', '../proxy/v1/quit', REQ)).status, 200);
+    assert.equal((await send(openUrl, 'GET', '../proxy/v1/quit', REQ)).status, 404);
+    assert.equal((await send(strictUrl, 'DELETE', '../proxy/v1/quit', REQ)).status, 405);
+    assert.equal((await send(strictUrl, 'GET', '../proxy/v1/quit', REQ)).status, 200);
     assert.equal(await proxy.exited, 0);
   });
 });

@@ -15,8 +15,9 @@ export interface ProxyApiOptions {
  * The proxy's own endpoints, answered by the proxy and never forwarded:
  * - `POST /proxy/v1/cache-clear` `{type, value, namespace}` evicts cache entries (200; a proxy
  *   without a cache has nothing to clear and answers 200 too, as established);
- * - `POST /proxy/v1/quit` stops the proxy, on a listener with `proxy_api { enable_quit = true }`
- *   (404 elsewhere). It needs no token, which is why it is off unless asked for.
+ * - `POST /proxy/v1/quit` (the established method; `GET` too, as our issue tracker's users call it)
+ *   stops the proxy, on a listener with `proxy_api { enable_quit = true }` (404 elsewhere). It needs
+ *   no token, which is why it is off unless asked for.
  */
 export async function serveProxyApi(
   o: ProxyApiOptions,
@@ -33,7 +34,7 @@ export async function serveProxyApi(
     }
     case '/proxy/v1/quit': {
       if (!o.isQuitEnabled) return sendJson(res, 404, { errors: [] });
-      requireMethod(req, ['POST']);
+      requireMethod(req, ['POST', 'GET']);
       sendEmpty(res);
       // After the answer is out: shutting down closes this listener.
       res.once('finish', () => o.onQuit());
