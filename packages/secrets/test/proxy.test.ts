@@ -174,6 +174,22 @@ cache {}
     assert.match(list.stdout, /node/);
   });
 
+  it('forwards the wrapping headers: the answer comes back wrapped, and unwraps through the proxy', async () => {
+    for (const header of ['X-Vault-Wrap-TTL', 'X-Service-Wrap-TTL']) {
+      const wrapped = await send(openUrl, 'GET', 'secret/data/node', { ...REQ, [header]: '5m' });
+      assert.equal(wrapped.status, 200, header);
+      assert.equal(wrapped.body.data, null, `${header}: the secret is not in the answer`);
+      assert.equal(wrapped.body.wrap_info.ttl, 300);
+      assert.equal(wrapped.body.wrap_info.creation_path, 'secret/data/node');
+      const token = wrapped.body.wrap_info.token as string;
+      const unwrapped = await send(openUrl, 'POST', 'sys/wrapping/unwrap', { ...REQ, 'X-Vault-Token': token });
+      assert.equal(unwrapped.status, 200);
+      assert.deepEqual(unwrapped.body.data.data, { from: 'node-vault' });
+      const again = await send(openUrl, 'POST', 'sys/wrapping/unwrap', { ...REQ, 'X-Vault-Token': token });
+      assert.notEqual(again.status, 200, 'a wrapping token is single-use');
+    }
+  });
+
   it('caches a token created through it, until revoked through it or cleared; KV reads are not cached', async () => {
     const create = () => send(openUrl, 'POST', 'auth/token/create', REQ, { display_name: 'cached', ttl: '1h' });
     const first = await create();
