@@ -1,84 +1,28 @@
-import { type Clock, type Logger, type Random, randomUuid } from '@ward/base';
+import { type Clock, type Logger, randomUuid } from '@ward/base';
 import { InvalidRequestError, SealedError } from '../logical/errors.js';
 import type { LogicalRequest } from '../logical/request.js';
 import type { LogicalResponse } from '../logical/response.js';
 import { getJson, putJson } from '../logical/storage.js';
-import type { StorageBackend } from '../storage/index.js';
 import { AuditDevices } from './audit/index.js';
 import { AesGcmBarrier, createView } from './barrier/index.js';
+import { type ClusterInfo, type CoreDeps, type HaStatus, NO_METRICS, type SealStatus } from './core-types.js';
 import { CorsSettings } from './cors-config.js';
 import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
-import { HaCampaign, type HaOptions, type LeaderAddresses } from './ha/index.js';
-import type { BuiltinBackends } from './namespaces/builtin-mounts.js';
+import { HaCampaign, type HaOptions } from './ha/index.js';
 import { NamespaceServices } from './namespaces/namespace-services.js';
 import { handleRequest, loginRenewal, withIdentityPolicies } from './request-handling.js';
 import { TOKEN_AUTH_ENTRY } from './router/builtin-entries.js';
-import type { ManagedKeyLookup } from './router/managed-key-access.js';
-import { type BackendCatalog, type MountInput, MountManager } from './router/mounts.js';
+import { MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { Scheduler } from './scheduler/index.js';
 import { parseUnsealKey, RekeyOperation, RootGeneration, ShamirSeal, UnsealProgress } from './seal/index.js';
 import { renewSecretLease, revokeSecretLease } from './secret-leases.js';
 import { createSnapshotControls, type SnapshotControls } from './snapshots.js';
-import type { MetricsReport } from './system-core.js';
 import { TokenStore, tokenLeaseId } from './tokens/index.js';
 import { ResponseWrapping } from './wrapping/index.js';
 
-export interface CoreDeps {
-  physical: StorageBackend;
-  /** Storage type reported by seal-status (`sqlite`, `inmem`). */
-  storageType: string;
-  clock: Clock;
-  random: Random;
-  logger: Logger;
-  /** Mount type → backend factory, from `catalog.ts`. */
-  catalog: BackendCatalog;
-  /** Engines mounted on a freshly initialised server (`secret/` = KV v2). */
-  defaultMounts: Array<{ path: string; input: MountInput }>;
-  /** Factories of the backends every namespace has (`sys/`, `auth/token/`, `identity/`), from `builtin-backends.ts`. */
-  builtins: BuiltinBackends;
-  /** Server version reported by status endpoints and mount listings. */
-  version: string;
-  /** Finds managed keys for the mounts that sign with them (from the composition root). */
-  managedKeys?: ManagedKeyLookup;
-  /** What `sys/metrics` reports; without it the endpoint answers that metrics are not collected. */
-  metrics?: MetricsReport;
-  /** Several servers share the storage: an unsealed server is standby until it holds the HA lock. */
-  ha?: HaOptions;
-}
-
-/** What `sys/leader` and `sys/health` report about HA. */
-export interface HaStatus {
-  enabled: boolean;
-  /** This server is the active one. */
-  isSelf: boolean;
-  /** Unsealed, waiting for the lock: serves no request. */
-  isStandby: boolean;
-  leader?: LeaderAddresses;
-}
-
-const NO_METRICS: MetricsReport = {
-  render: async () => ({ status: 400, contentType: 'text/plain', body: 'metrics are not collected by this server' }),
-};
-
-/** The object `sys/seal-status` and `sys/unseal` return. */
-export interface SealStatus {
-  type: 'shamir';
-  initialized: boolean;
-  sealed: boolean;
-  t: number;
-  n: number;
-  progress: number;
-  nonce: string;
-  cluster_name?: string;
-  cluster_id?: string;
-}
-
-interface ClusterInfo {
-  cluster_name: string;
-  cluster_id: string;
-}
+export type { CoreDeps, HaStatus, SealStatus } from './core-types.js';
 
 /**
  * The server's lifecycle (initialise, unseal, seal) and the entry point of every
@@ -142,7 +86,43 @@ export class Core {
       logger: logger.child({ component: 'scheduler' }),
       isActive: () => this.#ha === undefined || this.#ha.isActive,
     });
-    this.expiration = new ExpirationManager({
+    this.expiration = this.#createExpiration();
+    this.tokens = this.#createTokenStore();
+    this.audit = new AuditDevices({
+      storage: this.barrier,
+      clock,
+      random,
+      logger: logger.child({ component: 'audit' }),
+      namespaceId: (path) => this.#services?.namespaces.byPath(path)?.id,
+    });
+    this.cors = new CorsSettings(this.barrier);
+    this.wrapping = new ResponseWrapping({
+      tokens: this.tokens,
+      router: this.router,
+      namespacePath: (id) => this.#namespacePath(id),
+    });
+    this.mounts = new MountManager({
+      barrier: this.barrier,
+      router: this.router,
+      catalog: deps.catalog,
+      clock,
+      random,
+      logger,
+      scheduler: this.scheduler,
+      revokeUnder: (mountPoint) => this.expiration.revokePrefix(mountPoint),
+      namespacePath: (id) => this.#namespacePath(id),
+      managedKeys: deps.managedKeys,
+    });
+  }
+
+  /** A namespace's path ('' for root), or undefined for one that does not exist or while sealed. */
+  #namespacePath(id: string): string | undefined {
+    return id === 'root' ? '' : this.#services?.namespaces.byId(id)?.path;
+  }
+
+  #createExpiration(): ExpirationManager {
+    const { random, clock, logger } = this.deps;
+    return new ExpirationManager({
       storage: createView(this.barrier, 'sys/expire/'),
       clock,
       random,
@@ -154,9 +134,13 @@ export class Core {
         renew: (lease, incrementSeconds) => renewSecretLease(this.router, lease, incrementSeconds),
       },
     });
-    // Token lifetimes are leases: the expiration manager revokes a token when its TTL ends,
-    // and revoking a token revokes every lease it owns.
-    this.tokens = new TokenStore({
+  }
+
+  // Token lifetimes are leases: the expiration manager revokes a token when its TTL ends,
+  // and revoking a token revokes every lease it owns.
+  #createTokenStore(): TokenStore {
+    const { random, clock } = this.deps;
+    return new TokenStore({
       storage: createView(this.barrier, 'sys/token/'),
       random,
       clock,
@@ -182,31 +166,6 @@ export class Core {
         entityForAlias: async (namespaceId, name) =>
           (await this.namespaceServices().identity(namespaceId).loginEntity(TOKEN_AUTH_ENTRY.accessor, name)).id,
       },
-    });
-    this.audit = new AuditDevices({
-      storage: this.barrier,
-      clock,
-      random,
-      logger: logger.child({ component: 'audit' }),
-      namespaceId: (path) => this.#services?.namespaces.byPath(path)?.id,
-    });
-    this.cors = new CorsSettings(this.barrier);
-    this.wrapping = new ResponseWrapping({
-      tokens: this.tokens,
-      router: this.router,
-      namespacePath: (id) => (id === 'root' ? '' : this.#services?.namespaces.byId(id)?.path),
-    });
-    this.mounts = new MountManager({
-      barrier: this.barrier,
-      router: this.router,
-      catalog: deps.catalog,
-      clock,
-      random,
-      logger,
-      scheduler: this.scheduler,
-      revokeUnder: (mountPoint) => this.expiration.revokePrefix(mountPoint),
-      namespacePath: (id) => (id === 'root' ? '' : this.#services?.namespaces.byId(id)?.path),
-      managedKeys: deps.managedKeys,
     });
   }
 

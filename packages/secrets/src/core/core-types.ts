@@ -1,0 +1,64 @@
+import type { Clock, Logger, Random } from '@ward/base';
+import type { StorageBackend } from '../storage/index.js';
+import type { HaOptions, LeaderAddresses } from './ha/index.js';
+import type { BuiltinBackends } from './namespaces/builtin-mounts.js';
+import type { ManagedKeyLookup } from './router/managed-key-access.js';
+import type { BackendCatalog, MountInput } from './router/mounts.js';
+import type { MetricsReport } from './system-core.js';
+
+// What a Core is built from, and the shapes it reports. Kept apart from core.ts so that file holds only the lifecycle.
+
+export interface CoreDeps {
+  physical: StorageBackend;
+  /** Storage type reported by seal-status (`sqlite`, `inmem`). */
+  storageType: string;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  /** Mount type → backend factory, from `catalog.ts`. */
+  catalog: BackendCatalog;
+  /** Engines mounted on a freshly initialised server (`secret/` = KV v2). */
+  defaultMounts: Array<{ path: string; input: MountInput }>;
+  /** Factories of the backends every namespace has (`sys/`, `auth/token/`, `identity/`), from `builtin-backends.ts`. */
+  builtins: BuiltinBackends;
+  /** Server version reported by status endpoints and mount listings. */
+  version: string;
+  /** Finds managed keys for the mounts that sign with them (from the composition root). */
+  managedKeys?: ManagedKeyLookup;
+  /** What `sys/metrics` reports; without it the endpoint answers that metrics are not collected. */
+  metrics?: MetricsReport;
+  /** Several servers share the storage: an unsealed server is standby until it holds the HA lock. */
+  ha?: HaOptions;
+}
+
+/** What `sys/leader` and `sys/health` report about HA. */
+export interface HaStatus {
+  enabled: boolean;
+  /** This server is the active one. */
+  isSelf: boolean;
+  /** Unsealed, waiting for the lock: serves no request. */
+  isStandby: boolean;
+  leader?: LeaderAddresses;
+}
+
+export const NO_METRICS: MetricsReport = {
+  render: async () => ({ status: 400, contentType: 'text/plain', body: 'metrics are not collected by this server' }),
+};
+
+/** The object `sys/seal-status` and `sys/unseal` return. */
+export interface SealStatus {
+  type: 'shamir';
+  initialized: boolean;
+  sealed: boolean;
+  t: number;
+  n: number;
+  progress: number;
+  nonce: string;
+  cluster_name?: string;
+  cluster_id?: string;
+}
+
+export interface ClusterInfo {
+  cluster_name: string;
+  cluster_id: string;
+}
