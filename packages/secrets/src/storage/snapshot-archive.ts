@@ -115,7 +115,9 @@ export async function readSnapshotArchive(
   seal: Pick<SumsSeal, 'open'> | undefined,
 ): Promise<VerifiedSnapshot> {
   const dir = await mkdtemp(join(tmpdir(), 'ward-restore-'));
-  const dispose = () => rm(dir, { recursive: true, force: true });
+  // A refused upload can still have a member being written when the refusal arrives (the unpacker's
+  // file stream closes after the pipeline rejects); rm's retries wait for it instead of failing ENOTEMPTY.
+  const dispose = () => rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
   try {
     await unpack(body, dir);
     const sumsText = await readSmall(dir, SUMS);
@@ -134,7 +136,8 @@ export async function readSnapshotArchive(
     const meta = parseMeta(metaBytes);
     return { meta, entries: () => countedEntries(join(dir, STATE), meta.count), dispose };
   } catch (err) {
-    await dispose();
+    // The refusal is what the client must hear; a cleanup failure must not turn it into a 500.
+    await dispose().catch(() => undefined);
     throw err;
   }
 }
