@@ -44,6 +44,20 @@ describe('response wrapping', () => {
     assert.deepEqual([again.status, again.body.errors], [400, INVALID]);
   });
 
+  it('a spent wrapping token sent as the caller’s own token is an invalid wrapping token (400), as established', async () => {
+    const info = (await t.request('GET', 'secret/data/app', { headers: WRAP })).body.wrap_info;
+    assert.equal((await t.request('POST', 'sys/wrapping/unwrap', { token: info.token })).status, 200);
+    for (const path of ['sys/wrapping/unwrap', 'sys/wrapping/rewrap']) {
+      const again = await t.request('POST', path, { token: info.token });
+      assert.deepEqual([again.status, again.body.errors], [400, INVALID], path);
+    }
+    // A refused token that names another wrapping token in the body is just a refused token.
+    const other = (await t.request('GET', 'secret/data/app', { headers: WRAP })).body.wrap_info;
+    const refused = await t.request('POST', 'sys/wrapping/unwrap', { token: info.token, body: { token: other.token } });
+    assert.equal(refused.status, 403);
+    assert.equal((await t.request('GET', 'secret/data/app', { token: info.token })).status, 403, 'elsewhere: 403');
+  });
+
   it('takes X-Service-Wrap-TTL as well, and refuses a negative TTL', async () => {
     const wrapped = await t.request('GET', 'secret/data/app', { headers: { 'X-Service-Wrap-TTL': '90' } });
     assert.equal(wrapped.body.wrap_info.ttl, 90);

@@ -22,7 +22,7 @@ import { matchesSpecialPath } from './router/special-paths.js';
 import { leaseSecret } from './secret-leases.js';
 import { isAddressInCidrs } from './tokens/bound-cidrs.js';
 import type { IssuedToken, TokenEntry, TokenStore } from './tokens/index.js';
-import type { ResponseWrapping } from './wrapping/index.js';
+import { invalidWrappingToken, type ResponseWrapping } from './wrapping/index.js';
 
 /** The parts of the core the request pipeline uses (the core passes itself; this never imports it). */
 export interface PipelineCore {
@@ -75,9 +75,10 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
   try {
     auth = isUnauthenticated ? undefined : await authenticate(core, req, fullPath);
   } catch (error) {
+    const refusal = await asWrappingRefusal(req, path, error);
     // Refused credentials are audited too: they are what an operator looks for in the log.
-    await trail.failed(error);
-    throw error;
+    await trail.failed(refusal);
+    throw refusal;
   }
   audited.caller = auth?.caller;
   if (req.trace && auth) req.trace.accessor = auth.caller.accessor;
@@ -124,6 +125,21 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
     // The request that spends a token's last use still succeeds; the token goes right after.
     if (auth?.isLastUse && auth.caller.accessor) await core.tokens.revokeTree(auth.caller.accessor);
   }
+}
+
+/**
+ * On these `sys/` paths the caller's own token is the wrapping token to spend, unless the body
+ * names one: established servers check it before anything else and answer a spent, expired or
+ * unknown one 400 `wrapping token is not valid or does not exist`, not 403.
+ */
+const OWN_WRAPPING_TOKEN_PATHS = new Set(['sys/wrapping/unwrap', 'sys/wrapping/rewrap']);
+
+/** `error` (a refused token), or the invalid wrapping token it means at `path`. */
+async function asWrappingRefusal(req: LogicalRequest, path: string, error: unknown): Promise<unknown> {
+  if (!(error instanceof PermissionDeniedError) || !OWN_WRAPPING_TOKEN_PATHS.has(path)) return error;
+  const body = req.readData ? await req.readData().catch(() => undefined) : req.data;
+  if (body === undefined) return error;
+  return typeof body.token === 'string' && body.token !== '' ? error : invalidWrappingToken();
 }
 
 /** The caller behind the token, refused (403) when the token cannot act at `fullPath`. */

@@ -1,4 +1,5 @@
 export {
+  invalidWrappingToken,
   ResponseWrapping,
   type Unwrapped,
   type WrappingDeps,

@@ -55,7 +55,7 @@ export class ResponseWrapping {
   /** The facts of a live wrapping token, which stays usable. */
   async lookup(token: string): Promise<WrappingLookup> {
     const entry = await this.deps.tokens.lookup(token);
-    if (!entry || !isWrappingToken(entry.policies)) throw invalidToken();
+    if (!entry || !isWrappingToken(entry.policies)) throw invalidWrappingToken();
     return {
       creation_path: entry.path,
       creation_time: rfc3339Nano(entry.creation_time_ms),
@@ -69,7 +69,7 @@ export class ResponseWrapping {
     try {
       const stored = await this.#cubbyhole(entry, 'read');
       const text = stored?.data?.response;
-      if (typeof text !== 'string') throw invalidToken();
+      if (typeof text !== 'string') throw invalidWrappingToken();
       return { creationPath: entry.path, envelope: JSON.parse(text) as Record<string, unknown> };
     } finally {
       // Revoking it destroys its cubbyhole too.
@@ -107,7 +107,7 @@ export class ResponseWrapping {
         ? await tokens.lookup(ref.token)
         : // The caller's own token: the request spent its one use already.
           await tokens.lookupAccessor(ref.accessor, { includeExhausted: true });
-    if (!entry || !isWrappingToken(entry.policies)) throw invalidToken();
+    if (!entry || !isWrappingToken(entry.policies)) throw invalidWrappingToken();
     return entry;
   }
 
@@ -118,7 +118,7 @@ export class ResponseWrapping {
     try {
       return (await this.deps.tokens.useToken(entry)).entry;
     } catch (err) {
-      if (err instanceof LogicalError && err.code === 'permission_denied') throw invalidToken();
+      if (err instanceof LogicalError && err.code === 'permission_denied') throw invalidWrappingToken();
       throw err;
     }
   }
@@ -126,7 +126,7 @@ export class ResponseWrapping {
   /** A request to the token's own `cubbyhole/response`, as the token. */
   async #cubbyhole(entry: TokenEntry, operation: 'create' | 'read', data: Record<string, unknown> = {}) {
     const namespacePath = this.deps.namespacePath(entry.namespace_id ?? 'root');
-    if (namespacePath === undefined) throw invalidToken();
+    if (namespacePath === undefined) throw invalidWrappingToken();
     const { route, relativePath } = this.deps.router.match(`${namespacePath}${RESPONSE_PATH}`);
     if (route.entry.type !== 'cubbyhole') throw new InternalError('no cubbyhole to keep the wrapped response in');
     return route.backend.handle({
@@ -141,6 +141,7 @@ export class ResponseWrapping {
   }
 }
 
-function invalidToken(): InvalidRequestError {
+/** A spent, expired, unknown or non-wrapping token where a wrapping token is due (400, as established). */
+export function invalidWrappingToken(): InvalidRequestError {
   return new InvalidRequestError('wrapping token is not valid or does not exist');
 }
