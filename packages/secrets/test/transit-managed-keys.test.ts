@@ -39,12 +39,16 @@ describe('transit with managed keys', () => {
   });
 
   it('refuses a managed key the mount does not list, and uses it once listed', async () => {
-    const refused = await t.request('POST', 'transit/keys/app', { body: { managed_key_name: 'hsm-rsa' } });
+    const refused = await t.request('POST', 'transit/keys/app', {
+      body: { type: 'managed_key', managed_key_name: 'hsm-rsa' },
+    });
     assert.equal(refused.status, 400);
     assert.match(refused.body.errors[0], /allowed_managed_keys/);
     await ok('POST', 'sys/mounts/transit/tune', { allowed_managed_keys: ['hsm-rsa'] });
     await ok('POST', 'transit/keys/app', { type: 'managed_key', managed_key_name: 'hsm-rsa' });
-    const both = await t.request('POST', 'transit/keys/x', { body: { managed_key_name: 'a', managed_key_id: 'b' } });
+    const both = await t.request('POST', 'transit/keys/x', {
+      body: { type: 'managed_key', managed_key_name: 'a', managed_key_id: 'b' },
+    });
     assert.equal(both.status, 400);
   });
 

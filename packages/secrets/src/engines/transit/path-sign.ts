@@ -11,7 +11,7 @@ import {
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import type { TransitDeps } from './backend.js';
-import { transitKeys } from './key-store.js';
+import { isManaged, transitKeys } from './key-store.js';
 
 /** Fields both sign and verify take. */
 const commonFields = {
@@ -70,6 +70,7 @@ async function isPss(key: ManagedKeySigner, data: CommonData): Promise<boolean> 
 async function keyOf(d: TransitDeps, storage: Storage, name: string) {
   const entry = await transitKeys.get(storage, name);
   if (!entry) throw new NotFoundError(`signing key not found`);
+  if (!isManaged(entry)) throw new InvalidRequestError(`key type ${entry.type} does not support signing`);
   return d.managedKey({ id: entry.managed_key_id });
 }
 
