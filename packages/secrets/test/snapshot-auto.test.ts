@@ -96,6 +96,20 @@ describe('sys/storage/raft/snapshot-auto', () => {
       local({ alpha_s3_bucket: 'not for local' }),
       { interval: 60, path_prefix: 'p', storage_type: 'gamma-gcs', gamma_gcs_bucket: 'b' },
       { interval: 60, path_prefix: 'p/', storage_type: 'beta-blob' },
+      {
+        interval: 60,
+        path_prefix: 'p/',
+        storage_type: 'gamma-gcs',
+        gamma_gcs_bucket: 'b',
+        gamma_service_account_key: '{',
+      },
+      {
+        interval: 60,
+        path_prefix: 'p/',
+        storage_type: 'google-gcs',
+        google_gcs_bucket: 'b',
+        google_service_account_key: '{"client_email":"a@b.c"}',
+      },
       { interval: 60, path_prefix: 'p', storage_type: 'aws-s3', aws_s3_bucket: 'b' },
       {
         interval: 60,

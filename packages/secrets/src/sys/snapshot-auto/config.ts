@@ -155,10 +155,26 @@ export function buildConfig(data: Record<string, unknown>, supplied: ReadonlySet
       );
     }
   }
+  const serviceAccountKey = specificValue(config, 'service_account_key');
+  if (typeof serviceAccountKey === 'string' && serviceAccountKey !== '') checkServiceAccountKey(serviceAccountKey);
   if (specificValue(config, 's3_enable_kms') === true && specificValue(config, 's3_server_side_encryption') === true) {
     throw new InvalidRequestError('server side encryption (AES256) and KMS encryption cannot both be enabled');
   }
   return config;
+}
+
+/** A GCS service-account key must be JSON with the two fields the SDK signs with. */
+function checkServiceAccountKey(text: string): void {
+  let key: unknown;
+  try {
+    key = JSON.parse(text);
+  } catch {
+    throw new InvalidRequestError('service_account_key is not valid JSON');
+  }
+  const { client_email, private_key } = (key ?? {}) as Record<string, unknown>;
+  if (typeof client_email !== 'string' || typeof private_key !== 'string') {
+    throw new InvalidRequestError('service_account_key needs client_email and private_key');
+  }
 }
 
 export function providerOf(type: StorageType): Provider {

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Clock, Logger } from '@ward/base';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
+import { createGcsTarget, gcsSettingsOf } from '../snapshot-targets/gcs-target.js';
 import { createLocalTarget } from '../snapshot-targets/local-target.js';
 import type { SnapshotTarget } from '../snapshot-targets/snapshot-target.js';
 import { providerOf, type SnapshotConfig } from './config.js';
@@ -102,7 +103,9 @@ async function applyRetention(target: SnapshotTarget, config: SnapshotConfig, ne
 }
 
 function defaultTarget(config: SnapshotConfig): SnapshotTarget {
-  if (providerOf(config.storage_type) !== 'local') {
+  const provider = providerOf(config.storage_type);
+  if (provider === 'gcs') return createGcsTarget(gcsSettingsOf(config));
+  if (provider !== 'local') {
     throw new Error(`storage_type "${config.storage_type}" is not supported by this server yet`);
   }
   return createLocalTarget(config.path_prefix);
