@@ -25,6 +25,7 @@ if [ ${#FILES[@]} -eq 0 ]; then
     tests/integration_tests/api/secrets_engines/test_identity.py
     tests/integration_tests/api/auth_methods/test_token.py
     tests/integration_tests/api/auth_methods/test_approle.py
+    tests/integration_tests/api/auth_methods/test_github.py
     tests/integration_tests/api/system_backend/test_audit.py
     tests/integration_tests/api/system_backend/test_auth.py
     tests/integration_tests/api/system_backend/test_health.py

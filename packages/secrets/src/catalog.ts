@@ -1,4 +1,5 @@
 import { createAppRoleBackend } from './auth/approle/index.js';
+import { createGitHubBackend } from './auth/github/index.js';
 import { createUserpassBackend } from './auth/userpass/index.js';
 import type { BackendCatalog } from './core/router/mounts.js';
 import { createKvBackend } from './engines/kv/backend.js';
@@ -21,6 +22,7 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
   ]),
   auth: new Map([
     ['approle', createAppRoleBackend],
+    ['github', createGitHubBackend],
     ['userpass', createUserpassBackend],
   ]),
 };

@@ -1,0 +1,1 @@
+export { createGitHubBackend, type GitHubBackend } from './backend.js';
