@@ -21,7 +21,7 @@ export interface Running {
 }
 
 /** CPU seconds (user + system) a process has used so far; Linux only, 0 elsewhere. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     return (Number(fields[11]) + Number(fields[12])) / 100;

@@ -54,6 +54,26 @@ describe('ldap engine against slapd: config, rotate-root, static roles', () => {
     assert.ok(await slapd.canBind(dn, String(cred?.password)));
   });
 
+  it('credential_type: password by default, phrase sets racfPassPhrase under the racf schema', async () => {
+    const b = await testBackend(createLdapBackend);
+    await assert.rejects(configure(b, { credential_type: 'pin' }), InvalidRequestError);
+    await configure(b);
+    assert.equal((await b.read('config'))?.data?.credential_type, 'password');
+    await b.write('config', { schema: 'racf', credential_type: 'phrase', length: 20 });
+    assert.equal((await b.read('config'))?.data?.credential_type, 'phrase');
+    // slapd has no RACF schema: its refusal names the attribute the engine sent.
+    const dn = await slapd.addUser('racf', 'racf-initial');
+    await assert.rejects(
+      b.write('static-role/racf', { dn, username: 'racf', rotation_period: 60 }),
+      (err: Error) => err instanceof UpstreamError && /racfPassPhrase/.test(err.message),
+    );
+    await b.write('config', { credential_type: 'password' });
+    await assert.rejects(
+      b.write('static-role/racf', { dn, username: 'racf', rotation_period: 60 }),
+      (err: Error) => /racfPassword/.test(err.message) && !/racfPassPhrase/.test(err.message),
+    );
+  });
+
   it('a static role without dn finds its entry by userattr = username under userdn (filter-escaped)', async () => {
     const b = await testBackend(createLdapBackend);
     await configure(b, { userdn: 'ou=users,dc=example,dc=org' });

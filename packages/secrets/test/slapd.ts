@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -22,6 +22,8 @@ const SLAPD = existsSync('/usr/sbin/slapd') ? '/usr/sbin/slapd' : 'slapd';
 /** A throw-away OpenLDAP `slapd` on a free loopback port, its config and database in a temp dir. */
 export interface Slapd {
   url: string;
+  /** The slapd process (for CPU figures in the bench). */
+  readonly pid: number;
   /** With `{ tls: true }`: an `ldaps://` URL, and the CA (PEM) that signed the server certificate (also for StartTLS). */
   ldapsUrl?: string;
   caPem?: string;
@@ -34,6 +36,8 @@ export interface Slapd {
   /** Freezes slapd (SIGSTOP): connections are accepted by the kernel, requests wait unanswered until `resume`. */
   pause(): void;
   resume(): void;
+  /** Stops slapd (every connection to it closes) and starts it again on the same port and data. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -159,14 +163,18 @@ export async function startSlapd(o: { tls?: boolean } = {}): Promise<Slapd> {
   const url = `ldap://127.0.0.1:${await freePort()}`;
   const ldapsUrl = o.tls ? `ldaps://127.0.0.1:${await freePort()}` : undefined;
   const listen = ldapsUrl ? `${url}/ ${ldapsUrl}/` : `${url}/`;
-  const child: ChildProcess = spawn(SLAPD, ['-h', listen, '-f', join(dir, 'slapd.conf'), '-d', '0'], {
-    stdio: 'ignore',
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const launch = () => {
+    const proc = spawn(SLAPD, ['-h', listen, '-f', join(dir, 'slapd.conf'), '-d', '0'], { stdio: 'ignore' });
+    return { proc, exited: new Promise<void>((resolve) => proc.once('exit', () => resolve())) };
+  };
+  let child = launch();
+  const halt = async () => {
+    if (child.proc.exitCode === null) child.proc.kill('SIGCONT');
+    if (child.proc.exitCode === null) child.proc.kill('SIGTERM');
+    await child.exited;
+  };
   const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGCONT');
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
+    await halt();
     await rm(dir, { recursive: true, force: true });
   };
   try {
@@ -179,6 +187,9 @@ export async function startSlapd(o: { tls?: boolean } = {}): Promise<Slapd> {
   }
   return {
     url,
+    get pid() {
+      return child.proc.pid ?? 0;
+    },
     ...(ldapsUrl ? { ldapsUrl, caPem: await readFile(join(dir, 'ca.pem'), 'utf8') } : {}),
     canBind: (dn, password) => canBind(url, dn, password),
     exists: async (dn) => {
@@ -204,8 +215,13 @@ export async function startSlapd(o: { tls?: boolean } = {}): Promise<Slapd> {
       }
       return dn;
     },
-    pause: () => child.kill('SIGSTOP'),
-    resume: () => child.kill('SIGCONT'),
+    pause: () => child.proc.kill('SIGSTOP'),
+    resume: () => child.proc.kill('SIGCONT'),
+    restart: async () => {
+      await halt();
+      child = launch();
+      await waitUntilBound(url);
+    },
     stop,
   };
 }

@@ -1,4 +1,5 @@
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
+import { ConnectionPool } from './connection-pool.js';
 import { dynamicCredsSecret, pathCreds } from './dynamic-creds.js';
 import { pathConfig } from './path-config.js';
 import { pathRoles } from './path-roles.js';
@@ -21,13 +22,14 @@ export function createLdapBackend(ctx: BackendContext): Backend {
     system: ctx.system,
     logger: ctx.logger,
     locks: new KeyedMutex(),
+    pool: new ConnectionPool(ctx.clock),
   };
   return createBackend({
     type: 'ldap',
     storage: ctx.storage,
     help: HELP,
     paths: [
-      pathConfig(),
+      pathConfig(deps.pool),
       pathRotateRoot(deps),
       ...pathStaticRoles(deps),
       ...pathStaticCred(deps),
@@ -35,6 +37,7 @@ export function createLdapBackend(ctx: BackendContext): Backend {
       pathCreds(deps),
     ],
     secrets: [dynamicCredsSecret(deps)],
+    cleanup: () => deps.pool.close(),
     periodic: [
       { name: 'rotate-static-roles', intervalMs: ROTATION_CHECK_INTERVAL_MS, run: () => rotateDueRoles(deps) },
     ],

@@ -2,6 +2,9 @@ import { getJson, putJson, type Storage } from '../../logical/storage.js';
 
 export type Schema = 'ldapdir' | 'ad' | 'racf';
 
+/** What the engine sets: a password, or (RACF) a pass phrase in `racfPassPhrase`. */
+export type CredentialType = 'password' | 'phrase';
+
 /** The engine's connection settings, under `config`. Field names keep the API's spelling. */
 export interface LdapConfig {
   binddn: string;
@@ -9,6 +12,8 @@ export interface LdapConfig {
   /** URLs in the order they are tried (lower-cased on save). */
   url: string[];
   schema: Schema;
+  /** Absent in configs saved before the field existed: `password`. */
+  credential_type?: CredentialType;
   userdn: string;
   userattr: string;
   upndomain: string;

@@ -1,24 +1,10 @@
 import type { ConnectionOptions } from 'node:tls';
-import { Attribute, Change, Client, EqualityFilter, NoSuchObjectError, ResultCodeError } from 'ldapts';
+import { Client, ResultCodeError } from 'ldapts';
 import { InvalidRequestError, UpstreamError } from '../../logical/errors.js';
 import type { LdapConfig } from './config-store.js';
-import type { LdifEntry } from './ldif.js';
-import { passwordChanges } from './passwords.js';
 
 /** How long after `rotate-root` the replaced bind password is still tried (as established). */
 const PRIOR_PASSWORD_GRACE_MS = 10 * 60_000;
-
-/** An entry whose password the engine changes: by DN, or by `userattr` = username under `userdn`. */
-export type EntryRef = { dn: string } | { username: string };
-
-/** A bound connection to the directory; every operation's failure is an `UpstreamError` (502). */
-export interface Directory {
-  /** Sets the password of the one entry `ref` names. */
-  setPassword(ref: EntryRef, password: string): Promise<void>;
-  /** Runs one LDIF record (add, modify or delete). With `isMissingOk`, deleting an absent entry succeeds. */
-  apply(entry: LdifEntry, o?: { isMissingOk?: boolean }): Promise<void>;
-  close(): Promise<void>;
-}
 
 function tlsOptions(config: LdapConfig): ConnectionOptions {
   return {
@@ -34,13 +20,13 @@ function tlsVersion(name: string): 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3' {
   return ({ tls10: 'TLSv1', tls11: 'TLSv1.1', tls12: 'TLSv1.2', tls13: 'TLSv1.3' } as const)[name] ?? 'TLSv1.2';
 }
 
-/** The directory's own words for a failure, for the 502 the client sees. */
 /** `InvalidCredentialsError` → `Invalid Credentials`: the result's name as the established engine shows it. */
 function resultName(err: ResultCodeError): string {
   return err.constructor.name.replace(/Error$/, '').replace(/([a-z])([A-Z])/g, '$1 $2');
 }
 
-function upstream(action: string, err: unknown): UpstreamError {
+/** The directory's own words for a failure, for the 502 the client sees. */
+export function upstream(action: string, err: unknown): UpstreamError {
   const detail =
     err instanceof ResultCodeError
       ? `LDAP Result Code ${err.code} "${resultName(err)}": ${err.message}`
@@ -53,11 +39,11 @@ function upstream(action: string, err: unknown): UpstreamError {
  * reached within `connection_timeout` is skipped), issues StartTLS when asked, and binds as
  * `binddn`, with the password `rotate-root` replaced when the current one fails within 10 minutes.
  */
-export async function openDirectory(
+export async function connectBound(
   config: LdapConfig,
   nowMs: number,
   reload: () => Promise<LdapConfig | undefined>,
-): Promise<Directory> {
+): Promise<Client> {
   if (!config.bindpass) throw new InvalidRequestError('unable to bind due to lack of configured password');
   const user = config.upndomain ? `${config.binddn}@${config.upndomain}` : config.binddn;
   const failures: string[] = [];
@@ -76,7 +62,7 @@ export async function openDirectory(
       }
       // ldapts connects on the first request: the bind. An answer (even a refusal) means this URL is up.
       await bind(client, user, config, nowMs, reload);
-      return bound(client, config);
+      return client;
     } catch (err) {
       await client.unbind().catch(() => {});
       if (err instanceof UpstreamError) throw err;
@@ -122,60 +108,4 @@ async function bind(
     }
   }
   throw upstream(`failed to bind with ${tried.size > 1 ? 'current and prior passwords' : 'current password'}`, last);
-}
-
-function bound(client: Client, config: LdapConfig): Directory {
-  return {
-    async setPassword(ref, password) {
-      const dn = await findOne(client, config, ref);
-      await client.modify(dn, passwordChanges(config.schema, password)).catch((err) => {
-        throw upstream(`failed to set the password of ${dn}`, err);
-      });
-    },
-    async apply(entry, o = {}) {
-      try {
-        if (entry.kind === 'add') {
-          const attributes = [...entry.attributes].map(([type, values]) => new Attribute({ type, values }));
-          await client.add(entry.dn, attributes);
-        } else if (entry.kind === 'delete') {
-          await client.del(entry.dn);
-        } else {
-          const changes = entry.changes.map(
-            (c) =>
-              new Change({ operation: c.operation, modification: new Attribute({ type: c.type, values: c.values }) }),
-          );
-          await client.modify(entry.dn, changes);
-        }
-      } catch (err) {
-        if (o.isMissingOk && entry.kind === 'delete' && err instanceof NoSuchObjectError) return;
-        const request = { add: 'AddRequest', delete: 'DelRequest', modify: 'ModifyRequest' }[entry.kind];
-        throw upstream(`failed to run ${request}`, err);
-      }
-    },
-    close: async () => {
-      // The unbind is sent at once; its socket closes in the background, as nothing more is asked of it.
-      void client.unbind().catch(() => {});
-    },
-  };
-}
-
-/** The DN of the one entry `ref` names; anything but exactly one match is refused. */
-async function findOne(client: Client, config: LdapConfig, ref: EntryRef): Promise<string> {
-  const search =
-    'dn' in ref
-      ? client.search(ref.dn, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] })
-      : client.search(config.userdn, {
-          scope: 'sub',
-          // A filter object, not text: the username cannot inject filter syntax.
-          filter: new EqualityFilter({ attribute: config.userattr, value: ref.username }),
-          attributes: ['1.1'],
-        });
-  const { searchEntries } = await search.catch((err) => {
-    throw upstream('failed to find the entry', err);
-  });
-  const [entry] = searchEntries;
-  if (searchEntries.length !== 1 || !entry) {
-    throw new UpstreamError(`expected one matching entry, but received ${searchEntries.length}`);
-  }
-  return entry.dn;
 }

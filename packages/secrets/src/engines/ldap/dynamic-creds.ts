@@ -1,13 +1,12 @@
 import { definePath, field, type PathDefinition, type SecretType } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError, UpstreamError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import { configStore } from './config-store.js';
-import { openDirectory } from './directory.js';
+import type { Directory } from './directory-ops.js';
 import { DEFAULT_USERNAME_TEMPLATE, dynamicRoles } from './dynamic-role-store.js';
 import { type LdifData, ldifData, renderLdif, renderUsername } from './ldif-templates.js';
 import { newPassword } from './passwords.js';
 import { roleName } from './role-name.js';
-import { type RotationDeps, requireConfig } from './static-rotation.js';
+import { type RotationDeps, reload, requireConfig } from './static-rotation.js';
 import { TemplateError } from './template/index.js';
 
 /** The secret type of a dynamic account's lease. */
@@ -53,16 +52,13 @@ export function pathCreds(d: RotationDeps): PathDefinition {
             ttlSeconds: role.default_ttl,
           });
           const entries = renderTemplate('creation_ldif', () => renderLdif(role.creation_ldif, ldif, d));
-          const directory = await openDirectory(config, issuedMs, () => configStore.get(storage));
-          try {
+          await d.pool.use(config, reload(storage), async (directory) => {
             for (const entry of entries) {
               await directory.apply(entry).catch(async (err) => {
                 throw await rolledBack(err, role.rollback_ldif, ldif, d, directory);
               });
             }
-          } finally {
-            await directory.close();
-          }
+          });
           const internal: LeaseInternal = {
             role: name,
             deletion_ldif: role.deletion_ldif,
@@ -104,7 +100,7 @@ async function rolledBack(
   rollbackLdif: string,
   data: LdifData,
   d: RotationDeps,
-  directory: Awaited<ReturnType<typeof openDirectory>>,
+  directory: Directory,
 ): Promise<Error> {
   const message = `failed to create user: ${(cause as Error).message}`;
   if (!rollbackLdif) return new UpstreamError(message, { cause });
@@ -127,15 +123,12 @@ export function dynamicCredsSecret(d: RotationDeps): SecretType {
     async revoke({ storage, internal }) {
       const lease = internal as unknown as LeaseInternal;
       const config = await requireConfig(storage);
-      const directory = await openDirectory(config, d.clock.now(), () => configStore.get(storage));
       const failures: string[] = [];
-      try {
+      await d.pool.use(config, reload(storage), async (directory) => {
         for (const entry of renderLdif(lease.deletion_ldif, lease.data, d)) {
           await directory.apply(entry, { isMissingOk: true }).catch((err: Error) => failures.push(err.message));
         }
-      } finally {
-        await directory.close();
-      }
+      });
       if (failures.length > 0) throw new UpstreamError(`failed to delete user: ${failures.join('; ')}`);
     },
     async renew({ storage, internal, incrementSeconds }) {

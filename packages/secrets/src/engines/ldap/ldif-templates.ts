@@ -5,6 +5,7 @@ import {
   rfc3339,
   Template,
   TemplateError,
+  type TemplateFunction,
   templateFunctions,
   type Value,
 } from './template/index.js';
@@ -46,10 +47,44 @@ export function ldifData(o: {
 
 const asMap = (data: object) => new Map(Object.entries(data) as Array<[string, Value]>);
 
+/** Parsed templates kept per engine (its clock and randomness) and source text; the oldest go past the cap. */
+const MAX_CACHED_TEMPLATES = 256;
+
+class TemplateCache {
+  readonly #funcs: ReadonlyMap<string, TemplateFunction>;
+  readonly #parsed = new Map<string, Template>();
+
+  constructor(deps: FunctionDeps, isLdif: boolean) {
+    this.#funcs = templateFunctions(deps, { isLdif });
+  }
+
+  /** The parsed template of `source`; a parse error is not kept (it is thrown again next time). */
+  get(source: string): Template {
+    let template = this.#parsed.get(source);
+    if (!template) {
+      template = Template.parse(source, this.#funcs);
+      if (this.#parsed.size >= MAX_CACHED_TEMPLATES) this.#parsed.delete(this.#parsed.keys().next().value as string);
+      this.#parsed.set(source, template);
+    }
+    return template;
+  }
+}
+
+const caches = new WeakMap<FunctionDeps, { ldif: TemplateCache; username: TemplateCache }>();
+
+/** Parsing a role's templates on every request cost more than rendering them: each is parsed once. */
+function cacheOf(deps: FunctionDeps) {
+  let cache = caches.get(deps);
+  if (!cache) {
+    cache = { ldif: new TemplateCache(deps, true), username: new TemplateCache(deps, false) };
+    caches.set(deps, cache);
+  }
+  return cache;
+}
+
 /** Renders an LDIF template and parses the result; `TemplateError`/`LdifError` say which step failed. */
 export function renderLdif(source: string, data: LdifData, deps: FunctionDeps): LdifEntry[] {
-  const template = Template.parse(source, templateFunctions(deps, { isLdif: true }));
-  return parseLdif(template.render(asMap(data)));
+  return parseLdif(cacheOf(deps).ldif.get(source).render(asMap(data)));
 }
 
 /** Renders the username template (no `utf16le` there). */
@@ -58,9 +93,7 @@ export function renderUsername(
   data: { RoleName: string; DisplayName: string },
   deps: FunctionDeps,
 ): string {
-  return Template.parse(source, templateFunctions(deps, { isLdif: false }))
-    .render(asMap(data))
-    .toString('utf8');
+  return cacheOf(deps).username.get(source).render(asMap(data)).toString('utf8');
 }
 
 /**

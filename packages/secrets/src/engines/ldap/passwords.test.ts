@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { passwordChanges } from './passwords.js';
 
-const asPlain = (schema: 'ldapdir' | 'ad' | 'racf', password: string) =>
-  passwordChanges(schema, password).map((c) => ({
+const asPlain = (schema: 'ldapdir' | 'ad' | 'racf', password: string, credential_type?: 'password' | 'phrase') =>
+  passwordChanges({ schema, credential_type }, password).map((c) => ({
     operation: c.operation,
     type: c.modification.type,
     values: c.modification.values.map((v) => (Buffer.isBuffer(v) ? [...v] : v)),
@@ -24,6 +24,19 @@ describe('password attributes per schema', () => {
     assert.deepEqual(asPlain('racf', 'PW1'), [
       { operation: 'replace', type: 'racfPassword', values: ['PW1'] },
       { operation: 'replace', type: 'racfAttributes', values: ['noexpired'] },
+    ]);
+  });
+
+  it('racf with credential_type phrase: racfPassPhrase instead of racfPassword', () => {
+    assert.deepEqual(asPlain('racf', 'a long pass phrase', 'phrase'), [
+      { operation: 'replace', type: 'racfPassPhrase', values: ['a long pass phrase'] },
+      { operation: 'replace', type: 'racfAttributes', values: ['noexpired'] },
+    ]);
+  });
+
+  it('credential_type phrase changes nothing outside RACF', () => {
+    assert.deepEqual(asPlain('ldapdir', 'pw', 'phrase'), [
+      { operation: 'replace', type: 'userPassword', values: ['pw'] },
     ]);
   });
 });

@@ -2,7 +2,7 @@ import { type Random, randomBase62 } from '@ward/base';
 import { Attribute, Change } from 'ldapts';
 import type { SystemView } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
-import type { LdapConfig, Schema } from './config-store.js';
+import type { LdapConfig } from './config-store.js';
 
 /** Password length when the config sets neither `length` nor `password_policy`. */
 export const DEFAULT_PASSWORD_LENGTH = 64;
@@ -26,18 +26,22 @@ export async function newPassword(
 }
 
 /**
- * The modification that sets `password` on an entry of `schema`: `userPassword` in clear
- * (the server hashes it); AD's `unicodePwd` as the quoted password in UTF-16LE bytes; RACF's
- * `racfPassword` with `racfAttributes: noexpired`, so the new password is not expired at once.
+ * The modification that sets `password` on an entry of the config's schema: `userPassword` in
+ * clear (the server hashes it); AD's `unicodePwd` as the quoted password in UTF-16LE bytes;
+ * RACF's `racfPassword` (`racfPassPhrase` with `credential_type` `phrase`) with
+ * `racfAttributes: noexpired`, so the new password is not expired at once.
  */
-export function passwordChanges(schema: Schema, password: string): Change[] {
+export function passwordChanges(config: Pick<LdapConfig, 'schema' | 'credential_type'>, password: string): Change[] {
   const replace = (type: string, values: string[] | Buffer[]) =>
     new Change({ operation: 'replace', modification: new Attribute({ type, values }) });
-  switch (schema) {
+  switch (config.schema) {
     case 'ad':
       return [replace('unicodePwd', [Buffer.from(`"${password}"`, 'utf16le')])];
     case 'racf':
-      return [replace('racfPassword', [password]), replace('racfAttributes', ['noexpired'])];
+      return [
+        replace(config.credential_type === 'phrase' ? 'racfPassPhrase' : 'racfPassword', [password]),
+        replace('racfAttributes', ['noexpired']),
+      ];
     default:
       return [replace('userPassword', [password])];
   }

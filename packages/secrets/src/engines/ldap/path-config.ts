@@ -2,6 +2,7 @@ import { definePath, field, type PathDefinition } from '../../framework/index.js
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import { checkConfig, parseUrls } from './config-rules.js';
 import { configStore, DEFAULT_USERATTR, type LdapConfig, type Schema } from './config-store.js';
+import type { ConnectionPool } from './connection-pool.js';
 import { DEFAULT_PASSWORD_LENGTH } from './passwords.js';
 
 const TLS_VERSIONS = ['tls10', 'tls11', 'tls12', 'tls13'] as const;
@@ -15,6 +16,11 @@ const fields = {
     description: 'Directory kind: `ldapdir` (`openldap` accepted), `ad` or `racf`.',
     values: ['ldapdir', 'openldap', 'ad', 'racf'],
     default: 'ldapdir',
+  }),
+  credential_type: field.enum({
+    description: 'What is set: `password`, or `phrase` (RACF: `racfPassPhrase` instead of `racfPassword`).',
+    values: ['password', 'phrase'],
+    default: 'password',
   }),
   userdn: field.string({ description: 'Base DN of user searches (static roles without `dn`).' }),
   userattr: field.string({ description: 'Search attribute; by schema `cn`, `userPrincipalName` or `racfid`.' }),
@@ -38,7 +44,7 @@ const fields = {
 type ConfigInput = { [K in keyof typeof fields]: unknown };
 
 /** `config`: where the directory is and how to bind; `bindpass` is write-only. */
-export function pathConfig(): PathDefinition {
+export function pathConfig(pool: ConnectionPool): PathDefinition {
   return definePath({
     pattern: 'config',
     fields,
@@ -56,6 +62,7 @@ export function pathConfig(): PathDefinition {
         handler: async ({ storage, data, supplied }) => {
           const stored = await configStore.get(storage);
           await configStore.put(storage, merged(stored, data as ConfigInput, supplied));
+          pool.drop();
           return undefined;
         },
       },
@@ -63,6 +70,7 @@ export function pathConfig(): PathDefinition {
         summary: 'Delete the directory configuration.',
         handler: async ({ storage }) => {
           await configStore.delete(storage);
+          pool.drop();
           return undefined;
         },
       },
@@ -90,6 +98,7 @@ function merged(stored: LdapConfig | undefined, data: ConfigInput, supplied: Rea
     bindpass: pick('bindpass', ''),
     url: has('url') ? parseUrls(String(data.url)) : (stored?.url ?? []),
     schema,
+    credential_type: pick('credential_type', 'password'),
     userdn: pick('userdn', ''),
     userattr: (has('userattr') && data.userattr ? String(data.userattr) : stored?.userattr) || DEFAULT_USERATTR[schema],
     upndomain: pick('upndomain', ''),
@@ -124,6 +133,7 @@ function configView(c: LdapConfig): Record<string, unknown> {
     binddn: c.binddn,
     url: c.url.join(','),
     schema: c.schema,
+    credential_type: c.credential_type ?? 'password',
     userdn: c.userdn,
     userattr: c.userattr,
     upndomain: c.upndomain,

@@ -1,8 +1,7 @@
 import { definePath, type PathDefinition } from '../../framework/index.js';
 import { configStore } from './config-store.js';
-import { openDirectory } from './directory.js';
 import { newPassword } from './passwords.js';
-import { type RotationDeps, requireConfig } from './static-rotation.js';
+import { type RotationDeps, reload, requireConfig } from './static-rotation.js';
 
 /** The lock key of the bind password: rotate-root runs one at a time. */
 const ROOT_LOCK = '\0rotate-root';
@@ -24,16 +23,12 @@ export function pathRotateRoot(d: RotationDeps): PathDefinition {
             const config = await requireConfig(d.storage);
             const password = await newPassword(config, d.random, d.system);
             const now = d.clock.now();
-            const reload = () => configStore.get(d.storage);
             // Saved first: from here on every bind can find the new password, whatever happens next.
             await configStore.put(d.storage, { ...config, pending_bindpass: password });
-            const directory = await openDirectory(config, now, reload);
-            try {
-              await directory.setPassword({ dn: config.binddn }, password);
-            } finally {
-              await directory.close();
-            }
-            const current = (await reload()) ?? config;
+            await d.pool.use(config, reload(d.storage), (directory) =>
+              directory.setPassword({ dn: config.binddn }, password),
+            );
+            const current = (await configStore.get(d.storage)) ?? config;
             await configStore.put(d.storage, {
               ...current,
               bindpass: password,
@@ -41,6 +36,9 @@ export function pathRotateRoot(d: RotationDeps): PathDefinition {
               last_bindpass: config.bindpass,
               last_bind_password_rotation_ms: now,
             });
+            // Connections bound with the replaced password stay bound (the directory keeps the
+            // session), so requests under way finish; none is reused from here on.
+            d.pool.drop();
           });
           return undefined;
         },

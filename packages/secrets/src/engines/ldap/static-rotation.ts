@@ -3,7 +3,7 @@ import type { KeyedMutex, SystemView } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { configStore, type LdapConfig } from './config-store.js';
-import { openDirectory } from './directory.js';
+import type { ConnectionPool } from './connection-pool.js';
 import { newPassword } from './passwords.js';
 import { type StaticRole, staticRoles } from './static-role-store.js';
 
@@ -20,6 +20,8 @@ export interface RotationDeps {
   logger: Logger;
   /** Per role name: a scheduled and a manual rotation of one role never overlap. */
   locks: KeyedMutex;
+  /** The mount's bound directory connections. */
+  pool: ConnectionPool;
 }
 
 /** Which password settings made a WAL password: a config change in between discards it. */
@@ -33,6 +35,9 @@ export async function requireConfig(storage: Storage): Promise<LdapConfig> {
   if (!config) throw new InvalidRequestError('missing LDAP configuration');
   return config;
 }
+
+/** Reads the config again, for a bind that the stored password no longer opens (a rotate-root under way). */
+export const reload = (storage: Storage) => () => configStore.get(storage);
 
 /**
  * Sets a new password on the role's entry and saves it in the role. A WAL record holds the
@@ -48,12 +53,9 @@ export async function rotateStaticRole(d: RotationDeps, name: string, role: Stat
     const wal = await staticRoles.getWal(d.storage, name);
     const password = wal?.generator === generator ? wal.password : await newPassword(config, d.random, d.system);
     if (wal?.password !== password) await staticRoles.putWal(d.storage, name, { password, generator });
-    const directory = await openDirectory(config, now, () => configStore.get(d.storage));
-    try {
-      await directory.setPassword(role.dn ? { dn: role.dn } : { username: role.username }, password);
-    } finally {
-      await directory.close();
-    }
+    await d.pool.use(config, reload(d.storage), (directory) =>
+      directory.setPassword(role.dn ? { dn: role.dn } : { username: role.username }, password),
+    );
     const rotated: StaticRole = {
       ...role,
       last_password: role.password,
