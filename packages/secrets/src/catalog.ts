@@ -4,6 +4,7 @@ import { createUserpassBackend } from './auth/userpass/index.js';
 import type { BackendCatalog } from './core/router/mounts.js';
 import { createKvBackend } from './engines/kv/backend.js';
 import { createLdapBackend } from './engines/ldap/backend.js';
+import { createPkiBackend } from './engines/pki/backend.js';
 import { createTotpBackend } from './engines/totp/backend.js';
 import { createTransitBackend } from './engines/transit/backend.js';
 
@@ -17,6 +18,7 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
     ['ldap', createLdapBackend],
     // The established plugin's name for the same engine.
     ['openldap', createLdapBackend],
+    ['pki', createPkiBackend],
     ['totp', createTotpBackend],
     ['transit', createTransitBackend],
   ]),
