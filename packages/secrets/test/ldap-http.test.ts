@@ -108,6 +108,43 @@ describe('ldap engine over HTTP through bin/ward, against slapd', () => {
     assert.equal(await slapd.exists(dn), false);
   });
 
+  it('hierarchical role names: org/team/name everywhere, LIST one level at a time', async () => {
+    for (const name of ['eve', 'Org/Team/Frank']) {
+      const dn = await slapd.addUser(name.split('/').at(-1)?.toLowerCase() ?? '', 'initial');
+      const saved = await call('POST', `ldap/static-role/${name}`, { dn, username: name, rotation_period: '1h' });
+      assert.equal(saved.status, 204, JSON.stringify(saved.body));
+    }
+    const list = async (path: string) => (await call('LIST', path)).body?.data?.keys;
+    assert.deepEqual(await list('ldap/static-role'), ['carol', 'eve', 'org/']);
+    assert.deepEqual(await list('ldap/static-role/org'), ['team/']);
+    assert.deepEqual(await list('ldap/static-role/Org/team/'), ['frank']);
+    assert.equal((await call('GET', 'ldap/static-role/org/team/frank')).body.data.username, 'Org/Team/Frank');
+    const before = (await call('GET', 'ldap/static-cred/org/team/frank')).body.data.password;
+    assert.equal((await call('POST', 'ldap/rotate-role/org/team/frank')).status, 204);
+    const after = (await call('GET', 'ldap/static-cred/org/team/frank')).body.data.password;
+    assert.notEqual(after, before);
+    assert.ok(await slapd.canBind('cn=frank,ou=users,dc=example,dc=org', after));
+    // Each level follows the name rule: no empty level, no `..`.
+    for (const bad of ['a//b', 'a/../b', 'a/', '/a']) {
+      assert.equal((await call('GET', `ldap/static-role/${bad}`)).status, 404, bad);
+    }
+
+    const role = {
+      creation_ldif: `dn: cn={{.Username}},ou=users,dc=example,dc=org\nobjectClass: inetOrgPerson\ncn: {{.Username}}\nsn: x\n`,
+      deletion_ldif: 'dn: cn={{.Username}},ou=users,dc=example,dc=org\nchangetype: delete\n',
+      username_template: '{{.RoleName | replace "/" "-"}}_{{random 6}}',
+    };
+    assert.equal((await call('POST', 'ldap/role/dev/web', role)).status, 204);
+    assert.deepEqual(await list('ldap/role'), ['dev/', 'temp']);
+    assert.deepEqual(await list('ldap/role/dev'), ['web']);
+    const issued = await call('GET', 'ldap/creds/dev/web');
+    assert.equal(issued.status, 200, JSON.stringify(issued.body));
+    assert.match(issued.body.data.username, /^dev-web_\w{6}$/);
+    assert.match(issued.body.lease_id, /^ldap\/creds\/dev\/web\//);
+    assert.equal((await call('PUT', 'sys/leases/revoke', { lease_id: issued.body.lease_id })).status, 204);
+    assert.equal(await slapd.exists(`cn=${issued.body.data.username},ou=users,dc=example,dc=org`), false);
+  });
+
   it('answers a directory that cannot be reached with 502 and the reason', async () => {
     await call('POST', 'ldap/config', { url: 'ldap://127.0.0.1:1', connection_timeout: 1 });
     const res = await call('POST', 'ldap/rotate-role/carol');

@@ -149,6 +149,24 @@ describe('ldap engine against slapd: config, rotate-root, static roles', () => {
     await assert.rejects(b.write('rotate-role/nobody'), /role doesn't exist: nobody/);
   });
 
+  it('a static role with a hierarchical name is rotated on schedule and refuses a username used at another level', async () => {
+    const clock = new FakeClock('2024-01-01T00:00:00Z');
+    const b = await testBackend(createLdapBackend, { clock });
+    await configure(b);
+    const dn = await slapd.addUser('nested', 'nested-initial');
+    await b.write('static-role/ops/db/nested', { dn, username: 'nested', rotation_period: 60 });
+    await assert.rejects(
+      b.write('static-role/other', { dn, username: 'nested', rotation_period: 60 }),
+      /"nested" is already managed/,
+    );
+    const first = (await b.read('static-cred/ops/db/nested'))?.data?.password;
+    clock.advance(60_000);
+    await b.backend.periodic[0]?.run();
+    const second = (await b.read('static-cred/ops/db/nested'))?.data?.password;
+    assert.notEqual(second, first);
+    assert.ok(await slapd.canBind(dn, String(second)));
+  });
+
   it('skip_import_rotation keeps the password until the scheduled rotation, across a restart', async () => {
     const clock = new FakeClock('2024-01-01T00:00:00Z');
     const b = await testBackend(createLdapBackend, { clock });

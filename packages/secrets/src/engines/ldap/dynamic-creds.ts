@@ -23,7 +23,7 @@ interface LeaseInternal {
 /** `creds/:name`: creates an account from the role's templates and leases it. */
 export function pathCreds(d: RotationDeps): PathDefinition {
   return definePath({
-    pattern: 'creds/:name',
+    pattern: 'creds/*name',
     fields: { name: field.path({ description: 'Name of the dynamic role.' }) },
     operations: {
       read: {

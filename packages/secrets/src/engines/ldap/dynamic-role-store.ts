@@ -17,7 +17,8 @@ export const dynamicRoles = {
   get: (s: Storage, name: string) => getJson<DynamicRole>(s, PREFIX + name),
   put: (s: Storage, name: string, role: DynamicRole) => putJson(s, PREFIX + name, role),
   delete: (s: Storage, name: string) => s.delete(PREFIX + name),
-  list: (s: Storage) => s.list(PREFIX),
+  /** One level: names and folders (`team/`) under `prefix` ('' for the top). */
+  list: (s: Storage, prefix = '') => s.list(PREFIX + prefix),
 };
 
 /** The username template when a role names none (spec 001, Templates 7). */

@@ -3,12 +3,12 @@ import { decodeIfBase64, definePath, field, type PathDefinition } from '../../fr
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import { type DynamicRole, dynamicRoles } from './dynamic-role-store.js';
 import { checkLdifTemplate } from './ldif-templates.js';
-import { roleName } from './role-name.js';
+import { roleName, rolePrefix } from './role-name.js';
 
 const LDIF_FIELDS = ['creation_ldif', 'deletion_ldif', 'rollback_ldif'] as const;
 
 const fields = {
-  name: field.path({ description: 'Name of the dynamic role (stored lower case).' }),
+  name: field.path({ description: 'Name of the dynamic role (stored lower case); may have levels: `org/team/name`.' }),
   creation_ldif: field.string({ description: 'Templated LDIF creating the account (plain or base64).' }),
   deletion_ldif: field.string({ description: 'Templated LDIF deleting the account when its lease ends.' }),
   rollback_ldif: field.string({ description: 'Templated LDIF undoing a failed creation.' }),
@@ -34,9 +34,15 @@ export function pathRoles(d: { clock: Clock; random: Random }): PathDefinition[]
       help: { synopsis: 'List the dynamic roles.', description: 'Names of the dynamic roles.' },
     }),
     definePath({
-      pattern: 'role/:name',
+      pattern: 'role/*name',
       fields,
       operations: {
+        list: {
+          summary: 'List the dynamic roles and folders one level below `name/` (hierarchical names).',
+          handler: async ({ storage, data }) => ({
+            data: { keys: await dynamicRoles.list(storage, rolePrefix(data.name)) },
+          }),
+        },
         read: {
           summary: 'Read a dynamic role (LDIF decoded).',
           handler: async ({ storage, data }) => {

@@ -11,7 +11,7 @@ const nameField = field.path({ description: 'Name of the static role.' });
 export function pathStaticCred(d: RotationDeps): PathDefinition[] {
   return [
     definePath({
-      pattern: 'static-cred/:name',
+      pattern: 'static-cred/*name',
       fields: { name: nameField },
       operations: {
         read: {
@@ -45,7 +45,7 @@ export function pathStaticCred(d: RotationDeps): PathDefinition[] {
       },
     }),
     definePath({
-      pattern: 'rotate-role/:name',
+      pattern: 'rotate-role/*name',
       fields: { name: nameField },
       operations: {
         update: {

@@ -1,14 +1,16 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import { roleName } from './role-name.js';
+import { roleName, rolePrefix } from './role-name.js';
 import { type StaticRole, staticRoles } from './static-role-store.js';
 import { type RotationDeps, requireConfig, rotateStaticRole } from './static-rotation.js';
 
 /** Shortest `rotation_period` (spec 001, Limits). */
 const MIN_ROTATION_PERIOD_SECONDS = 5;
 
-const nameField = field.path({ description: 'Name of the static role (stored lower case).' });
+const nameField = field.path({
+  description: 'Name of the static role (stored lower case); may have levels: `org/team/name`.',
+});
 
 /** `static-role` (LIST) and `static-role/:name`: entries whose passwords the engine rotates. */
 export function pathStaticRoles(d: RotationDeps): PathDefinition[] {
@@ -30,7 +32,7 @@ export function pathStaticRoles(d: RotationDeps): PathDefinition[] {
 
 function pathStaticRole(d: RotationDeps): PathDefinition {
   return definePath({
-    pattern: 'static-role/:name',
+    pattern: 'static-role/*name',
     fields: {
       name: nameField,
       dn: field.string({ description: 'DN of the entry; without it the entry is found by `username` under `userdn`.' }),
@@ -44,6 +46,12 @@ function pathStaticRole(d: RotationDeps): PathDefinition {
       }),
     },
     operations: {
+      list: {
+        summary: 'List the static roles and folders one level below `name/` (hierarchical names).',
+        handler: async ({ storage, data }) => ({
+          data: { keys: await staticRoles.list(storage, rolePrefix(data.name)) },
+        }),
+      },
       read: {
         summary: 'Read a static role.',
         handler: async ({ storage, data }) => {
@@ -159,7 +167,7 @@ async function updateRole(storage: Storage, name: string, data: RoleInput, suppl
 }
 
 async function refuseManagedUsername(storage: Storage, username: string): Promise<void> {
-  for (const other of await staticRoles.list(storage)) {
+  for (const other of await staticRoles.listAll(storage)) {
     if ((await staticRoles.get(storage, other))?.username === username) {
       throw new InvalidRequestError(`"${username}" is already managed by the secrets engine`);
     }

@@ -1,4 +1,5 @@
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
+import { listAllNames } from './role-name.js';
 
 /** A static role, under `static-role/<name>`. Field names keep the API's spelling. */
 export interface StaticRole {
@@ -37,7 +38,10 @@ export const staticRoles = {
   get: (s: Storage, name: string) => getJson<StaticRole>(s, ROLE + name),
   put: (s: Storage, name: string, role: StaticRole) => putJson(s, ROLE + name, role),
   delete: (s: Storage, name: string) => s.delete(ROLE + name),
-  list: (s: Storage) => s.list(ROLE),
+  /** One level: names and folders (`team/`) under `prefix` ('' for the top). */
+  list: (s: Storage, prefix = '') => s.list(ROLE + prefix),
+  /** Every role's full name (`org/team/name`), at any depth. */
+  listAll: (s: Storage) => listAllNames((prefix) => s.list(ROLE + prefix)),
   getWal: (s: Storage, name: string) => getJson<RotationWal>(s, WAL + name),
   putWal: (s: Storage, name: string, wal: RotationWal) => putJson(s, WAL + name, wal),
   deleteWal: (s: Storage, name: string) => s.delete(WAL + name),

@@ -89,7 +89,7 @@ export async function rotateStaticRole(d: RotationDeps, name: string, role: Stat
 
 /** One pass of the schedule: rotates every role that is due or has a rotation left half done by a crash. */
 export async function rotateDueRoles(d: RotationDeps): Promise<void> {
-  for (const name of await staticRoles.list(d.storage)) {
+  for (const name of await staticRoles.listAll(d.storage)) {
     await d.locks
       .run(name, async () => {
         const role = await staticRoles.get(d.storage, name);
