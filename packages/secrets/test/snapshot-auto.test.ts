@@ -67,13 +67,20 @@ describe('sys/storage/raft/snapshot-auto', () => {
       storage_type: 'alpha-s3',
       alpha_s3_bucket: 'b',
       alpha_s3_region: 'eu-west-1',
+      alpha_access_key_id: 'AKIAEXAMPLE',
       alpha_secret_access_key: 'hidden',
     };
     assert.equal((await t.request('POST', 'sys/storage/raft/snapshot-auto/config/s3', { body: spec })).status, 204);
     const read = (await t.request('GET', 'sys/storage/raft/snapshot-auto/config/s3')).body.data;
     assert.equal(read.alpha_s3_bucket, 'b');
     assert.equal(read.alpha_secret_access_key, undefined);
-    const established = { interval: 60, path_prefix: 'p/', storage_type: 'azure-blob', azure_container_name: 'c' };
+    const established = {
+      interval: 60,
+      path_prefix: 'p/',
+      storage_type: 'azure-blob',
+      azure_container_name: 'c',
+      azure_account_name: 'account',
+    };
     assert.equal(
       (await t.request('POST', 'sys/storage/raft/snapshot-auto/config/az', { body: established })).status,
       204,

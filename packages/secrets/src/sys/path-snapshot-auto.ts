@@ -11,6 +11,7 @@ import {
   type SnapshotStatus,
   STATUS_PREFIX,
 } from './snapshot-auto/runner.js';
+import { checkTargetConfig } from './snapshot-targets/target-for-config.js';
 
 /** Every config operation needs `sudo`, as established. */
 export const SNAPSHOT_AUTO_ROOT_PATHS = ['storage/raft/snapshot-auto/config', 'storage/raft/snapshot-auto/config/*'];
@@ -52,6 +53,7 @@ export function pathSnapshotAuto(): PathDefinition[] {
           summary: 'Create or replace an automated snapshot configuration.',
           handler: async ({ storage, data, supplied }) => {
             const config = buildConfig(data as Record<string, unknown>, supplied);
+            checkTargetConfig(config);
             await putJson(storage, `${CONFIG_PREFIX}${data.name}`, config);
             return undefined;
           },

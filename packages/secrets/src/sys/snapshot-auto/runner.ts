@@ -1,10 +1,9 @@
 import type { Readable } from 'node:stream';
 import type { Clock, Logger } from '@ward/base';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
-import { createGcsTarget, gcsSettingsOf } from '../snapshot-targets/gcs-target.js';
-import { createLocalTarget } from '../snapshot-targets/local-target.js';
 import type { SnapshotTarget } from '../snapshot-targets/snapshot-target.js';
-import { providerOf, type SnapshotConfig } from './config.js';
+import { targetForConfig } from '../snapshot-targets/target-for-config.js';
+import type { SnapshotConfig } from './config.js';
 
 export const CONFIG_PREFIX = 'snapshot-auto/config/';
 export const STATUS_PREFIX = 'snapshot-auto/status/';
@@ -36,7 +35,7 @@ export interface RunnerDeps {
   logger: Logger;
   /** A gzip tar of the whole store as of now (the core's snapshot). */
   save(): Promise<Readable>;
-  /** The target a config writes to; `local` unless a provider is wired in. */
+  /** The target a config writes to; by default the one its `storage_type` names. */
   targetFor?(config: SnapshotConfig): SnapshotTarget;
 }
 
@@ -58,8 +57,9 @@ export async function runDueSnapshots(deps: RunnerDeps): Promise<void> {
 async function takeSnapshot(deps: RunnerDeps, config: SnapshotConfig, status: SnapshotStatus, startMs: number) {
   const start = rfc3339Seconds(startMs);
   const next: SnapshotStatus = { ...status, last_attempt_ms: startMs, last_snapshot_start: start };
+  let target: SnapshotTarget | undefined;
   try {
-    const target = (deps.targetFor ?? defaultTarget)(config);
+    target = (deps.targetFor ?? targetForConfig)(config);
     // Nanoseconds, 19 digits: name order is age order, which retention relies on.
     const name = `${config.file_prefix}-${BigInt(startMs) * 1_000_000n}.snap`;
     const stored = await target.put(name, await deps.save());
@@ -76,6 +76,8 @@ async function takeSnapshot(deps: RunnerDeps, config: SnapshotConfig, status: Sn
       storage_type: config.storage_type,
       error: next.last_snapshot_error,
     });
+  } finally {
+    target?.close?.();
   }
   next.last_snapshot_end = rfc3339Seconds(deps.clock.now());
   return next;
@@ -100,15 +102,6 @@ async function applyRetention(target: SnapshotTarget, config: SnapshotConfig, ne
     }
   }
   for (const o of dropped) await target.delete(o.name);
-}
-
-function defaultTarget(config: SnapshotConfig): SnapshotTarget {
-  const provider = providerOf(config.storage_type);
-  if (provider === 'gcs') return createGcsTarget(gcsSettingsOf(config));
-  if (provider !== 'local') {
-    throw new Error(`storage_type "${config.storage_type}" is not supported by this server yet`);
-  }
-  return createLocalTarget(config.path_prefix);
 }
 
 /** RFC 3339 in UTC, whole seconds. */

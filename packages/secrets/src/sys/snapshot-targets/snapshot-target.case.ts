@@ -18,7 +18,25 @@ async function* failingAfter(part: string): AsyncGenerator<Uint8Array> {
 export function snapshotTargetCases(
   make: () => Promise<SnapshotTarget>,
   read: (target: SnapshotTarget, name: string) => Promise<string>,
+  /** A target whose store cannot be reached, for remote targets. */
+  makeUnreachable?: () => Promise<SnapshotTarget>,
 ): void {
+  if (makeUnreachable) {
+    it('fails when the store cannot be reached, and releases its source', async () => {
+      let released = false;
+      async function* source() {
+        try {
+          for (let i = 0; i < 1000; i++) yield new Uint8Array(64 * 1024);
+        } finally {
+          // The server's snapshot stream holds a consistent read of the store until it ends.
+          released = true;
+        }
+      }
+      await assert.rejects((await makeUnreachable()).put('unreachable-1.snap', source()));
+      assert.ok(released, 'the source was left open');
+    });
+  }
+
   it('stores a streamed object, lists it with its size, and deletes it', async () => {
     const target = await make();
     const stored = await target.put('snap-0001.snap', chunks('hello ', 'world'));
@@ -42,9 +60,20 @@ export function snapshotTargetCases(
     );
   });
 
-  it('leaves nothing behind when the source fails part-way', async () => {
+  it('streams an object larger than one upload part or block, byte for byte', async () => {
+    const target = await make();
+    // 11 MiB in 64 KiB chunks, each different, so a lost, repeated or reordered chunk shows.
+    const parts = Array.from({ length: 176 }, (_, i) => `${i}:`.padEnd(64 * 1024, String.fromCharCode(97 + (i % 26))));
+    const stored = await target.put('large-0001.snap', chunks(...parts));
+    assert.equal(stored.size, 176 * 64 * 1024);
+    assert.ok((await read(target, 'large-0001.snap')) === parts.join(''), 'content differs');
+    assert.deepEqual(await target.list('large-'), [{ name: 'large-0001.snap', size: stored.size }]);
+  });
+
+  it('leaves nothing behind when the source fails part-way, before or after a first part', async () => {
     const target = await make();
     await assert.rejects(target.put('broken-1.snap', failingAfter('partial')));
+    await assert.rejects(target.put('broken-2.snap', failingAfter('x'.repeat(6 * 1024 * 1024))));
     assert.deepEqual(await target.list('broken-'), []);
   });
 }

@@ -20,4 +20,6 @@ export interface SnapshotTarget {
   list(namePrefix: string): Promise<StoredSnapshot[]>;
   /** Removes an object; a missing one is not an error. */
   delete(name: string): Promise<void>;
+  /** Releases the client's connections; called once an attempt is over (a target serves one attempt). */
+  close?(): void;
 }

@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { FakeClock } from '@ward/base';
+import { request, startTestServer, type TestResponse, type TestServer } from '../src/server/testing.js';
+import type { Emulator } from './object-store-emulators.js';
+import { startWard, type WardProcess } from './ward-process.js';
+
+/** A bucket or container in a running emulator, reached through the provider's own SDK. */
+export interface ObjectStoreUnderTest {
+  emulator: Emulator;
+  /** `storage_type` and the provider's fields of a config writing to this store. */
+  configFields(): Record<string, unknown>;
+  /** The field a read must never return (the key written in `configFields`). */
+  secretField: string;
+  /** Changes to `configFields` that make a config that cannot work (each a 400). */
+  badConfigs: Record<string, unknown>[];
+  /** Names of the objects whose names start with `prefix`, sorted. */
+  list(prefix: string): Promise<string[]>;
+  get(name: string): Promise<Buffer>;
+  put(name: string, body: string): Promise<void>;
+}
+
+const SNAPSHOT = /^auto\/ward-\d{19}\.snap$/;
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+
+/**
+ * Automated snapshots to an object store, end to end: the config over HTTP, the schedule on a fake
+ * clock (in-process server), the emulator stopped and restarted, and `bin/ward` on its own clock
+ * taking a snapshot that restores through `POST sys/storage/raft/snapshot`.
+ */
+export function automatedSnapshotCases(store: () => ObjectStoreUnderTest): void {
+  const clock = new FakeClock('2026-01-01T00:00:00Z');
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ clock });
+  });
+  after(() => t.stop());
+
+  /** Moves the fake clock second by second, letting each scheduled run finish. */
+  async function tickFor(seconds: number) {
+    for (let i = 0; i < seconds; i++) {
+      clock.advance(1_000);
+      await t.server.core.scheduler.settled();
+    }
+  }
+  const config = (extra: Record<string, unknown> = {}) => ({
+    interval: '10s',
+    retain: 2,
+    path_prefix: 'auto/',
+    file_prefix: 'ward',
+    ...store().configFields(),
+    ...extra,
+  });
+  const status = async (name: string) =>
+    (await t.request('GET', `sys/storage/raft/snapshot-auto/status/${name}`)).body.data;
+
+  it('stores the config and never reads its key back', async () => {
+    const res = await t.request('POST', 'sys/storage/raft/snapshot-auto/config/obj', { body: config() });
+    assert.equal(res.status, 204, JSON.stringify(res.body));
+    const read = (await t.request('GET', 'sys/storage/raft/snapshot-auto/config/obj')).body.data;
+    assert.equal(read.storage_type, store().configFields().storage_type);
+    assert.equal(read.interval, 10);
+    assert.equal(read[store().secretField], undefined);
+  });
+
+  it('refuses configs that cannot work with 400 and stores nothing', async () => {
+    for (const bad of store().badConfigs) {
+      const res = await t.request('POST', 'sys/storage/raft/snapshot-auto/config/bad', { body: config(bad) });
+      assert.equal(res.status, 400, JSON.stringify(bad));
+    }
+    assert.equal((await t.request('GET', 'sys/storage/raft/snapshot-auto/config/bad')).status, 404);
+  });
+
+  it('snapshots every interval, keeps the retain newest it made, and records the status', async () => {
+    // Not made by the config (no 19-digit time): retention leaves it alone.
+    await store().put('auto/ward-manual.snap', 'mine');
+    await tickFor(1);
+    const first = await status('obj');
+    assert.equal(first.last_snapshot_error, '');
+    assert.match(first.last_snapshot_url, /\/auto\/ward-\d{19}\.snap$/);
+    assert.equal(first.snapshot_url, first.last_snapshot_url);
+    assert.equal(first.snapshot_start, first.last_snapshot_start);
+    assert.match(first.last_snapshot_start, RFC3339);
+    assert.match(first.last_snapshot_end, RFC3339);
+
+    await tickFor(35);
+    const names = await store().list('auto/');
+    assert.deepEqual(
+      names.filter((n) => !SNAPSHOT.test(n)),
+      ['auto/ward-manual.snap'],
+    );
+    const made = names.filter((n) => SNAPSHOT.test(n));
+    assert.equal(made.length, 2, names.join(' '));
+    assert.ok((await status('obj')).snapshot_url.endsWith(made[1] as string));
+  });
+
+  it('records the error of an attempt while the store is down, and clears it on the next success', async () => {
+    const before = await status('obj');
+    await store().emulator.stop();
+    await tickFor(10);
+    const failed = await status('obj');
+    assert.notEqual(failed.last_snapshot_error, '');
+    assert.notEqual(failed.last_snapshot_start, before.last_snapshot_start);
+    assert.equal(failed.snapshot_url, before.snapshot_url, 'the last good snapshot is still named');
+    assert.equal(failed.snapshot_start, before.snapshot_start);
+
+    await store().emulator.restart();
+    await tickFor(10);
+    const recovered = await status('obj');
+    assert.equal(recovered.last_snapshot_error, '');
+    assert.notEqual(recovered.snapshot_url, before.snapshot_url);
+    assert.equal(recovered.snapshot_url, recovered.last_snapshot_url);
+    assert.equal((await t.request('DELETE', 'sys/storage/raft/snapshot-auto/config/obj')).status, 204);
+  });
+
+  it('bin/ward takes a snapshot on its own clock that restores through POST sys/storage/raft/snapshot', async () => {
+    const ward = startWard(['server', '-dev', '-dev-root-token-id=root', '-dev-listen-address=127.0.0.1:0']);
+    try {
+      const [, url] = (await ward.waitFor(/listening: url=(http:\/\/\S+)/)) as unknown as [string, string];
+      const call = (method: string, path: string, body?: unknown) =>
+        request(url, method, path, { token: 'root', body });
+      await call('POST', 'secret/data/kept', { data: { value: 'before' } });
+      const body = config({ interval: 1, path_prefix: 'bin/', file_prefix: 'ward' });
+      assert.equal((await call('POST', 'sys/storage/raft/snapshot-auto/config/bin', body)).status, 204);
+      const snapshotUrl = await waitForSnapshot(ward, () => call('GET', 'sys/storage/raft/snapshot-auto/status/bin'));
+      assert.equal((await call('DELETE', 'sys/storage/raft/snapshot-auto/config/bin')).status, 204);
+
+      const name = snapshotUrl.slice(snapshotUrl.lastIndexOf('/bin/') + 1);
+      assert.ok((await store().list('bin/')).includes(name), name);
+      const snapshot = await store().get(name);
+      await call('POST', 'secret/data/kept', { data: { value: 'after' } });
+      await call('POST', 'secret/data/later', { data: { value: 'after' } });
+      const restored = await fetch(`${url}/v1/sys/storage/raft/snapshot`, {
+        method: 'POST',
+        headers: { 'X-Vault-Token': 'root' },
+        body: new Blob([new Uint8Array(snapshot)]),
+      });
+      assert.equal(restored.status, 204, await restored.text());
+      assert.equal((await call('GET', 'secret/data/kept')).body.data.data.value, 'before');
+      assert.equal((await call('GET', 'secret/data/later')).status, 404);
+    } finally {
+      ward.child.kill('SIGKILL');
+      await ward.exited;
+    }
+  });
+}
+
+/** Polls the status until a snapshot is recorded (the server's own one-second schedule); its URL. */
+async function waitForSnapshot(ward: WardProcess, read: () => Promise<TestResponse>): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const data = (await read()).body.data;
+    if (data.snapshot_url) return data.snapshot_url as string;
+    await delay(100);
+  }
+  throw new Error(`no snapshot after 20 s: ${JSON.stringify((await read()).body)}\n${ward.output()}`);
+}
