@@ -1,10 +1,15 @@
+import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { BlobServiceClient, type ContainerClient, StorageSharedKeyCredential } from '@azure/storage-blob';
 import { freePort } from '../src/server/testing.js';
-import { type BlobTargetOptions, createBlobTarget } from '../src/sys/snapshot-targets/blob-target.js';
+import {
+  type BlobTargetOptions,
+  blobTargetOptions,
+  createBlobTarget,
+} from '../src/sys/snapshot-targets/blob-target.js';
 import { snapshotTargetCases } from '../src/sys/snapshot-targets/snapshot-target.case.js';
 import type { SnapshotTarget } from '../src/sys/snapshot-targets/snapshot-target.js';
 import { AZURITE_ACCOUNT, AZURITE_KEY, type Emulator, startAzurite } from './object-store-emulators.js';
@@ -86,4 +91,29 @@ describe('automated snapshots to Azure Blob (Azurite)', () => {
       await container.getBlockBlobClient(name).upload(body, Buffer.byteLength(body));
     },
   }));
+});
+
+describe('Azure Blob service URL per cloud environment', () => {
+  const serviceUrl = (specific: Record<string, string>) =>
+    blobTargetOptions({
+      interval: 60,
+      retain: 1,
+      path_prefix: 'p/',
+      file_prefix: 'vault-snapshot',
+      storage_type: 'azure-blob',
+      specific: { azure_container_name: 'c', azure_account_name: 'acct', ...specific },
+    }).serviceUrl;
+
+  it('names the account in the cloud the environment says, public by default, either spelling, any case', () => {
+    assert.equal(serviceUrl({}), 'https://acct.blob.core.windows.net');
+    assert.equal(serviceUrl({ azure_blob_environment: 'AzureChinaCloud' }), 'https://acct.blob.core.chinacloudapi.cn');
+    assert.equal(
+      serviceUrl({ azure_blob_environment: 'BETAUSGOVERNMENTCLOUD' }),
+      'https://acct.blob.core.usgovcloudapi.net',
+    );
+  });
+
+  it('uses a configured endpoint as it is', () => {
+    assert.equal(serviceUrl({ azure_endpoint: 'http://127.0.0.1:10000/acct/' }), 'http://127.0.0.1:10000/acct');
+  });
 });

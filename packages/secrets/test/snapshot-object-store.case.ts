@@ -15,6 +15,8 @@ export interface ObjectStoreUnderTest {
   secretField: string;
   /** Changes to `configFields` that make a config that cannot work (each a 400). */
   badConfigs: Record<string, unknown>[];
+  /** For `bin/ward`: credentials from its environment (`env`) instead of the config's `omit` fields. */
+  ambient?: { env: Record<string, string>; omit: string[] };
   /** Names of the objects whose names start with `prefix`, sorted. */
   list(prefix: string): Promise<string[]>;
   get(name: string): Promise<Buffer>;
@@ -114,14 +116,17 @@ export function automatedSnapshotCases(store: () => ObjectStoreUnderTest): void 
     assert.equal((await t.request('DELETE', 'sys/storage/raft/snapshot-auto/config/obj')).status, 204);
   });
 
-  it('bin/ward takes a snapshot on its own clock that restores through POST sys/storage/raft/snapshot', async () => {
-    const ward = startWard(['server', '-dev', '-dev-root-token-id=root', '-dev-listen-address=127.0.0.1:0']);
+  const ambient = () => (store().ambient ? ', credentials from its environment,' : '');
+  it(`bin/ward takes a snapshot on its own clock${ambient()} that restores through POST sys/storage/raft/snapshot`, async () => {
+    const args = ['server', '-dev', '-dev-root-token-id=root', '-dev-listen-address=127.0.0.1:0'];
+    const ward = startWard(args, store().ambient?.env);
     try {
       const [, url] = (await ward.waitFor(/listening: url=(http:\/\/\S+)/)) as unknown as [string, string];
       const call = (method: string, path: string, body?: unknown) =>
         request(url, method, path, { token: 'root', body });
       await call('POST', 'secret/data/kept', { data: { value: 'before' } });
-      const body = config({ interval: 1, path_prefix: 'bin/', file_prefix: 'ward' });
+      const body: Record<string, unknown> = config({ interval: 1, path_prefix: 'bin/', file_prefix: 'ward' });
+      for (const field of store().ambient?.omit ?? []) delete body[field];
       assert.equal((await call('POST', 'sys/storage/raft/snapshot-auto/config/bin', body)).status, 204);
       const snapshotUrl = await waitForSnapshot(ward, () => call('GET', 'sys/storage/raft/snapshot-auto/status/bin'));
       assert.equal((await call('DELETE', 'sys/storage/raft/snapshot-auto/config/bin')).status, 204);

@@ -134,6 +134,11 @@ describe('automated snapshots to S3 (s3rver)', () => {
       const res = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }));
       return (res.Contents ?? []).map((o) => o.Key ?? '').sort();
     },
+    // The SDK's default chain: the environment's keys (the config names none).
+    ambient: {
+      env: { AWS_ACCESS_KEY_ID: KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: KEYS.secretAccessKey },
+      omit: ['alpha_access_key_id', 'alpha_secret_access_key'],
+    },
     get: getObject,
     async put(name, body) {
       await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: name, Body: body }));
