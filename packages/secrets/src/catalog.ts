@@ -1,4 +1,5 @@
 import { createAppRoleBackend } from './auth/approle/index.js';
+import { createGcpBackend } from './auth/gcp/index.js';
 import { createGitHubBackend } from './auth/github/index.js';
 import { createUserpassBackend } from './auth/userpass/index.js';
 import type { BackendCatalog } from './core/router/mounts.js';
@@ -24,6 +25,7 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
   ]),
   auth: new Map([
     ['approle', createAppRoleBackend],
+    ['gcp', createGcpBackend],
     ['github', createGitHubBackend],
     ['userpass', createUserpassBackend],
   ]),

@@ -1,4 +1,5 @@
 import { PermissionDeniedError, UpstreamError } from '../../logical/errors.js';
+import { boundedText } from '../common/bounded-body.js';
 
 /** GitHub's public API; GitHub Enterprise Server lives at `https://<host>/api/v3/` (config `base_url`). */
 export const DEFAULT_BASE_URL = 'https://api.github.com/';
@@ -101,7 +102,7 @@ export class GitHubApi {
     } catch (cause) {
       throw new UpstreamError(`GitHub request failed: ${(cause as Error).message}`, { cause });
     }
-    const text = await boundedText(response);
+    const text = await boundedText(response, MAX_BODY_BYTES, 'GitHub');
     if (response.status === 401) throw new PermissionDeniedError('GitHub refused the token');
     if (response.status === 404) throw new GitHubNotFound(`GET ${path}: 404 Not Found`);
     if (!response.ok) throw new UpstreamError(`GitHub answered ${response.status} to GET ${path.split('?')[0]}`);
@@ -117,23 +118,6 @@ export class GitHubApi {
 
 function malformed(path: string): UpstreamError {
   return new UpstreamError(`GitHub's answer to GET ${path.split('?')[0]} is not what its API sends`);
-}
-
-async function boundedText(response: Response): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = response.body?.getReader();
-  for (;;) {
-    const chunk = reader ? await reader.read() : { done: true as const, value: undefined };
-    if (chunk.done) break;
-    total += chunk.value.length;
-    if (total > MAX_BODY_BYTES) {
-      await reader?.cancel();
-      throw new UpstreamError('GitHub answer too large');
-    }
-    chunks.push(chunk.value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The `page` of the `rel="next"` link, as GitHub paginates. */

@@ -1,0 +1,1 @@
+export { createGcpBackend, type GcpBackend } from './backend.js';
