@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { FakeClock } from '@ward/base';
-import { request, startTestServer, type TestResponse, type TestServer } from '../src/server/testing.js';
+import { request, startTestServer, type TestServer } from '../src/server/testing.js';
 import type { Emulator } from './object-store-emulators.js';
 import { startWard, type WardProcess } from './ward-process.js';
 
@@ -117,23 +117,37 @@ export function automatedSnapshotCases(store: () => ObjectStoreUnderTest): void 
   });
 
   const ambient = () => (store().ambient ? ', credentials from its environment,' : '');
-  it(`bin/ward takes a snapshot on its own clock${ambient()} that restores through POST sys/storage/raft/snapshot`, async () => {
+  it(`bin/ward on its own clock${ambient()}: snapshots, retention, failure and recovery, and a restore`, async () => {
     const args = ['server', '-dev', '-dev-root-token-id=root', '-dev-listen-address=127.0.0.1:0'];
     const ward = startWard(args, store().ambient?.env);
     try {
       const [, url] = (await ward.waitFor(/listening: url=(http:\/\/\S+)/)) as unknown as [string, string];
       const call = (method: string, path: string, body?: unknown) =>
         request(url, method, path, { token: 'root', body });
+      const status = async () => (await call('GET', 'sys/storage/raft/snapshot-auto/status/bin')).body.data;
+      const until = (what: string, test: (s: Record<string, string>) => boolean) => waitUntil(what, status, test, ward);
       await call('POST', 'secret/data/kept', { data: { value: 'before' } });
       const body: Record<string, unknown> = config({ interval: 1, path_prefix: 'bin/', file_prefix: 'ward' });
       for (const field of store().ambient?.omit ?? []) delete body[field];
       assert.equal((await call('POST', 'sys/storage/raft/snapshot-auto/config/bin', body)).status, 204);
-      const snapshotUrl = await waitForSnapshot(ward, () => call('GET', 'sys/storage/raft/snapshot-auto/status/bin'));
+
+      await until('a snapshot', (s) => s.snapshot_url !== '');
+      const snapshot = await fetchNewest(store(), 'bin/');
+      // Retention (retain 2): between attempts, exactly two of the config's snapshots are stored.
+      await waitUntil(
+        'retention',
+        () => store().list('bin/'),
+        (names) => names.length === 2,
+        ward,
+      );
+
+      await store().emulator.stop();
+      const failed = await until('a failed attempt', (s) => s.last_snapshot_error !== '');
+      assert.match(failed.snapshot_url ?? '', /\/bin\/ward-\d{19}\.snap$/, 'the last good snapshot is still named');
+      await store().emulator.restart();
+      await until('recovery', (s) => s.last_snapshot_error === '' && s.snapshot_url !== failed.snapshot_url);
       assert.equal((await call('DELETE', 'sys/storage/raft/snapshot-auto/config/bin')).status, 204);
 
-      const name = snapshotUrl.slice(snapshotUrl.lastIndexOf('/bin/') + 1);
-      assert.ok((await store().list('bin/')).includes(name), name);
-      const snapshot = await store().get(name);
       await call('POST', 'secret/data/kept', { data: { value: 'after' } });
       await call('POST', 'secret/data/later', { data: { value: 'after' } });
       const restored = await fetch(`${url}/v1/sys/storage/raft/snapshot`, {
@@ -151,12 +165,28 @@ export function automatedSnapshotCases(store: () => ObjectStoreUnderTest): void 
   });
 }
 
-/** Polls the status until a snapshot is recorded (the server's own one-second schedule); its URL. */
-async function waitForSnapshot(ward: WardProcess, read: () => Promise<TestResponse>): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const data = (await read()).body.data;
-    if (data.snapshot_url) return data.snapshot_url as string;
-    await delay(100);
+/** The newest snapshot under `folder`; retention may delete one between the list and the read, so retry. */
+async function fetchNewest(store: ObjectStoreUnderTest, folder: string): Promise<Buffer> {
+  let failure: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const newest = (await store.list(folder)).filter((n) => /\/ward-\d{19}\.snap$/.test(n)).at(-1);
+    if (!newest) throw new Error(`no snapshot under ${folder}`);
+    try {
+      return await store.get(newest);
+    } catch (err) {
+      failure = err;
+    }
   }
-  throw new Error(`no snapshot after 20 s: ${JSON.stringify((await read()).body)}\n${ward.output()}`);
+  throw failure;
+}
+
+/** Polls `read` (the server runs on its own one-second schedule) until `test` holds; the last value. */
+async function waitUntil<T>(what: string, read: () => Promise<T>, test: (value: T) => boolean, ward: WardProcess) {
+  let value = await read();
+  for (let i = 0; i < 300 && !test(value); i++) {
+    await delay(100);
+    value = await read();
+  }
+  if (!test(value)) throw new Error(`no ${what} after 30 s: ${JSON.stringify(value)}\n${ward.output()}`);
+  return value;
 }
