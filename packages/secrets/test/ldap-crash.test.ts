@@ -73,7 +73,7 @@ describe('ldap static role: SIGKILL between the directory change and the save', 
     // slapd frozen: the rotation saves its write-ahead record, then waits on the directory.
     const db = new Database(dbPath, { timeout: 10_000 });
     const walRecord = db.prepare<[], string>("SELECT key FROM entries WHERE key LIKE '%static-wal/crashy'").pluck();
-    slapd.pause();
+    await slapd.pause();
     const rotation = request(url, 'POST', 'ldap/rotate-role/crashy', { token }).catch((err: Error) => err);
     try {
       await until('the write-ahead record is saved', () => walRecord.get() !== undefined);

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FakeClock } from '@ward/base';
+import { cryptoRandom, FakeClock } from '@ward/base';
 import { createLdapBackend } from '../src/engines/ldap/backend.js';
 import { configStore, type LdapConfig } from '../src/engines/ldap/config-store.js';
 import { ConnectionPool } from '../src/engines/ldap/connection-pool.js';
 import { type TestBackend, testBackend } from '../src/framework/testing.js';
+import { UpstreamError } from '../src/logical/errors.js';
 import type { LogicalResponse } from '../src/logical/response.js';
 import { ENGINE_DN, ENGINE_PASSWORD, type Slapd, SUFFIX, startSlapd } from './slapd.js';
 import { settles, startTcpCutter, type TcpCutter } from './tcp-cutter.js';
@@ -18,7 +19,8 @@ const ROLE = {
 const dnOf = (issued: LogicalResponse | undefined) => `cn=${issued?.secret?.data.username},ou=users,${SUFFIX}`;
 
 async function engine(url: string, clock = new FakeClock()): Promise<TestBackend> {
-  const b = await testBackend(createLdapBackend, { clock });
+  // Real randomness: every test's usernames differ (a seeded engine would repeat the last test's).
+  const b = await testBackend(createLdapBackend, { clock, random: cryptoRandom });
   await b.write('config', { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, url });
   await b.write('role/pool', ROLE);
   return b;
@@ -71,6 +73,27 @@ describe('ldap connection pool: what a user sees', () => {
     assert.equal(await settles(() => cutter.openConnections, 1), 1);
     await b.backend.cleanup?.();
     assert.equal(await settles(() => cutter.openConnections, 0), 0);
+  });
+
+  it('a directory that does not answer within request_timeout: 502 naming the timeout, not sent again', async () => {
+    const b = await engine(cutter.url);
+    await b.write('config', { request_timeout: 1 });
+    await revoke(b, await b.read('creds/pool'));
+    const before = cutter.acceptedConnections;
+    await slapd.pause();
+    try {
+      await assert.rejects(
+        b.read('creds/pool'),
+        (err: Error) => err instanceof UpstreamError && /timed out/.test(err.message),
+      );
+    } finally {
+      slapd.resume();
+    }
+    assert.equal(cutter.acceptedConnections, before, 'a timeout is not retried on another connection');
+    const issued = await b.read('creds/pool');
+    assert.ok(await slapd.exists(dnOf(issued)));
+    await revoke(b, issued);
+    await b.backend.cleanup?.();
   });
 
   it('a slapd restart between requests: the next request and the revocation of an earlier lease succeed', async () => {

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,8 +33,11 @@ export interface Slapd {
   exists(dn: string): Promise<boolean>;
   /** Adds an `inetOrgPerson` under `ou=users` with `password`. */
   addUser(cn: string, password: string): Promise<string>;
-  /** Freezes slapd (SIGSTOP): connections are accepted by the kernel, requests wait unanswered until `resume`. */
-  pause(): void;
+  /**
+   * Freezes slapd (SIGSTOP): connections are accepted by the kernel, requests wait unanswered
+   * until `resume`. Resolves once every thread has stopped (on a loaded machine that takes a while).
+   */
+  pause(): Promise<void>;
   resume(): void;
   /** Stops slapd (every connection to it closes) and starts it again on the same port and data. */
   restart(): Promise<void>;
@@ -215,7 +218,10 @@ export async function startSlapd(o: { tls?: boolean } = {}): Promise<Slapd> {
       }
       return dn;
     },
-    pause: () => child.proc.kill('SIGSTOP'),
+    pause: async () => {
+      child.proc.kill('SIGSTOP');
+      await allThreadsStopped(child.proc.pid ?? 0);
+    },
     resume: () => child.proc.kill('SIGCONT'),
     restart: async () => {
       await halt();
@@ -244,4 +250,16 @@ async function waitUntilBound(url: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`slapd did not answer at ${url}`);
+}
+
+/** Waits (up to 5 s) until every thread of `pid` is stopped (state `T` in /proc). */
+async function allThreadsStopped(pid: number): Promise<void> {
+  const isStopped = async () => {
+    const tasks = await readdir(`/proc/${pid}/task`);
+    const states = await Promise.all(
+      tasks.map(async (t) => (await readFile(`/proc/${pid}/task/${t}/stat`, 'utf8')).split(') ')[1]?.[0]),
+    );
+    return states.every((state) => state === 'T' || state === 't');
+  };
+  for (let i = 0; i < 500 && !(await isStopped()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }

@@ -20,8 +20,8 @@ const CHUNK =
 
 const pad = (n: number, width: number, fill = '0') => String(n).padStart(width, fill);
 
-function zoneOffset(date: Date, chunk: string): string {
-  const minutes = -date.getTimezoneOffset();
+/** `minutes` east of UTC spelled as the zone chunk (`Z07:00`, `-0700`, …) asks. */
+function zoneOffset(minutes: number, chunk: string): string {
   if (chunk.startsWith('Z') && minutes === 0) return 'Z';
   const sign = minutes < 0 ? '-' : '+';
   const hh = pad(Math.floor(Math.abs(minutes) / 60), 2);
@@ -40,7 +40,7 @@ function zoneName(date: Date): string {
   const name = new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' })
     .formatToParts(date)
     .find((p) => p.type === 'timeZoneName');
-  return name?.value ?? zoneOffset(date, '-0700');
+  return name?.value ?? zoneOffset(minutes, '-0700');
 }
 
 function dayOfYear(date: Date): number {
@@ -114,12 +114,20 @@ export function formatGoTime(date: Date, layout: string): string {
       case 'pm':
         return h >= 12 ? 'pm' : 'am';
       default:
-        return chunk[0] === '.' || chunk[0] === ',' ? fraction(date, chunk) : zoneOffset(date, chunk);
+        return chunk[0] === '.' || chunk[0] === ','
+          ? fraction(date, chunk)
+          : zoneOffset(-date.getTimezoneOffset(), chunk);
     }
   });
 }
 
-/** RFC 3339 in the local zone, whole seconds (`2006-01-02T15:04:05Z07:00`). */
+/**
+ * RFC 3339 in the local zone, whole seconds (`2006-01-02T15:04:05Z07:00`). Every issued
+ * credential formats two of these: one zone lookup and the UTC formatter of the shifted time,
+ * instead of a zone lookup per field.
+ */
 export function rfc3339(date: Date): string {
-  return formatGoTime(date, '2006-01-02T15:04:05Z07:00');
+  const minutes = -date.getTimezoneOffset();
+  const local = new Date(date.getTime() + minutes * 60_000).toISOString().slice(0, 19);
+  return local + zoneOffset(minutes, 'Z07:00');
 }

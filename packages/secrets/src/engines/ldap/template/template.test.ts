@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock, SeededRandom } from '@ward/base';
-import { Template, type TemplateData, templateFunctions } from './index.js';
+import { formatGoTime } from './go-time.js';
+import { rfc3339, Template, type TemplateData, templateFunctions } from './index.js';
 
 const deps = { clock: new FakeClock('2024-03-05T07:08:09.120Z'), random: new SeededRandom(1) };
 const LDIF_FUNCS = templateFunctions(deps, { isLdif: true });
@@ -65,5 +66,32 @@ describe('templates', () => {
     assert.throws(() => render('{{random}}'), /wrong number of args for random: want 1 got 0/);
     assert.throws(() => render('{{"x" | truncate_sha256 8}}'), /max length must be > 8 but was 8/);
     assert.throws(() => render('{{if true}}x'), /unexpected EOF/);
+  });
+});
+
+describe('rfc3339 (the issue and expiration times of LDIF templates)', () => {
+  it('equals the Go layout 2006-01-02T15:04:05Z07:00 in the local zone, across zones and DST changes', () => {
+    const zone = process.env.TZ;
+    try {
+      for (const tz of ['UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham']) {
+        process.env.TZ = tz;
+        for (const iso of [
+          '2024-01-01T00:00:00Z',
+          '2024-03-10T06:59:59Z',
+          '2024-03-10T07:00:00Z',
+          '2024-10-06T15:30:00Z',
+        ]) {
+          const date = new Date(iso);
+          assert.equal(rfc3339(date), formatGoTime(date, '2006-01-02T15:04:05Z07:00'), `${tz} ${iso}`);
+        }
+      }
+      process.env.TZ = 'Asia/Kolkata';
+      assert.equal(rfc3339(new Date('2024-01-01T00:00:00Z')), '2024-01-01T05:30:00+05:30');
+      process.env.TZ = 'UTC';
+      assert.equal(rfc3339(new Date('2024-01-01T00:00:00Z')), '2024-01-01T00:00:00Z');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 });
