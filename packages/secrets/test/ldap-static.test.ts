@@ -315,3 +315,26 @@ class CrashOnConfigSave extends InmemStorage {
     return super.put(key, value);
   }
 }
+
+describe('ldap engine with a client certificate: a directory that demands one over TLS', () => {
+  let slapd: Slapd;
+  before(async () => {
+    slapd = await startSlapd({ tls: true, requireClientCertificate: true });
+  });
+  after(() => slapd.stop());
+
+  it('binds over ldaps:// and StartTLS with client_tls_cert and client_tls_key, and is refused without them', async () => {
+    const rotate = async (config: Record<string, unknown>) => {
+      const b = await testBackend(createLdapBackend);
+      await b.write('config', { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, certificate: slapd.caPem, ...config });
+      const dn = await slapd.addUser(`mtls${Math.floor(Math.random() * 1e9)}`, 'initial');
+      await b.write('static-role/m', { dn, username: dn, rotation_period: 60 });
+      return slapd.canBind(dn, String((await b.read('static-cred/m'))?.data?.password));
+    };
+    const client = { client_tls_cert: slapd.clientCertPem, client_tls_key: slapd.clientKeyPem };
+    assert.ok(await rotate({ url: slapd.ldapsUrl, ...client }));
+    assert.ok(await rotate({ url: slapd.url, starttls: true, ...client }));
+    await assert.rejects(rotate({ url: slapd.ldapsUrl }), UpstreamError);
+    await assert.rejects(rotate({ url: slapd.url, starttls: true }), UpstreamError);
+  });
+});

@@ -27,6 +27,9 @@ export interface Slapd {
   /** With `{ tls: true }`: an `ldaps://` URL, and the CA (PEM) that signed the server certificate (also for StartTLS). */
   ldapsUrl?: string;
   caPem?: string;
+  /** With `{ tls: true, requireClientCertificate: true }`: a client certificate and key (PEM) the CA signed. */
+  clientCertPem?: string;
+  clientKeyPem?: string;
   /** Whether `password` binds as `dn` right now (the directory's own answer). */
   canBind(dn: string, password: string): Promise<boolean>;
   /** Whether an entry exists at `dn` (searched as the admin). */
@@ -148,6 +151,38 @@ async function makeCertificates(dir: string): Promise<string> {
   return `TLSCACertificateFile ${at('ca.pem')}\nTLSCertificateFile ${at('server.pem')}\nTLSCertificateKeyFile ${at('server.key')}\n`;
 }
 
+/** A client certificate signed by the test CA (client.pem, client.key), for a slapd that demands one. */
+async function makeClientCertificate(dir: string): Promise<void> {
+  const at = (name: string) => join(dir, name);
+  const subject = ['-subj', '/CN=ward engine'];
+  await run('openssl', [
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    ...subject,
+    '-keyout',
+    at('client.key'),
+    '-out',
+    at('client.csr'),
+  ]);
+  await run('openssl', [
+    'x509',
+    '-req',
+    '-in',
+    at('client.csr'),
+    '-CA',
+    at('ca.pem'),
+    '-CAkey',
+    at('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '1',
+    '-out',
+    at('client.pem'),
+  ]);
+}
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -158,10 +193,15 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts slapd (Debian `slapd` + `ldap-utils`, see system-packages.txt) and seeds the tree. */
-export async function startSlapd(o: { tls?: boolean } = {}): Promise<Slapd> {
+export async function startSlapd(o: { tls?: boolean; requireClientCertificate?: boolean } = {}): Promise<Slapd> {
   const dir = await mkdtemp(join(tmpdir(), 'ward-slapd-'));
   await mkdir(join(dir, 'db'));
-  const tls = o.tls ? await makeCertificates(dir) : '';
+  let tls = o.tls ? await makeCertificates(dir) : '';
+  if (o.tls && o.requireClientCertificate) {
+    await makeClientCertificate(dir);
+    // Only TLS sessions are asked for one: the helpers below keep using plain ldap://.
+    tls += 'TLSVerifyClient demand\n';
+  }
   await writeFile(join(dir, 'slapd.conf'), tls + config(dir));
   const url = `ldap://127.0.0.1:${await freePort()}`;
   const ldapsUrl = o.tls ? `ldaps://127.0.0.1:${await freePort()}` : undefined;
@@ -194,6 +234,12 @@ export async function startSlapd(o: { tls?: boolean } = {}): Promise<Slapd> {
       return child.proc.pid ?? 0;
     },
     ...(ldapsUrl ? { ldapsUrl, caPem: await readFile(join(dir, 'ca.pem'), 'utf8') } : {}),
+    ...(o.tls && o.requireClientCertificate
+      ? {
+          clientCertPem: await readFile(join(dir, 'client.pem'), 'utf8'),
+          clientKeyPem: await readFile(join(dir, 'client.key'), 'utf8'),
+        }
+      : {}),
     canBind: (dn, password) => canBind(url, dn, password),
     exists: async (dn) => {
       const client = new Client({ url });
