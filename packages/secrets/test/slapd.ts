@@ -103,84 +103,20 @@ userPassword: ${ENGINE_PASSWORD}
 /** A CA and a server certificate for 127.0.0.1 made with openssl; the slapd.conf lines that use them. */
 async function makeCertificates(dir: string): Promise<string> {
   const at = (name: string) => join(dir, name);
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=ward test CA',
-    '-keyout',
-    at('ca.key'),
-    '-out',
-    at('ca.pem'),
-  ]);
-  await run('openssl', [
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-subj',
-    '/CN=127.0.0.1',
-    '-keyout',
-    at('server.key'),
-    '-out',
-    at('server.csr'),
-  ]);
+  const ca = ['-x509', '-days', '1', '-subj', '/CN=ward test CA'];
+  await run('openssl', ['req', ...ca, '-newkey', 'rsa:2048', '-nodes', '-keyout', at('ca.key'), '-out', at('ca.pem')]);
   await writeFile(at('ext.cnf'), 'subjectAltName = IP:127.0.0.1\n');
-  await run('openssl', [
-    'x509',
-    '-req',
-    '-in',
-    at('server.csr'),
-    '-CA',
-    at('ca.pem'),
-    '-CAkey',
-    at('ca.key'),
-    '-CAcreateserial',
-    '-days',
-    '1',
-    '-extfile',
-    at('ext.cnf'),
-    '-out',
-    at('server.pem'),
-  ]);
+  await signedByCa(dir, 'server', '/CN=127.0.0.1', ['-extfile', at('ext.cnf')]);
   return `TLSCACertificateFile ${at('ca.pem')}\nTLSCertificateFile ${at('server.pem')}\nTLSCertificateKeyFile ${at('server.key')}\n`;
 }
 
-/** A client certificate signed by the test CA (client.pem, client.key), for a slapd that demands one. */
-async function makeClientCertificate(dir: string): Promise<void> {
-  const at = (name: string) => join(dir, name);
-  const subject = ['-subj', '/CN=ward engine'];
-  await run('openssl', [
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    ...subject,
-    '-keyout',
-    at('client.key'),
-    '-out',
-    at('client.csr'),
-  ]);
-  await run('openssl', [
-    'x509',
-    '-req',
-    '-in',
-    at('client.csr'),
-    '-CA',
-    at('ca.pem'),
-    '-CAkey',
-    at('ca.key'),
-    '-CAcreateserial',
-    '-days',
-    '1',
-    '-out',
-    at('client.pem'),
-  ]);
+/** `<name>.key` and `<name>.pem`, a certificate for `subject` signed by the test CA of `dir`. */
+async function signedByCa(dir: string, name: string, subject: string, extra: string[] = []): Promise<void> {
+  const at = (file: string) => join(dir, file);
+  const [key, csr, pem] = [at(`${name}.key`), at(`${name}.csr`), at(`${name}.pem`)];
+  await run('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', subject, '-keyout', key, '-out', csr]);
+  const ca = ['-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial', '-days', '1'];
+  await run('openssl', ['x509', '-req', '-in', csr, ...ca, ...extra, '-out', pem]);
 }
 
 async function freePort(): Promise<number> {
@@ -198,7 +134,7 @@ export async function startSlapd(o: { tls?: boolean; requireClientCertificate?: 
   await mkdir(join(dir, 'db'));
   let tls = o.tls ? await makeCertificates(dir) : '';
   if (o.tls && o.requireClientCertificate) {
-    await makeClientCertificate(dir);
+    await signedByCa(dir, 'client', '/CN=ward engine');
     // Only TLS sessions are asked for one: the helpers below keep using plain ldap://.
     tls += 'TLSVerifyClient demand\n';
   }
