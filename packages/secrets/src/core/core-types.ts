@@ -38,6 +38,8 @@ export interface HaStatus {
   isSelf: boolean;
   /** Unsealed, waiting for the lock: serves no request. */
   isStandby: boolean;
+  /** A standby that serves reads itself (`sys/health` 473 unless `perfstandbyok`). */
+  isPerfStandby?: boolean;
   leader?: LeaderAddresses;
 }
 

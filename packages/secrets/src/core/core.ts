@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { type Clock, type Logger, randomUuid } from '@ward/base';
 import { InvalidRequestError, SealedError } from '../logical/errors.js';
 import type { LogicalRequest } from '../logical/request.js';
@@ -9,7 +10,7 @@ import { type ClusterInfo, type CoreDeps, type HaStatus, NO_METRICS, type SealSt
 import { CorsSettings } from './cors-config.js';
 import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
-import { HaCampaign, type HaOptions } from './ha/index.js';
+import { activateHa, HaCampaign, type HaNodeReport, HaNodeTable, type HaOptions, readClusterTls } from './ha/index.js';
 import { NamespaceServices } from './namespaces/namespace-services.js';
 import { handleRequest, loginRenewal, withIdentityPolicies } from './request-handling.js';
 import { TOKEN_AUTH_ENTRY } from './router/builtin-entries.js';
@@ -60,6 +61,8 @@ export class Core {
   #isReady = false;
   /** The HA campaign while unsealed with HA enabled. */
   #ha: HaCampaign | undefined;
+  /** HA: the standbys that echoed to this server while it is active (`sys/ha-status`). */
+  readonly haNodes = new HaNodeTable();
 
   constructor(readonly deps: CoreDeps) {
     const { physical, random, clock, logger } = deps;
@@ -262,6 +265,7 @@ export class Core {
         becomeActive: async () => {
           try {
             await this.#loadBehindBarrier();
+            await activateHa(ha, { barrier: this.barrier, nodes: this.haNodes, nowMs: clock.now() });
           } catch (err) {
             await this.#stopBehindBarrier();
             throw err;
@@ -286,6 +290,22 @@ export class Core {
     const ha = this.#ha;
     if (!this.deps.ha || !ha) return { enabled: this.deps.ha !== undefined, isSelf: false, isStandby: false };
     return { enabled: true, isSelf: ha.isActive, isStandby: this.isStandby(), leader: await ha.leader() };
+  }
+
+  /** `sys/step-down`: the active server hands over to a standby; nothing to do without HA or on a standby. */
+  stepDown(): Promise<void> {
+    return this.#ha?.stepDown() ?? Promise.resolve();
+  }
+
+  /** `sys/ha-status`: this server and the standbys that echoed to it. */
+  haNodeReport(): HaNodeReport[] {
+    const addresses = this.deps.ha?.advertise() ?? { apiAddr: '', clusterAddr: '' };
+    return this.haNodes.report({ ...addresses, hostname: hostname(), version: this.version }, this.deps.clock.now());
+  }
+
+  /** The cluster's mutual-TLS material (HA forwarding), readable by any unsealed server once one has been active. */
+  clusterTls() {
+    return this.barrier.isSealed() ? Promise.resolve(undefined) : readClusterTls(this.barrier);
   }
 
   async #loadBehindBarrier(): Promise<void> {
@@ -430,6 +450,7 @@ export class Core {
         metrics: this.deps.metrics ?? NO_METRICS,
         wrapping: this.wrapping,
         snapshots: this.snapshots,
+        ha: { nodes: () => this.haNodeReport(), stepDown: () => this.stepDown() },
       },
     });
   }

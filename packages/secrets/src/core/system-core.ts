@@ -11,6 +11,7 @@ import type { ResponseWrapping } from './wrapping/index.js';
 
 export type { WrappingTokenRef } from './wrapping/index.js';
 
+import type { HaNodeReport } from './ha/index.js';
 import type { NamespaceMounts } from './router/mounts.js';
 import type { RekeyOperation, RootGeneration } from './seal/index.js';
 import type { SnapshotControls } from './snapshots.js';
@@ -99,6 +100,8 @@ export interface ServerControls {
   wrapping: WrappingControl;
   /** `sys/storage/raft/snapshot*` (root namespace only). */
   snapshots: SnapshotControls;
+  /** `sys/ha-status` and `sys/step-down` (root namespace only). */
+  ha: { nodes(): HaNodeReport[]; stepDown(): Promise<void> };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Core } from '../core/core.js';
 import type { MetricsReport } from '../core/system-core.js';
 import { InvalidRequestError, RequestTooLargeError, UnsupportedOperationError } from '../logical/errors.js';
 import type { RequestTrace } from '../logical/request.js';
+import type { ClusterForwarder } from './cluster-forwarder.js';
 import { applyCors } from './cors.js';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './json-body.js';
 import {
@@ -21,7 +22,7 @@ import { readRequestData } from './request-body.js';
 import { checkRequestHeader } from './request-header.js';
 import { createRequestLogger } from './request-log.js';
 import { sendError, sendJson, sendLogicalResponse, sendText } from './respond.js';
-import { answerAsStandby } from './standby.js';
+import { forwardToActive } from './standby.js';
 import { RAW_ROUTES, type ServerInfo } from './sys-raw.js';
 
 export interface ApiHandlerOptions {
@@ -41,6 +42,10 @@ export interface ApiHandlerOptions {
   unauthenticatedMetricsAccess?: boolean;
   /** `log_requests`: one `info` line per request (otherwise `debug`). */
   logRequests?: boolean;
+  /** HA: a standby forwards what it cannot serve to the active server through this (else it redirects). */
+  forwarder?: ClusterForwarder;
+  /** The client's address (the cluster listener takes it from the forwarding standby); default the socket's. */
+  remoteAddress?: (req: IncomingMessage) => string;
 }
 
 /** The part of the server's metrics the HTTP layer feeds and serves. */
@@ -95,7 +100,14 @@ async function serve(
   }
   const raw = RAW_ROUTES.get(path);
   if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.query, body });
-  if (o.core.isStandby()) return answerAsStandby(o.core, req, res);
+  if (o.core.isStandby()) {
+    const limits = { maxRequestSize: o.maxRequestSize, jsonLimits: o.jsonLimits ?? DEFAULT_JSON_LIMITS };
+    return forwardToActive(
+      { ...limits, core: o.core, forwarder: o.forwarder, isByteBody: BYTE_BODY_PATHS.has(path) },
+      req,
+      res,
+    );
+  }
   if (req.method === 'HEAD') throw new UnsupportedOperationError('');
   // `?help=1` is the `help` operation: namespace, token, ACL and audit apply as to any request.
   const isHelp = req.method === 'GET' && Boolean(url.query.get('help'));
@@ -114,7 +126,7 @@ async function serve(
     data: isWrite ? {} : queryData(url.query),
     ...(isWrite && BYTE_BODY_PATHS.has(path) ? { rawBody: req } : { readData: isWrite ? body : undefined }),
     clientToken: clientToken(req),
-    remoteAddress: req.socket.remoteAddress ?? '',
+    remoteAddress: o.remoteAddress?.(req) ?? req.socket.remoteAddress ?? '',
     namespace: namespaceHeader(req),
     trace,
     wrapTtlSeconds,

@@ -105,26 +105,17 @@ async function sealStatusBody(ctx: RawContext) {
   };
 }
 
-/** Health with the established precedence (uninitialised → sealed → active) and overridable codes. */
+/**
+ * Health with the established precedence (uninitialised → sealed → performance standby → standby →
+ * active) and overridable codes.
+ */
 async function healthOf(ctx: RawContext) {
   const initialized = await ctx.core.isInitialized();
+  const ha = await ctx.core.haStatus();
   const standby = ctx.core.isStandby();
+  const perfStandby = standby && ha.isPerfStandby === true;
   const sealed = ctx.core.isSealed() && !standby;
-  const code = (name: string, fallback: number) => {
-    const raw = ctx.query.get(name);
-    if (raw === null || raw === '') return fallback;
-    if (!/^\d+$/.test(raw)) throw new InvalidRequestError('');
-    return Number(raw);
-  };
-  // `standbyok` makes a standby count as healthy (a load balancer that sends everything to any unsealed server).
-  const standbyOk = ['true', '1', ''].includes(ctx.query.get('standbyok') ?? 'false');
-  const status = !initialized
-    ? code('uninitcode', 501)
-    : sealed
-      ? code('sealedcode', 503)
-      : standby && !standbyOk
-        ? code('standbycode', 429)
-        : code('activecode', 200);
+  const status = healthStatus(ctx.query, { initialized, sealed, standby, perfStandby });
   const cluster = sealed ? undefined : ctx.core.cluster();
   return {
     status,
@@ -132,7 +123,7 @@ async function healthOf(ctx: RawContext) {
       initialized,
       sealed,
       standby,
-      performance_standby: false,
+      performance_standby: perfStandby,
       replication_performance_mode: 'disabled',
       replication_dr_mode: 'disabled',
       server_time_utc: Math.floor(ctx.core.clock.now() / 1000),
@@ -140,6 +131,28 @@ async function healthOf(ctx: RawContext) {
       ...cluster,
     },
   };
+}
+
+/**
+ * `standbyok` / `perfstandbyok` make a (performance) standby count as healthy, for a load balancer
+ * that sends everything to any unsealed server; a performance standby needs `perfstandbyok`.
+ */
+export function healthStatus(
+  query: URLSearchParams,
+  s: { initialized: boolean; sealed: boolean; standby: boolean; perfStandby: boolean },
+): number {
+  const code = (names: string[], fallback: number) => {
+    const raw = names.map((name) => query.get(name)).find((value) => value !== null && value !== '');
+    if (raw === undefined || raw === null) return fallback;
+    if (!/^\d+$/.test(raw)) throw new InvalidRequestError('');
+    return Number(raw);
+  };
+  const flag = (name: string) => ['true', '1', ''].includes(query.get(name) ?? 'false');
+  if (!s.initialized) return code(['uninitcode'], 501);
+  if (s.sealed) return code(['sealedcode'], 503);
+  if (s.perfStandby && !flag('perfstandbyok')) return code(['performancestandbycode', 'perfstandbycode'], 473);
+  if (s.standby && !s.perfStandby && !flag('standbyok')) return code(['standbycode'], 429);
+  return code(['activecode'], 200);
 }
 
 function isRead(ctx: RawContext): boolean {

@@ -2,18 +2,19 @@ import type { Clock, Logger, Random } from '@ward/base';
 import { builtinNamespaceBackends } from '../builtin-backends.js';
 import { BUILTIN_BACKENDS, DEFAULT_MOUNTS } from '../catalog.js';
 import { Core } from '../core/core.js';
-import type { HaOptions } from '../core/ha/index.js';
 import type { BuiltinBackends } from '../core/namespaces/builtin-mounts.js';
 import type { BackendCatalog } from '../core/router/mounts.js';
+import type { ClusterForwarder } from '../http/cluster-forwarder.js';
 import { createApiHandler } from '../http/handler.js';
 import { createListener, type Listener, type ListenerAddress } from '../http/listener.js';
-import { InvalidRequestError } from '../logical/errors.js';
-import { createStorage, EtcdHaLock, EtcdStorage, type StorageBackend } from '../storage/index.js';
+import type { ServerInfo } from '../http/sys-raw.js';
+import { createStorage } from '../storage/index.js';
 import { Pkcs11Modules } from '../sys/kms/index.js';
 import { ManagedKeyDirectory } from '../sys/managed-keys/directory.js';
 import { type ListenerConfig, readListenerTls, type ServerConfig } from './config.js';
+import { etcdHa } from './ha-wiring.js';
 import { createServerMetrics, type ServerMetrics } from './metrics.js';
-import { type EtcdConfig, etcdStorageOptions } from './storage-config.js';
+import { etcdStorageOptions } from './storage-config.js';
 import { BUILD_DATE, VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -45,7 +46,14 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
   const backend = createStorage(storage.type, { path: storage.path ?? '', etcd });
   const physical = metrics.timeStorage(backend);
   let bound: ListenerAddress[] = [];
-  const ha = storage.etcd?.haEnabled ? etcdHa(backend, storage.etcd, config, () => bound) : undefined;
+  const ha = storage.etcd?.haEnabled
+    ? etcdHa(backend, storage.etcd, config, {
+        clock,
+        logger: logger.child({ component: 'ha' }),
+        bound: () => bound,
+        core: () => core,
+      })
+    : undefined;
   const managedKeys = new ManagedKeyDirectory({ libraries: config.kmsLibraries, pkcs11: new Pkcs11Modules() });
   const core = new Core({
     physical,
@@ -59,19 +67,26 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     managedKeys: (namespaceId, ref) => managedKeys.find(namespaceId, ref),
     version: VERSION,
     metrics,
-    ha,
+    ha: ha?.options,
   });
   metrics.watchCore({ isSealed: () => core.isSealed(), leaseCount: () => core.expiration.count() });
   const listeners: Listener[] = [];
-  for (const l of config.listeners) listeners.push(await buildListener(l, core, metrics, deps));
+  for (const l of config.listeners) listeners.push(await buildListener(l, core, metrics, deps, ha?.forwarder));
   return {
     core,
     start: async () => {
       bound = await Promise.all(listeners.map((l) => l.listen()));
+      await ha?.start(core, {
+        info: serverInfo(deps),
+        logger: logger.child({ component: 'cluster' }),
+        random,
+        metrics,
+      });
       return bound;
     },
     async stop() {
       const closed = await Promise.all(listeners.map((l) => l.close()));
+      await ha?.stop();
       const forcedClosed = closed.reduce((n, c) => n + c.forcedClosed, 0);
       if (forcedClosed > 0)
         logger.warn('connections still open after the shutdown grace period were closed', { forcedClosed });
@@ -86,6 +101,7 @@ async function buildListener(
   core: Core,
   metrics: ServerMetrics,
   deps: ServerDeps,
+  forwarder: ClusterForwarder | undefined,
 ): Promise<Listener> {
   const tls = await readListenerTls(l);
   const listener = createListener({
@@ -96,7 +112,7 @@ async function buildListener(
   });
   const handler = createApiHandler({
     core,
-    info: { version: VERSION, buildDate: BUILD_DATE, storageType: deps.config.storage.type },
+    info: serverInfo(deps),
     logger: deps.logger.child({ component: 'http' }),
     random: deps.random,
     maxRequestSize: listener.maxRequestSize,
@@ -105,24 +121,11 @@ async function buildListener(
     metrics,
     unauthenticatedMetricsAccess: l.unauthenticatedMetricsAccess === true,
     logRequests: deps.config.logRequests === true,
+    forwarder,
   });
   return listener;
 }
 
-/**
- * HA on etcd: the lock sits beside the data prefix, and the active server advertises `api_addr` and
- * `cluster_addr` (the first listener's address when `api_addr` is not set).
- */
-function etcdHa(
-  backend: StorageBackend,
-  etcd: EtcdConfig,
-  config: ServerConfig,
-  bound: () => readonly ListenerAddress[],
-): HaOptions {
-  if (!(backend instanceof EtcdStorage)) throw new InvalidRequestError('ha_enabled needs storage "etcd"');
-  return {
-    newLock: (value) =>
-      new EtcdHaLock({ client: backend.client, key: backend.haLockKey, ttlSeconds: etcd.lockTtlSeconds, value }),
-    advertise: () => ({ apiAddr: config.apiAddr ?? bound()[0]?.url ?? '', clusterAddr: config.clusterAddr ?? '' }),
-  };
+function serverInfo(deps: ServerDeps): ServerInfo {
+  return { version: VERSION, buildDate: BUILD_DATE, storageType: deps.config.storage.type };
 }

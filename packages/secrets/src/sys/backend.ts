@@ -4,6 +4,7 @@ import { AUDIT_ROOT_PATHS, pathAudit } from './path-audit.js';
 import { pathCapabilities } from './path-capabilities.js';
 import { pathConfigCors } from './path-cors.js';
 import { pathGenerateRoot } from './path-generate-root.js';
+import { pathHa } from './path-ha.js';
 import { pathInternalUiMounts } from './path-internal-ui-mounts.js';
 import { LEASES_ROOT_PATHS, pathLeases } from './path-leases.js';
 import { pathLockedUsers } from './path-locked-users.js';
@@ -27,6 +28,7 @@ function rootOnlyPaths(sys: SystemCore) {
   return [
     ...pathSnapshotAuto(),
     ...pathSealAndKeys(sys),
+    ...pathHa(sys),
     ...pathRekey(sys.sealKeys),
     ...pathGenerateRoot(sys.sealKeys),
     ...pathLeases(sys.expiration),
@@ -97,6 +99,7 @@ export function createSystemBackend(
       ],
       root: [
         'seal',
+        'step-down',
         'rotate',
         'auth/*',
         'remount',

@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '@ward/base';
+import type { ClusterTls } from './cluster-tls.js';
 
 /** A lock only one server holds at a time (an etcd lease-backed key); the storage layer provides it. */
 export interface HaLock {
@@ -24,6 +25,8 @@ export interface HaOptions {
   newLock(value: string): HaLock;
   /** This server's addresses, asked when a campaign starts (listeners may bind port 0). */
   advertise(): LeaderAddresses;
+  /** Called while becoming active, before the first request is served: the cluster listener takes the TLS material. */
+  onActive?(tls: ClusterTls): void | Promise<void>;
 }
 
 export interface CampaignHooks {
@@ -35,6 +38,8 @@ export interface CampaignHooks {
 
 /** How long a campaign waits before trying again after storage failed it. */
 const RETRY_MS = 1_000;
+/** After `sys/step-down` this server waits so long before campaigning again, so another one takes over. */
+export const STEP_DOWN_PAUSE_MS = 10_000;
 
 /**
  * One unsealed server's campaign for the HA lock: standby until it holds the lock, active while it
@@ -53,6 +58,8 @@ export class HaCampaign {
     this.#stop = resolve;
   });
   #loop: Promise<void> = Promise.resolve();
+  /** Set while active: asks the campaign to step down, and is called back once it has. */
+  #requestStepDown: ((done: () => void) => void) | undefined;
 
   constructor(o: HaOptions, hooks: CampaignHooks, deps: { clock: Clock; logger: Logger }) {
     this.#o = o;
@@ -79,6 +86,17 @@ export class HaCampaign {
     await this.#loop;
   }
 
+  /**
+   * `sys/step-down`: stops serving, releases the lock (another server takes over at once) and
+   * campaigns again after STEP_DOWN_PAUSE_MS. Resolves once stepped down; nothing to do when standby.
+   */
+  stepDown(): Promise<void> {
+    const request = this.#requestStepDown;
+    if (!request) return Promise.resolve();
+    this.#requestStepDown = undefined;
+    return new Promise((resolve) => request(resolve));
+  }
+
   /** The active server's addresses, from the lock (this server's own when it is active). */
   async leader(): Promise<LeaderAddresses | undefined> {
     const value = await this.#lock?.holder();
@@ -102,24 +120,52 @@ export class HaCampaign {
           resolve();
         }),
       );
-      try {
-        await lock.acquire();
-        if (this.#isStopped) break;
-        await this.#hooks.becomeActive();
-      } catch (err) {
-        if (this.#isStopped) break;
-        this.#logger.warn('HA: could not become active; trying again', { error: (err as Error).message });
-        await lock.release();
-        await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, RETRY_MS));
-        continue;
-      }
+      const taken = await this.#takeLock(lock);
+      if (taken === 'stopped') break;
+      if (taken === 'retry') continue;
       this.#isActive = true;
       this.#logger.info('HA: this server is active');
-      await Promise.race([lostSignal, this.#stopped]);
+      const stepDownAsked = new Promise<() => void>((resolve) => {
+        this.#requestStepDown = resolve;
+      });
+      const done = await Promise.race([lostSignal, this.#stopped, stepDownAsked]);
+      this.#requestStepDown = undefined;
       this.#isActive = false;
-      if (this.#isStopped || !lost) break;
-      this.#logger.warn('HA: lost the lock; stepping down to standby');
-      await this.#hooks.stepDown();
+      if (typeof done === 'function') await this.#stepDownOnRequest(lock, done);
+      else if (this.#isStopped || !lost) break;
+      else {
+        this.#logger.warn('HA: lost the lock; stepping down to standby');
+        await this.#hooks.stepDown();
+      }
     }
+  }
+
+  /** Waits for the lock and becomes active; a failure to become active releases it and waits a moment. */
+  async #takeLock(lock: HaLock): Promise<'active' | 'retry' | 'stopped'> {
+    try {
+      await lock.acquire();
+      if (this.#isStopped) return 'stopped';
+      await this.#hooks.becomeActive();
+      return 'active';
+    } catch (err) {
+      if (this.#isStopped) return 'stopped';
+      this.#logger.warn('HA: could not become active; trying again', { error: (err as Error).message });
+      await lock.release();
+      await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, RETRY_MS));
+      return 'retry';
+    }
+  }
+
+  /** Stops serving before the lock goes (two servers never act as active at once), then pauses campaigning. */
+  async #stepDownOnRequest(lock: HaLock, done: () => void): Promise<void> {
+    this.#logger.info('HA: stepping down on request');
+    try {
+      if (!this.#isStopped) await this.#hooks.stepDown();
+      await lock.release();
+    } finally {
+      done();
+    }
+    const pause = new Promise<void>((resolve) => this.#clock.setTimeout(resolve, STEP_DOWN_PAUSE_MS));
+    await Promise.race([this.#stopped, pause]);
   }
 }

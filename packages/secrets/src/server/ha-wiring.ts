@@ -1,0 +1,101 @@
+import { hostname } from 'node:os';
+import type { Clock, Logger, Random } from '@ward/base';
+import type { Core } from '../core/core.js';
+import type { HaNodeInfo, HaOptions } from '../core/ha/index.js';
+import { ClusterForwarder } from '../http/cluster-forwarder.js';
+import { ClusterListener, forwardedClientAddress } from '../http/cluster-listener.js';
+import { createApiHandler, type RequestMetrics } from '../http/handler.js';
+import { MAX_JSON_DEPTH_SETTING } from '../http/json-body.js';
+import type { ListenerAddress } from '../http/listener.js';
+import type { ServerInfo } from '../http/sys-raw.js';
+import { InvalidRequestError } from '../logical/errors.js';
+import { EtcdHaLock, EtcdStorage, type StorageBackend } from '../storage/index.js';
+import type { ServerConfig } from './config.js';
+import type { EtcdConfig } from './storage-config.js';
+
+/** How often a standby echoes to the active server (`sys/ha-status` shows when it last did). */
+const ECHO_INTERVAL_MS = 2_000;
+
+/**
+ * The forwarded request was checked against the limits of the listener the client reached; the
+ * cluster channel applies none of its own (only the cluster's members can reach it).
+ */
+const UNLIMITED_JSON = {
+  maxDepth: MAX_JSON_DEPTH_SETTING,
+  maxStringValueLength: Number.MAX_SAFE_INTEGER,
+  maxObjectEntryCount: Number.MAX_SAFE_INTEGER,
+  maxArrayElementCount: Number.MAX_SAFE_INTEGER,
+};
+
+/** Everything HA adds to a server: the lock, the cluster listener (when `cluster_addr` is set), forwarding, echoes. */
+export interface HaWiring {
+  options: HaOptions;
+  /** Given to every API listener: a standby forwards through it. Absent without `cluster_addr`. */
+  forwarder?: ClusterForwarder;
+  /** Binds the cluster listener and starts echoing; after the API listeners are bound. */
+  start(core: Core, deps: { info: ServerInfo; logger: Logger; random: Random; metrics: RequestMetrics }): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * HA on etcd: the lock sits beside the data prefix, and the active server advertises `api_addr`
+ * (the first listener's address when not set) and `cluster_addr` (with the bound port when it names port 0).
+ */
+export function etcdHa(
+  backend: StorageBackend,
+  etcd: EtcdConfig,
+  config: ServerConfig,
+  deps: { clock: Clock; logger: Logger; bound: () => readonly ListenerAddress[]; core: () => Core },
+): HaWiring {
+  if (!(backend instanceof EtcdStorage)) throw new InvalidRequestError('ha_enabled needs storage "etcd"');
+  const cluster = config.clusterAddr
+    ? new ClusterListener({
+        clusterAddr: config.clusterAddr,
+        core: {
+          isActive: () => !deps.core().isSealed() && !deps.core().isStandby(),
+          recordEcho: (node) => deps.core().haNodes.record(node, deps.clock.now()),
+        },
+        apiHandler: (req, res) => apiHandler(req, res),
+      })
+    : undefined;
+  let apiHandler: ReturnType<typeof createApiHandler> = (_req, res) => res.destroy();
+  const options: HaOptions = {
+    newLock: (value) =>
+      new EtcdHaLock({ client: backend.client, key: backend.haLockKey, ttlSeconds: etcd.lockTtlSeconds, value }),
+    advertise: () => ({ apiAddr: config.apiAddr ?? deps.bound()[0]?.url ?? '', clusterAddr: cluster?.url ?? '' }),
+    onActive: (tls) => cluster?.useTls(tls),
+  };
+  const forwarder = cluster
+    ? new ClusterForwarder({
+        core: { haStatus: () => deps.core().haStatus(), clusterTls: () => deps.core().clusterTls() },
+        clock: deps.clock,
+        logger: deps.logger,
+      })
+    : undefined;
+  let echoes: ReturnType<typeof setInterval> | undefined;
+  return {
+    options,
+    forwarder,
+    async start(core, handlerDeps) {
+      if (!cluster || !forwarder) return;
+      apiHandler = createApiHandler({
+        ...handlerDeps,
+        core,
+        maxRequestSize: -1,
+        jsonLimits: UNLIMITED_JSON,
+        remoteAddress: forwardedClientAddress,
+      });
+      await cluster.listen();
+      const self = (): HaNodeInfo => ({ ...options.advertise(), hostname: hostname(), version: core.version });
+      echoes = setInterval(() => {
+        if (core.isStandby()) void forwarder.echo(self());
+      }, ECHO_INTERVAL_MS);
+      echoes.unref();
+    },
+    async stop() {
+      clearInterval(echoes);
+      forwarder?.close();
+      await cluster?.close();
+    },
+  };
+}

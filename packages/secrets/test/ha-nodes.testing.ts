@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from '../src/server/testing.js';
+import { startWard, type WardProcess } from './ward-process.js';
+
+/** One `bin/ward server` of an HA cluster on etcd, as the HA tests start it. */
+export interface HaNode {
+  name: string;
+  ward: WardProcess;
+  url: string;
+}
+
+export interface HaNodeOptions {
+  /** Every etcd member's client URL. */
+  etcdUrls: string[];
+  /** Where the configuration file goes. */
+  dir: string;
+  /** Listen on the cluster channel and forward (default true). */
+  cluster?: boolean;
+  /** Extra lines inside the listener block (limits). */
+  listenerExtra?: string;
+}
+
+/** Starts a server of the cluster and waits until it listens; its cluster port is picked by the kernel. */
+export async function startHaNode(name: string, o: HaNodeOptions): Promise<HaNode> {
+  const config = join(o.dir, `${name}.hcl`);
+  const storage = `storage "etcd" {\n  address = "${o.etcdUrls.join(',')}"\n  path = "ha/"\n  ha_enabled = "true"\n  lock_ttl = "2s"\n}\n`;
+  const listener = `listener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n${o.listenerExtra ?? ''}}\n`;
+  const cluster = o.cluster === false ? '' : 'cluster_addr = "https://127.0.0.1:0"\n';
+  await writeFile(config, `${storage}${listener}${cluster}`);
+  const ward = startWard(['server', `-config=${config}`]);
+  const [, url] = await ward.waitFor(/listening: url=(http:\/\/\S+)/);
+  return { name, ward, url: url as string };
+}
+
+/** Polls until `url` answers `sys/health` with `status` (a bound, not a timing assertion). */
+export async function healthBecomes(url: string, status: number, query = ''): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const res = await request(url, 'GET', `sys/health${query}`, { headers: { 'X-Vault-Request': 'true' } }).catch(
+      () => undefined,
+    );
+    if (res?.status === status) return;
+    await sleep(100);
+  }
+  assert.fail(`${url} never answered sys/health with ${status}`);
+}
+
+/** Initialises the cluster through `node` and unseals it; returns the key and root token. */
+export async function initAndUnseal(node: HaNode): Promise<{ key: string; token: string }> {
+  const init = await request(node.url, 'PUT', 'sys/init', { body: { secret_shares: 1, secret_threshold: 1 } });
+  const [key] = init.body.keys as string[];
+  await request(node.url, 'PUT', 'sys/unseal', { body: { key } });
+  await healthBecomes(node.url, 200);
+  return { key: key as string, token: init.body.root_token as string };
+}
+
+/** Kills every server still running and waits for each to be gone. */
+export async function killAll(nodes: HaNode[]): Promise<void> {
+  for (const n of nodes) n.ward.child.kill('SIGKILL');
+  await Promise.all(nodes.map((n) => n.ward.exited));
+}
