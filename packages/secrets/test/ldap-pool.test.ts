@@ -7,6 +7,7 @@ import { ConnectionPool } from '../src/engines/ldap/connection-pool.js';
 import { type TestBackend, testBackend } from '../src/framework/testing.js';
 import { UpstreamError } from '../src/logical/errors.js';
 import type { LogicalResponse } from '../src/logical/response.js';
+import { startTestServer } from '../src/server/testing.js';
 import { ENGINE_DN, ENGINE_PASSWORD, type Slapd, SUFFIX, startSlapd } from './slapd.js';
 import { settles, startTcpCutter, type TcpCutter } from './tcp-cutter.js';
 
@@ -94,6 +95,33 @@ describe('ldap connection pool: what a user sees', () => {
     assert.ok(await slapd.exists(dnOf(issued)));
     await revoke(b, issued);
     await b.backend.cleanup?.();
+  });
+
+  it("through a server: unmounting and sealing close the mount's pooled connections", async () => {
+    const ward = await startTestServer();
+    try {
+      const issueAndRevoke = async (mount: string) => {
+        const issued = await ward.request('GET', `${mount}/creds/pool`);
+        assert.equal(issued.status, 200, JSON.stringify(issued.body));
+        const revoked = await ward.request('PUT', 'sys/leases/revoke', { body: { lease_id: issued.body.lease_id } });
+        assert.equal(revoked.status, 204);
+      };
+      for (const mount of ['one', 'two']) {
+        await ward.request('POST', `sys/mounts/${mount}`, { body: { type: 'ldap' } });
+        await ward.request('POST', `${mount}/config`, {
+          body: { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, url: cutter.url },
+        });
+        await ward.request('POST', `${mount}/role/pool`, { body: ROLE });
+        await issueAndRevoke(mount);
+      }
+      assert.equal(await settles(() => cutter.openConnections, 2), 2, 'one pooled connection per mount');
+      assert.equal((await ward.request('DELETE', 'sys/mounts/one')).status, 204);
+      assert.equal(await settles(() => cutter.openConnections, 1), 1);
+      assert.equal((await ward.request('PUT', 'sys/seal')).status, 204);
+      assert.equal(await settles(() => cutter.openConnections, 0), 0);
+    } finally {
+      await ward.stop();
+    }
   });
 
   it('a slapd restart between requests: the next request and the revocation of an earlier lease succeed', async () => {
