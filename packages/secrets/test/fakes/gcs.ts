@@ -7,9 +7,9 @@ import { CRC32C } from '@google-cloud/storage';
  * A small Google Cloud Storage speaking the JSON API as `@google-cloud/storage` uses it:
  * resumable uploads (`POST /upload/storage/v1/b/<bucket>/o?uploadType=resumable` → a session URL
  * in `Location` → `PUT` of the bytes with `Content-Range`), `GET /storage/v1/b/<bucket>/o?prefix=`
- * (paged with `maxResults`/`pageToken`), `GET …/o/<name>?alt=media`, `DELETE …/o/<name>`; the
- * `ifGenerationMatch=0` precondition; `crc32c` and `md5Hash` in object resources (the SDK checks
- * the upload against them). An object exists only once its upload's last byte is in.
+ * (paged with `maxResults`/`pageToken`), `GET …/o/<name>?alt=media`, `DELETE …/o/<name>`;
+ * `crc32c` and `md5Hash` in object resources (the SDK checks the upload against them). An object
+ * exists only once its upload's last byte is in.
  *
  * Authentication is optional, as in Google's own emulators; a request that carries a bearer token
  * must carry a JWT signed by the registered service account, with the storage scope and unexpired,
@@ -23,6 +23,8 @@ export interface FakeGcs {
   names(bucket: string): string[];
   /** Requests that carried a valid service-account JWT. */
   verifiedRequests(): number;
+  /** The next `count` `PUT`s to upload sessions (bytes or status queries) are answered 503. */
+  failUploads(count: number): void;
   /** Stops listening (and drops open connections); objects are kept for `restart`. */
   close(): Promise<void>;
   /** Listens again on the same port, after `close`. */
@@ -46,7 +48,6 @@ interface StoredObject {
 interface Session {
   bucket: string;
   name: string;
-  ifGenerationMatch: string | null;
 }
 
 class GcsError extends Error {
@@ -66,6 +67,7 @@ export async function startFakeGcs(options: FakeGcsOptions): Promise<FakeGcs> {
   const sessions = new Map<string, Session>();
   let generation = 0;
   let verified = 0;
+  let uploadsToFail = 0;
   const server = createServer((req, res) => void handle(req, res));
   let port = 0;
   const listen = () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -114,7 +116,7 @@ export async function startFakeGcs(options: FakeGcsOptions): Promise<FakeGcs> {
       const name = url.searchParams.get('name') ?? body.name ?? '';
       if (!name) throw new GcsError(400, 'Required parameter: name');
       const id = randomUUID();
-      sessions.set(id, { bucket, name, ifGenerationMatch: url.searchParams.get('ifGenerationMatch') });
+      sessions.set(id, { bucket, name });
       res.setHeader('location', `${endpoint}/upload/storage/v1/b/${upload[1]}/o?uploadType=resumable&upload_id=${id}`);
       return {};
     }
@@ -124,12 +126,14 @@ export async function startFakeGcs(options: FakeGcsOptions): Promise<FakeGcs> {
       if (!session) throw new GcsError(404, 'No such upload session.');
       const range = String(req.headers['content-range'] ?? '');
       const data = await readBody(req);
+      if (uploadsToFail > 0) {
+        uploadsToFail--;
+        throw new GcsError(503, 'Backend Error');
+      }
       // `bytes */*`: the client asks how much arrived; nothing is kept of an interrupted request.
       if (range.startsWith('bytes */')) return res.writeHead(308).end();
       if (!/^bytes 0-(\*|\d+)\/(\*|\d+)$/.test(range)) throw new GcsError(400, `unsupported Content-Range ${range}`);
       const objects = bucketOf(session.bucket);
-      if (session.ifGenerationMatch === '0' && objects.has(session.name))
-        throw new GcsError(412, 'At least one of the pre-conditions you specified did not hold.');
       sessions.delete(id);
       const stored = { data, generation: ++generation, updated: new Date().toISOString() };
       objects.set(session.name, stored);
@@ -190,6 +194,9 @@ export async function startFakeGcs(options: FakeGcsOptions): Promise<FakeGcs> {
     read: (bucket, name) => buckets.get(bucket)?.get(name)?.data,
     names: (bucket) => [...(buckets.get(bucket)?.keys() ?? [])].sort(),
     verifiedRequests: () => verified,
+    failUploads: (count) => {
+      uploadsToFail = count;
+    },
     close: () => closeServer(server),
     restart: listen,
   };

@@ -92,6 +92,17 @@ describe('GCS snapshot target', () => {
     assert.equal(gcs.verifiedRequests(), verifiedBefore);
   });
 
+  // Uploads are not retried by the SDK (see put): a failing service fails the attempt, cleanly.
+  it('fails an upload the service answers with 503 and leaves nothing; the next one succeeds', async () => {
+    const t = target();
+    gcs.failUploads(100);
+    await assert.rejects(t.put('busy-1.snap', chunks('x')), UpstreamError);
+    gcs.failUploads(0);
+    assert.deepEqual(await t.list('busy-'), []);
+    await t.put('busy-2.snap', chunks('y'));
+    assert.deepEqual(await t.list('busy-'), [{ name: 'busy-2.snap', size: 1 }]);
+  });
+
   it('fails with an upstream error when the bucket does not exist or the service is down', async () => {
     await assert.rejects(target({ bucket: 'missing' }).put('x.snap', chunks('x')), UpstreamError);
     await assert.rejects(target({ bucket: 'missing' }).list('x'), UpstreamError);

@@ -35,7 +35,8 @@ export function gcsSettingsOf(config: SnapshotConfig): GcsTargetSettings {
 /**
  * `storage_type "gamma-gcs"` (`google-gcs`): objects in a Cloud Storage bucket through
  * `@google-cloud/storage`. Uploads are resumable uploads streamed in one request, so no object
- * exists until the last byte is in, and memory stays flat whatever the snapshot's size.
+ * exists until the last byte is in, and memory stays flat whatever the snapshot's size; the SDK
+ * checks the upload against the CRC32C the service reports.
  */
 export function createGcsTarget(settings: GcsTargetSettings): SnapshotTarget {
   // The SDK is loaded on first use: a server without a GCS config never pays its ~100 ms import.
@@ -55,8 +56,10 @@ export function createGcsTarget(settings: GcsTargetSettings): SnapshotTarget {
   return {
     async put(name, body) {
       const file = (await bucket()).file(`${prefix}${name}`);
-      // Generation 0 = "only if absent": makes the upload safe for the SDK to retry.
-      const upload = file.createWriteStream({ resumable: true, preconditionOpts: { ifGenerationMatch: 0 } });
+      // No precondition, so the SDK does not retry the upload: its retry of a streamed upload tries
+      // to resume from bytes it did not keep and fails with an 'error' event nobody can listen to.
+      // A failed attempt is reported in the status; the next interval tries again.
+      const upload = file.createWriteStream({ resumable: true });
       await upstream(`upload of ${where(name)}`, pipeline(Readable.from(body), upload));
       return { url: where(name), size: Number(file.metadata.size) };
     },
