@@ -17,6 +17,8 @@ import { CRC32C } from '@google-cloud/storage';
  */
 export interface FakeGcs {
   endpoint: string;
+  /** Makes an empty bucket. */
+  addBucket(name: string): void;
   /** The bytes of an object, or undefined. */
   read(bucket: string, name: string): Buffer | undefined;
   /** Names in a bucket, sorted. */
@@ -191,6 +193,9 @@ export async function startFakeGcs(options: FakeGcsOptions): Promise<FakeGcs> {
 
   return {
     endpoint,
+    addBucket: (name) => {
+      buckets.set(name, new Map());
+    },
     read: (bucket, name) => buckets.get(bucket)?.get(name)?.data,
     names: (bucket) => [...(buckets.get(bucket)?.keys() ?? [])].sort(),
     verifiedRequests: () => verified,

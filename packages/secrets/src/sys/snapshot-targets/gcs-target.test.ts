@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
+import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type FakeGcs, startFakeGcs } from '../../../test/fakes/gcs.js';
 import { UpstreamError } from '../../logical/errors.js';
@@ -9,6 +10,15 @@ import type { SnapshotTarget } from './snapshot-target.js';
 
 async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield new TextEncoder().encode(part);
+}
+
+/** The URL of a port nothing listens on. */
+async function closedEndpoint(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
 }
 
 function serviceAccount(email: string) {
@@ -31,23 +41,23 @@ describe('GCS snapshot target', () => {
   let gcs: FakeGcs;
   let bucketCount = 0;
   before(async () => {
-    gcs = await startFakeGcs({
-      buckets: Array.from({ length: 10 }, (_, i) => `bucket-${i}`),
-      serviceAccount: account,
-      pageSize: 2,
-    });
+    gcs = await startFakeGcs({ buckets: [], serviceAccount: account, pageSize: 2 });
   });
   after(() => gcs.close());
 
-  const target = (o: Partial<GcsTargetSettings> = {}) =>
-    createGcsTarget({
-      bucket: `bucket-${bucketCount++}`,
+  /** A target over a new, empty bucket. */
+  const target = (o: Partial<GcsTargetSettings> = {}) => {
+    const bucket = `bucket-${bucketCount++}`;
+    gcs.addBucket(bucket);
+    return createGcsTarget({
+      bucket,
       pathPrefix: 'ward/snaps/',
       serviceAccountKey: '',
       endpoint: gcs.endpoint,
       isTlsDisabled: false,
       ...o,
     });
+  };
   const buckets = new Map<SnapshotTarget, string>();
 
   snapshotTargetCases(
@@ -58,6 +68,7 @@ describe('GCS snapshot target', () => {
       return made;
     },
     async (made, name) => gcs.read(buckets.get(made) ?? '', `ward/snaps/${name}`)?.toString() ?? '',
+    async () => target({ endpoint: await closedEndpoint() }),
   );
 
   it('names objects under path_prefix, answers gs:// URLs and lists across pages', async () => {
