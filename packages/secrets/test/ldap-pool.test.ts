@@ -64,6 +64,20 @@ describe('ldap connection pool: what a user sees', () => {
     await b.backend.cleanup?.();
   });
 
+  it('a config changed underneath (as another node of a cluster writes it) is followed: no old connection reused', async () => {
+    const b = await engine(cutter.url);
+    await revoke(b, await b.read('creds/pool'));
+    const before = cutter.acceptedConnections;
+    await revoke(b, await b.read('creds/pool'));
+    assert.equal(cutter.acceptedConnections, before, 'reused while nothing changed');
+    const config = (await configStore.get(b.storage)) as LdapConfig;
+    await configStore.put(b.storage, { ...config, request_timeout: config.request_timeout + 1 });
+    await revoke(b, await b.read('creds/pool'));
+    assert.equal(cutter.acceptedConnections, before + 1);
+    assert.equal(await settles(() => cutter.openConnections, 1), 1, 'the old one closed');
+    await b.backend.cleanup?.();
+  });
+
   it('a config write, and unmount or seal (cleanup), close the pooled connections', async () => {
     const b = await engine(cutter.url);
     await revoke(b, await b.read('creds/pool'));

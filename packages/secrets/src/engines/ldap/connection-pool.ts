@@ -26,22 +26,32 @@ interface Pooled {
 }
 
 /** The config fields a bound connection depends on: when any changes, pooled connections are dropped. */
-function connectionKey(c: LdapConfig): string {
-  return JSON.stringify([
-    c.url,
-    c.binddn,
-    c.bindpass,
-    c.upndomain,
-    c.starttls,
-    c.insecure_tls,
-    c.certificate,
-    c.client_tls_cert,
-    c.client_tls_key,
-    c.tls_min_version,
-    c.tls_max_version,
-    c.connection_timeout,
-    c.request_timeout,
-  ]);
+const CONNECTION_FIELDS = [
+  'url',
+  'binddn',
+  'bindpass',
+  'upndomain',
+  'starttls',
+  'insecure_tls',
+  'certificate',
+  'client_tls_cert',
+  'client_tls_key',
+  'tls_min_version',
+  'tls_max_version',
+  'connection_timeout',
+  'request_timeout',
+] as const;
+
+type ConnectionSettings = Array<LdapConfig[(typeof CONNECTION_FIELDS)[number]]>;
+
+/** Compared field by field on every request: cheaper than building a key. */
+function isSameConnection(a: ConnectionSettings, config: LdapConfig): boolean {
+  return CONNECTION_FIELDS.every((field, i) => {
+    const value = config[field];
+    if (!Array.isArray(value)) return value === a[i];
+    const known = a[i] as string[];
+    return value.length === known.length && value.every((url, j) => url === known[j]);
+  });
 }
 
 /**
@@ -55,7 +65,7 @@ function connectionKey(c: LdapConfig): string {
 export class ConnectionPool {
   #idle: Pooled[] = [];
   #generation = 0;
-  #key = '';
+  #settings: ConnectionSettings = [];
   #isClosed = false;
 
   constructor(
@@ -127,9 +137,8 @@ export class ConnectionPool {
 
   /** Starts a new generation when the connection settings differ from those of the pooled connections. */
   #follow(config: LdapConfig): void {
-    const key = connectionKey(config);
-    if (key === this.#key) return;
-    this.#key = key;
+    if (this.#settings.length > 0 && isSameConnection(this.#settings, config)) return;
+    this.#settings = CONNECTION_FIELDS.map((field) => config[field]);
     this.drop();
   }
 
