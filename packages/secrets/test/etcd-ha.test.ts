@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from '../src/server/testing.js';
 import { type EtcdProcess, startEtcd } from '../src/storage/testing.js';
-import { startWard, type WardProcess } from './ward-process.js';
+import { healthBecomes, startHaNode } from './ha-nodes.testing.js';
+import type { WardProcess } from './ward-process.js';
 
 /** Two `bin/ward server` processes on one etcd with `ha_enabled`: one active, one standby, failover on SIGKILL. */
 describe('HA on storage "etcd": active and standby (issue 19 point 2)', () => {
@@ -16,23 +16,9 @@ describe('HA on storage "etcd": active and standby (issue 19 point 2)', () => {
 
   /** Only `a` has a cluster channel: `b` cannot forward, so it redirects. */
   const start = async (name: string) => {
-    const config = join(dir, `${name}.hcl`);
-    const storage = `storage "etcd" {\n  address = "${etcd.url}"\n  path = "ha/"\n  ha_enabled = "true"\n  lock_ttl = "2s"\n}\n`;
-    const listener = 'listener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\n';
-    const cluster = name === 'a' ? 'cluster_addr = "https://127.0.0.1:0"\n' : '';
-    await writeFile(config, `${storage}${listener}${cluster}`);
-    const ward = startWard(['server', `-config=${config}`]);
-    wards.push(ward);
-    const [, url] = await ward.waitFor(/listening: url=(http:\/\/\S+)/);
-    return { ward, url: url as string };
-  };
-  /** Polls until `url` answers `sys/health` with `status` (a bound, not a timing assertion). */
-  const healthBecomes = async (url: string, status: number) => {
-    for (let i = 0; i < 300; i++) {
-      if ((await request(url, 'GET', 'sys/health')).status === status) return;
-      await sleep(100);
-    }
-    assert.fail(`${url} never answered sys/health with ${status}`);
+    const node = await startHaNode(name, { etcdUrls: [etcd.url], dir, cluster: name === 'a' });
+    wards.push(node.ward);
+    return node;
   };
 
   before(async () => {
