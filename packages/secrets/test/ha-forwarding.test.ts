@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,18 @@ function clusterGet(clusterAddr: string, client: { cert?: string; key?: string }
         resolve(res.statusCode ?? 0);
       },
     );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** GET `path` on `url` from the local address `from` (any 127.x is this machine); resolves with the status. */
+function getFrom(from: string, url: string, path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${url}/v1/${path}`, { localAddress: from, headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
     req.on('error', reject);
     req.end();
   });
@@ -93,6 +106,16 @@ describe('HA forwarding: a standby passes requests to the active server', () => 
     assert.match(tooDeep.body.errors[0], /depth/);
     assert.equal((await request(b.url, 'GET', 'secret/data/fwd', { token })).status, 412);
     assert.equal((await request(a.url, 'GET', 'secret/data/fwd', { token })).status, 200);
+  });
+
+  it("judges the client's address, not the standby's: a token bound to 127.0.0.2 works only from there", async () => {
+    const role = { allowed_policies: ['default'], token_bound_cidrs: ['127.0.0.2/32'] };
+    assert.equal((await request(a.url, 'POST', 'auth/token/roles/bound', { token, body: role })).status, 204);
+    const created = await request(a.url, 'POST', 'auth/token/create/bound', { token, body: {} });
+    const headers = { ...viaB, 'X-Vault-Token': created.body.auth.client_token as string };
+    // The standby reaches the active server from 127.0.0.1: only the forwarded client address makes this pass.
+    assert.equal(await getFrom('127.0.0.2', b.url, 'auth/token/lookup-self', headers), 200);
+    assert.equal(await getFrom('127.0.0.1', b.url, 'auth/token/lookup-self', headers), 403);
   });
 
   it('refuses a client certificate that is not the cluster certificate, and a client without one', async () => {

@@ -38,6 +38,8 @@ export class ClusterListener {
   readonly #o: ClusterListenerOptions;
   readonly #server: Server;
   #url = '';
+  /** The certificate in use, if any. */
+  #cert: string | undefined;
 
   constructor(options: ClusterListenerOptions) {
     this.#o = options;
@@ -67,7 +69,9 @@ export class ClusterListener {
 
   /** The cluster's pair: from now on peers holding it can connect. */
   useTls(tls: ClusterTls): void {
+    if (tls.cert === this.#cert) return;
     this.#server.setSecureContext({ cert: tls.cert, key: tls.key, ca: tls.cert });
+    this.#cert = tls.cert;
   }
 
   async close(): Promise<void> {

@@ -89,6 +89,12 @@ export function etcdHa(
       const self = (): HaNodeInfo => ({ ...options.advertise(), hostname: hostname(), version: core.version });
       echoes = setInterval(() => {
         if (core.isStandby()) void forwarder.echo(self());
+        // A snapshot restored from another cluster brings that cluster's certificate: the active server follows it.
+        else if (!core.isSealed())
+          void core.clusterTls().then(
+            (tls) => tls && cluster.useTls(tls),
+            () => {},
+          );
       }, ECHO_INTERVAL_MS);
       echoes.unref();
     },
