@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import { type Clock, type Logger, randomUuid } from '@ward/base';
 import { InvalidRequestError, SealedError } from '../logical/errors.js';
 import type { LogicalRequest } from '../logical/request.js';
@@ -10,7 +9,7 @@ import { type ClusterInfo, type CoreDeps, type HaStatus, NO_METRICS, type SealSt
 import { CorsSettings } from './cors-config.js';
 import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
-import { activateHa, HaCampaign, type HaNodeReport, HaNodeTable, type HaOptions, readClusterTls } from './ha/index.js';
+import { activateHa, HaCampaign, HaNodeTable, type HaOptions, haNodeReport } from './ha/index.js';
 import { NamespaceServices } from './namespaces/namespace-services.js';
 import { handleRequest, loginRenewal, withIdentityPolicies } from './request-handling.js';
 import { TOKEN_AUTH_ENTRY } from './router/builtin-entries.js';
@@ -297,17 +296,6 @@ export class Core {
     return this.#ha?.stepDown() ?? Promise.resolve();
   }
 
-  /** `sys/ha-status`: this server and the standbys that echoed to it. */
-  haNodeReport(): HaNodeReport[] {
-    const addresses = this.deps.ha?.advertise() ?? { apiAddr: '', clusterAddr: '' };
-    return this.haNodes.report({ ...addresses, hostname: hostname(), version: this.version }, this.deps.clock.now());
-  }
-
-  /** The cluster's mutual-TLS material (HA forwarding), readable by any unsealed server once one has been active. */
-  clusterTls() {
-    return this.barrier.isSealed() ? Promise.resolve(undefined) : readClusterTls(this.barrier);
-  }
-
   async #loadBehindBarrier(): Promise<void> {
     this.#cluster = await getJson<ClusterInfo>(this.barrier, 'core/cluster');
     // Requests pass the sealed check once the barrier is open: none may be served unrecorded.
@@ -450,7 +438,7 @@ export class Core {
         metrics: this.deps.metrics ?? NO_METRICS,
         wrapping: this.wrapping,
         snapshots: this.snapshots,
-        ha: { nodes: () => this.haNodeReport(), stepDown: () => this.stepDown() },
+        ha: { nodes: () => haNodeReport(this.haNodes, this.deps), stepDown: () => this.stepDown() },
       },
     });
   }

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Clock, Logger, Random } from '@ward/base';
 import type { Core } from '../core/core.js';
-import type { HaNodeInfo, HaOptions } from '../core/ha/index.js';
+import { type HaNodeInfo, type HaOptions, readClusterTls } from '../core/ha/index.js';
 import { ClusterForwarder } from '../http/cluster-forwarder.js';
 import { ClusterListener, forwardedClientAddress } from '../http/cluster-listener.js';
 import { createApiHandler, type RequestMetrics } from '../http/handler.js';
@@ -67,7 +67,7 @@ export function etcdHa(
   };
   const forwarder = cluster
     ? new ClusterForwarder({
-        core: { haStatus: () => deps.core().haStatus(), clusterTls: () => deps.core().clusterTls() },
+        core: { haStatus: () => deps.core().haStatus(), clusterTls: () => clusterTlsOf(deps.core()) },
         clock: deps.clock,
         logger: deps.logger,
       })
@@ -91,7 +91,7 @@ export function etcdHa(
         if (core.isStandby()) void forwarder.echo(self());
         // A snapshot restored from another cluster brings that cluster's certificate: the active server follows it.
         else if (!core.isSealed())
-          void core.clusterTls().then(
+          void clusterTlsOf(core).then(
             (tls) => tls && cluster.useTls(tls),
             () => {},
           );
@@ -104,4 +104,9 @@ export function etcdHa(
       await cluster?.close();
     },
   };
+}
+
+/** The cluster's mutual-TLS material, readable by any unsealed server (active or standby) once one has been active. */
+function clusterTlsOf(core: Core) {
+  return core.barrier.isSealed() ? Promise.resolve(undefined) : readClusterTls(core.barrier);
 }

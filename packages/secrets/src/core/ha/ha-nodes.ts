@@ -1,4 +1,7 @@
+import { hostname } from 'node:os';
+import type { Clock } from '@ward/base';
 import { rfc3339Nano } from '../../logical/time.js';
+import type { HaOptions } from './ha-campaign.js';
 
 /** What a server says about itself when it echoes to the active server (and what the active says of itself). */
 export interface HaNodeInfo {
@@ -63,4 +66,13 @@ function nodeReport(info: HaNodeInfo, lastEchoMs: number | null): HaNodeReport {
     upgrade_version: info.version,
     redundancy_zone: '',
   };
+}
+
+/** `sys/ha-status`: this server (the active one, when asked through the API) and the standbys that echoed to it. */
+export function haNodeReport(
+  nodes: HaNodeTable,
+  deps: { ha?: HaOptions; version: string; clock: Clock },
+): HaNodeReport[] {
+  const addresses = deps.ha?.advertise() ?? { apiAddr: '', clusterAddr: '' };
+  return nodes.report({ ...addresses, hostname: hostname(), version: deps.version }, deps.clock.now());
 }
