@@ -12,6 +12,11 @@ export interface Logger {
   error(msg: string, fields?: LogFields): void;
   /** A logger that adds `fields` to every line. */
   child(fields: LogFields): Logger;
+  /**
+   * Whether lines at `level` are written; lets a caller skip building fields nobody reads (the
+   * request log, once per request). A logger without it writes every level.
+   */
+  isEnabled?(level: LogLevel): boolean;
 }
 
 export const LOG_LEVELS: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error'];
@@ -65,6 +70,7 @@ function wrap(target: PinoLogger): Logger {
   const at =
     (level: LogLevel) =>
     (msg: string, fields?: LogFields): void => {
+      if (!target.isLevelEnabled(level)) return;
       if (fields) target[level](redact(fields), msg);
       else target[level](msg);
     };
@@ -75,6 +81,7 @@ function wrap(target: PinoLogger): Logger {
     warn: at('warn'),
     error: at('error'),
     child: (fields) => wrap(target.child(redact(fields))),
+    isEnabled: (level) => target.isLevelEnabled(level),
   };
 }
 
@@ -95,4 +102,5 @@ export const silentLogger: Logger = {
   warn() {},
   error() {},
   child: () => silentLogger,
+  isEnabled: () => false,
 };

@@ -70,6 +70,7 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
     mountType: matched?.route.entry.type ?? '',
     operation: req.operation,
   };
+  if (req.trace) req.trace.mountType = audited.mountType;
   const trail = auditTrail(core, audited);
   let auth: Authenticated | undefined;
   try {

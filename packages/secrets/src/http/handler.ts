@@ -63,10 +63,19 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
     random: options.random,
     isEveryRequestInfo: options.logRequests === true,
   });
+  const { metrics, core } = options;
   return (req, res) => {
-    if (options.metrics) observe(options.metrics, options.core, req, res);
+    const started = process.hrtime.bigint();
     const trace: RequestTrace = {};
-    logRequest(req, res, trace);
+    // One listener for the metrics and the log: each request's listeners are a cost of the hot path.
+    res.once('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (metrics) {
+        const mountType = trace.mountType ?? mountTypeOf(core, req);
+        metrics.observeRequest({ method: req.method ?? '', mountType, status: res.statusCode }, seconds);
+      }
+      logRequest(req, res, trace, seconds);
+    });
     serve(options, req, res, trace).catch((err: unknown) => {
       if (res.headersSent) {
         res.destroy();
@@ -139,19 +148,7 @@ async function serve(
 /** Paths whose body is bytes (a snapshot), handed to the backend unparsed. */
 const BYTE_BODY_PATHS: ReadonlySet<string> = new Set(['sys/storage/raft/snapshot', 'sys/storage/raft/snapshot-force']);
 
-/** Counts and times the request once it is answered, labelled with the type of the mount it reached. */
-function observe(metrics: RequestMetrics, core: Core, req: IncomingMessage, res: ServerResponse): void {
-  const started = process.hrtime.bigint();
-  res.once('finish', () => {
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    metrics.observeRequest(
-      { method: req.method ?? '', mountType: mountTypeOf(core, req), status: res.statusCode },
-      seconds,
-    );
-  });
-}
-
-/** `''` for a request that reached no mount (a refused path, a sealed server, a raw route). */
+/** For requests the core did not route (raw routes, a sealed server): the mount type of the path, or `''`. */
 function mountTypeOf(core: Core, req: IncomingMessage): string {
   try {
     const path = apiPath(splitTarget(req.url ?? '/').pathname);

@@ -10,8 +10,11 @@ export interface RequestLogOptions {
   isEveryRequestInfo: boolean;
 }
 
-/** Logs one request once answered; `trace` is what the core learnt (accessor, denial). */
-export type RequestLogger = (req: IncomingMessage, res: ServerResponse, trace: RequestTrace) => void;
+/**
+ * Logs one request; call it once the response is finished. `trace` is what the core learnt
+ * (accessor, denial), `seconds` how long the answer took.
+ */
+export type RequestLogger = (req: IncomingMessage, res: ServerResponse, trace: RequestTrace, seconds: number) => void;
 
 /**
  * One structured line per request (method, path, status, duration, namespace, a digest of the
@@ -24,29 +27,28 @@ export function createRequestLogger(options: RequestLogOptions): RequestLogger {
   const key = options.random.bytes(32);
   const digest = (accessor: string) =>
     `hmac-sha256:${createHmac('sha256', key).update(accessor).digest('hex').slice(0, 16)}`;
-  return (req, res, trace) => {
-    const started = process.hrtime.bigint();
-    res.once('finish', () => {
-      const fields = {
+  const level = options.isEveryRequestInfo ? 'info' : 'debug';
+  return (req, res, trace, seconds) => {
+    // Checked first: at the default level no request line is written, and building one costs an HMAC.
+    if (options.logger.isEnabled?.(level) !== false) {
+      options.logger[level]('request', {
         method: req.method ?? '',
         // The path only: a query string may carry data.
         path: (req.url ?? '').split('?')[0],
         status: res.statusCode,
-        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+        duration_ms: seconds * 1e3,
         namespace: String(req.headers['x-vault-namespace'] ?? req.headers['x-service-namespace'] ?? ''),
         ...(trace.accessor ? { accessor_digest: digest(trace.accessor) } : {}),
-      };
-      if (options.isEveryRequestInfo) options.logger.info('request', fields);
-      else options.logger.debug('request', fields);
-      if (trace.denial) {
-        options.logger.info('permission denied', {
-          path: trace.denial.path,
-          operation: trace.denial.operation,
-          policies: trace.denial.policies,
-          decision: 'no policy grants this capability',
-          ...(trace.accessor ? { accessor_digest: digest(trace.accessor) } : {}),
-        });
-      }
-    });
+      });
+    }
+    if (trace.denial) {
+      options.logger.info('permission denied', {
+        path: trace.denial.path,
+        operation: trace.denial.operation,
+        policies: trace.denial.policies,
+        decision: 'no policy grants this capability',
+        ...(trace.accessor ? { accessor_digest: digest(trace.accessor) } : {}),
+      });
+    }
   };
 }

@@ -39,6 +39,8 @@ export interface RequestTrace {
   accessor?: string;
   /** Set when the ACL refused the request. */
   denial?: { path: string; operation: Operation; policies: string[] };
+  /** The type of the mount the request's path is under (`''` for none), once the core has routed it. */
+  mountType?: string;
 }
 
 /** The part of a request a backend handler sees after the core routed it to a mount. */

@@ -81,19 +81,36 @@ export function createServerMetrics(config: TelemetryConfig): ServerMetrics {
     },
   });
 
+  // prom-client hashes a label set on every call; each series' child is looked up once instead.
+  const storageSeries = new Map<string, ReturnType<Histogram['labels']>>();
   const timed = async <T>(operation: string, run: () => Promise<T>): Promise<T> => {
-    const end = storageTime.startTimer({ operation });
+    let series = storageSeries.get(operation);
+    if (!series) {
+      series = storageTime.labels(operation);
+      storageSeries.set(operation, series);
+    }
+    const started = performance.now();
     try {
       return await run();
     } finally {
-      end();
+      series.observe((performance.now() - started) / 1e3);
     }
   };
+  const requestSeries = new Map<
+    string,
+    { count: ReturnType<Counter['labels']>; time: ReturnType<Histogram['labels']> }
+  >();
   return {
     observeRequest({ method, mountType, status }, seconds) {
-      const labels = { method, mount_type: mountType || 'none', status: String(status) };
-      requests.inc(labels);
-      latency.observe(labels, seconds);
+      const key = `${method} ${mountType} ${status}`;
+      let series = requestSeries.get(key);
+      if (!series) {
+        const labels = { method, mount_type: mountType || 'none', status: String(status) };
+        series = { count: requests.labels(labels), time: latency.labels(labels) };
+        requestSeries.set(key, series);
+      }
+      series.count.inc();
+      series.time.observe(seconds);
     },
     timeStorage: (storage) => ({
       get: (key) => timed('get', () => storage.get(key)),
