@@ -106,6 +106,31 @@ describe('listener: the LIST method', () => {
     client.close();
   });
 
+  it('runs a LIST pipelined behind an unfinished GET only once the GET is answered, and answers them in order', async () => {
+    const started: string[] = [];
+    let releaseGet = () => {};
+    const { promise: isGetHandling, resolve: getHandling } = withResolvers();
+    const { port } = await start({
+      handler: (req: IncomingMessage, res: ServerResponse) => {
+        started.push(req.method ?? '');
+        if (req.method !== 'GET') return echoHandler(req, res);
+        releaseGet = () => echoHandler(req, res);
+        getHandling();
+      },
+    });
+    const client = await RawClient.connect(port);
+    await client.write(`GET /v1/a HTTP/1.1\r\nHost: ward\r\n\r\n${LIST_REQUEST}`);
+    await isGetHandling;
+    // The LIST is in the server's hands; give it every chance to run early.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(started, ['GET']);
+    releaseGet();
+    assert.equal(echoOf(await client.readResponse()).method, 'GET');
+    assert.equal(echoOf(await client.readResponse()).method, 'LIST');
+    assert.deepEqual(started, ['GET', 'LIST']);
+    client.close();
+  });
+
   it('answers random pipelined transcripts, cut into packets at random places, request by request', async () => {
     const { port } = await start();
     for (let seed = 1; seed <= 5; seed++) {

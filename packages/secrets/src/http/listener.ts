@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import { InternalError, InvalidRequestError } from '../logical/errors.js';
 import { ConnectionQueue } from './connection-queue.js';
+import { listRequestBytes, type ParserError, takeBackFromHttpServer } from './list-switch.js';
 import { MethodShim } from './method-shim.js';
 import { parserRefusal, type Refusal, requestLineRefusal, sendRefusal, writeRefusal } from './protocol-errors.js';
 import { ShimSocket } from './shim-socket.js';
@@ -70,10 +71,11 @@ export interface Listener {
 
 /**
  * An HTTP/1.1 listener that accepts the `LIST` method on every kind of connection (keep-alive,
- * pipelined, chunked bodies, TLS). Connections are accepted by a plain net or TLS server; each one's
- * decrypted bytes go through a MethodShim that turns `LIST` into `GET` plus a marker header only this
- * listener knows, and the request listener turns the marker back into `req.method = 'LIST'` before
- * calling `options.handler`. The handler never sees the marker.
+ * pipelined, chunked bodies, TLS). Connections are accepted by a plain net or TLS server and handed
+ * to Node's HTTP server as they are, so its parser reads them in C++. When that parser refuses a
+ * `LIST`, the connection moves, from that request on, onto a MethodShim that turns `LIST` into `GET`
+ * plus a marker header only this listener knows; the request listener turns the marker back into
+ * `req.method = 'LIST'` before calling `options.handler`. The handler never sees the marker.
  */
 export function createListener(options: ListenerOptions): Listener {
   const { host, port } = options.socketPath ? { host: undefined, port: 0 } : parseAddress(options.address);
@@ -125,10 +127,25 @@ export function createListener(options: ListenerOptions): Listener {
     }
     queue.afterLast(socket, () => (socket.writable ? writeRefusal(socket, refusal) : socket.destroy()));
   };
-  httpServer.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
+  httpServer.on('clientError', (err: Error & ParserError, socket: Duplex) => {
     if (err.code === 'ECONNRESET') socket.destroy();
-    else refuse(socket, parserRefusal(err));
+    else if (!switchToShim(socket, err)) refuse(socket, parserRefusal(err));
   });
+  /**
+   * Moves a connection whose parser met `LIST` onto the shim, from that request on; false for any
+   * other error, and on a connection already shimmed (where LIST is no longer the reason).
+   */
+  function switchToShim(socket: Duplex, err: ParserError): boolean {
+    if (socket instanceof ShimSocket) return false;
+    const listBytes = listRequestBytes(err);
+    if (!listBytes || !takeBackFromHttpServer(socket as Socket)) return false;
+    // The LIST sees, and is answered after, every request before it on the connection.
+    queue.afterLast(socket, () => {
+      if (socket.destroyed) return;
+      httpServer.emit('connection', new ShimSocket(socket as Socket, new MethodShim(marker), listBytes));
+    });
+    return true;
+  }
   httpServer.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     refuse(socket, { status: 405, message: 'unsupported method CONNECT' });
   });
@@ -165,7 +182,8 @@ export function createListener(options: ListenerOptions): Listener {
     }
     // A client may half-close after its request and still read the response.
     socket.allowHalfOpen = true;
-    httpServer.emit('connection', new ShimSocket(socket, new MethodShim(marker)));
+    // Node's parser reads straight from the socket until it meets a LIST (see `switchToShim`).
+    httpServer.emit('connection', socket);
   }
 
   return {

@@ -19,7 +19,11 @@ export class ShimSocket extends Duplex {
   readonly #source: Socket;
   #isSourcePaused = false;
 
-  constructor(source: Socket, shim: MethodShim) {
+  /**
+   * `initial`: bytes the client sent before this socket took over (the start of the LIST request
+   * Node's parser refused); they pass through the shim first. A paused `source` is resumed.
+   */
+  constructor(source: Socket, shim: MethodShim, initial?: Buffer) {
     // The http server decides when to end its side after the client ends: do not end it for it.
     // Strings are left for the real socket to encode, as it would without us.
     super({ allowHalfOpen: true, decodeStrings: false });
@@ -32,6 +36,10 @@ export class ShimSocket extends Duplex {
     source.on('timeout', () => this.emit('timeout'));
     source.on('error', (err) => this.destroy(err));
     source.on('close', () => this.destroy());
+    if (initial) {
+      this.#forward(shim.push(initial));
+      source.resume();
+    }
   }
 
   get remoteAddress(): string | undefined {
