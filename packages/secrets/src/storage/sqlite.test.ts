@@ -55,6 +55,45 @@ describe('SqliteStorage', () => {
     await b.close();
   });
 
+  it('commits writes issued together as a group, each still all-or-nothing on its own', async () => {
+    const s = new SqliteStorage({ path: freshPath() });
+    const results = await Promise.allSettled([
+      s.put('group/a', bytes('a')),
+      s.transaction([
+        { op: 'put', key: 'group/b', value: bytes('b') },
+        { op: 'put', key: 'group/c', value: 'not bytes' as unknown as Uint8Array },
+      ]),
+      s.delete('group/none'),
+      s.transaction([{ op: 'put', key: 'group/d', value: bytes('d') }]),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+    );
+    assert.deepEqual(await s.list('group/'), ['a', 'd']);
+    await s.close();
+  });
+
+  it('writes what was queued before close', async () => {
+    const path = freshPath();
+    const first = new SqliteStorage({ path });
+    const written = first.put('late', bytes('still written'));
+    await first.close();
+    await written;
+    const second = new SqliteStorage({ path });
+    assert.equal(new TextDecoder().decode(await second.get('late')), 'still written');
+    await second.close();
+  });
+
+  it('keeps every write acknowledged to 16 concurrent writers when the process is killed with SIGKILL', async () => {
+    const path = freshPath();
+    const acked = await writeUntilKilled(path, 400, 16);
+    assert.ok(acked.length >= 400, `only ${acked.length} writes acknowledged`);
+    const s = new SqliteStorage({ path });
+    for (const key of acked) assert.equal(new TextDecoder().decode(await s.get(key)), `value of ${key}`, key);
+    await s.close();
+  });
+
   it('keeps every acknowledged write when the writing process is killed with SIGKILL', async () => {
     const path = freshPath();
     const acked = await writeUntilKilled(path, 200);
@@ -66,21 +105,24 @@ describe('SqliteStorage', () => {
 });
 
 /**
- * Runs a child that writes keys as fast as it can, printing each key once its put has
- * resolved; kills it with SIGKILL as soon as `count` acknowledgements have arrived
- * (the child is still writing then) and returns every key it acknowledged.
+ * Runs a child whose `writers` loops write keys as fast as they can, printing each key once its
+ * put has resolved; kills it with SIGKILL as soon as `count` acknowledgements have arrived (the
+ * child is still writing then) and returns every key it acknowledged.
  */
-async function writeUntilKilled(path: string, count: number): Promise<string[]> {
+async function writeUntilKilled(path: string, count: number, writers = 1): Promise<string[]> {
   const moduleUrl = new URL('./sqlite.js', import.meta.url).href;
   const script = `
     const { SqliteStorage } = await import(${JSON.stringify(moduleUrl)});
     const s = new SqliteStorage({ path: ${JSON.stringify(path)} });
-    for (let i = 0; ; i++) {
-      const key = 'k/' + i;
-      if (i % 2) await s.put(key, new TextEncoder().encode('value of ' + key));
-      else await s.transaction([{ op: 'put', key, value: new TextEncoder().encode('value of ' + key) }]);
-      process.stdout.write(key + '\\n');
-    }`;
+    const writer = async (w) => {
+      for (let i = 0; ; i++) {
+        const key = 'k/' + w + '/' + i;
+        if (i % 2) await s.put(key, new TextEncoder().encode('value of ' + key));
+        else await s.transaction([{ op: 'put', key, value: new TextEncoder().encode('value of ' + key) }]);
+        process.stdout.write(key + '\\n');
+      }
+    };
+    for (let w = 0; w < ${writers}; w++) writer(w);`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });

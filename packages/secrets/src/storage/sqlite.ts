@@ -1,7 +1,9 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { InternalError } from '../logical/errors.js';
+import type { GroupAnswer, GroupRequest, WriterSetup } from './sqlite-writer.js';
 import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from './storage.js';
 
 export interface SqliteStorageOptions {
@@ -15,18 +17,38 @@ const BUSY_TIMEOUT_MS = 5_000;
 /** Rows staged per transaction during a restore: few enough to stay small, many enough to be fast. */
 const RESTORE_BATCH = 1_000;
 
+/** A write waiting for its group's commit, with its caller's promise. */
+interface PendingWrite {
+  operations: StorageOperation[];
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
 /**
- * The embedded default: one SQLite file, one table. better-sqlite3 is synchronous, so
- * each method does its work before its promise settles, and nothing interleaves inside one call.
+ * The embedded default: one SQLite file, one table. Reads run on this thread (better-sqlite3 is
+ * synchronous, so each read is done before its promise settles).
+ *
+ * Writes are committed in groups by a worker thread (`sqlite-writer.ts`) with a connection of its
+ * own. With `synchronous = FULL` every commit costs an fsync (milliseconds); done here, it would
+ * block the event loop and cap the server at one write per fsync however many clients wait.
+ * While the worker commits one group, every write issued meanwhile queues; the next group takes
+ * them all, in one transaction and one fsync. Each write keeps its own atomicity (a savepoint: a
+ * failing transaction rolls back alone), no write's promise settles before its group is on disk,
+ * and no reader sees a write before then (WAL: a commit becomes visible once it is synced).
  */
 export class SqliteStorage implements StorageBackend {
   readonly #path: string;
   readonly #db: Database.Database;
   readonly #get: Database.Statement<[string], Buffer>;
-  readonly #put: Database.Statement<[string, Uint8Array]>;
-  readonly #delete: Database.Statement<[string]>;
   readonly #keysFrom: Database.Statement<[string], string>;
-  readonly #apply: (operations: StorageOperation[]) => void;
+  readonly #writer: Worker;
+  #pending: PendingWrite[] = [];
+  /** The group the worker is committing; undefined while it is idle. */
+  #inFlight: PendingWrite[] | undefined;
+  #isSendScheduled = false;
+  #writerFailure: Error | undefined;
+  #isClosed = false;
+  #idleWaiters: Array<() => void> = [];
   /** Names each restore's staging table, so two restores on this connection never share one. */
   #restoreCount = 0;
 
@@ -46,32 +68,28 @@ export class SqliteStorage implements StorageBackend {
     this.#db.exec('CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID');
 
     this.#get = this.#db.prepare<[string], Buffer>('SELECT value FROM entries WHERE key = ?').pluck();
-    this.#put = this.#db.prepare<[string, Uint8Array]>(
-      'INSERT INTO entries (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-    );
-    this.#delete = this.#db.prepare<[string]>('DELETE FROM entries WHERE key = ?');
     // Text keys compare as UTF-8 bytes (BINARY collation), so every key with a given prefix
     // sits in one contiguous run of the primary-key index starting at the prefix itself.
     this.#keysFrom = this.#db.prepare<[string], string>('SELECT key FROM entries WHERE key >= ? ORDER BY key').pluck();
-    this.#apply = this.#db.transaction((operations: StorageOperation[]) => {
-      // Checked inside the transaction on purpose: a bad operation rolls back those before it.
-      for (const o of operations) {
-        if (o.op === 'put') this.#put.run(o.key, checkValue(o.key, o.value));
-        else this.#delete.run(o.key);
-      }
-    });
+    const setup: WriterSetup = { path: options.path, busyTimeoutMs: BUSY_TIMEOUT_MS };
+    // No inherited flags: `--input-type` or `--eval` in a parent would stop the worker from starting.
+    this.#writer = new Worker(new URL('./sqlite-writer.js', import.meta.url), { workerData: setup, execArgv: [] });
+    this.#writer.unref(); // referenced only while a group is being committed
+    this.#writer.on('message', (answer: GroupAnswer) => this.#settle(answer));
+    this.#writer.on('error', (err) => this.#fail(err));
+    this.#writer.on('exit', () => this.#fail(new InternalError('storage writer stopped')));
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
     return this.#get.get(key);
   }
 
-  async put(key: string, value: Uint8Array): Promise<void> {
-    this.#put.run(key, checkValue(key, value));
+  put(key: string, value: Uint8Array): Promise<void> {
+    return this.#write([{ op: 'put', key, value }]);
   }
 
-  async delete(key: string): Promise<void> {
-    this.#delete.run(key);
+  delete(key: string): Promise<void> {
+    return this.#write([{ op: 'delete', key }]);
   }
 
   /**
@@ -100,8 +118,83 @@ export class SqliteStorage implements StorageBackend {
     return children;
   }
 
-  async transaction(operations: StorageOperation[]): Promise<void> {
-    this.#apply(operations);
+  transaction(operations: StorageOperation[]): Promise<void> {
+    return this.#write(operations);
+  }
+
+  /** Queues `operations` for the next group; settles once that group is on disk. */
+  #write(operations: StorageOperation[]): Promise<void> {
+    try {
+      // Checked here, so a bad operation fails at once and none of its write is sent.
+      for (const o of operations) if (o.op === 'put') checkValue(o.key, o.value);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (this.#writerFailure) return Promise.reject(this.#writerFailure);
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ operations, resolve, reject });
+      this.#scheduleSend();
+    });
+  }
+
+  /** Sends the queued writes once the worker is idle, after this turn's writes have joined them. */
+  #scheduleSend(): void {
+    if (this.#inFlight || this.#isSendScheduled || this.#pending.length === 0) return;
+    this.#isSendScheduled = true;
+    setImmediate(() => {
+      this.#isSendScheduled = false;
+      this.#send();
+    });
+  }
+
+  #send(): void {
+    if (this.#inFlight || this.#pending.length === 0) return;
+    const group = this.#pending;
+    this.#pending = [];
+    this.#inFlight = group;
+    this.#writer.ref();
+    const request: GroupRequest = { writes: group.map((w) => w.operations) };
+    this.#writer.postMessage(request);
+  }
+
+  #settle(answer: GroupAnswer): void {
+    const group = this.#inFlight ?? [];
+    this.#inFlight = undefined;
+    this.#writer.unref();
+    if ('failure' in answer) {
+      const err = new InternalError(`storage commit failed: ${answer.failure}`);
+      for (const write of group) write.reject(err);
+    } else {
+      group.forEach((write, i) => {
+        const failure = answer.outcomes[i];
+        if (failure === null) write.resolve();
+        else write.reject(new InternalError(`storage write failed: ${failure}`));
+      });
+    }
+    this.#send(); // what queued meanwhile goes at once: it has already waited one fsync
+    if (this.#pending.length === 0 && !this.#inFlight) this.#notifyIdle();
+  }
+
+  /** The worker is gone: every write waiting or in flight fails, and so does every later one. */
+  #fail(err: Error): void {
+    if (this.#isClosed && !this.#inFlight && this.#pending.length === 0) return;
+    this.#writerFailure ??= err;
+    for (const write of [...(this.#inFlight ?? []), ...this.#pending]) write.reject(err);
+    this.#inFlight = undefined;
+    this.#pending = [];
+    this.#notifyIdle();
+  }
+
+  /** Resolves once every write issued so far has settled. */
+  #drained(): Promise<void> {
+    if (!this.#inFlight && this.#pending.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  #notifyIdle(): void {
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   /**
@@ -145,6 +238,7 @@ export class SqliteStorage implements StorageBackend {
    * swaps them in with one transaction: the file holds either the old entries or the new ones.
    */
   async replaceAll(entries: AsyncIterable<StorageEntry>): Promise<void> {
+    await this.#drained(); // writes issued before the restore land before it
     const stage = `restore_${++this.#restoreCount}`;
     this.#db.exec(`CREATE TEMP TABLE ${stage} (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID`);
     try {
@@ -170,6 +264,13 @@ export class SqliteStorage implements StorageBackend {
   }
 
   async close(): Promise<void> {
+    if (this.#isClosed) return;
+    await this.#drained();
+    this.#isClosed = true;
+    const exited = new Promise((resolve) => this.#writer.once('exit', resolve));
+    this.#writer.ref(); // keeps this process alive until the worker has closed its connection
+    this.#writer.postMessage('close');
+    await exited;
     this.#db.close();
   }
 }

@@ -1,0 +1,66 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { StorageOperation } from './storage.js';
+
+/**
+ * The write side of SqliteStorage, in a worker thread of its own: it commits each group of writes
+ * the main thread sends in one transaction (one fsync, with `synchronous = FULL`), each write in a
+ * savepoint of its own, and answers with each write's outcome once the commit is on disk. The fsync
+ * blocks this thread only; the event loop keeps serving and gathering the next group meanwhile.
+ */
+export interface WriterSetup {
+  path: string;
+  busyTimeoutMs: number;
+}
+
+/** One group: each element is one write (a put, a delete or a transaction). */
+export interface GroupRequest {
+  writes: StorageOperation[][];
+}
+
+/** `null` for a write that committed, else the message of the error that rolled it back; or the commit's error. */
+export type GroupAnswer = { outcomes: Array<string | null> } | { failure: string };
+
+const setup = workerData as WriterSetup;
+const db = new Database(setup.path, { timeout: setup.busyTimeoutMs });
+db.pragma('journal_mode = WAL');
+// In WAL mode NORMAL may lose the last commits on power loss; FULL syncs the WAL on
+// every commit, so a group is on disk before any of its writes is acknowledged.
+db.pragma('synchronous = FULL');
+const put = db.prepare<[string, Uint8Array]>(
+  'INSERT INTO entries (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+);
+const remove = db.prepare<[string]>('DELETE FROM entries WHERE key = ?');
+const apply = db.transaction((operations: StorageOperation[]) => {
+  for (const o of operations) {
+    if (o.op === 'put') put.run(o.key, o.value);
+    else remove.run(o.key);
+  }
+});
+// A nested transaction is a savepoint: a failing write rolls back alone.
+const commitGroup = db.transaction((writes: StorageOperation[][]) =>
+  writes.map((operations) => {
+    try {
+      apply(operations);
+      return null;
+    } catch (err) {
+      return (err as Error).message ?? 'storage write failed';
+    }
+  }),
+);
+
+parentPort?.on('message', (group: GroupRequest | 'close') => {
+  if (group === 'close') {
+    db.close();
+    parentPort?.close();
+    return;
+  }
+  let answer: GroupAnswer;
+  try {
+    answer = { outcomes: commitGroup(group.writes) };
+  } catch (err) {
+    // The commit itself failed (disk full, I/O error): none of the writes happened.
+    answer = { failure: (err as Error).message ?? 'storage commit failed' };
+  }
+  parentPort?.postMessage(answer);
+});
