@@ -129,6 +129,48 @@ describe('ldap dynamic roles against slapd', () => {
     await assert.rejects(b.read('creds/missing'), NotFoundError);
   });
 
+  it('the deletion LDIF is rendered at issue: time in it is the issue time, and one that cannot render refuses the issue', async () => {
+    const clock = new FakeClock('2024-01-01T00:00:00Z');
+    const b = await testBackend(createLdapBackend, { clock });
+    await b.write('config', { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, url: slapd.url });
+    const named = `cn={{.Username}}-{{unix_time}},ou=users,${SUFFIX}`;
+    await b.write('role/timed', {
+      creation_ldif: `dn: ${named}\nobjectClass: inetOrgPerson\nsn: x\n`,
+      deletion_ldif: `dn: ${named}\nchangetype: delete\n`,
+      username_template: 'timed_{{random 6 | lowercase}}',
+    });
+    const secret = (await b.read('creds/timed'))?.secret;
+    const [dn] = secret?.data.distinguished_names as string[];
+    assert.ok(await slapd.exists(String(dn)));
+    clock.advance(3_600_000);
+    // Changing the role afterwards changes nothing for the lease either.
+    await b.write('role/timed', { deletion_ldif: `dn: cn=other,ou=users,${SUFFIX}\nchangetype: delete\n` });
+    await b.backend.revokeSecret({ leaseId: 'l', type: 'dynamic_creds', internal: secret?.internal ?? {} });
+    assert.equal(await slapd.exists(String(dn)), false);
+
+    // Renders with the sample data when saved, fails with the real role name: refused before anything is created.
+    await b.write('role/fragile', {
+      creation_ldif: CREATION,
+      deletion_ldif: `${DELETION}{{if ne .RoleName "testrolename"}}{{truncate_sha256 4 .Username}}{{end}}`,
+      username_template: 'fragile_user',
+    });
+    await assert.rejects(b.read('creds/fragile'), (err: Error) => {
+      assert.ok(err instanceof InvalidRequestError);
+      assert.match(err.message, /^invalid deletion_ldif: error calling truncate_sha256: max length must be > 8/);
+      return true;
+    });
+    assert.equal(await slapd.exists(`cn=fragile_user,ou=users,${SUFFIX}`), false);
+  });
+
+  it('a lease issued before deletions were rendered at issue (template and data kept) still revokes', async () => {
+    const b = await testBackend(createLdapBackend);
+    await b.write('config', { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, url: slapd.url });
+    const dn = await slapd.addUser('olduser', 'x');
+    const internal = { role: 'gone', deletion_ldif: DELETION, data: { Username: 'olduser' }, issued_ms: 0 };
+    await b.backend.revokeSecret({ leaseId: 'l', type: 'dynamic_creds', internal });
+    assert.equal(await slapd.exists(dn), false);
+  });
+
   it('an AD-style template: utf16le | base64 in unicodePwd:: gives the quoted UTF-16LE password byte-exact', async () => {
     const b = await setup();
     // slapd has no unicodePwd: check the rendered LDIF through a modify that stores the bytes in `description`.

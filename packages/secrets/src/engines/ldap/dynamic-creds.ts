@@ -3,7 +3,8 @@ import { InvalidRequestError, NotFoundError, UpstreamError } from '../../logical
 import type { Storage } from '../../logical/storage.js';
 import type { Directory } from './directory-ops.js';
 import { DEFAULT_USERNAME_TEMPLATE, dynamicRoles } from './dynamic-role-store.js';
-import { type LdifData, ldifData, renderLdif, renderUsername } from './ldif-templates.js';
+import { type LdifEntry, parseLdif } from './ldif.js';
+import { type LdifData, ldifData, renderLdif, renderLdifChecked, renderUsername } from './ldif-templates.js';
 import { newPassword } from './passwords.js';
 import { roleName } from './role-name.js';
 import { type RotationDeps, reload, requireConfig } from './static-rotation.js';
@@ -12,11 +13,15 @@ import { TemplateError } from './template/index.js';
 /** The secret type of a dynamic account's lease. */
 export const DYNAMIC_CREDS = 'dynamic_creds';
 
-/** Kept with the lease: the deletion LDIF as it was at issue, and the data it renders with. */
+/**
+ * Kept with the lease: the deletion LDIF rendered at issue (base64 of its bytes: `utf16le`
+ * may make any). Leases issued before it existed keep the template and its data instead.
+ */
 interface LeaseInternal {
   role: string;
-  deletion_ldif: string;
-  data: LdifData;
+  deletion?: string;
+  deletion_ldif?: string;
+  data?: LdifData;
   issued_ms: number;
 }
 
@@ -52,6 +57,9 @@ export function pathCreds(d: RotationDeps): PathDefinition {
             ttlSeconds: role.default_ttl,
           });
           const entries = renderTemplate('creation_ldif', () => renderLdif(role.creation_ldif, ldif, d));
+          // Rendered now, before anything is created: a deletion that cannot render fails this
+          // request instead of leaving an account no revocation can remove.
+          const deletion = renderTemplate('deletion_ldif', () => renderLdifChecked(role.deletion_ldif, ldif, d));
           await d.pool.use(config, reload(storage), async (directory) => {
             for (const entry of entries) {
               await directory.apply(entry).catch(async (err) => {
@@ -59,12 +67,7 @@ export function pathCreds(d: RotationDeps): PathDefinition {
               });
             }
           });
-          const internal: LeaseInternal = {
-            role: name,
-            deletion_ldif: role.deletion_ldif,
-            data: ldif,
-            issued_ms: issuedMs,
-          };
+          const internal: LeaseInternal = { role: name, deletion: deletion.toString('base64'), issued_ms: issuedMs };
           const ttl = role.max_ttl ? Math.min(role.default_ttl || role.max_ttl, role.max_ttl) : role.default_ttl;
           return {
             secret: {
@@ -112,6 +115,12 @@ async function rolledBack(
   return new UpstreamError(message + rollback, { cause });
 }
 
+/** The records a lease's revocation runs: as rendered at issue (or, for an older lease, rendered now). */
+function deletionEntries(lease: LeaseInternal, d: RotationDeps): LdifEntry[] {
+  if (lease.deletion !== undefined) return parseLdif(Buffer.from(lease.deletion, 'base64'));
+  return renderLdif(lease.deletion_ldif ?? '', lease.data as LdifData, d);
+}
+
 /**
  * The lease of a dynamic account: revoking (at expiry or on request) runs the deletion LDIF
  * saved at issue, every entry even past failures (an entry already gone counts as deleted,
@@ -125,7 +134,7 @@ export function dynamicCredsSecret(d: RotationDeps): SecretType {
       const config = await requireConfig(storage);
       const failures: string[] = [];
       await d.pool.use(config, reload(storage), async (directory) => {
-        for (const entry of renderLdif(lease.deletion_ldif, lease.data, d)) {
+        for (const entry of deletionEntries(lease, d)) {
           await directory.apply(entry, { isMissingOk: true }).catch((err: Error) => failures.push(err.message));
         }
       });

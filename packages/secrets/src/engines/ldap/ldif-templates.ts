@@ -87,6 +87,13 @@ export function renderLdif(source: string, data: LdifData, deps: FunctionDeps): 
   return parseLdif(cacheOf(deps).ldif.get(source).render(asMap(data)));
 }
 
+/** The rendered bytes of an LDIF template, once they are known to parse (to be parsed again later). */
+export function renderLdifChecked(source: string, data: LdifData, deps: FunctionDeps): Buffer {
+  const bytes = cacheOf(deps).ldif.get(source).render(asMap(data));
+  parseLdif(bytes);
+  return bytes;
+}
+
 /** Renders the username template (no `utf16le` there). */
 export function renderUsername(
   source: string,
