@@ -150,6 +150,16 @@ describe('PolicyStore: compiled ACLs', () => {
     assert.equal((await store.acl(['a', 'b'])).allowed('list', 'kv/').allowed, false);
   });
 
+  it('sees a policy changed by another server once its name is invalidated', async () => {
+    const { store, storage } = await testStore();
+    await store.write('a', READ_SECRET);
+    assert.equal((await store.acl(['a'])).allowed('read', 'secret/x').allowed, true);
+    // Another server sharing the storage rewrites it; only its change feed can tell us.
+    await putJson(storage, 'a', { name: 'a', policy: 'path "secret/*" { capabilities = ["deny"] }' });
+    store.invalidate('a');
+    assert.equal((await store.acl(['a'])).allowed('read', 'secret/x').allowed, false);
+  });
+
   it('ignores names of policies that do not exist (yet)', async () => {
     const { store } = await testStore();
     const acl = await store.acl(['later']);

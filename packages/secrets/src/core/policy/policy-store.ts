@@ -74,7 +74,7 @@ export class PolicyStore {
     }
     const policy = await this.#parse(lower, text);
     await putJson(this.#storage, lower, { name: lower, policy: text });
-    this.#invalidate(lower);
+    this.invalidate(lower);
     // Keep the parse just done: the next ACL that names this policy need not parse it again.
     this.#parsed.set(lower, Promise.resolve(policy));
     return { name: lower, warnings: lower === name ? [] : [`policy name was converted to ${lower}`] };
@@ -88,7 +88,7 @@ export class PolicyStore {
     }
     if (lower === DEFAULT_POLICY) throw new InvalidRequestError('cannot delete default policy');
     await this.#storage.delete(lower);
-    this.#invalidate(lower);
+    this.invalidate(lower);
   }
 
   /** Names of the stored policies, sorted (the built-in `root` is not stored). */
@@ -141,10 +141,12 @@ export class PolicyStore {
   }
 
   /**
-   * Forgets what depends on a policy. A load or build already under way is dropped from
-   * the caches too, so a result read before the change is never kept.
+   * Forgets what depends on a policy: its parsed form and every compiled ACL (the resolved ACL of
+   * each policy set). A load or build already under way is dropped from the caches too, so a
+   * result read before the change is never kept. Writes through this store call it themselves;
+   * a change made by another server (a change feed on HA storage) calls it with the name.
    */
-  #invalidate(name: string): void {
+  invalidate(name: string): void {
     this.#parsed.delete(name);
     this.#acls.clear();
   }

@@ -132,6 +132,12 @@ export class TokenIndex {
     this.#cache.delete(entry.hash);
   }
 
+  /** Drops the cached entry for `hash`, if any: the next read goes to storage. */
+  forget(hash: string): void {
+    this.#writes++; // a read already under way may hold the old value: it must not enter the cache
+    this.#cache.delete(hash);
+  }
+
   /** Drops every cached entry (on seal). */
   clear(): void {
     this.#cache.clear();

@@ -286,6 +286,44 @@ describe('TokenStore storage', () => {
     assert.equal(await store.lookup(token), undefined);
   });
 
+  it('refuses a token served from its caches once it is revoked, or its last use spent', async () => {
+    const { store, root } = await createTestTokenStore();
+    const ctx = { parent: root.entry, isSudo: true, mount: SYSTEM_TTLS };
+    const revoked = await store.create({ path: PATH }, ctx);
+    assert.ok(await store.lookup(revoked.token)); // cached now, by text and by digest
+    await store.revoke(revoked.token);
+    assert.equal(await store.lookup(revoked.token), undefined);
+    const once = await store.create({ path: PATH, numUses: 1 }, ctx);
+    const entry = await store.lookup(once.token);
+    assert.ok(entry);
+    assert.equal((await store.useToken(entry)).isLastUse, true);
+    assert.equal(await store.lookup(once.token), undefined);
+  });
+
+  it('sees a token revoked by another server once that key is invalidated', async () => {
+    const { store, root, storage } = await createTestTokenStore();
+    const { token, entry } = await store.create(
+      { path: PATH },
+      { parent: root.entry, isSudo: true, mount: SYSTEM_TTLS },
+    );
+    assert.ok(await store.lookup(token));
+    // Another server sharing the storage deletes the entry; only its change feed can tell us.
+    await storage.delete(`id/${entry.hash}`);
+    store.invalidate(`id/${entry.hash}`);
+    assert.equal(await store.lookup(token), undefined);
+  });
+
+  it('forgets the digests of token texts with the salt', async () => {
+    const { store, root, storage, random } = await createTestTokenStore();
+    const { token } = await store.create({ path: PATH }, { parent: root.entry, isSudo: true, mount: SYSTEM_TTLS });
+    assert.ok(await store.lookup(token));
+    // A restored snapshot of another server brings another salt: the old digest names nothing there.
+    store.reset();
+    await storage.put('salt', random.bytes(32));
+    await store.setup();
+    assert.equal(await store.lookup(token), undefined);
+  });
+
   it('keeps tokens valid across a restart (the salt and batch key persist)', async () => {
     const { store, root, storage, clock } = await createTestTokenStore();
     const ctx = { parent: root.entry, isSudo: true, mount: SYSTEM_TTLS };

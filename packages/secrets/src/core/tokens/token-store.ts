@@ -14,6 +14,9 @@ import { RoleStore } from './token-roles.js';
 import { calculateTtl, type MountTtls } from './token-ttl.js';
 import { planWrappingToken, type WrappingTokenRequest } from './wrapping-token.js';
 
+/** Token digests remembered at most (see `TokenStore.#digests`). */
+const DIGEST_MEMO_LIMIT = 10_000;
+
 /** Prefix of service tokens, as established clients expect: `hvs.` + 24 base62 characters. */
 export const SERVICE_TOKEN_PREFIX = 'hvs.';
 
@@ -76,6 +79,13 @@ export class TokenStore {
   readonly roles: RoleStore;
   #salt: Buffer | undefined;
   #batch: BatchTokenCodec | undefined;
+  /**
+   * Token text → its salted digest, for tokens that resolved to an entry: every authenticated
+   * request looks its token up, and a hit skips the HMAC (the entry itself comes from the index's
+   * cache, which revocations, uses and renewals keep current). A digest never goes stale while the
+   * salt stays; the memo is dropped with the salt. Bounded: past the limit the oldest go.
+   */
+  readonly #digests = new Map<string, string>();
 
   /** `storage` is the barrier view `sys/token/`. */
   constructor(deps: { storage: Storage; random: Random; clock: Clock; hooks?: TokenStoreHooks }) {
@@ -89,6 +99,7 @@ export class TokenStore {
 
   /** Loads or creates the salt and the batch-token key; call once after unseal. */
   async setup(): Promise<void> {
+    this.#digests.clear();
     this.#salt = Buffer.from(await this.#secret('salt'));
     this.#batch = new BatchTokenCodec(await this.#secret('batch-key'), this.#random);
     await this.#index.migrate();
@@ -98,7 +109,17 @@ export class TokenStore {
   reset(): void {
     this.#salt = undefined;
     this.#batch = undefined;
+    this.#digests.clear();
     this.#index.clear();
+  }
+
+  /**
+   * Drops what is cached for a key of the store's storage (`id/<hash>` and so on): for a change
+   * made by another server (a change feed on HA storage). Changes made through this store need
+   * no call: they update the caches themselves.
+   */
+  invalidate(key: string): void {
+    if (key.startsWith('id/')) this.#index.forget(key.slice('id/'.length));
   }
 
   /** Creates a non-expiring, non-renewable root token; `id` chooses its text (dev mode's `-dev-root-token-id`). */
@@ -188,8 +209,19 @@ export class TokenStore {
       if (entry.parent_accessor && !(await this.lookupAccessor(entry.parent_accessor))) return undefined;
       return entry;
     }
-    const entry = await this.#index.byHash(this.#hash(token));
+    const hash = this.#digests.get(token) ?? this.#hash(token);
+    const entry = await this.#index.byHash(hash);
+    if (entry) this.#rememberDigest(token, hash);
     return entry && this.#usable(entry, nowMs, opts) ? entry : undefined;
+  }
+
+  #rememberDigest(token: string, hash: string): void {
+    if (this.#digests.has(token)) return;
+    if (this.#digests.size >= DIGEST_MEMO_LIMIT) {
+      const oldest = this.#digests.keys().next().value;
+      if (oldest !== undefined) this.#digests.delete(oldest);
+    }
+    this.#digests.set(token, hash);
   }
 
   /** The live entry with `accessor` (never carries the token text), or `undefined`. */
