@@ -48,6 +48,11 @@ const RETRY_MS = 500;
 
 export type ForwardOutcome = 'answered' | 'unreachable';
 
+interface Target {
+  url: URL;
+  agent: Agent;
+}
+
 /**
  * A standby's channel to the active server: requests go over HTTPS to the active's `cluster_addr`,
  * both ends presenting the cluster certificate, which lives behind the barrier; so only a server
@@ -58,6 +63,7 @@ export class ClusterForwarder {
   readonly #clock: Clock;
   readonly #logger: Logger;
   #agent: { fingerprint: string; agent: Agent } | undefined;
+  #cached: Target | undefined;
 
   constructor(deps: { core: ForwardingCore; clock: Clock; logger: Logger }) {
     this.#core = deps.core;
@@ -75,10 +81,14 @@ export class ClusterForwarder {
       if (attempt > 0) await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, RETRY_MS));
       const target = await this.#target();
       if (!target) continue;
-      const answer = await this.#send(target, fr);
-      if (answer === 'unreachable') continue;
-      if (answer.headers[NOT_ACTIVE_HEADER] !== undefined) {
-        answer.resume();
+      const answer = await this.#send(target, fr).catch((err: unknown) => {
+        this.#cached = undefined;
+        throw err;
+      });
+      if (answer === 'unreachable' || answer.headers[NOT_ACTIVE_HEADER] !== undefined) {
+        // Another server may be active by now: ask the lock again.
+        this.#cached = undefined;
+        if (answer !== 'unreachable') answer.resume();
         continue;
       }
       await relay(answer, res);
@@ -97,19 +107,27 @@ export class ClusterForwarder {
       this.#logger.debug('HA: echo to the active server failed', { error: err.message });
       return 'unreachable' as const;
     });
+    if (answer === 'unreachable' || answer.headers[NOT_ACTIVE_HEADER] !== undefined) this.#cached = undefined;
     if (answer !== 'unreachable') answer.resume();
   }
 
   close(): void {
     this.#agent?.agent.destroy();
     this.#agent = undefined;
+    this.#cached = undefined;
   }
 
-  async #target(): Promise<{ url: URL; agent: Agent } | undefined> {
+  /**
+   * The active server's cluster address and an agent holding the cluster certificate; kept until a
+   * forward fails (refused, or answered by a server no longer active), so a forward costs no etcd read.
+   */
+  async #target(): Promise<Target | undefined> {
+    if (this.#cached) return this.#cached;
     const [{ leader }, tls] = await Promise.all([this.#core.haStatus(), this.#core.clusterTls()]);
     if (!leader?.clusterAddr || !tls) return undefined;
     const address = leader.clusterAddr.includes('://') ? leader.clusterAddr : `https://${leader.clusterAddr}`;
-    return { url: new URL(address), agent: this.#agentFor(tls) };
+    this.#cached = { url: new URL(address), agent: this.#agentFor(tls) };
+    return this.#cached;
   }
 
   /** One keep-alive agent per cluster certificate, which checks the peer presents that very certificate. */
@@ -130,7 +148,7 @@ export class ClusterForwarder {
     return agent;
   }
 
-  #send(target: { url: URL; agent: Agent }, fr: ForwardRequest): Promise<IncomingMessage | 'unreachable'> {
+  #send(target: Target, fr: ForwardRequest): Promise<IncomingMessage | 'unreachable'> {
     const { method, url } = listAsQuery(fr.method, fr.url);
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(fr.headers)) {

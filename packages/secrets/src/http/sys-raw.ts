@@ -111,9 +111,9 @@ async function sealStatusBody(ctx: RawContext) {
  */
 async function healthOf(ctx: RawContext) {
   const initialized = await ctx.core.isInitialized();
-  const ha = await ctx.core.haStatus();
   const standby = ctx.core.isStandby();
-  const perfStandby = standby && ha.isPerfStandby === true;
+  // Only a standby asks (the HA status reads etcd): load balancers poll this endpoint often.
+  const perfStandby = standby && (await ctx.core.haStatus()).isPerfStandby === true;
   const sealed = ctx.core.isSealed() && !standby;
   const status = healthStatus(ctx.query, { initialized, sealed, standby, perfStandby });
   const cluster = sealed ? undefined : ctx.core.cluster();
