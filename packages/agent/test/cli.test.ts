@@ -140,7 +140,7 @@ describe('ward-agent CLI against a real agent', () => {
   });
 
   it('operator debug writes a tar.gz with self, members, host and profiles', async () => {
-    const r = await cli(['operator', 'debug', `-output=${dir}`, '-pprof-duration=1'], { ...env, NOMAD_TOKEN: root });
+    const r = await cli(['operator', 'debug', `-output=${dir}`, '-pprof-duration=1s'], { ...env, NOMAD_TOKEN: root });
     assert.equal(r.code, 0, r.stderr);
     const archive = /Created debug archive: (\S+\.tar\.gz)/.exec(r.stdout)?.[1];
     assert.ok(archive, r.stdout);
@@ -153,6 +153,39 @@ describe('ward-agent CLI against a real agent', () => {
       (await readdir(dir)).filter((f) => f.startsWith('ward-agent-debug-')),
       [archive.split('/').pop()],
     );
+  });
+
+  // Issue 21 point 12: the flag style, duration parser and usage exit code all three binaries share.
+  it('takes -flag=value, -flag value and --flag; refuses an unknown flag or a bad duration with exit 2', async () => {
+    for (const address of [[`-address=${agent.url}`], ['-address', agent.url], ['--address', agent.url]]) {
+      const r = await cli(['server', 'members', ...address, '-token', root], { NOMAD_ADDR: 'http://127.0.0.1:1' });
+      assert.equal(r.code, 0, `${address.join(' ')}: ${r.stderr}`);
+      assert.match(r.stdout, /^cli\.global\s/m);
+    }
+    const unknown = await cli(['server', 'members', '-bogus=1'], env);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^Error: flag provided but not defined: -bogus\n\nUsage: ward-agent server members/);
+    const debug = await cli(['operator', 'debug', '-pprof-duration', '1fortnight'], env);
+    assert.equal(debug.code, 2);
+    assert.match(
+      debug.stderr,
+      /^Error: invalid value "1fortnight" for flag -pprof-duration: unknown unit "fortnight" in duration "1fortnight"\n\nUsage: ward-agent operator debug/,
+    );
+    const run = await cli(['agent', '-dev', '-retry-interval=1fortnight']);
+    assert.equal(run.code, 2);
+    assert.match(
+      run.stderr,
+      /^Error: invalid value "1fortnight" for flag -retry-interval: unknown unit "fortnight" in duration "1fortnight"\n\nUsage: ward-agent agent/,
+    );
+    const negative = await cli(['agent', '-dev', '-retry-interval=-1s']);
+    assert.equal(negative.code, 2);
+    assert.match(negative.stderr, /durations cannot be negative/);
+    for (const args of [[], ['-bogus'], ['frobnicate']]) {
+      const r = await cli(args);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.stderr, /Usage: ward-agent <command>/, args.join(' '));
+    }
+    assert.equal((await cli(['-help'])).code, 0);
   });
 
   it('answers -help on every command with usage and an example, and usage errors with exit 2', async () => {
@@ -174,7 +207,7 @@ describe('ward-agent CLI against a real agent', () => {
     }
     const bad = await cli(['acl', 'token', 'create', '-nope'], env);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /^flag provided but not defined: -nope\n\nUsage: ward-agent acl token create/);
+    assert.match(bad.stderr, /^Error: flag provided but not defined: -nope\n\nUsage: ward-agent acl token create/);
     const missing = await cli(['acl', 'policy', 'apply', 'only-name'], env);
     assert.equal(missing.code, 2);
     const unknown = await cli(['acl', 'frobnicate']);

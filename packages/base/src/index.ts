@@ -1,5 +1,6 @@
 export { type Cancel, type Clock, FakeClock, systemClock } from './clock.js';
 export * from './duration.js';
+export * from './go-flags.js';
 export {
   createLogger,
   LOG_LEVELS,

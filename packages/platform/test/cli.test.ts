@@ -155,7 +155,7 @@ describe('bin/ward-platform', () => {
     for (const flag of ['--help', '-help', '-h']) {
       const out = execFileSync(process.execPath, [BIN, 'serve', flag], { encoding: 'utf8' });
       assert.match(out, /^Usage: ward-platform serve/, flag);
-      assert.match(out, /--rate-limit N/);
+      assert.match(out, /-rate-limit=N/);
     }
     assert.match(execFileSync(process.execPath, [BIN, 'admin', 'create', '-help'], { encoding: 'utf8' }), /^Usage/);
   });
@@ -190,6 +190,52 @@ describe('bin/ward-platform', () => {
     const bad = runCli(['serve', '--config', config]);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /unknown key "database_ulr"/);
+  });
+
+  // Issue 21 point 12: the flag style, duration parser and usage exit code all three binaries share.
+  it('takes -flag=value, -flag value and --flag; refuses an unknown flag or a bad duration with exit 2', () => {
+    const db = join(dir, 'flag-style.db');
+    const create = (args: string[]) =>
+      execFileSync(process.execPath, [BIN, 'admin', 'create', ...args], { encoding: 'utf8' });
+    const before = Date.now();
+    const a = create([`-db=${db}`, '-username=a', '-email=a@example.com', '-token-ttl=720h']);
+    const expires = Date.parse(/^Token expires: (\S+)$/m.exec(a)?.[1] ?? '');
+    assert.ok(expires >= before + 720 * 3_600_000 && expires <= Date.now() + 720 * 3_600_000, a);
+    const b = create(['-db', db, '-username', 'b', '--email', 'b@example.com', '--token-ttl', '1h30m']);
+    assert.match(b, /^API token: /m);
+    assert.match(b, /^Token expires: /m);
+    assert.doesNotMatch(create(['--db', db, '--username=c', '-email=c@example.com']), /Token expires/);
+
+    const unknown = runCli(['serve', '-bogus=1']);
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /^Error: flag provided but not defined: -bogus\n\nUsage: ward-platform serve/);
+    const bad = runCli(['admin', 'create', '-db', db, '-username=d', '-email=d@example.com', '-token-ttl=1fortnight']);
+    assert.equal(bad.status, 2);
+    assert.match(
+      bad.stderr,
+      /^Error: invalid value "1fortnight" for flag -token-ttl: unknown unit "fortnight" in duration "1fortnight"\n\nUsage: ward-platform admin create/,
+    );
+    for (const ttl of ['-1s', '90', '0s']) {
+      const refused = runCli([
+        'admin',
+        'create',
+        `-db=${db}`,
+        '-username=d',
+        '-email=d@example.com',
+        `-token-ttl=${ttl}`,
+      ]);
+      assert.equal(refused.status, 2, ttl);
+    }
+    for (const args of [[], ['-bogus'], ['frobnicate'], ['serve', '-listen'], ['serve', 'extra']]) {
+      const r = runCli(args);
+      assert.equal(r.status, 2, args.join(' '));
+      assert.match(r.stderr, /^Error: .*\n\nUsage: ward-platform /s, args.join(' '));
+    }
+    for (const help of ['-help', '-h', '--help'])
+      assert.match(
+        execFileSync(process.execPath, [BIN, help], { encoding: 'utf8' }),
+        /^Usage: ward-platform <command>/,
+      );
   });
 
   it('exits 2 with a message on bad usage', () => {

@@ -38,6 +38,6 @@ describe('ward completion bash|zsh', () => {
     assert.match(zsh.stdout, /^#compdef ward/);
     assert.match(zsh.stdout, /"kv metadata"\) candidates=\(delete get put\) ;;/);
     const fish = await runWard(['completion', 'fish'], { HOME: await tempHome() });
-    assert.equal(fish.code, 1);
+    assert.equal(fish.code, 2);
   });
 });

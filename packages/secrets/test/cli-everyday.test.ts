@@ -46,7 +46,7 @@ describe('ward everyday commands against a running server', () => {
     const meta = JSON.parse(await ok(['kv', 'metadata', 'get', '-format=json', 'secret/app'])).data;
     assert.equal(meta.versions['1'].destroyed, true);
     const noVersions = await cli.ward(['kv', 'destroy', 'secret/app']);
-    assert.equal(noVersions.code, 1);
+    assert.equal(noVersions.code, 2);
     assert.match(noVersions.stderr, /no versions provided/);
 
     await ok(['kv', 'metadata', 'put', '-max-versions=5', '-custom-metadata=owner=ops', 'secret/app']);

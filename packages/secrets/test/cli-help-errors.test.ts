@@ -46,7 +46,7 @@ describe('ward help and errors', () => {
 
   it('an unknown command suggests the nearest one', async () => {
     const typo = await cli.ward(['stauts']);
-    assert.equal(typo.code, 1);
+    assert.equal(typo.code, 2);
     assert.match(typo.stderr, /unknown command "stauts"\n\nDid you mean "ward status"\?/);
     assert.match((await cli.ward(['kv', 'gte', 'secret/x'])).stderr, /Did you mean "ward kv get"\?/);
   });

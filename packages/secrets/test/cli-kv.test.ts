@@ -117,7 +117,7 @@ describe('ward kv / read / write / list / delete against a running server', () =
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /^Error: No value found at secret\/data\/raw/);
 
-    assert.equal((await cli.ward(['write', 'legacy/x'])).code, 1, 'write without data needs -force');
+    assert.equal((await cli.ward(['write', 'legacy/x'])).code, 2, 'write without data needs -force');
     const v1 = await cli.ward(['write', 'legacy/x', 'a=1', 'b=2']);
     assert.match(v1.stdout, /Success! Data written to: legacy\/x/);
     assert.deepEqual(JSON.parse((await cli.ward(['read', '-format=json', 'legacy/x'])).stdout).data, {

@@ -44,7 +44,7 @@ describe('ward client over TLS (ward server -dev-tls, generated CA)', () => {
     const off = await runWard(['status'], { ...base, VAULT_SKIP_VERIFY: 'false' });
     assert.equal(off.code, 2, 'VAULT_SKIP_VERIFY=false still verifies');
     const garbage = await runWard(['status'], { ...base, VAULT_SKIP_VERIFY: 'maybe' });
-    assert.equal(garbage.code, 1);
+    assert.equal(garbage.code, 2);
     assert.match(garbage.stderr, /could not parse VAULT_SKIP_VERIFY/);
   });
 

@@ -91,24 +91,24 @@ describe('ward token / login against a running server', () => {
     assert.equal(await readFile(file, 'utf8'), cli.server.rootToken, 'a failed login keeps the old token');
   });
 
-  it('fails clearly: exit 1 for usage, 2 for API errors', async () => {
+  it('fails clearly: exit 2 for usage errors (issue 21 point 12) and for API errors', async () => {
     const unknown = await cli.ward(['frobnicate']);
-    assert.equal(unknown.code, 1);
+    assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /^Error: unknown command "frobnicate"/);
     const badFlag = await cli.ward(['kv', 'get', '-bogus', 'secret/x']);
-    assert.equal(badFlag.code, 1);
+    assert.equal(badFlag.code, 2);
     assert.match(badFlag.stderr, /flag provided but not defined: -bogus/);
     const missing = await cli.ward(['kv', 'get']);
-    assert.equal(missing.code, 1);
+    assert.equal(missing.code, 2);
     assert.match(missing.stderr, /Usage: ward kv get/);
     const group = await cli.ward(['kv']);
-    assert.equal(group.code, 1);
+    assert.equal(group.code, 2);
     assert.match(group.stderr, /kv get/);
     const help = await cli.ward(['kv', 'put', '-help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /-cas=VALUE/);
     const format = await cli.ward(['status', '-format=xml']);
-    assert.equal(format.code, 1);
+    assert.equal(format.code, 2);
 
     const denied = await runWard(['read', 'secret/data/x'], { ...cli.env, VAULT_TOKEN: 'wrong' });
     assert.equal(denied.code, 2);
@@ -165,7 +165,7 @@ describe('ward login -method=userpass', () => {
       assert.equal(seen[0]?.headers['x-vault-request'], 'true');
       assert.equal(await readFile(join(home, '.ward-token'), 'utf8'), 's.fromuserpass');
       const noPassword = await runWard(['login', '-method=userpass', 'username=alice'], env);
-      assert.equal(noPassword.code, 1);
+      assert.equal(noPassword.code, 2);
     } finally {
       fake.close();
     }

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
+import { type FlagKind, type FlagValue, UsageError } from '@ward/base';
+import { splitCommas } from '../config/flags.js';
 import type { AgentApi } from './api.js';
-import { type FlagKind, type FlagValue, UsageError } from './go-flags.js';
 
 /** What a command gets: its parsed flags and arguments, the API client, and where to write. */
 export interface CommandContext {
@@ -45,14 +46,15 @@ export function flagBool(ctx: CommandContext, name: string): boolean {
   return ctx.flags.get(name) === true;
 }
 
-export function flagNumber(ctx: CommandContext, name: string, fallback: number): number {
+/** A duration flag's value in nanoseconds. */
+export function flagDuration(ctx: CommandContext, name: string, fallback: bigint): bigint {
   const v = ctx.flags.get(name);
-  return typeof v === 'number' ? v : fallback;
+  return typeof v === 'bigint' ? v : fallback;
 }
 
 export function flagList(ctx: CommandContext, name: string): string[] {
   const v = ctx.flags.get(name);
-  return Array.isArray(v) ? v : [];
+  return Array.isArray(v) ? splitCommas(v) : [];
 }
 
 /** The help text every API command ends with. */

@@ -1,11 +1,11 @@
-import { cryptoRandom, systemClock } from '@ward/base';
+import { cryptoRandom, isHelpFlag, systemClock, USAGE_EXIT_CODE, UsageError, usageErrorText } from '@ward/base';
 import { Agent } from '../agent.js';
 import { VERSION } from '../config/config.js';
 import { ConfigError } from '../config/errors.js';
+import { isAgentHelp } from '../config/flags.js';
 import { loadConfig } from '../config/load.js';
 import { LogHub } from '../monitor/log-hub.js';
 import { COMMANDS, commandsUnder, findCommand } from './command-table.js';
-import { UsageError } from './go-flags.js';
 import { runCommand } from './run-command.js';
 
 function usageText(): string {
@@ -32,34 +32,50 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`Ward agent v${VERSION}\n`);
     return 0;
   }
-  if (command === undefined || command === '-h' || command === '-help' || command === '--help') {
+  if (command === undefined) {
+    process.stderr.write(usageText());
+    return USAGE_EXIT_CODE;
+  }
+  if (isHelpFlag(command)) {
     process.stdout.write(usageText());
     return 0;
+  }
+  if (command.startsWith('-')) {
+    process.stderr.write(
+      usageErrorText(`flag provided but not defined: -${command.replace(/^--?|=.*$/gs, '')}`, usageText()),
+    );
+    return USAGE_EXIT_CODE;
   }
   if (command === 'agent') return runAgent(rest);
   const found = findCommand(argv);
   if (found) return runCommand(found.command, found.rest, process.env);
-  const under = commandsUnder(argv.filter((a) => !a.startsWith('-')));
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const under = commandsUnder(words);
   const hint = under.length > 0 ? under.map((c) => `  ward-agent ${c.name}`).join('\n') : usageText();
-  process.stderr.write(`Unknown command: ${argv.filter((a) => !a.startsWith('-')).join(' ')}\n\n${hint}\n`);
-  return 2;
+  process.stderr.write(usageErrorText(`unknown command "${words.join(' ')}"`, hint));
+  return USAGE_EXIT_CODE;
 }
 
+const AGENT_USAGE =
+  'Usage: ward-agent agent [flags]\n\n  Runs a cluster agent. Flags: see packages/agent/README.md.\n\nExample:\n  ward-agent agent -dev\n';
+
 async function runAgent(args: string[]): Promise<number> {
-  if (args.some((a) => a === '-h' || a === '-help' || a === '--help')) {
-    process.stdout.write(
-      'Usage: ward-agent agent [flags]\n\n  Runs a cluster agent. Flags: see packages/agent/README.md.\n\nExample:\n  ward-agent agent -dev\n',
-    );
-    return 0;
-  }
   let config: Awaited<ReturnType<typeof loadConfig>>;
   try {
+    if (isAgentHelp(args)) {
+      process.stdout.write(AGENT_USAGE);
+      return 0;
+    }
     config = await loadConfig(args);
   } catch (err) {
+    // A command line the agent cannot take is a usage error (2); a bad value in a file is not.
+    if (err instanceof UsageError) {
+      process.stderr.write(usageErrorText(err.message, AGENT_USAGE));
+      return err.exitCode;
+    }
     if (err instanceof ConfigError) {
       process.stderr.write(`==> Error: ${err.message}\n`);
-      // A flag the command does not accept is a usage error (2); a bad value in a file is not.
-      return err instanceof UsageError ? 2 : 1;
+      return 1;
     }
     throw err;
   }

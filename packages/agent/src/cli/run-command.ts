@@ -1,12 +1,10 @@
+import { type FlagKind, parseGoFlags, UsageError, usageErrorText } from '@ward/base';
 import { AgentApi, ApiError, apiTarget } from './api.js';
 import type { Command } from './command.js';
-import { type FlagKind, parseGoFlags, UsageError } from './go-flags.js';
 
 const COMMON_FLAGS: ReadonlyArray<[string, FlagKind]> = [
   ['address', 'string'],
   ['token', 'string'],
-  ['help', 'bool'],
-  ['h', 'bool'],
 ];
 
 /**
@@ -17,12 +15,12 @@ export async function runCommand(command: Command, argv: string[], env: NodeJS.P
   const spec = new Map<string, FlagKind>([...COMMON_FLAGS, ...command.flags]);
   let parsed: ReturnType<typeof parseGoFlags>;
   try {
-    parsed = parseGoFlags(argv, spec);
+    parsed = parseGoFlags(argv, spec, 'go');
   } catch (err) {
     if (err instanceof UsageError) return usage(command, err);
     throw err;
   }
-  if (parsed.values.get('help') === true || parsed.values.get('h') === true) {
+  if (parsed.isHelp) {
     process.stdout.write(command.help);
     return 0;
   }
@@ -61,6 +59,6 @@ export async function runCommand(command: Command, argv: string[], env: NodeJS.P
 }
 
 function usage(command: Command, err: UsageError): number {
-  process.stderr.write(`${err.message}\n\n${command.help}`);
-  return 2;
+  process.stderr.write(usageErrorText(err.message, command.help));
+  return err.exitCode;
 }

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { UsageError } from '@ward/base';
 import { defaultConfig, mergeConfig } from './config.js';
 import { ConfigError } from './errors.js';
 import { parseFlags } from './flags.js';
@@ -82,7 +83,7 @@ gossip { probe_interval = "200ms" }
     const early = parseFlags(['-gossip-probe-interval=200ms']).layer;
     const mixed = mergeConfig(defaultConfig('h'), early, file, parseFlags(['-gossip-profile=lan']).layer).gossip;
     assert.deepEqual([mixed.probeIntervalMs, mixed.probeTimeoutMs], [200, 500]);
-    assert.throws(() => parseFlags(['-gossip-profile=moon']), ConfigError);
+    assert.throws(() => parseFlags(['-gossip-profile=moon']), UsageError);
     await assert.rejects(parseConfigText('b.hcl', 'gossip_profile = "moon"\n'), ConfigError);
   });
 
@@ -98,8 +99,26 @@ gossip { probe_interval = "200ms" }
     assert.deepEqual(c.ports, { http: 7000, rpc: 2, serf: 4648 });
     assert.equal(c.enableDebug, undefined);
     assert.equal(parseFlags(['-enable-debug=false']).layer.enableDebug, false);
-    assert.throws(() => parseFlags(['-nope']), ConfigError);
-    assert.throws(() => parseFlags(['-http-port=abc']), ConfigError);
+    assert.throws(() => parseFlags(['-nope']), UsageError);
+    assert.throws(() => parseFlags(['-http-port=abc']), UsageError);
+  });
+
+  // Issue 21 point 12: one duration parser, with Go's rules for the agent: a number needs its unit.
+  it('reads durations in flags and files as Go does, and says why one is refused', async () => {
+    const file = await parseConfigText('a.hcl', 'gossip {\n  probe_interval = "1.5s"\n  probe_timeout = "0"\n}\n');
+    assert.deepEqual([file.gossip?.probeIntervalMs, file.gossip?.probeTimeoutMs], [1500, 0]);
+    assert.equal(parseFlags(['-heartbeat-interval', '1m30s']).layer.heartbeatIntervalMs, 90_000);
+    assert.throws(() => parseFlags(['-retry-interval=30']), {
+      name: 'UsageError',
+      message: 'invalid value "30" for flag -retry-interval: missing unit in duration "30"',
+    });
+    assert.throws(() => parseFlags(['-retry-interval=-1s']), /durations cannot be negative/);
+    assert.throws(() => parseFlags(['-retry-interval=2562048h']), /longer than the maximum/);
+    await assert.rejects(parseConfigText('b.hcl', 'gossip {\n  probe_interval = 100\n}\n'), {
+      name: 'ConfigError',
+      message: 'gossip.probe_interval: missing unit in duration "100"',
+    });
+    await assert.rejects(parseConfigText('c.hcl', 'raft {\n  election_timeout = "1d"\n}\n'), /unknown unit "d"/);
   });
 
   it('makes -dev a loopback single-server cluster that is also a client', async () => {

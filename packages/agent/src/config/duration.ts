@@ -1,13 +1,20 @@
-import { parseGoDuration } from '@ward/base';
+import { DurationError, durationMs, parseDuration } from '@ward/base';
 import { ConfigError } from './errors.js';
 
-/** Parses Go-style durations as the established config uses ("250ms", "5s", "1m30s"); a bare number is ms. */
-export function parseDurationMs(value: string | number, what: string): number {
-  if (typeof value === 'number') return value;
-  if (/^\d+$/.test(value)) return Number(value);
-  const nanos = parseGoDuration(value);
-  if (nanos === undefined) throw new ConfigError(`invalid duration for ${what}: ${JSON.stringify(value)}`);
-  return Number(nanos) / 1e6;
+/**
+ * A config file's duration (`"250ms"`, `"5s"`, `"1m30s"`, `"0"`) in milliseconds, with Go's
+ * rules as the scheduler's users know them: a number needs its unit.
+ */
+export function parseDurationMs(value: unknown, what: string): number {
+  try {
+    // An HCL number is read as Go reads the string of its digits: only 0 goes without a unit.
+    const text = typeof value === 'number' ? String(value) : value;
+    if (typeof text !== 'string') throw new DurationError('', `invalid duration ${JSON.stringify(value)}`);
+    return durationMs(parseDuration(text, 'go'));
+  } catch (err) {
+    if (err instanceof DurationError) throw new ConfigError(`${what}: ${err.message}`);
+    throw err;
+  }
 }
 
 /** Formats a duration the way Go prints one ("1.5s", "12ms", "0s"), for stats values. */

@@ -1,8 +1,14 @@
-import { LOG_LEVELS, type LogLevel } from '@ward/base';
-import { type FlagKind, parseGoFlags, UsageError } from '../cli/go-flags.js';
+import {
+  durationMs,
+  type FlagKind,
+  type FlagValue,
+  LOG_LEVELS,
+  type LogLevel,
+  parseGoFlags,
+  UsageError,
+} from '@ward/base';
 import { type GossipConfig, isGossipProfile } from '../gossip/config.js';
 import type { ConfigLayer } from './config.js';
-import { ConfigError } from './errors.js';
 
 /** What the command line asks for: config files to read, then a layer that overrides them. */
 export interface ParsedFlags {
@@ -50,17 +56,22 @@ const FLAGS = new Map<string, FlagKind>(
   }) as Array<[string, FlagKind]>,
 );
 
+/** Whether `ward-agent agent` was asked for its help (`-h`, `-help`, `--help`); throws `UsageError` as `parseFlags` does. */
+export function isAgentHelp(argv: readonly string[]): boolean {
+  return parseGoFlags(argv, FLAGS, 'go').isHelp;
+}
+
 export function parseFlags(argv: string[]): ParsedFlags {
-  const parsed = parseGoFlags(argv, FLAGS);
+  const parsed = parseGoFlags(argv, FLAGS, 'go');
   if (parsed.args.length > 0) throw new UsageError(`unexpected argument: ${parsed.args[0]}`);
-  const v = Object.fromEntries(parsed.values);
+  const v = Object.fromEntries([...parsed.values].map(([k, value]) => [k, asConfigValue(value)]));
   const logLevel = v['log-level'] as string | undefined;
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel.toLowerCase() as LogLevel)) {
-    throw new ConfigError(`unknown log level: ${logLevel}`);
+    throw new UsageError(`unknown log level: ${logLevel}`);
   }
   const profile = v['gossip-profile'] as string | undefined;
   if (profile !== undefined && !isGossipProfile(profile)) {
-    throw new ConfigError(`invalid gossip profile ${JSON.stringify(profile)}: want lan or wan`);
+    throw new UsageError(`invalid gossip profile ${JSON.stringify(profile)}: want lan or wan`);
   }
   const gossip: Partial<GossipConfig> = {
     probeIntervalMs: v['gossip-probe-interval'] as number | undefined,
@@ -105,4 +116,18 @@ export function parseFlags(argv: string[]): ParsedFlags {
     heartbeatIntervalMs: v['heartbeat-interval'] as number | undefined,
   };
   return { isDev: v.dev === true, configFiles: (v.config as string[] | undefined) ?? [], layer };
+}
+
+/**
+ * A flag's value as the config keeps it: durations in milliseconds, and list items split at
+ * commas as well (`-join=a,b` is `-join=a -join=b`).
+ */
+function asConfigValue(value: FlagValue): FlagValue {
+  if (typeof value === 'bigint') return durationMs(value);
+  return Array.isArray(value) ? splitCommas(value) : value;
+}
+
+/** The items of a repeatable flag whose values may also be comma-separated lists. */
+export function splitCommas(values: readonly string[]): string[] {
+  return values.flatMap((v) => v.split(',').map((s) => s.trim())).filter(Boolean);
 }

@@ -1,57 +1,60 @@
-import { parseArgs } from 'node:util';
-import { type Clock, cryptoRandom, type Random } from '@ward/base';
+import { type Clock, cryptoRandom, durationMs, type FlagKind, parseGoFlags, type Random, UsageError } from '@ward/base';
 import { EMAIL_PATTERN, NAME_PATTERN } from '../api/input.js';
 import { openStore } from '../store/index.js';
 import { CliError } from './exit-error.js';
-import { goStyleArgs } from './go-style-args.js';
 import { DATABASE_URL_ENV, storeLocation } from './serve-options.js';
 
-export const ADMIN_CREATE_USAGE = `Usage: ward-platform admin create (--db PATH | --database-url URL) --username NAME --email EMAIL
+export const ADMIN_CREATE_USAGE = `Usage: ward-platform admin create (-db=PATH | -database-url=URL) -username=NAME -email=EMAIL [-token-ttl=DURATION]
 
   Adds a site administrator to the database (the server may be running on it) and prints the
-  one API token it gets. Without --dev the server has no users; this makes the first one.
+  one API token it gets. Without -dev the server has no users; this makes the first one.
+
+  -token-ttl=DURATION  the token expires this long after now (e.g. 720h, 30m); default: never
+
+Example:
+  ward-platform admin create -db=ward-platform.db -username=ops -email=ops@example.com -token-ttl=720h
 `;
+
+export const ADMIN_CREATE_FLAGS = new Map<string, FlagKind>([
+  ['db', 'string'],
+  ['database-url', 'string'],
+  ['username', 'string'],
+  ['email', 'string'],
+  ['token-ttl', 'duration'],
+]);
 
 /** `ward-platform admin create`: returns the lines to print. */
 export async function adminCreate(
   argv: string[],
   deps: { clock: Clock; random?: Random; env: NodeJS.ProcessEnv },
 ): Promise<string[]> {
-  let values: { db?: string; 'database-url'?: string; username?: string; email?: string };
-  try {
-    values = parseArgs({
-      args: goStyleArgs(argv),
-      strict: true,
-      options: {
-        db: { type: 'string' },
-        'database-url': { type: 'string' },
-        username: { type: 'string' },
-        email: { type: 'string' },
-      },
-    }).values;
-  } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\n${ADMIN_CREATE_USAGE}`, 2);
-  }
-  const { username, email } = values;
-  const location = storeLocation(values.db, values['database-url'] ?? deps.env[DATABASE_URL_ENV]);
-  if (!location || !username || !email) {
-    throw new CliError(`--db or --database-url, --username and --email are required\n\n${ADMIN_CREATE_USAGE}`, 2);
-  }
-  if (!NAME_PATTERN.test(username)) throw new CliError('--username may hold only letters, digits, "-" and "_"', 2);
-  if (!EMAIL_PATTERN.test(email)) throw new CliError('--email is not an email address', 2);
+  const parsed = parseGoFlags(argv, ADMIN_CREATE_FLAGS, 'go');
+  if (parsed.args.length > 0) throw new UsageError(`unexpected argument: ${parsed.args[0]}`);
+  const text = (name: string) => parsed.values.get(name) as string | undefined;
+  const username = text('username');
+  const email = text('email');
+  const location = storeLocation(text('db'), text('database-url') ?? deps.env[DATABASE_URL_ENV]);
+  if (!location || !username || !email) throw new UsageError('-db or -database-url, -username and -email are required');
+  if (!NAME_PATTERN.test(username)) throw new UsageError('-username may hold only letters, digits, "-" and "_"');
+  if (!EMAIL_PATTERN.test(email)) throw new UsageError('-email is not an email address');
+  const ttl = parsed.values.get('token-ttl') as bigint | undefined;
+  if (ttl === 0n)
+    throw new UsageError('-token-ttl must be longer than 0s (leave it out for a token that never expires)');
   const store = await openStore(location, deps.random ?? cryptoRandom);
   try {
     return await store.transaction(async (tx) => {
       if (await tx.users.byUsername(username)) throw new CliError(`a user named ${username} already exists`);
       const nowMs = deps.clock.now();
+      const expiredAtMs = ttl === undefined ? null : nowMs + Math.ceil(durationMs(ttl));
       const user = await tx.users.create({ username, email, isSiteAdmin: true, nowMs });
       const { secret } = await tx.tokens.createUserToken({
         userId: user.id,
         description: 'admin create',
-        expiredAtMs: null,
+        expiredAtMs,
         nowMs,
       });
-      return [`Created site administrator ${username} (${user.id})`, `API token: ${secret}`];
+      const expiry = expiredAtMs === null ? [] : [`Token expires: ${new Date(expiredAtMs).toISOString()}`];
+      return [`Created site administrator ${username} (${user.id})`, `API token: ${secret}`, ...expiry];
     });
   } finally {
     await store.close();

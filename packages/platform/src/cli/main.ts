@@ -1,9 +1,8 @@
-import { createLogger, systemClock } from '@ward/base';
-import { ADMIN_CREATE_USAGE, adminCreate } from './admin-create.js';
+import { createLogger, isHelpFlag, parseGoFlags, systemClock, UsageError, usageErrorText } from '@ward/base';
+import { ADMIN_CREATE_FLAGS, ADMIN_CREATE_USAGE, adminCreate } from './admin-create.js';
 import { CliError } from './exit-error.js';
-import { wantsHelp } from './go-style-args.js';
 import { serve } from './serve.js';
-import { parseServeOptions, SERVE_USAGE } from './serve-options.js';
+import { parseServeOptions, SERVE_FLAGS, SERVE_USAGE } from './serve-options.js';
 
 const USAGE = `Usage: ward-platform <command> [options]
 
@@ -11,41 +10,38 @@ Commands:
   serve          run the platform API (/api/v2) and the billing pages (/app)
   admin create   add a site administrator and print its API token
 
-${SERVE_USAGE}
-${ADMIN_CREATE_USAGE}`;
+Run "ward-platform <command> -help" for a command's options and an example.
+`;
 
 /**
  * Entry point of `bin/ward-platform`, and the only place that ends the process: errors become
- * an exit code here, and `serve` runs until SIGINT or SIGTERM.
+ * an exit code here (2 for a usage error), and `serve` runs until SIGINT or SIGTERM.
  */
 export async function run(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const isAdminCreate = command === 'admin' && rest[0] === 'create';
+  const usage = command === 'serve' ? SERVE_USAGE : isAdminCreate ? ADMIN_CREATE_USAGE : USAGE;
   try {
-    const [command, ...rest] = argv;
-    if (command === 'serve' && wantsHelp(rest)) return printHelp(SERVE_USAGE);
-    if (command === 'admin' && rest[0] === 'create' && wantsHelp(rest)) return printHelp(ADMIN_CREATE_USAGE);
     if (command === 'serve') {
-      const opts = await parseServeOptions(rest, process.env);
-      const logger = createLogger({ level: opts.logLevel });
-      const server = await serve(opts, { clock: systemClock, logger, print: (l) => process.stdout.write(`${l}\n`) });
-      const stop = () => {
-        logger.info('shutting down');
-        server.close().then(() => process.exit(0));
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      return;
+      if (parseGoFlags(rest, SERVE_FLAGS, 'go').isHelp) return printHelp(SERVE_USAGE);
+      return await runServe(rest);
     }
-    if (command === 'admin' && rest[0] === 'create') {
+    if (isAdminCreate) {
+      if (parseGoFlags(rest.slice(1), ADMIN_CREATE_FLAGS, 'go').isHelp) return printHelp(ADMIN_CREATE_USAGE);
       for (const line of await adminCreate(rest.slice(1), { clock: systemClock, env: process.env }))
         process.stdout.write(`${line}\n`);
       process.exit(0);
     }
-    if (command === undefined || command === 'help' || wantsHelp([command])) {
-      process.stdout.write(USAGE);
-      process.exit(command === undefined ? 2 : 0);
-    }
-    throw new CliError(`unknown command "${command}"\n\n${USAGE}`, 2);
+    if (command === 'help' || (command !== undefined && isHelpFlag(command))) return printHelp(USAGE);
+    if (command === undefined) throw new UsageError('no command given');
+    if (command.startsWith('-'))
+      throw new UsageError(`flag provided but not defined: -${command.replace(/^--?|=.*$/gs, '')}`);
+    throw new UsageError(`unknown command "${argv.filter((a) => !a.startsWith('-')).join(' ')}"`);
   } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(usageErrorText(err.message, usage));
+      process.exit(err.exitCode);
+    }
     if (err instanceof CliError) {
       process.stderr.write(`Error: ${err.message}\n`);
       process.exit(err.exitCode);
@@ -53,6 +49,18 @@ export async function run(argv: string[]): Promise<void> {
     process.stderr.write(`Error: ${(err as Error)?.stack ?? String(err)}\n`);
     process.exit(1);
   }
+}
+
+async function runServe(argv: string[]): Promise<void> {
+  const opts = await parseServeOptions(argv, process.env);
+  const logger = createLogger({ level: opts.logLevel });
+  const server = await serve(opts, { clock: systemClock, logger, print: (l) => process.stdout.write(`${l}\n`) });
+  const stop = () => {
+    logger.info('shutting down');
+    server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 }
 
 function printHelp(usage: string): void {

@@ -1,3 +1,4 @@
+import type { FlagKind } from '@ward/base';
 import type { Client } from '@ward/secrets-client';
 import { flagValue, type ParsedArgs, parseArgs, UsageError } from './flags.js';
 import type { Output } from './output.js';
@@ -17,7 +18,8 @@ export class CliError extends Error {
 type StringFlag = { kind: 'string'; description: string; default?: string };
 type BoolFlag = { kind: 'bool'; description: string };
 type ListFlag = { kind: 'list'; description: string };
-export type FlagSpec = StringFlag | BoolFlag | ListFlag;
+type DurationFlag = { kind: 'duration'; description: string };
+export type FlagSpec = StringFlag | BoolFlag | ListFlag | DurationFlag;
 
 function stringFlag(description: string): { kind: 'string'; description: string };
 function stringFlag(
@@ -30,11 +32,15 @@ function stringFlag(description: string, defaultValue?: string): StringFlag {
     : { kind: 'string', description, default: defaultValue };
 }
 
-/** Flag declarations: `-name=value` strings, bare `-name` booleans, repeatable lists. */
+/**
+ * Flag declarations: `-name=value` strings, bare `-name` booleans, repeatable lists, and
+ * durations (`1h30m`, `90s`, `90`, `7d`) checked by the shared parser and sent as whole seconds.
+ */
 export const flag = {
   string: stringFlag,
   bool: (description: string): BoolFlag => ({ kind: 'bool', description }),
   list: (description: string): ListFlag => ({ kind: 'list', description }),
+  duration: (description: string): DurationFlag => ({ kind: 'duration', description }),
 };
 
 /** The typed values of declared flags. */
@@ -109,7 +115,7 @@ export type ContextFactory = (globals: ParsedArgs) => Promise<CommandContext & {
 const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   address: flag.string('Server address (env WARD_ADDR or VAULT_ADDR; default https://127.0.0.1:8200).'),
   namespace: flag.string('Namespace for the request (env VAULT_NAMESPACE).'),
-  'wrap-ttl': flag.string(
+  'wrap-ttl': flag.duration(
     'Wrap the response: print a single-use token valid this long (e.g. 5m) that `ward unwrap` turns back into it (env VAULT_WRAP_TTL).',
   ),
   'ca-cert': flag.string('PEM file of the CA that signed the server certificate (env VAULT_CACERT).'),
@@ -120,27 +126,24 @@ const GLOBAL_FLAGS: Record<string, FlagSpec> = {
 
 /** Declares a command; see `CommandSpec`. */
 export function defineCommand<F extends Record<string, FlagSpec>>(spec: CommandSpec<F>): Command {
-  const all: Record<string, FlagSpec> = { ...GLOBAL_FLAGS, ...spec.flags };
-  const booleans = new Set(Object.entries(all).flatMap(([n, f]) => (f.kind === 'bool' ? [n] : [])));
+  const kinds = new Map<string, FlagKind>(
+    Object.entries({ ...GLOBAL_FLAGS, ...spec.flags }).map(([name, f]) => [name, f.kind]),
+  );
   return {
     name: spec.name,
     summary: spec.summary,
     help: () => commandHelp(spec),
     async execute(argv, { makeContext }) {
-      const parsed = parseArgs(argv, booleans, new Set(Object.keys(all)));
-      for (const name of parsed.flags.keys()) {
-        if (!Object.hasOwn(all, name))
-          throw new UsageError(`flag provided but not defined: -${name}\n\n${commandHelp(spec)}`);
-      }
+      const parsed = parseArgs(argv, kinds, commandHelp(spec));
       const { min, max } = spec.args;
-      const n = parsed.positionals.length;
+      const n = parsed.args.length;
       if (n < min || (max !== undefined && n > max)) {
         const expected = max === undefined ? `at least ${min}` : min === max ? `${min}` : `${min} to ${max}`;
         throw new UsageError(`expected ${expected} argument(s), got ${n}\n\n${commandHelp(spec)}`);
       }
       const ctx = await makeContext(parsed);
       try {
-        return (await spec.run({ flags: flagValues(spec.flags, parsed), args: parsed.positionals }, ctx)) ?? 0;
+        return (await spec.run({ flags: flagValues(spec.flags, parsed), args: parsed.args }, ctx)) ?? 0;
       } finally {
         await ctx.close();
       }
@@ -151,17 +154,17 @@ export function defineCommand<F extends Record<string, FlagSpec>>(spec: CommandS
 function flagValues<F extends Record<string, FlagSpec>>(specs: F, parsed: ParsedArgs): FlagValues<F> {
   const values: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(specs)) {
-    const raw = flagValue(parsed, name);
-    if (f.kind === 'bool') values[name] = raw !== undefined && raw !== 'false' && raw !== '0';
-    else if (f.kind === 'list') values[name] = parsed.flags.get(name) ?? [];
-    else values[name] = raw ?? f.default;
+    if (f.kind === 'bool') values[name] = parsed.values.get(name) === true;
+    else if (f.kind === 'list') values[name] = parsed.values.get(name) ?? [];
+    else values[name] = flagValue(parsed, name) ?? (f.kind === 'string' ? f.default : undefined);
   }
   return values as FlagValues<F>;
 }
 
 function commandHelp(spec: CommandSpec<Record<string, FlagSpec>>): string {
   const line = (name: string, f: FlagSpec) => {
-    const left = f.kind === 'bool' ? `-${name}` : `-${name}=${f.kind === 'list' ? 'VALUE (repeatable)' : 'VALUE'}`;
+    const value = f.kind === 'list' ? 'VALUE (repeatable)' : f.kind === 'duration' ? 'DURATION' : 'VALUE';
+    const left = f.kind === 'bool' ? `-${name}` : `-${name}=${value}`;
     const def = f.kind === 'string' && f.default !== undefined ? ` (default ${f.default})` : '';
     return `  ${left.padEnd(32)} ${f.description}${def}`;
   };

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { isHelpFlag, USAGE_EXIT_CODE, usageErrorText } from '@ward/base';
 import { ClientError } from '@ward/secrets-client';
 import { CliError, type CommandIO } from './command.js';
 import { commandNames, commandsUnder, findCommand, suggestCommand } from './command-table.js';
@@ -24,24 +25,27 @@ function usage(): string {
   ].join('\n');
 }
 
-const isHelpFlag = (a: string) => /^--?h(elp)?$/.test(a);
 const isVersionFlag = (a: string) => /^--?v(ersion)?$/.test(a);
 
 /** Runs the CLI; the only place that decides the exit status. */
 async function main(argv: string[], io: CommandIO): Promise<number> {
   const [first] = argv;
-  if (!first || isHelpFlag(first)) {
+  if (first && isHelpFlag(first)) {
     io.runtime.stdout.write(usage());
-    return first ? 0 : 1;
+    return 0;
   }
   try {
+    if (!first) throw new UsageError(`no command given\n\n${usage()}`);
+    if (first.startsWith('-') && !isVersionFlag(first))
+      throw new UsageError(`flag provided but not defined: -${first.replace(/^--?|=.*$/gs, '')}\n\n${usage()}`);
     const found = findCommand(isVersionFlag(first) ? ['version', ...argv.slice(1)] : argv);
     if (!found) {
       const words = argv.filter((a) => !a.startsWith('-'));
       const group = commandsUnder(words.join(' '));
       if (group.length > 0) {
-        process.stderr.write(`Usage: ward ${argv.join(' ')} <subcommand>\n\n  ${group.join('\n  ')}\n`);
-        return 1;
+        const subcommands = `Usage: ward ${words.join(' ')} <subcommand>\n\n  ${group.join('\n  ')}\n`;
+        io.runtime.stderr.write(usageErrorText(`"ward ${words.join(' ')}" needs a subcommand`, subcommands));
+        return USAGE_EXIT_CODE;
       }
       const guess = suggestCommand(words.slice(0, 3));
       const hint = guess ? `\n\nDid you mean "ward ${guess}"?` : `\n\n${usage()}`;
@@ -55,7 +59,7 @@ async function main(argv: string[], io: CommandIO): Promise<number> {
     }
     return await command.execute(rest, io);
   } catch (err) {
-    if (err instanceof UsageError) return fail(err.message, 1);
+    if (err instanceof UsageError) return fail(err.message, err.exitCode);
     if (err instanceof CliError) return fail(err.message, err.exitCode);
     // The wire keeps the established texts ("Vault is sealed"); the user reads about Ward.
     if (err instanceof ClientError) return fail(err.message.replace(/\bVault\b/g, 'Ward'), 2);

@@ -1,18 +1,17 @@
-import { parseGoDuration } from '@ward/base';
+import { DurationError, durationSeconds, MAX_DURATION_NANOS, parseDuration } from '@ward/base';
 import { InvalidRequestError } from '../logical/errors.js';
 
-const NANOS_PER_SECOND = 1_000_000_000n;
 /**
- * The longest duration accepted: Go's `time.Duration` holds at most 2^63-1 nanoseconds
- * (2562047h47m16.854775807s), so established servers refuse anything longer. Capping here,
- * where every duration comes in, also keeps every expiry a representable date.
+ * The longest duration accepted, in seconds: Go's `time.Duration` holds at most 2^63-1
+ * nanoseconds, so established servers refuse anything longer. Capping here, where every
+ * duration comes in, also keeps every expiry a representable date.
  */
-export const MAX_DURATION_SECONDS = 9_223_372_036;
-const MAX_DURATION_NANOS = 2n ** 63n - 1n;
+export const MAX_DURATION_SECONDS = durationSeconds(MAX_DURATION_NANOS);
 
 /**
  * Parses a duration the way established servers do: a number of seconds (`3600`, `"3600"`)
- * or a Go-style duration string (`"1h"`, `"1h30m"`, `"90s"`, `"2d"`), rounded down to whole seconds.
+ * or a duration string (`"1h"`, `"1h30m"`, `"90s"`, `"2d"`; see `parseDuration`'s `api`
+ * style), rounded down to whole seconds. An empty string is 0 (unset).
  */
 export function parseDurationSeconds(value: unknown, fieldName: string): number {
   if (typeof value === 'number') {
@@ -22,13 +21,12 @@ export function parseDurationSeconds(value: unknown, fieldName: string): number 
   if (typeof value !== 'string') throw durationError(fieldName, value);
   const text = value.trim();
   if (text === '') return 0;
-  if (/^\d+$/.test(text)) {
-    if (Number(text) > MAX_DURATION_SECONDS) throw durationError(fieldName, value);
-    return Number(text);
+  try {
+    return durationSeconds(parseDuration(text, 'api'));
+  } catch (err) {
+    if (err instanceof DurationError) throw durationError(fieldName, value);
+    throw err;
   }
-  const nanos = parseGoDuration(text);
-  if (nanos === undefined || nanos > MAX_DURATION_NANOS) throw durationError(fieldName, value);
-  return Number(nanos / NANOS_PER_SECOND);
 }
 
 /** Formats seconds as a Go duration string (`0s`, `1h0m0s`, `90s` → `1m30s`), as KV v2 config reads show. */

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { UsageError } from '@ward/base';
 import type { TokenRecord } from '../../acl/store.js';
 import {
   COMMON_FLAGS_HELP,
@@ -11,7 +12,6 @@ import {
   writeJson,
 } from '../command.js';
 import { columns, keyValues } from '../format.js';
-import { UsageError } from '../go-flags.js';
 
 type PublicToken = Omit<TokenRecord, 'SecretID'> & { SecretID?: string };
 

@@ -1,9 +1,9 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { durationSeconds, UsageError } from '@ward/base';
 import { create as createTar } from 'tar';
 import { ApiError } from '../api.js';
-import { COMMON_FLAGS_HELP, type Command, type CommandContext, flagNumber, flagString, noArgs } from '../command.js';
-import { UsageError } from '../go-flags.js';
+import { COMMON_FLAGS_HELP, type Command, type CommandContext, flagDuration, flagString, noArgs } from '../command.js';
 
 /** What goes into the archive: file name → API path (a `{seconds}` is the -pprof-duration). */
 const CAPTURES: ReadonlyArray<[string, string]> = [
@@ -52,19 +52,19 @@ export const operatorDebug: Command = {
 
 Options:
   -output=<dir>            Where to write the archive (default: the current directory)
-  -pprof-duration=<secs>   Length of the CPU profile in seconds (default 1)
+  -pprof-duration=<dur>    Length of the CPU profile, 1s to 5m (default 1s)
 
 Example:
-  ward-agent operator debug -output=/tmp -pprof-duration=5
+  ward-agent operator debug -output=/tmp -pprof-duration=5s
 ${COMMON_FLAGS_HELP}`,
   flags: new Map([
     ['output', 'string'],
-    ['pprof-duration', 'int'],
+    ['pprof-duration', 'duration'],
   ]),
   async run(ctx) {
     noArgs(ctx);
-    const seconds = flagNumber(ctx, 'pprof-duration', 1);
-    if (seconds < 1 || seconds > 300) throw new UsageError('-pprof-duration must be between 1 and 300');
+    const seconds = durationSeconds(flagDuration(ctx, 'pprof-duration', 1_000_000_000n));
+    if (seconds < 1 || seconds > 300) throw new UsageError('-pprof-duration must be between 1s and 5m');
     const outDir = resolve(flagString(ctx, 'output', '.'));
     const name = captureName(Date.now());
     const dir = join(outDir, name);

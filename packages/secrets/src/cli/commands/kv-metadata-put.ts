@@ -13,7 +13,7 @@ export const kvMetadataPutCommand = defineCommand({
     mount: KV_MOUNT_FLAG,
     'max-versions': flag.string('Versions kept (0 = the mount setting).'),
     'cas-required': flag.string('true: every write must give -cas.'),
-    'delete-version-after': flag.string('Versions are soft-deleted this long after writing (e.g. 720h; 0 = never).'),
+    'delete-version-after': flag.duration('Versions are soft-deleted this long after writing (e.g. 720h; 0 = never).'),
     'custom-metadata': flag.list('K=V pair of custom metadata (repeatable).'),
   },
   args: { min: 1, max: 1 },

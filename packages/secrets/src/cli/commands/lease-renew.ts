@@ -6,7 +6,7 @@ export const leaseRenewCommand = defineCommand({
   summary: 'Extend a lease (the server may grant less than asked).',
   usage: 'LEASE_ID',
   example: 'ward lease renew -increment=1h database/creds/app/2f6a…',
-  flags: { increment: flag.string('Requested extension (e.g. 1h); default: the lease’s own TTL.') },
+  flags: { increment: flag.duration('Requested extension (e.g. 1h); default: the lease’s own TTL.') },
   args: { min: 1, max: 1 },
   async run({ flags, args: [leaseId = ''] }, { client, out }) {
     const body = { lease_id: leaseId, ...(flags.increment ? { increment: flags.increment } : {}) };

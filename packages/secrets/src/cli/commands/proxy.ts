@@ -1,5 +1,5 @@
 import { rm, writeFile } from 'node:fs/promises';
-import { createLogger, cryptoRandom, type LogLevel, systemClock } from '@ward/base';
+import { createLogger, cryptoRandom, type FlagKind, type LogLevel, systemClock } from '@ward/base';
 import type { ListenerAddress } from '../../http/listener.js';
 import { LogicalError } from '../../logical/errors.js';
 import { loadProxyConfig } from '../../proxy/config.js';
@@ -20,6 +20,11 @@ Example:
   $ ward proxy -config=/etc/ward/proxy.hcl
 `;
 
+const PROXY_FLAGS = new Map<string, FlagKind>([
+  ['config', 'string'],
+  ['log-level', 'string'],
+]);
+
 /** `ward proxy`: runs until SIGINT/SIGTERM or `POST /proxy/v1/quit`, or exits after auth. */
 export const proxyCommand: Command = {
   name: 'proxy',
@@ -27,7 +32,8 @@ export const proxyCommand: Command = {
   help: () => PROXY_HELP,
   async execute(argv) {
     try {
-      const args = parseArgs(argv, new Set());
+      const args = parseArgs(argv, PROXY_FLAGS, PROXY_HELP);
+      if (args.args.length > 0) throw new UsageError(`unexpected argument: ${args.args[0]}\n\n${PROXY_HELP}`);
       await runProxy(flagValue(args, 'config'), flagValue(args, 'log-level'));
     } catch (err) {
       // A bad configuration or a failed start (a port in use) ends the process with status 1 and one

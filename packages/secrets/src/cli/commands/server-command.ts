@@ -1,7 +1,7 @@
 import { LogicalError } from '../../logical/errors.js';
 import { CliError, type Command } from '../command.js';
-import { parseArgs } from '../flags.js';
-import { runServer, SERVER_BOOLEAN_FLAGS, SERVER_HELP } from './server.js';
+import { parseArgs, UsageError } from '../flags.js';
+import { runServer, SERVER_FLAGS, SERVER_HELP } from './server.js';
 
 /** `ward server`: the server itself, in the same table as the client commands. */
 export const serverCommand: Command = {
@@ -10,7 +10,9 @@ export const serverCommand: Command = {
   help: () => SERVER_HELP,
   async execute(argv, { runtime }) {
     try {
-      await runServer(parseArgs(argv, SERVER_BOOLEAN_FLAGS), runtime.env, runtime.stdout);
+      const args = parseArgs(argv, SERVER_FLAGS, SERVER_HELP);
+      if (args.args.length > 0) throw new UsageError(`unexpected argument: ${args.args[0]}\n\n${SERVER_HELP}`);
+      await runServer(args, runtime.env, runtime.stdout);
     } catch (err) {
       // The server's own typed errors (a bad configuration, a port in use) end the process with
       // status 1 and one line, as the established server does.

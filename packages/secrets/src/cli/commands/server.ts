@@ -1,4 +1,4 @@
-import { createLogger, cryptoRandom, type LogLevel, systemClock } from '@ward/base';
+import { createLogger, cryptoRandom, type FlagKind, type LogLevel, systemClock } from '@ward/base';
 import type { ListenerAddress } from '../../http/listener.js';
 import { startBanner } from '../../server/banner.js';
 import { buildServer } from '../../server/build-server.js';
@@ -8,7 +8,16 @@ import { createDevTls, type DevTlsFiles } from '../../server/dev-tls.js';
 import { VERSION } from '../../server/version.js';
 import { flagBool, flagValue, type ParsedArgs, UsageError } from '../flags.js';
 
-export const SERVER_BOOLEAN_FLAGS = new Set(['dev', 'dev-tls']);
+/** The flags of `ward server`. */
+export const SERVER_FLAGS = new Map<string, FlagKind>([
+  ['config', 'string'],
+  ['dev', 'bool'],
+  ['dev-root-token-id', 'string'],
+  ['dev-listen-address', 'string'],
+  ['dev-tls', 'bool'],
+  ['dev-tls-cert-dir', 'string'],
+  ['log-level', 'string'],
+]);
 
 export const SERVER_HELP = `Usage: ward server [options]
 

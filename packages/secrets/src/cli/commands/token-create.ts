@@ -10,9 +10,9 @@ export const tokenCreateCommand = defineCommand({
   example: 'ward token create -policy=app -ttl=1h',
   flags: {
     policy: flag.list('Policy to attach.'),
-    ttl: flag.string('Initial TTL (e.g. 1h).'),
-    'explicit-max-ttl': flag.string('Hard limit on the lifetime.'),
-    period: flag.string('Make a periodic token with this period (needs sudo).'),
+    ttl: flag.duration('Initial TTL (e.g. 1h).'),
+    'explicit-max-ttl': flag.duration('Hard limit on the lifetime.'),
+    period: flag.duration('Make a periodic token with this period (needs sudo).'),
     'display-name': flag.string('Display name.'),
     'use-limit': flag.string('Number of uses before the token is revoked (0 = unlimited).'),
     metadata: flag.list('Metadata K=V.'),

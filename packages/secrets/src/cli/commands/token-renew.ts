@@ -7,7 +7,7 @@ export const tokenRenewCommand = defineCommand({
   usage: '[TOKEN | ACCESSOR]',
   example: 'ward token renew -increment=1h',
   flags: {
-    increment: flag.string('Requested TTL from now (e.g. 1h); the server caps it.'),
+    increment: flag.duration('Requested TTL from now (e.g. 1h); the server caps it.'),
     accessor: flag.bool('The argument is an accessor, not a token.'),
   },
   args: { min: 0, max: 1 },

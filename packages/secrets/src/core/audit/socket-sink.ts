@@ -1,6 +1,6 @@
 import { createSocket } from 'node:dgram';
 import { connect, isIPv6, type Socket } from 'node:net';
-import { parseDurationSeconds } from '../../framework/index.js';
+import { DurationError, durationMs, parseDuration } from '@ward/base';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { AuditSink } from './audit-sink.js';
 
@@ -20,13 +20,18 @@ export function socketSinkSettings(options: Record<string, string>): SocketSinkS
     throw new InvalidRequestError(`unsupported socket_type "${socketType}": use tcp, udp or unix`);
   }
   if (socketType !== 'unix') hostPort(address);
-  return { socketType, address, writeTimeoutMs: durationMs(options.write_timeout ?? '2s') };
+  return { socketType, address, writeTimeoutMs: writeTimeoutMs(options.write_timeout ?? '2s') };
 }
 
-/** Millisecond durations (`500ms`) matter here, which the seconds-based field parser would round away. */
-function durationMs(text: string): number {
-  const ms = /^\s*(\d+(?:\.\d+)?)ms\s*$/.exec(text);
-  const value = ms ? Number(ms[1]) : parseDurationSeconds(text, 'write_timeout') * 1000;
+/** Sub-second durations (`500ms`) matter here, which the seconds-based field parser would round away. */
+function writeTimeoutMs(text: string): number {
+  let value: number;
+  try {
+    value = durationMs(parseDuration(text.trim(), 'api'));
+  } catch (err) {
+    if (err instanceof DurationError) throw new InvalidRequestError(`write_timeout: ${err.message}`);
+    throw err;
+  }
   if (value <= 0) throw new InvalidRequestError('write_timeout must be positive');
   return value;
 }
