@@ -1,4 +1,4 @@
-import { cryptoRandom, isHelpFlag, systemClock, USAGE_EXIT_CODE, UsageError, usageErrorText } from '@ward/base';
+import { cryptoRandom, parseGoFlags, systemClock, USAGE_EXIT_CODE, UsageError, usageErrorText } from '@ward/base';
 import { Agent } from '../agent.js';
 import { VERSION } from '../config/config.js';
 import { ConfigError } from '../config/errors.js';
@@ -7,6 +7,8 @@ import { loadConfig } from '../config/load.js';
 import { LogHub } from '../monitor/log-hub.js';
 import { COMMANDS, commandsUnder, findCommand } from './command-table.js';
 import { runCommand } from './run-command.js';
+
+const NO_FLAGS = new Map<string, never>();
 
 function usageText(): string {
   const rows: Array<[string, string]> = [
@@ -36,15 +38,16 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(usageText());
     return USAGE_EXIT_CODE;
   }
-  if (isHelpFlag(command)) {
-    process.stdout.write(usageText());
-    return 0;
-  }
-  if (command.startsWith('-')) {
-    process.stderr.write(
-      usageErrorText(`flag provided but not defined: -${command.replace(/^--?|=.*$/gs, '')}`, usageText()),
-    );
-    return USAGE_EXIT_CODE;
+  try {
+    // Before the command only -help is a flag.
+    if (parseGoFlags([command], NO_FLAGS, 'go').isHelp) {
+      process.stdout.write(usageText());
+      return 0;
+    }
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(usageErrorText(err.message, usageText()));
+    return err.exitCode;
   }
   if (command === 'agent') return runAgent(rest);
   const found = findCommand(argv);

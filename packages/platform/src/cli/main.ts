@@ -1,4 +1,4 @@
-import { createLogger, isHelpFlag, parseGoFlags, systemClock, UsageError, usageErrorText } from '@ward/base';
+import { createLogger, parseGoFlags, systemClock, UsageError, usageErrorText } from '@ward/base';
 import { ADMIN_CREATE_FLAGS, ADMIN_CREATE_USAGE, adminCreate } from './admin-create.js';
 import { CliError } from './exit-error.js';
 import { serve } from './serve.js';
@@ -32,10 +32,9 @@ export async function run(argv: string[]): Promise<void> {
         process.stdout.write(`${line}\n`);
       process.exit(0);
     }
-    if (command === 'help' || (command !== undefined && isHelpFlag(command))) return printHelp(USAGE);
     if (command === undefined) throw new UsageError('no command given');
-    if (command.startsWith('-'))
-      throw new UsageError(`flag provided but not defined: -${command.replace(/^--?|=.*$/gs, '')}`);
+    // Before the command only -help is a flag.
+    if (command === 'help' || parseGoFlags([command], new Map(), 'go').isHelp) return printHelp(USAGE);
     throw new UsageError(`unknown command "${argv.filter((a) => !a.startsWith('-')).join(' ')}"`);
   } catch (err) {
     if (err instanceof UsageError) {

@@ -4,7 +4,7 @@ import { ClientError } from '@ward/secrets-client';
 import { CliError, type CommandIO } from './command.js';
 import { commandNames, commandsUnder, findCommand, suggestCommand } from './command-table.js';
 import { contextFactory } from './context.js';
-import { UsageError } from './flags.js';
+import { parseArgs, UsageError } from './flags.js';
 
 /** The top-level usage, listed from the command table so a new command cannot be left out. */
 function usage(): string {
@@ -25,6 +25,7 @@ function usage(): string {
   ].join('\n');
 }
 
+const NO_FLAGS = new Map<string, never>();
 const isVersionFlag = (a: string) => /^--?v(ersion)?$/.test(a);
 
 /** Runs the CLI; the only place that decides the exit status. */
@@ -36,8 +37,8 @@ async function main(argv: string[], io: CommandIO): Promise<number> {
   }
   try {
     if (!first) throw new UsageError(`no command given\n\n${usage()}`);
-    if (first.startsWith('-') && !isVersionFlag(first))
-      throw new UsageError(`flag provided but not defined: -${first.replace(/^--?|=.*$/gs, '')}\n\n${usage()}`);
+    // Before the command only -help and -version are flags.
+    if (!isVersionFlag(first)) parseArgs([first], NO_FLAGS, usage());
     const found = findCommand(isVersionFlag(first) ? ['version', ...argv.slice(1)] : argv);
     if (!found) {
       const words = argv.filter((a) => !a.startsWith('-'));
