@@ -79,7 +79,8 @@ describe('ward server -dev', () => {
 
   it('refuses to start without -dev or -config', async () => {
     const ward = startWard(['server']);
-    assert.equal(await ward.exited, 1);
+    // A usage error: exit 2 in all three binaries (issue 21 point 12).
+    assert.equal(await ward.exited, 2);
     assert.match(ward.output(), /either -dev or -config=FILE is required/);
   });
 
