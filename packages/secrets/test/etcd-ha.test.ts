@@ -49,6 +49,8 @@ describe('HA on storage "etcd": active and standby (issue 19 point 2)', () => {
     assert.equal(health.status, 429);
     assert.equal(health.body.standby, true);
     assert.equal(health.body.sealed, false);
+    assert.equal(health.body.cluster_id, (await request(a.url, 'GET', 'sys/health')).body.cluster_id);
+    assert.match(health.body.cluster_name, /^vault-cluster-/);
     assert.equal((await request(b.url, 'GET', 'sys/health?standbyok=true')).status, 200);
     assert.equal((await request(b.url, 'GET', 'sys/seal-status')).body.sealed, false);
     const leader = (await request(b.url, 'GET', 'sys/leader')).body;

@@ -239,6 +239,8 @@ export class Core {
   /** Opens the barrier and starts everything that lives behind it. */
   async unsealWithRootKey(rootKey: Uint8Array): Promise<void> {
     await this.barrier.unseal(rootKey);
+    // A standby reports the cluster it belongs to (sys/health, sys/seal-status) though it loads nothing else.
+    this.#cluster = await getJson<ClusterInfo>(this.barrier, 'core/cluster');
     if (this.deps.ha) return this.#startStandby(this.deps.ha);
     try {
       await this.#loadBehindBarrier();
@@ -321,6 +323,7 @@ export class Core {
       await this.barrier.reopenAfter(replace);
     } catch (err) {
       if (this.barrier.isSealed()) {
+        this.#cluster = undefined;
         this.#progress.reset();
         this.deps.logger.warn('sealed: the restored snapshot needs its own unseal keys');
         return;
@@ -349,6 +352,7 @@ export class Core {
       await ha.stop();
     }
     await this.#stopBehindBarrier();
+    this.#cluster = undefined;
     this.barrier.seal();
     this.deps.logger.info('sealed');
   }
@@ -366,7 +370,6 @@ export class Core {
     this.router.clear();
     this.tokens.reset();
     this.#services = undefined;
-    this.#cluster = undefined;
   }
 
   async sealStatus(): Promise<SealStatus> {
