@@ -12,4 +12,12 @@ export {
   redact,
   silentLogger,
 } from './logger.js';
-export { createCryptoRandom, cryptoRandom, type Random, randomBase62, randomUuid, SeededRandom } from './random.js';
+export {
+  createCryptoRandom,
+  cryptoRandom,
+  type Random,
+  randomBase62,
+  randomUuid,
+  SeededRandom,
+  uuidSource,
+} from './random.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createCryptoRandom, cryptoRandom, randomBase62, randomUuid, SeededRandom } from './random.js';
+import { createCryptoRandom, cryptoRandom, randomBase62, randomUuid, SeededRandom, uuidSource } from './random.js';
 
 describe('Random', () => {
   it('gives the same bytes for the same seed and different bytes for another', () => {
@@ -15,6 +15,13 @@ describe('Random', () => {
 
   it('makes version-4 UUIDs', () => {
     assert.match(randomUuid(cryptoRandom), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('makes distinct version-4 UUIDs a batch at a time, across batches', () => {
+    const next = uuidSource(cryptoRandom, 4);
+    const ids = Array.from({ length: 10 }, next);
+    for (const id of ids) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(new Set(ids).size, ids.length);
   });
 });
 

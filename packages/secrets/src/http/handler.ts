@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Logger, type Random, randomUuid } from '@ward/base';
+import { type Logger, type Random, uuidSource } from '@ward/base';
 import type { Core } from '../core/core.js';
 import type { MetricsReport } from '../core/system-core.js';
 import { InvalidRequestError, RequestTooLargeError, UnsupportedOperationError } from '../logical/errors.js';
@@ -64,6 +64,7 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
     isEveryRequestInfo: options.logRequests === true,
   });
   const { metrics, core } = options;
+  const nextRequestId = uuidSource(options.random);
   return (req, res) => {
     const started = process.hrtime.bigint();
     const trace: RequestTrace = {};
@@ -76,7 +77,7 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
       }
       logRequest(req, res, trace, seconds);
     });
-    serve(options, req, res, trace).catch((err: unknown) => {
+    serve(options, req, res, trace, nextRequestId).catch((err: unknown) => {
       if (res.headersSent) {
         res.destroy();
         return;
@@ -93,6 +94,7 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
   trace: RequestTrace,
+  nextRequestId: () => string,
 ): Promise<void> {
   // Before anything else: a preflight carries no token and no request header, and a refused origin learns nothing.
   if (applyCors(o.core.cors.current, req, res)) return;
@@ -126,7 +128,7 @@ async function serve(
   if (isWrite && path.endsWith('/')) throw new InvalidRequestError("cannot write to a path ending in '/'");
 
   const wrapTtlSeconds = wrapTtlHeader(req);
-  const requestId = randomUuid(o.random);
+  const requestId = nextRequestId();
   const response = await o.core.handleRequest({
     id: requestId,
     operation,
