@@ -145,7 +145,6 @@ async function writeVersion(
   secret: Record<string, unknown>,
 ): Promise<LogicalResponse> {
   const { version, pruned } = addVersion(meta, config, d.clock.nowPrecise());
-  await d.store.writeVersion(path, meta, version, secret);
-  if (pruned.length > 0) await d.store.destroyData(path, pruned);
+  await d.store.writeVersion(path, meta, version, secret, pruned);
   return { data: versionView(meta, version, meta.versions[String(version)] as VersionMetadata) };
 }

@@ -63,11 +63,21 @@ export class VersionedStore {
     return (await getJson<{ data: Record<string, unknown> }>(this.storage, versionKey(path, version)))?.data;
   }
 
-  /** Writes a new version's data and the metadata that names it, atomically. */
-  async writeVersion(path: string, meta: KeyMetadata, version: number, data: Record<string, unknown>) {
+  /**
+   * Writes a new version's data and the metadata that names it, and deletes the data of the
+   * versions that metadata no longer keeps (`pruned`), atomically: one commit per write.
+   */
+  async writeVersion(
+    path: string,
+    meta: KeyMetadata,
+    version: number,
+    data: Record<string, unknown>,
+    pruned: number[] = [],
+  ) {
     await this.storage.transaction([
       { op: 'put', key: versionKey(path, version), value: encodeJson({ data }) },
       { op: 'put', key: `metadata/${path}`, value: encodeJson(meta) },
+      ...pruned.map((v) => ({ op: 'delete' as const, key: versionKey(path, v) })),
     ]);
   }
 
