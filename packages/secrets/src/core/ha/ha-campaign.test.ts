@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FakeClock, silentLogger } from '@ward/base';
+import { HaCampaign, type HaLock, STEP_DOWN_PAUSE_MS } from './ha-campaign.js';
+
+/** One lock several campaigns share, as etcd's lock key is shared: one holder, the others wait for its release. */
+class SharedLock {
+  holder: string | undefined;
+  readonly #waiting: Array<() => void> = [];
+
+  newLock(value: string): HaLock {
+    let released = false;
+    return {
+      acquire: async () => {
+        while (this.holder !== undefined) {
+          await new Promise<void>((resolve) => this.#waiting.push(resolve));
+          if (released) throw new Error('released while waiting');
+        }
+        this.holder = value;
+      },
+      holder: async () => this.holder,
+      onLost: () => {},
+      release: async () => {
+        released = true;
+        if (this.holder === value) this.holder = undefined;
+        for (const wake of this.#waiting.splice(0)) wake();
+      },
+    };
+  }
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+function campaign(name: string, lock: SharedLock, clock: FakeClock, events: string[]) {
+  return new HaCampaign(
+    { newLock: (value) => lock.newLock(value), advertise: () => ({ apiAddr: name, clusterAddr: `${name}:8201` }) },
+    {
+      becomeActive: async () => {
+        events.push(`${name} active`);
+      },
+      stepDown: async () => {
+        events.push(`${name} stepped down`);
+      },
+    },
+    { clock, logger: silentLogger },
+  );
+}
+
+describe('HaCampaign: sys/step-down', () => {
+  it('stops serving before it releases the lock, lets another server take over, and campaigns again only after the pause', async () => {
+    const clock = new FakeClock();
+    const lock = new SharedLock();
+    const events: string[] = [];
+    const a = campaign('a', lock, clock, events);
+    const b = campaign('b', lock, clock, events);
+    a.start();
+    await settle();
+    b.start();
+    await settle();
+    assert.deepEqual(events, ['a active']);
+    assert.equal(a.isActive, true);
+
+    await a.stepDown();
+    await settle();
+    assert.equal(a.isActive, false);
+    assert.equal(b.isActive, true);
+    assert.deepEqual(events, ['a active', 'a stepped down', 'b active']);
+    assert.equal((await b.leader())?.apiAddr, 'b');
+
+    // b steps down too while a still pauses: nobody is active until a's pause ends.
+    clock.advance(STEP_DOWN_PAUSE_MS - 1);
+    await b.stepDown();
+    await settle();
+    assert.equal(lock.holder, undefined);
+    clock.advance(1);
+    await settle();
+    assert.equal(a.isActive, true);
+    assert.deepEqual(events.slice(3), ['b stepped down', 'a active']);
+
+    await Promise.all([a.stop(), b.stop()]);
+  });
+
+  it('does nothing on a standby', async () => {
+    const clock = new FakeClock();
+    const lock = new SharedLock();
+    const events: string[] = [];
+    const a = campaign('a', lock, clock, events);
+    const b = campaign('b', lock, clock, events);
+    a.start();
+    await settle();
+    b.start();
+    await settle();
+    await b.stepDown();
+    assert.equal(a.isActive, true);
+    assert.deepEqual(events, ['a active']);
+    await Promise.all([a.stop(), b.stop()]);
+  });
+});
