@@ -46,17 +46,23 @@ function campaign(name: string, lock: SharedLock, clock: FakeClock, events: stri
   );
 }
 
+/** Two campaigns on one lock: `a` started first and active, `b` waiting. */
+async function startTwo() {
+  const clock = new FakeClock();
+  const lock = new SharedLock();
+  const events: string[] = [];
+  const a = campaign('a', lock, clock, events);
+  const b = campaign('b', lock, clock, events);
+  a.start();
+  await settle();
+  b.start();
+  await settle();
+  return { clock, lock, events, a, b };
+}
+
 describe('HaCampaign: sys/step-down', () => {
   it('stops serving before it releases the lock, lets another server take over, and campaigns again only after the pause', async () => {
-    const clock = new FakeClock();
-    const lock = new SharedLock();
-    const events: string[] = [];
-    const a = campaign('a', lock, clock, events);
-    const b = campaign('b', lock, clock, events);
-    a.start();
-    await settle();
-    b.start();
-    await settle();
+    const { clock, lock, events, a, b } = await startTwo();
     assert.deepEqual(events, ['a active']);
     assert.equal(a.isActive, true);
 
@@ -81,15 +87,7 @@ describe('HaCampaign: sys/step-down', () => {
   });
 
   it('does nothing on a standby', async () => {
-    const clock = new FakeClock();
-    const lock = new SharedLock();
-    const events: string[] = [];
-    const a = campaign('a', lock, clock, events);
-    const b = campaign('b', lock, clock, events);
-    a.start();
-    await settle();
-    b.start();
-    await settle();
+    const { events, a, b } = await startTwo();
     await b.stepDown();
     assert.equal(a.isActive, true);
     assert.deepEqual(events, ['a active']);
