@@ -24,6 +24,12 @@ export interface Storage {
   list(prefix: string): Promise<string[]>;
   /** Applies every operation or none, in order; durable when the promise resolves. */
   transaction(operations: StorageOperation[]): Promise<void>;
+  /**
+   * The JSON value at `key` decoded by `decode` once and frozen: every read of an unchanged entry
+   * gets the same object, without parsing it again. Optional: `getFrozenJson` decodes each time
+   * without it. The barrier keeps the value beside the decrypted bytes it caches.
+   */
+  getDecoded?(key: string, decode: (bytes: Uint8Array) => unknown): Promise<unknown>;
 }
 
 // One of each for the process: making them is not free, and every stored entry goes through them.
@@ -44,6 +50,27 @@ export function decodeJson<T>(bytes: Uint8Array): T {
 export async function getJson<T>(storage: Storage, key: string): Promise<T | undefined> {
   const bytes = await storage.get(key);
   return bytes === undefined ? undefined : decodeJson<T>(bytes);
+}
+
+/**
+ * The JSON value stored at `key`, deeply frozen, or `undefined`: for hot reads that only look. The
+ * same object may be handed to every reader until the entry changes, so it cannot be changed.
+ */
+export async function getFrozenJson<T>(storage: Storage, key: string): Promise<Readonly<T> | undefined> {
+  if (storage.getDecoded) return (await storage.getDecoded(key, decodeFrozenJson)) as Readonly<T> | undefined;
+  const bytes = await storage.get(key);
+  return bytes === undefined ? undefined : (decodeFrozenJson(bytes) as Readonly<T>);
+}
+
+/** The value of UTF-8 JSON bytes, every object and array in it frozen. */
+export function decodeFrozenJson(bytes: Uint8Array): unknown {
+  return deepFreeze(decodeJson(bytes));
+}
+
+function deepFreeze(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  for (const child of Object.values(value)) deepFreeze(child);
+  return Object.freeze(value);
 }
 
 /** Stores `value` at `key` as UTF-8 JSON. */

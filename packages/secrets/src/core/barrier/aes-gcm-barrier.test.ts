@@ -88,6 +88,31 @@ describe('AesGcmBarrier', () => {
     assert.equal(text(await barrier.get('logical/u/k')), 'second');
   });
 
+  it('decodes a JSON entry once, frozen, and again whenever storage holds another ciphertext', async () => {
+    const physical = new InmemStorage();
+    const { barrier, rootKey } = await openBarrier(physical);
+    const decodes: string[] = [];
+    const decode = (value: Uint8Array) => {
+      decodes.push(text(value) ?? '');
+      return Object.freeze(JSON.parse(text(value) ?? ''));
+    };
+    await barrier.put('logical/u/k', bytes('{"v":1}'));
+    const first = await barrier.getDecoded('logical/u/k', decode);
+    assert.deepEqual(first, { v: 1 });
+    assert.equal(await barrier.getDecoded('logical/u/k', decode), first);
+    assert.deepEqual(decodes, ['{"v":1}']);
+    await barrier.put('logical/u/k', bytes('{"v":2}'));
+    assert.deepEqual(await barrier.getDecoded('logical/u/k', decode), { v: 2 });
+    // A second server sharing the storage writes a new value, behind this barrier's back.
+    const other = new AesGcmBarrier({ physical, random: new SeededRandom('other'), clock: new FakeClock(0) });
+    await other.unseal(rootKey);
+    await other.put('logical/u/k', bytes('{"v":3}'));
+    assert.deepEqual(await barrier.getDecoded('logical/u/k', decode), { v: 3 });
+    await barrier.delete('logical/u/k');
+    assert.equal(await barrier.getDecoded('logical/u/k', decode), undefined);
+    assert.deepEqual(decodes, ['{"v":1}', '{"v":2}', '{"v":3}']);
+  });
+
   it('forgets every cached plaintext when it seals', async () => {
     const { barrier, rootKey } = await openBarrier();
     await barrier.put('logical/u/k', bytes('secret'));

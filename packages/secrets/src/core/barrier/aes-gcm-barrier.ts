@@ -237,7 +237,27 @@ export class AesGcmBarrier implements Storage {
   async get(key: string): Promise<Uint8Array | undefined> {
     this.#unsealed();
     const value = await this.#physical.get(key);
+    return value === undefined ? undefined : this.#open(key, value);
+  }
+
+  /**
+   * The value at `key` decoded once (frozen JSON, see `getFrozenJson`): a hot entry is neither
+   * decrypted nor parsed again while storage holds the same ciphertext.
+   */
+  async getDecoded(key: string, decode: (bytes: Uint8Array) => unknown): Promise<unknown> {
+    this.#unsealed();
+    const value = await this.#physical.get(key);
     if (value === undefined) return undefined;
+    this.#unsealed(); // the barrier may have been sealed while storage answered
+    const kept = this.#cache.decoded(key, value);
+    if (kept !== undefined) return kept;
+    const decoded = decode(this.#open(key, value));
+    this.#cache.rememberDecoded(key, value, decoded);
+    return decoded;
+  }
+
+  /** The plaintext of `value` read at `key`: from the cache when it holds that exact ciphertext. */
+  #open(key: string, value: Uint8Array): Uint8Array {
     // Checked again: the barrier may have been sealed while storage answered.
     const keyring = this.#unsealed().keyring;
     const cached = this.#cache.get(key, value);

@@ -6,6 +6,8 @@ export const DEFAULT_CACHE_ENTRY_BYTES = 64 * 1024;
 interface Cached {
   ciphertext: Uint8Array;
   plaintext: Buffer;
+  /** The plaintext decoded (frozen JSON), once a reader asked for it; dropped with the entry. */
+  decoded?: unknown;
 }
 
 /**
@@ -36,15 +38,25 @@ export class PlaintextCache {
   /** A copy of the plaintext of `ciphertext` at `key`, when that exact ciphertext was seen last. */
   get(key: string, ciphertext: Uint8Array): Buffer | undefined {
     const cached = this.#entries.get(key);
-    if (
-      !cached ||
-      !Buffer.from(ciphertext.buffer, ciphertext.byteOffset, ciphertext.length).equals(cached.ciphertext)
-    ) {
-      return undefined;
-    }
+    if (!cached || !sameBytes(ciphertext, cached.ciphertext)) return undefined;
     this.#entries.delete(key);
     this.#entries.set(key, cached);
     return Buffer.from(cached.plaintext); // the caller may change its buffer; ours stays as it was
+  }
+
+  /** The decoded value kept for `ciphertext` at `key`, when that exact ciphertext was seen last and decoded. */
+  decoded(key: string, ciphertext: Uint8Array): unknown {
+    const cached = this.#entries.get(key);
+    if (cached?.decoded === undefined || !sameBytes(ciphertext, cached.ciphertext)) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, cached);
+    return cached.decoded;
+  }
+
+  /** Keeps `decoded` (frozen) beside the plaintext of `ciphertext` at `key`, if that is still the entry held. */
+  rememberDecoded(key: string, ciphertext: Uint8Array, decoded: unknown): void {
+    const cached = this.#entries.get(key);
+    if (cached && sameBytes(ciphertext, cached.ciphertext)) cached.decoded = decoded;
   }
 
   /** Remembers that `ciphertext` at `key` decrypts to `plaintext` (both copied). */
@@ -77,7 +89,12 @@ export class PlaintextCache {
 
   #drop(key: string, entry: Cached): void {
     entry.plaintext.fill(0);
+    entry.decoded = undefined;
     this.#entries.delete(key);
     this.#bytes -= entry.ciphertext.length + entry.plaintext.length;
   }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
 }

@@ -16,6 +16,7 @@ export function createView(storage: Storage, prefix: string): Storage {
     delete: async (key) => storage.delete(full(key)),
     list: async (listPrefix) => storage.list(full(listPrefix)),
     transaction: async (operations) => storage.transaction(operations.map((o) => ({ ...o, key: full(o.key) }))),
+    ...(storage.getDecoded ? { getDecoded: async (key, decode) => storage.getDecoded?.(full(key), decode) } : {}),
   };
 }
 

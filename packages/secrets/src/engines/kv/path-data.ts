@@ -106,12 +106,12 @@ async function readVersion(d: KvV2Deps, path: string, requested: number): Promis
     // Established servers answer 404 with the whole envelope, so clients can see why.
     return { status: 404, data: { data: null, metadata: found.metadata } };
   }
-  return { data: { data: (await d.store.versionData(path, found.version)) ?? null, metadata: found.metadata } };
+  return { data: { data: (await d.store.frozenVersionData(path, found.version)) ?? null, metadata: found.metadata } };
 }
 
 /** The requested version (0 = the latest) and its metadata as reads show it; 404 when there is no such version. */
 export async function findVersion(d: KvV2Deps, path: string, requested: number) {
-  const meta = await d.store.metadata(path);
+  const meta = await d.store.frozenMetadata(path);
   const version = requested || meta?.current_version || 0;
   const vm = meta?.versions[String(version)];
   if (!meta || !vm) throw new NotFoundError('');
@@ -119,7 +119,7 @@ export async function findVersion(d: KvV2Deps, path: string, requested: number) 
 }
 
 /** One version as data reads and write responses show it. */
-function versionView(meta: KeyMetadata, version: number, vm: VersionMetadata) {
+function versionView(meta: Readonly<KeyMetadata>, version: number, vm: Readonly<VersionMetadata>) {
   return { ...vm, custom_metadata: meta.custom_metadata, version };
 }
 

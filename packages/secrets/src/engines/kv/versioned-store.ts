@@ -1,4 +1,4 @@
-import { encodeJson, getJson, putJson, type Storage } from '../../logical/storage.js';
+import { encodeJson, getFrozenJson, getJson, putJson, type Storage } from '../../logical/storage.js';
 import { rfc3339Precise } from '../../logical/time.js';
 
 /** One version's lifecycle, as metadata reads show it. */
@@ -55,8 +55,18 @@ export class VersionedStore {
     return getJson<KeyMetadata>(this.storage, `metadata/${path}`);
   }
 
+  /** As `metadata`, frozen and shared by every reader: for reads that only look (decoded once per change). */
+  frozenMetadata(path: string): Promise<Readonly<KeyMetadata> | undefined> {
+    return getFrozenJson<KeyMetadata>(this.storage, `metadata/${path}`);
+  }
+
   putMetadata(path: string, meta: KeyMetadata): Promise<void> {
     return putJson(this.storage, `metadata/${path}`, meta);
+  }
+
+  /** As `versionData`, frozen and shared by every reader. */
+  async frozenVersionData(path: string, version: number): Promise<Readonly<Record<string, unknown>> | undefined> {
+    return (await getFrozenJson<{ data: Record<string, unknown> }>(this.storage, versionKey(path, version)))?.data;
   }
 
   async versionData(path: string, version: number): Promise<Record<string, unknown> | undefined> {
