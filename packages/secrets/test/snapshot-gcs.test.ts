@@ -3,20 +3,14 @@ import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { request } from '../src/server/testing.js';
+import type { SnapshotStatus } from '../src/sys/snapshot-auto/runner.js';
 import { type FakeGcs, startFakeGcs } from './fakes/gcs.js';
 import { startWard, type WardProcess } from './ward-process.js';
 
 const BUCKET = 'ward-snapshots';
 const NAME = /^ward\/auto-\d{19}\.snap$/;
 
-interface Status {
-  last_snapshot_start: string;
-  last_snapshot_end: string;
-  last_snapshot_error: string;
-  last_snapshot_url: string;
-  snapshot_start: string;
-  snapshot_url: string;
-}
+type Status = Omit<SnapshotStatus, 'last_attempt_ms'>;
 
 // Issue 17: automated snapshots to GCS (`gamma-gcs`) from the real `bin/ward`, through
 // @google-cloud/storage, to a fake speaking the JSON API over a socket.
@@ -48,7 +42,7 @@ describe('automated snapshots to GCS through the real server', () => {
     (await request(url, 'GET', 'sys/storage/raft/snapshot-auto/status/gcs', { token })).body.data as Status;
   /** Polls the status until `accept` holds (the schedule runs on the server's real clock). */
   async function statusWhen(accept: (s: Status) => boolean, what: string) {
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       const s = await status();
       if (accept(s)) return s;

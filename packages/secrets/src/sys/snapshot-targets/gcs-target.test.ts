@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { Storage } from '@google-cloud/storage';
 import { type FakeGcs, startFakeGcs } from '../../../test/fakes/gcs.js';
 import { UpstreamError } from '../../logical/errors.js';
 import { createGcsTarget, type GcsTargetSettings } from './gcs-target.js';
@@ -67,7 +68,12 @@ describe('GCS snapshot target', () => {
       buckets.set(made, bucket);
       return made;
     },
-    async (made, name) => gcs.read(buckets.get(made) ?? '', `ward/snaps/${name}`)?.toString() ?? '',
+    async (made, name) => {
+      const file = new Storage({ apiEndpoint: gcs.endpoint })
+        .bucket(buckets.get(made) ?? '')
+        .file(`ward/snaps/${name}`);
+      return (await file.download())[0].toString();
+    },
     async () => target({ endpoint: await closedEndpoint() }),
   );
 
