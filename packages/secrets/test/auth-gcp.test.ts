@@ -90,6 +90,17 @@ describe('GCP auth method (iam roles)', () => {
     assert.equal((await login('nope', jwtFor(APP))).status, 400);
   });
 
+  it('renews under the role as it is now; changed policies stop renewal', async () => {
+    const token = (await login('app', jwtFor(APP))).body.auth.client_token;
+    await ok('POST', 'auth/gcp/role/app', { token_ttl: '40m' });
+    const renewed = await t.request('POST', 'auth/token/renew-self', { token });
+    assert.equal(renewed.body.auth.lease_duration, 2400);
+    await ok('POST', 'auth/gcp/role/app', { token_policies: 'app,other' });
+    const refused = await t.request('POST', 'auth/token/renew-self', { token });
+    assert.deepEqual([refused.status, refused.body.errors], [400, ['policies have changed, not renewing']]);
+    await ok('POST', 'auth/gcp/role/app', { token_policies: 'app', token_ttl: '30m' });
+  });
+
   it('answers 502 when Google cannot be reached', async () => {
     await ok('POST', 'auth/gcp/config', { custom_endpoint: { api: 'http://127.0.0.1:1' } });
     assert.equal((await login('app', jwtFor(APP))).status, 502);

@@ -1,8 +1,6 @@
-import { equivalentPolicies } from '../../core/tokens/index.js';
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
-import { InvalidRequestError } from '../../logical/errors.js';
 import type { LockoutControl, LoginRenewer } from '../../logical/response.js';
-import { lockoutFromOptions } from '../common/index.js';
+import { lockoutFromOptions, renewalUnder } from '../common/index.js';
 import type { AppRoleDeps } from './deps.js';
 import { pathLogin } from './path-login.js';
 import { pathRole, pathRoleId, pathRoleList } from './path-role.js';
@@ -59,10 +57,7 @@ export function createAppRoleBackend(ctx: BackendContext): AppRoleBackend {
     async renewLogin({ metadata, policies }) {
       const role = metadata.role_name ? await d.roles.get(ctx.storage, metadata.role_name) : undefined;
       if (!role) return null;
-      if (!equivalentPolicies(role.token.token_policies, policies)) {
-        throw new InvalidRequestError('policies have changed, not renewing');
-      }
-      return { ttl: role.token.token_ttl, maxTtl: role.token.token_max_ttl, period: role.token.token_period };
+      return renewalUnder(role.token, policies);
     },
     lockedUsers: () => lockout.locked(),
     unlockUser: (roleId) => lockout.unlock(roleId),

@@ -3,6 +3,7 @@ export { optionInt } from './mount-options.js';
 export {
   applyTokenFields,
   EMPTY_TOKEN_PARAMS,
+  renewalUnder,
   type TokenParams,
   tokenFields,
   tokenGrant,

@@ -1,7 +1,7 @@
-import { parseCidrs, sanitizePolicies } from '../../core/tokens/index.js';
+import { equivalentPolicies, parseCidrs, sanitizePolicies } from '../../core/tokens/index.js';
 import { field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
-import type { LoginGrant } from '../../logical/response.js';
+import type { LoginGrant, LoginRenewal } from '../../logical/response.js';
 
 /**
  * The token settings every established auth method stores per role or user (`tokenutil`),
@@ -182,4 +182,14 @@ export function tokenGrant(p: TokenParams): Omit<LoginGrant, 'aliasName' | 'disp
     tokenType: p.token_type,
     noDefaultPolicy: p.token_no_default_policy,
   };
+}
+
+/**
+ * A login token's renewal under the current settings `p` (their TTLs apply); refused when the
+ * policies `p` grants are no longer those the token carries.
+ */
+export function renewalUnder(p: TokenParams, tokenPolicies: readonly string[]): LoginRenewal {
+  if (!equivalentPolicies(p.token_policies, tokenPolicies))
+    throw new InvalidRequestError('policies have changed, not renewing');
+  return { ttl: p.token_ttl, maxTtl: p.token_max_ttl, period: p.token_period };
 }

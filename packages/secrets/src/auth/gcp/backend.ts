@@ -1,7 +1,6 @@
-import { equivalentPolicies } from '../../core/tokens/index.js';
 import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
-import { InvalidRequestError } from '../../logical/errors.js';
 import type { LoginRenewer } from '../../logical/response.js';
+import { renewalUnder } from '../common/index.js';
 import { gcpStore } from './gcp-store.js';
 import { pathConfig } from './path-config.js';
 import { pathLogin } from './path-login.js';
@@ -29,9 +28,7 @@ export function createGcpBackend(ctx: BackendContext): GcpBackend {
     async renewLogin({ metadata, policies }) {
       const role = metadata.role ? await gcpStore.role(ctx.storage, metadata.role) : undefined;
       if (!role) return null;
-      if (!equivalentPolicies(role.token.token_policies, policies))
-        throw new InvalidRequestError('policies have changed, not renewing');
-      return { ttl: role.token.token_ttl, maxTtl: role.token.token_max_ttl, period: role.token.token_period };
+      return renewalUnder(role.token, policies);
     },
   };
 }

@@ -1,8 +1,6 @@
-import { equivalentPolicies } from '../../core/tokens/index.js';
 import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
-import { InvalidRequestError } from '../../logical/errors.js';
 import type { LockoutControl, LoginRenewer } from '../../logical/response.js';
-import { lockoutFromOptions, optionInt } from '../common/index.js';
+import { lockoutFromOptions, optionInt, renewalUnder } from '../common/index.js';
 import type { UserpassDeps } from './deps.js';
 import { DEFAULT_BCRYPT_COST, PasswordHasher } from './passwords.js';
 import { pathLogin } from './path-login.js';
@@ -40,10 +38,7 @@ export function createUserpassBackend(ctx: BackendContext): UserpassBackend {
     async renewLogin({ metadata, policies }) {
       const user = metadata.username ? await userStore.get(ctx.storage, metadata.username) : undefined;
       if (!user) return null;
-      if (!equivalentPolicies(user.token.token_policies, policies)) {
-        throw new InvalidRequestError('policies have changed, not renewing');
-      }
-      return { ttl: user.token.token_ttl, maxTtl: user.token.token_max_ttl, period: user.token.token_period };
+      return renewalUnder(user.token, policies);
     },
     lockedUsers: () => lockout.locked(),
     unlockUser: (name) => lockout.unlock(name.toLowerCase()),
