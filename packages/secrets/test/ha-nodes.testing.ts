@@ -21,15 +21,20 @@ export interface HaNodeOptions {
   cluster?: boolean;
   /** Extra lines inside the listener block (limits). */
   listenerExtra?: string;
+  /** A standby serves reads itself (default false: a plain standby, `disable_performance_standby`). */
+  performanceStandby?: boolean;
+  /** The HA lock's TTL (default 2s: quick failovers). */
+  lockTtl?: string;
 }
 
 /** Starts a server of the cluster and waits until it listens; its cluster port is picked by the kernel. */
 export async function startHaNode(name: string, o: HaNodeOptions): Promise<HaNode> {
   const config = join(o.dir, `${name}.hcl`);
-  const storage = `storage "etcd" {\n  address = "${o.etcdUrls.join(',')}"\n  path = "ha/"\n  ha_enabled = "true"\n  lock_ttl = "2s"\n}\n`;
+  const storage = `storage "etcd" {\n  address = "${o.etcdUrls.join(',')}"\n  path = "ha/"\n  ha_enabled = "true"\n  lock_ttl = "${o.lockTtl ?? '2s'}"\n}\n`;
   const listener = `listener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n${o.listenerExtra ?? ''}}\n`;
   const cluster = o.cluster === false ? '' : 'cluster_addr = "https://127.0.0.1:0"\n';
-  await writeFile(config, `${storage}${listener}${cluster}`);
+  const standby = o.performanceStandby ? '' : 'disable_performance_standby = true\n';
+  await writeFile(config, `${storage}${listener}${cluster}${standby}`);
   const ward = startWard(['server', `-config=${config}`]);
   const [, url] = await ward.waitFor(/listening: url=(http:\/\/\S+)/);
   return { name, ward, url: url as string };

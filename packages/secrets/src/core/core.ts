@@ -9,7 +9,7 @@ import { type ClusterInfo, type CoreDeps, type HaStatus, NO_METRICS, type SealSt
 import { CorsSettings } from './cors-config.js';
 import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
-import { activateHa, HaCampaign, HaNodeTable, type HaOptions, haNodeReport } from './ha/index.js';
+import { activateHa, HaNode, HaNodeTable, type HaOptions, haNodeReport, invalidationTargets } from './ha/index.js';
 import { NamespaceServices } from './namespaces/namespace-services.js';
 import { handleRequest, loginRenewal, withIdentityPolicies } from './request-handling.js';
 import { TOKEN_AUTH_ENTRY } from './router/builtin-entries.js';
@@ -59,7 +59,7 @@ export class Core {
    */
   #isReady = false;
   /** The HA campaign while unsealed with HA enabled. */
-  #ha: HaCampaign | undefined;
+  #ha: HaNode | undefined;
   /** HA: the standbys that echoed to this server while it is active (`sys/ha-status`). */
   readonly haNodes = new HaNodeTable();
 
@@ -255,42 +255,71 @@ export class Core {
   }
 
   /**
-   * HA: the key is proven (the barrier opened), but nothing behind the barrier is loaded until this
-   * server holds the lock; another server may be writing, so any cache built now would go stale.
+   * HA: the key is proven (the barrier opened). A plain standby loads nothing behind the barrier
+   * until it holds the lock (another server is writing, so any cache built now would go stale);
+   * a performance standby loads everything read-only and keeps it right from the change feed.
    */
-  #startStandby(ha: HaOptions): void {
+  async #startStandby(ha: HaOptions): Promise<void> {
     const { clock, logger } = this.deps;
-    this.#ha = new HaCampaign(
+    this.#ha = new HaNode(
       ha,
       {
-        becomeActive: async () => {
-          try {
-            await this.#loadBehindBarrier();
+        load: async ({ isStandby }) => {
+          await this.#loadBehindBarrier({ isStandby });
+          if (!isStandby) {
             await activateHa(ha, { barrier: this.barrier, nodes: this.haNodes, nowMs: clock.now() });
-          } catch (err) {
-            await this.#stopBehindBarrier();
-            throw err;
+            this.activeSinceMs = clock.now();
           }
-          this.activeSinceMs = clock.now();
           this.#isReady = true;
         },
-        stepDown: () => this.#stopBehindBarrier(),
+        unload: () => this.#stopBehindBarrier(),
+        targets: () =>
+          invalidationTargets({ barrier: this.barrier, tokens: this.tokens, services: () => this.#services }),
+        setReadOnly: (isReadOnly) => this.barrier.setReadOnly(isReadOnly),
       },
-      { clock, logger: logger.child({ component: 'ha' }) },
+      { clock, logger },
     );
-    this.#ha.start();
+    await this.#ha.start();
     logger.info('unsealed: standby until this server holds the HA lock');
   }
 
-  /** Unsealed and waiting for the HA lock: answers health and leader queries, serves nothing else. */
+  /** Unsealed and not (yet) holding the HA lock: the active server is another one. */
   isStandby(): boolean {
-    return this.#ha !== undefined && !this.#isReady && !this.barrier.isSealed();
+    return this.#ha !== undefined && !this.#ha.isActive && !this.barrier.isSealed();
+  }
+
+  /** A standby that loads everything and serves reads itself (while loading, it makes them wait). */
+  isPerformanceStandby(): boolean {
+    return this.isStandby() && this.deps.ha?.isPerformanceStandby === true;
+  }
+
+  /**
+   * Read-your-writes: the storage revision a response names (`X-Vault-Index`). On the active
+   * server, the revision its latest write reached; on a performance standby, the revision its
+   * caches reflect. `undefined` without HA, or before any write.
+   */
+  consistencyIndex(): number | undefined {
+    return this.#ha?.index() || undefined;
+  }
+
+  /**
+   * Resolves true once this server can serve reads reflecting storage `revision` (at once unless
+   * a standby; never on a plain standby), false after `timeoutMs`.
+   */
+  async reachIndex(revision: number, timeoutMs: number): Promise<boolean> {
+    return this.#ha === undefined || this.#ha.reach(revision, timeoutMs);
   }
 
   async haStatus(): Promise<HaStatus> {
     const ha = this.#ha;
     if (!this.deps.ha || !ha) return { enabled: this.deps.ha !== undefined, isSelf: false, isStandby: false };
-    return { enabled: true, isSelf: ha.isActive, isStandby: this.isStandby(), leader: await ha.leader() };
+    return {
+      enabled: true,
+      isSelf: ha.isActive,
+      isStandby: this.isStandby(),
+      isPerfStandby: this.isPerformanceStandby(),
+      leader: await ha.leader(),
+    };
   }
 
   /** `sys/step-down`: the active server hands over to a standby; nothing to do without HA or on a standby. */
@@ -298,7 +327,8 @@ export class Core {
     return this.#ha?.stepDown() ?? Promise.resolve();
   }
 
-  async #loadBehindBarrier(): Promise<void> {
+  /** A standby loads what serving reads needs: leases (and their timers) stay with the active server. */
+  async #loadBehindBarrier(options: { isStandby?: boolean } = {}): Promise<void> {
     this.#cluster = await getJson<ClusterInfo>(this.barrier, 'core/cluster');
     // Requests pass the sealed check once the barrier is open: none may be served unrecorded.
     await this.audit.load();
@@ -307,7 +337,7 @@ export class Core {
     await this.#services.load();
     await this.mounts.load(this.deps.defaultMounts);
     await this.#services.openAll();
-    await this.expiration.restore();
+    if (!options.isStandby) await this.expiration.restore();
     await this.cors.load();
   }
 

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, type Random, uuidSource } from '@ward/base';
+import { ReadOnlyStorageError } from '../core/barrier/index.js';
 import type { Core } from '../core/core.js';
 import type { MetricsReport } from '../core/system-core.js';
 import { InvalidRequestError, RequestTooLargeError, UnsupportedOperationError } from '../logical/errors.js';
-import type { RequestTrace } from '../logical/request.js';
+import type { LogicalRequest, RequestTrace } from '../logical/request.js';
+import type { LogicalResponse } from '../logical/response.js';
 import type { ClusterForwarder } from './cluster-forwarder.js';
 import { applyCors } from './cors.js';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from './json-body.js';
@@ -22,7 +24,7 @@ import { readRequestData } from './request-body.js';
 import { checkRequestHeader } from './request-header.js';
 import { createRequestLogger } from './request-log.js';
 import { sendError, sendJson, sendLogicalResponse, sendText } from './respond.js';
-import { forwardToActive } from './standby.js';
+import { awaitRequiredIndex, forwardToActive, isServedByPerformanceStandby, setIndexHeaders } from './standby.js';
 import { RAW_ROUTES, type ServerInfo } from './sys-raw.js';
 
 export interface ApiHandlerOptions {
@@ -111,25 +113,26 @@ async function serve(
   }
   const raw = RAW_ROUTES.get(path);
   if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.query, body });
-  if (o.core.isStandby()) {
+  const toActive = () => {
     const limits = { maxRequestSize: o.maxRequestSize, jsonLimits: o.jsonLimits ?? DEFAULT_JSON_LIMITS };
-    return forwardToActive(
-      { ...limits, core: o.core, forwarder: o.forwarder, isByteBody: BYTE_BODY_PATHS.has(path) },
-      req,
-      res,
-    );
-  }
+    const forward = { ...limits, core: o.core, forwarder: o.forwarder, isByteBody: BYTE_BODY_PATHS.has(path) };
+    return forwardToActive(forward, req, res);
+  };
+  if (o.core.isStandby() && !o.core.isPerformanceStandby()) return toActive();
   if (req.method === 'HEAD') throw new UnsupportedOperationError('');
   // `?help=1` is the `help` operation: namespace, token, ACL and audit apply as to any request.
   const isHelp = req.method === 'GET' && Boolean(url.query.get('help'));
   const operation = isHelp ? 'help' : operationOf(req.method ?? '', url.query);
+  // A performance standby serves reads, once it reflects the revision the client names.
+  if (o.core.isStandby() && !isServedByPerformanceStandby(operation, path)) return toActive();
+  if (!(await awaitRequiredIndex(o.core, req))) return toActive();
   if (operation === 'patch') checkPatchContentType(req);
   const isWrite = operation === 'update' || operation === 'patch';
   if (isWrite && path.endsWith('/')) throw new InvalidRequestError("cannot write to a path ending in '/'");
 
   const wrapTtlSeconds = wrapTtlHeader(req);
   const requestId = nextRequestId();
-  const response = await o.core.handleRequest({
+  const response = await handleOrHandOver(o.core, {
     id: requestId,
     operation,
     path: operation === 'list' && !path.endsWith('/') ? `${path}/` : path,
@@ -142,9 +145,26 @@ async function serve(
     trace,
     wrapTtlSeconds,
   });
+  if (response === HANDED_OVER) return toActive();
+  setIndexHeaders(o.core, res);
   // As established servers answer: a read that finds nothing is a 404, whatever the backend.
   if (response === undefined && operation === 'read') return sendJson(res, 404, { errors: [] });
   sendLogicalResponse(res, requestId, response);
+}
+
+const HANDED_OVER = Symbol('handed over to the active server');
+
+/** The core's answer, or `HANDED_OVER` when a read on a performance standby tried to write. */
+async function handleOrHandOver(
+  core: Core,
+  req: LogicalRequest,
+): Promise<LogicalResponse | undefined | typeof HANDED_OVER> {
+  try {
+    return await core.handleRequest(req);
+  } catch (err) {
+    if (err instanceof ReadOnlyStorageError) return HANDED_OVER;
+    throw err;
+  }
 }
 
 /** Paths whose body is bytes (a snapshot), handed to the backend unparsed. */

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Core } from '../core/core.js';
+import { InvalidRequestError, PreconditionFailedError } from '../logical/errors.js';
+import type { Operation } from '../logical/request.js';
 import type { ClusterForwarder } from './cluster-forwarder.js';
 import { JsonBodyParser, type JsonLimits, writeInSlices } from './json-body.js';
 import { bodyObject, parseBody } from './logical-request.js';
@@ -63,4 +65,81 @@ async function readCheckedBody(o: ForwardOptions, req: IncomingMessage): Promise
   if (parser) bodyObject(parser.end());
   if (isWrite && isForm) parseBody(body, contentType, o.jsonLimits);
   return body;
+}
+
+/** Paths whose state only the active server holds in memory (leases and their timers, HA membership). */
+const ACTIVE_ONLY_PREFIXES = ['sys/leases/', 'sys/ha-status', 'sys/step-down'];
+
+/**
+ * What a performance standby serves itself: reads (read, list, help) of any path but those
+ * whose state lives only on the active server. Anything else is the active server's; a read
+ * that turns out to write (a lease, a token use) is handed over when it tries.
+ */
+export function isServedByPerformanceStandby(operation: Operation, path: string): boolean {
+  if (operation !== 'read' && operation !== 'list' && operation !== 'help') return false;
+  return !ACTIVE_ONLY_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+/** How long a standby waits for a revision a client names before answering 412. */
+export const INDEX_WAIT_MS = 2_000;
+
+/** Read-your-writes headers, in the established name and Ward's own; either is accepted. */
+const INDEX_HEADERS = ['x-vault-index', 'x-service-index'];
+const INCONSISTENT_HEADERS = ['x-vault-inconsistent', 'x-service-inconsistent'];
+
+/**
+ * The storage revision a request requires (`X-Vault-Index` / `X-Service-Index`: the decimal
+ * revision a response named), or `undefined` when it names none.
+ */
+function requiredIndex(req: IncomingMessage): number | undefined {
+  const values = INDEX_HEADERS.flatMap((name) => headerValues(req, name));
+  if (values.length === 0) return undefined;
+  const revisions = values.map((value) => {
+    if (!/^\d{1,15}$/.test(value))
+      throw new InvalidRequestError(`invalid index header "${value}": expected a revision`);
+    return Number(value);
+  });
+  return Math.max(...revisions);
+}
+
+/** `X-Vault-Inconsistent: forward-active-node` asks for the active server rather than a 412. */
+function isForwardingAsked(req: IncomingMessage): boolean {
+  const values = INCONSISTENT_HEADERS.flatMap((name) => headerValues(req, name));
+  for (const value of values) {
+    if (value !== 'forward-active-node' && value !== 'fail') {
+      throw new InvalidRequestError(`invalid inconsistency header "${value}": use forward-active-node or fail`);
+    }
+  }
+  return values.includes('forward-active-node');
+}
+
+/**
+ * Waits (up to `INDEX_WAIT_MS`) until this server can serve the request: it reflects the
+ * revision the request names, and a performance standby is not midway through a reload.
+ * Returns false when the request is to go to the active server instead; throws 412 when a
+ * named revision is not reached and the client did not ask for forwarding.
+ */
+export async function awaitRequiredIndex(core: Core, req: IncomingMessage): Promise<boolean> {
+  const required = requiredIndex(req);
+  const isForwardAsked = isForwardingAsked(req);
+  if (await core.reachIndex(required ?? 0, INDEX_WAIT_MS)) return true;
+  if (required === undefined || isForwardAsked) return false;
+  throw new PreconditionFailedError('required index state not present');
+}
+
+/** Names, on the response, the revision this server's answer reflects. */
+export function setIndexHeaders(core: Core, res: ServerResponse): void {
+  const index = core.consistencyIndex();
+  if (index === undefined || res.headersSent) return;
+  res.setHeader('X-Vault-Index', String(index));
+  res.setHeader('X-Service-Index', String(index));
+}
+
+function headerValues(req: IncomingMessage, name: string): string[] {
+  const raw = req.headers[name];
+  const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  return list
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }

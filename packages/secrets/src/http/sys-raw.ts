@@ -86,7 +86,7 @@ export const RAW_ROUTES: ReadonlyMap<string, RawHandler> = new Map(
         active_time: isSelf ? rfc3339Nano(ctx.core.activeSinceMs) : '0001-01-01T00:00:00Z',
         leader_address: ha.leader?.apiAddr ?? '',
         leader_cluster_address: ha.leader?.clusterAddr ?? '',
-        performance_standby: false,
+        performance_standby: ctx.core.isPerformanceStandby(),
         performance_standby_last_remote_wal: 0,
       });
     },

@@ -40,6 +40,8 @@ export interface ServerConfig {
   kmsLibraries: ReadonlyMap<string, string>;
   /** `log_requests = true`: one `info` line per request (otherwise they are `debug` lines). */
   logRequests?: boolean;
+  /** `disable_performance_standby = true`: an HA standby serves nothing itself (reads are redirected too). */
+  disablePerformanceStandby?: boolean;
   /** `telemetry { disable_hostname, prometheus_retention_time }`; absent = hostname label, no Prometheus output. */
   telemetry?: TelemetryConfig;
 }
@@ -106,6 +108,7 @@ const KNOWN_KEYS = {
     'max_lease_ttl',
     'kms_library',
     'log_requests',
+    'disable_performance_standby',
   ],
   kms_library: ['name', 'library'],
   // `telemetry { unauthenticated_metrics_access }` is the server's own (the proxy has no metrics).
@@ -157,6 +160,7 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
     kmsLibraries: kmsLibraries(doc, refuseUnknown),
     telemetry: telemetryConfig(telemetryBlocks),
     logRequests: isTrue(doc.log_requests),
+    disablePerformanceStandby: isTrue(doc.disable_performance_standby),
   };
 }
 

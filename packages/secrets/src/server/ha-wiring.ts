@@ -9,7 +9,7 @@ import { MAX_JSON_DEPTH_SETTING } from '../http/json-body.js';
 import type { ListenerAddress } from '../http/listener.js';
 import type { ServerInfo } from '../http/sys-raw.js';
 import { InvalidRequestError } from '../logical/errors.js';
-import { EtcdHaLock, EtcdStorage, type StorageBackend } from '../storage/index.js';
+import { EtcdChangeFeed, EtcdHaLock, EtcdStorage, type StorageBackend } from '../storage/index.js';
 import type { ServerConfig } from './config.js';
 import type { EtcdConfig } from './storage-config.js';
 
@@ -64,6 +64,8 @@ export function etcdHa(
       new EtcdHaLock({ client: backend.client, key: backend.haLockKey, ttlSeconds: etcd.lockTtlSeconds, value }),
     advertise: () => ({ apiAddr: config.apiAddr ?? deps.bound()[0]?.url ?? '', clusterAddr: cluster?.url ?? '' }),
     onActive: (tls) => cluster?.useTls(tls),
+    feed: new EtcdChangeFeed(backend),
+    isPerformanceStandby: config.disablePerformanceStandby !== true,
   };
   const forwarder = cluster
     ? new ClusterForwarder({

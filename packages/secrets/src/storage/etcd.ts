@@ -33,6 +33,8 @@ export class EtcdStorage implements StorageBackend {
   readonly haLockKey: string;
   /** Finishing an interrupted restore, which every operation waits for. */
   readonly #ready: Promise<void>;
+  /** The etcd revision this process's latest write reached (the read-your-writes index). */
+  #writtenRevision = 0;
 
   constructor(options: EtcdStorageOptions) {
     if (!options.prefix.endsWith('/') || options.prefix === '/') {
@@ -49,9 +51,19 @@ export class EtcdStorage implements StorageBackend {
     this.#ready.catch(() => {});
   }
 
-  /** The underlying client, for the HA lock (which shares the connection). */
+  /** The underlying client, for the HA lock and the change feed (which share the connection). */
   get client(): Etcd3 {
     return this.#client;
+  }
+
+  /** The prefix every key is stored under. */
+  get prefix(): string {
+    return this.#live.toString('utf8');
+  }
+
+  /** The etcd revision this process's latest write reached; 0 before any. */
+  get writtenRevision(): number {
+    return this.#writtenRevision;
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -120,7 +132,8 @@ export class EtcdStorage implements StorageBackend {
         ? { request_put: { key: this.#liveKey(o.key), value: Buffer.from(o.value) } }
         : { request_delete_range: { key: this.#liveKey(o.key) } },
     );
-    await this.#client.kv.txn({ compare: [], success });
+    const { header } = await this.#client.kv.txn({ compare: [], success });
+    this.#wrote(header.revision);
   }
 
   /** Every entry at one etcd revision, read a page at a time at that revision. */
@@ -198,13 +211,18 @@ export class EtcdStorage implements StorageBackend {
       batch = [];
     }
     if (batch.length > 0) await this.#client.kv.txn({ compare: [], success: batch });
-    await this.#client.kv.txn({
+    const { header } = await this.#client.kv.txn({
       compare: [],
       success: [
         { request_delete_range: { key: this.#staging, range_end: stageEnd } },
         { request_delete_range: { key: this.#swapMarker } },
       ],
     });
+    this.#wrote(header.revision);
+  }
+
+  #wrote(revision: string): void {
+    this.#writtenRevision = Math.max(this.#writtenRevision, Number(revision));
   }
 }
 
@@ -223,7 +241,7 @@ async function* pageThrough(fetch: (from: Buffer) => Promise<Page>, start: Buffe
 }
 
 /** The first key after every key starting with `prefix` (etcd's range_end for a prefix). */
-function prefixEnd(prefix: Buffer): Buffer {
+export function prefixEnd(prefix: Buffer): Buffer {
   const end = Buffer.from(prefix);
   for (let i = end.length - 1; i >= 0; i--) {
     if ((end[i] as number) < 0xff) {

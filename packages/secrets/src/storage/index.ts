@@ -4,7 +4,9 @@ import { InmemStorage } from './inmem.js';
 import { SqliteStorage } from './sqlite.js';
 import type { StorageBackend } from './storage.js';
 
+export type { ChangeFeed, StorageChange } from './change-feed.js';
 export { EtcdStorage, type EtcdStorageOptions } from './etcd.js';
+export { EtcdChangeFeed } from './etcd-change-feed.js';
 export { EtcdHaLock, type EtcdHaLockOptions } from './etcd-lock.js';
 export { InmemStorage } from './inmem.js';
 export { SqliteStorage, type SqliteStorageOptions } from './sqlite.js';

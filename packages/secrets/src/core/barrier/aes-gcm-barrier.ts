@@ -5,6 +5,7 @@ import type { Storage, StorageOperation } from '../../logical/storage.js';
 import type { StorageBackend } from '../../storage/index.js';
 import { KEY_BYTES, Keyring } from './keyring.js';
 import { PlaintextCache } from './plaintext-cache.js';
+import { ReadOnlyStorageError } from './read-only-error.js';
 
 /** The keyring, encrypted with the root key. */
 export const KEYRING_PATH = 'core/keyring';
@@ -107,6 +108,8 @@ export class AesGcmBarrier implements Storage {
   readonly #clock: Clock;
   readonly #cache: PlaintextCache;
   #state: Unsealed | undefined;
+  /** A performance standby reads only: the active server is the one writer. */
+  #isReadOnly = false;
 
   constructor(options: AesGcmBarrierOptions) {
     this.#physical = options.physical;
@@ -173,6 +176,39 @@ export class AesGcmBarrier implements Storage {
   }
 
   /**
+   * While read-only, every write (put, delete, transaction, rotation) throws
+   * `ReadOnlyStorageError` before touching storage or the cache: a performance standby hands
+   * such a request to the active server instead.
+   */
+  setReadOnly(isReadOnly: boolean): void {
+    this.#isReadOnly = isReadOnly;
+  }
+
+  /** Drops the decrypted value cached for `key` (another server changed it). */
+  forgetCached(key: string): void {
+    this.#cache.forget(key);
+  }
+
+  /**
+   * Reads the stored keyring again with the root key held since unseal: another server
+   * rotated it, and values it writes from now on use the new term. The old keyring is not
+   * zeroed (a read may still be using one of its keys); every key it holds is in the new one.
+   */
+  async reloadKeyring(): Promise<void> {
+    const state = this.#unsealed();
+    const stored = await this.#physical.get(KEYRING_PATH);
+    const plaintext = stored && decryptEntry(state.rootKey, KEYRING_PATH, stored);
+    if (!plaintext) throw new InternalError('the stored keyring does not open with this root key');
+    const keyring = Keyring.fromJson(plaintext.toString('utf8'));
+    plaintext.fill(0);
+    if (this.#state !== state) {
+      keyring.zero();
+      throw new SealedError();
+    }
+    state.keyring = keyring;
+  }
+
+  /**
    * Encrypts `value` as if stored at `label`, without storing it: a snapshot's sealed checksums,
    * which only a server holding this keyring can open.
    */
@@ -211,6 +247,7 @@ export class AesGcmBarrier implements Storage {
    * written under a term that a crash could lose. Old terms keep decrypting old values.
    */
   async rotate(): Promise<KeyStatus> {
+    this.#writable();
     const state = this.#unsealed();
     const next = state.keyring.clone();
     const added = next.rotate(this.#random, this.#clock);
@@ -272,6 +309,7 @@ export class AesGcmBarrier implements Storage {
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {
+    this.#writable();
     const encrypted = this.#encrypt(key, value);
     // Remembered now, while `value` is what was encrypted: a read only hits once storage holds `encrypted`.
     this.#cache.remember(key, encrypted, value);
@@ -280,6 +318,7 @@ export class AesGcmBarrier implements Storage {
 
   async delete(key: string): Promise<void> {
     this.#unsealed();
+    this.#writable();
     this.#cache.forget(key);
     await this.#physical.delete(key);
   }
@@ -292,6 +331,7 @@ export class AesGcmBarrier implements Storage {
   /** Encrypts every value first, so a bad one fails the batch before storage sees any of it. */
   async transaction(operations: StorageOperation[]): Promise<void> {
     this.#unsealed();
+    this.#writable();
     const encrypted = operations.map((o) => (o.op === 'put' ? { ...o, value: this.#encrypt(o.key, o.value) } : o));
     operations.forEach((o, i) => {
       const written = encrypted[i];
@@ -299,6 +339,10 @@ export class AesGcmBarrier implements Storage {
       else this.#cache.forget(o.key);
     });
     await this.#physical.transaction(encrypted);
+  }
+
+  #writable(): void {
+    if (this.#isReadOnly) throw new ReadOnlyStorageError();
   }
 
   #unsealed(): Unsealed {

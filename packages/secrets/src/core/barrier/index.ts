@@ -8,4 +8,5 @@ export {
   ROOT_KEY_PATH,
 } from './aes-gcm-barrier.js';
 export { Keyring, type KeyTerm } from './keyring.js';
+export { ReadOnlyStorageError } from './read-only-error.js';
 export { createView } from './view.js';

@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '@ward/base';
+import type { ChangeFeed } from '../../storage/change-feed.js';
 import type { ClusterTls } from './cluster-tls.js';
 
 /** A lock only one server holds at a time (an etcd lease-backed key); the storage layer provides it. */
@@ -27,6 +28,10 @@ export interface HaOptions {
   advertise(): LeaderAddresses;
   /** Called while becoming active, before the first request is served: the cluster listener takes the TLS material. */
   onActive?(tls: ClusterTls): void | Promise<void>;
+  /** What the other servers change in the shared storage, and the revision this one's writes reached. */
+  feed: ChangeFeed;
+  /** A standby loads everything and serves reads itself (false: it serves nothing, `disable_performance_standby`). */
+  isPerformanceStandby: boolean;
 }
 
 export interface CampaignHooks {

@@ -57,6 +57,26 @@ export class IdentityStore {
     await each(KIND.method, this.#methods);
   }
 
+  /**
+   * Reads one record (`key` below this store's storage, e.g. `entity/<id>`) again, because
+   * another server changed it: the copy in memory follows what storage holds now.
+   */
+  async reloadRecord(key: string): Promise<void> {
+    const kinds: Array<[string, Map<string, unknown>]> = [
+      [KIND.entity, this.#entities],
+      [KIND.group, this.#groups],
+      [KIND.groupAlias, this.#groupAliases],
+      [KIND.method, this.#methods],
+    ];
+    const found = kinds.find(([prefix]) => key.startsWith(prefix));
+    if (!found) return;
+    const [prefix, into] = found;
+    const id = key.slice(prefix.length);
+    const record = await getJson<unknown>(this.#deps.storage, key);
+    if (record === undefined) into.delete(id);
+    else into.set(id, record);
+  }
+
   /** Runs `fn` after every earlier write settled. */
   write<T>(fn: () => Promise<T>): Promise<T> {
     return this.#lock.run('identity', fn);

@@ -72,6 +72,11 @@ export class NamespaceServices {
     for (const ns of this.namespaces.all()) await this.#open(ns);
   }
 
+  /** Whether the namespace's policies, identities and routes are open (it exists and is loaded). */
+  isOpen(namespaceId: string): boolean {
+    return this.#opened.has(namespaceId);
+  }
+
   policies(namespaceId: string): PolicyStore {
     return this.#get(namespaceId).policies;
   }

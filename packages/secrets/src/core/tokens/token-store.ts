@@ -105,6 +105,14 @@ export class TokenStore {
     await this.#index.migrate();
   }
 
+  /**
+   * Drops what is cached for `key` (below the store's view), which another server changed:
+   * only entries (`id/<hash>`) are cached; the indexes are read from storage each time.
+   */
+  forgetCached(key: string): void {
+    if (key.startsWith('id/')) this.#index.forget(key.slice('id/'.length));
+  }
+
   /** Forgets the keys and cached entries (on seal). */
   reset(): void {
     this.#salt = undefined;

@@ -1,0 +1,25 @@
+import type { AesGcmBarrier } from '../barrier/index.js';
+import type { NamespaceServices } from '../namespaces/namespace-services.js';
+import type { TokenStore } from '../tokens/index.js';
+import type { InvalidationTargets } from './cache-invalidation.js';
+
+/** The caches of one server, as the change feed reaches them; namespaces not open have nothing cached. */
+export function invalidationTargets(parts: {
+  barrier: AesGcmBarrier;
+  tokens: TokenStore;
+  services: () => NamespaceServices | undefined;
+}): InvalidationTargets {
+  const openServices = (namespaceId: string) => {
+    const services = parts.services();
+    return services?.isOpen(namespaceId) ? services : undefined;
+  };
+  return {
+    forgetValue: (key) => parts.barrier.forgetCached(key),
+    reloadKeyring: () => parts.barrier.reloadKeyring(),
+    forgetToken: (key) => parts.tokens.forgetCached(key),
+    forgetPolicy: (namespaceId, name) => openServices(namespaceId)?.policies(namespaceId).invalidate(name),
+    reloadIdentity: async (namespaceId, key) => {
+      await openServices(namespaceId)?.identity(namespaceId).reloadRecord(key);
+    },
+  };
+}
