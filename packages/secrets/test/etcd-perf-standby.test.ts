@@ -218,4 +218,24 @@ describe('HA on etcd: a performance standby (issue 19 points 5, 6, 7)', () => {
       active.ward.child.kill('SIGCONT');
     }
   });
+
+  it('takes over as the writer when the active server dies (SIGKILL), with every acknowledged write', async () => {
+    const written = await onActive('POST', 'secret/data/before-failover', { data: { v: 'kept' } });
+    assert.equal(written.status, 200);
+    active.ward.child.kill('SIGKILL');
+    await active.ward.exited;
+    // The lock's lease (15 s here) runs out, then the standby loads as the active server.
+    for (let i = 0; i < 300 && (await request(standby.url, 'GET', 'sys/health')).status !== 200; i++) await sleep(100);
+    assert.equal((await request(standby.url, 'GET', 'sys/health')).status, 200);
+    assert.equal(
+      (await request(standby.url, 'GET', 'secret/data/before-failover', { token: root })).body.data.data.v,
+      'kept',
+    );
+    const after = await request(standby.url, 'POST', 'secret/data/after-failover', {
+      token: root,
+      body: { data: { v: 1 } },
+    });
+    assert.equal(after.status, 200);
+    assert.ok(Number(after.headers.get('x-vault-index')) > Number(written.headers.get('x-vault-index')));
+  });
 });
