@@ -290,7 +290,7 @@ export class Core {
 
   /** A standby that loads everything and serves reads itself (while loading, it makes them wait). */
   isPerformanceStandby(): boolean {
-    return this.isStandby() && this.deps.ha?.isPerformanceStandby === true;
+    return this.isStandby() && this.#ha?.hasPerformanceStandby === true;
   }
 
   /**

@@ -29,9 +29,9 @@ export interface HaOptions {
   /** Called while becoming active, before the first request is served: the cluster listener takes the TLS material. */
   onActive?(tls: ClusterTls): void | Promise<void>;
   /** What the other servers change in the shared storage, and the revision this one's writes reached. */
-  feed: ChangeFeed;
-  /** A standby loads everything and serves reads itself (false: it serves nothing, `disable_performance_standby`). */
-  isPerformanceStandby: boolean;
+  feed?: ChangeFeed;
+  /** With a feed, a standby loads everything and serves reads itself (else it serves nothing). */
+  isPerformanceStandby?: boolean;
 }
 
 export interface CampaignHooks {

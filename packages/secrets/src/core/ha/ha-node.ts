@@ -53,6 +53,11 @@ export class HaNode {
     );
   }
 
+  /** A standby of this server serves reads itself (it has a change feed to keep its caches right). */
+  get hasPerformanceStandby(): boolean {
+    return this.#o.isPerformanceStandby === true && this.#o.feed !== undefined;
+  }
+
   /** Loads as a performance standby (when enabled), then campaigns for the lock. */
   async start(): Promise<void> {
     await this.#startPerformanceStandby();
@@ -87,7 +92,7 @@ export class HaNode {
 
   /** The storage revision this server's answers reflect (see `Core.consistencyIndex`); 0 when none. */
   index(): number {
-    return this.isServingReads ? (this.#perf?.reached ?? 0) : this.#o.feed.writtenRevision();
+    return this.isServingReads ? (this.#perf?.reached ?? 0) : (this.#o.feed?.writtenRevision() ?? 0);
   }
 
   /** Resolves true once this server reflects `revision` (at once when active), false after `timeoutMs`. */
@@ -97,11 +102,12 @@ export class HaNode {
   }
 
   async #startPerformanceStandby(): Promise<void> {
-    if (!this.#o.isPerformanceStandby) return;
+    const feed = this.#o.feed;
+    if (!this.#o.isPerformanceStandby || !feed) return;
     this.#hooks.setReadOnly(true);
     const { clock, logger } = this.#deps;
     this.#perf = new PerformanceStandby(
-      this.#o.feed,
+      feed,
       {
         load: () => this.#hooks.load({ isStandby: true }),
         unload: () => this.#hooks.unload(),
