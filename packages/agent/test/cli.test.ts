@@ -177,6 +177,14 @@ describe('ward-agent CLI against a real agent', () => {
       run.stderr,
       /^Error: invalid value "1fortnight" for flag -retry-interval: unknown unit "fortnight" in duration "1fortnight"\n\nUsage: ward-agent agent/,
     );
+    for (const command of [['agent', '-dev'], ['monitor']]) {
+      const level = await cli([...command, '-log-level=loud'], env);
+      assert.equal(level.code, 2, command.join(' '));
+      assert.match(
+        level.stderr,
+        /^Error: invalid value "loud" for flag -log-level: not one of trace, debug, info, warn, error\n/,
+      );
+    }
     const negative = await cli(['agent', '-dev', '-retry-interval=-1s']);
     assert.equal(negative.code, 2);
     assert.match(negative.stderr, /durations cannot be negative/);

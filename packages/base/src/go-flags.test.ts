@@ -8,6 +8,7 @@ const SPEC = new Map<string, FlagKind>([
   ['port', 'int'],
   ['policy', 'list'],
   ['ttl', 'duration'],
+  ['log-level', 'log-level'],
 ]);
 const parse = (...argv: string[]) => parseGoFlags(argv, SPEC, 'go');
 const usageError = (argv: string[]): string => {
@@ -83,6 +84,14 @@ describe('parseGoFlags (the one flag parser of ward, ward-agent and ward-platfor
     assert.equal(usageError(['-=a']), 'bad flag syntax: -=a');
     assert.equal(usageError(['-port=-1']), 'invalid value "-1" for flag -port: not a whole number');
     assert.equal(usageError(['-port', '8o']), 'invalid value "8o" for flag -port: not a whole number');
+  });
+
+  it('takes a log level in any case, and names the levels when refusing one', () => {
+    assert.equal(parse('-log-level=DEBUG').values.get('log-level'), 'debug');
+    assert.equal(
+      usageError(['-log-level', 'loud']),
+      'invalid value "loud" for flag -log-level: not one of trace, debug, info, warn, error',
+    );
   });
 
   it('refuses a bad duration with the duration parser’s reason', () => {

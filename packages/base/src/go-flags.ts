@@ -1,4 +1,5 @@
 import { DurationError, type DurationStyle, parseDuration } from './duration.js';
+import { LOG_LEVELS, type LogLevel } from './logger.js';
 
 /**
  * The exit status of a usage error (unknown command or flag, missing or bad argument) in ward,
@@ -19,9 +20,10 @@ export function usageErrorText(message: string, usage: string): string {
 
 /**
  * What a flag takes: `bool` (bare `-x`, or `-x=false`), `string`, `int` (non-negative),
- * `list` (repeatable, values kept in order) or `duration` (nanoseconds, see `parseDuration`).
+ * `list` (repeatable, values kept in order), `duration` (nanoseconds, see `parseDuration`) or
+ * `log-level` (one of `LOG_LEVELS`, any case, as the `-log-level` flag of every binary).
  */
-export type FlagKind = 'bool' | 'string' | 'int' | 'list' | 'duration';
+export type FlagKind = 'bool' | 'string' | 'int' | 'list' | 'duration' | 'log-level';
 export type FlagValue = boolean | string | number | string[] | bigint;
 
 export interface ParsedFlags {
@@ -108,6 +110,11 @@ function convert(
       }
     case 'list':
       return [...((previous as string[] | undefined) ?? []), raw];
+    case 'log-level': {
+      const level = raw.toLowerCase();
+      if (!LOG_LEVELS.includes(level as LogLevel)) throw invalidValue(name, raw, `not one of ${LOG_LEVELS.join(', ')}`);
+      return level;
+    }
     case 'string':
       return raw;
   }

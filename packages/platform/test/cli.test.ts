@@ -215,6 +215,12 @@ describe('bin/ward-platform', () => {
       bad.stderr,
       /^Error: invalid value "1fortnight" for flag -token-ttl: unknown unit "fortnight" in duration "1fortnight"\n\nUsage: ward-platform admin create/,
     );
+    const level = runCli(['serve', '-log-level', 'loud']);
+    assert.equal(level.status, 2);
+    assert.match(
+      level.stderr,
+      /^Error: invalid value "loud" for flag -log-level: not one of trace, debug, info, warn, error\n/,
+    );
     for (const ttl of ['-1s', '90', '0s']) {
       const refused = runCli([
         'admin',

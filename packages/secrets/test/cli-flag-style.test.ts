@@ -70,6 +70,22 @@ describe('ward flags as in ward-agent and ward-platform', () => {
     }
   });
 
+  it('refuses an unknown log level before starting, as the other binaries do', async () => {
+    for (const command of [
+      ['server', '-dev'],
+      ['proxy', '-config=/nonexistent.hcl'],
+    ]) {
+      const r = await cli.ward([...command, '-log-level=loud']);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^Error: invalid value "loud" for flag -log-level: not one of trace, debug, info, warn, error\\n\\nUsage: ward ${command[0]}`,
+        ),
+      );
+    }
+  });
+
   it('answers -help, -h and --help with exit 0', async () => {
     for (const help of ['-help', '-h', '--help']) {
       const r = await cli.ward(['token', 'create', help]);

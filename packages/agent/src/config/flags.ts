@@ -1,12 +1,4 @@
-import {
-  durationMs,
-  type FlagKind,
-  type FlagValue,
-  LOG_LEVELS,
-  type LogLevel,
-  parseGoFlags,
-  UsageError,
-} from '@ward/base';
+import { durationMs, type FlagKind, type FlagValue, type LogLevel, parseGoFlags, UsageError } from '@ward/base';
 import { type GossipConfig, isGossipProfile } from '../gossip/config.js';
 import type { ConfigLayer } from './config.js';
 
@@ -32,7 +24,7 @@ const FLAGS = new Map<string, FlagKind>(
     dc: 'string',
     bind: 'string',
     'data-dir': 'string',
-    'log-level': 'string',
+    'log-level': 'log-level',
     config: 'list',
     join: 'list',
     servers: 'list',
@@ -65,10 +57,7 @@ export function parseFlags(argv: string[]): ParsedFlags {
   const parsed = parseGoFlags(argv, FLAGS, 'go');
   if (parsed.args.length > 0) throw new UsageError(`unexpected argument: ${parsed.args[0]}`);
   const v = Object.fromEntries([...parsed.values].map(([k, value]) => [k, asConfigValue(value)]));
-  const logLevel = v['log-level'] as string | undefined;
-  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel.toLowerCase() as LogLevel)) {
-    throw new UsageError(`unknown log level: ${logLevel}`);
-  }
+  const logLevel = v['log-level'] as LogLevel | undefined;
   const profile = v['gossip-profile'] as string | undefined;
   if (profile !== undefined && !isGossipProfile(profile)) {
     throw new UsageError(`invalid gossip profile ${JSON.stringify(profile)}: want lan or wan`);
@@ -87,7 +76,7 @@ export function parseFlags(argv: string[]): ParsedFlags {
     datacenter: v.dc as string | undefined,
     bindAddr: v.bind as string | undefined,
     dataDir: v['data-dir'] as string | undefined,
-    logLevel: logLevel?.toLowerCase() as LogLevel | undefined,
+    logLevel,
     logJson: v['log-json'] as boolean | undefined,
     enableDebug: v['enable-debug'] as boolean | undefined,
     acl: { enabled: v['acl-enabled'] as boolean | undefined, agentToken: v['acl-agent-token'] as string | undefined },

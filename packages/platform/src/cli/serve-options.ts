@@ -76,7 +76,7 @@ export const SERVE_FLAGS = new Map<string, FlagKind>([
   ['tls-key', 'string'],
   ['dev', 'bool'],
   ['dev-token', 'string'],
-  ['log-level', 'string'],
+  ['log-level', 'log-level'],
   ['rate-limit', 'string'],
 ]);
 

@@ -19,7 +19,7 @@ Example:
   ward-agent monitor -log-level=debug -server-id=leader
 ${COMMON_FLAGS_HELP}`,
   flags: new Map([
-    ['log-level', 'string'],
+    ['log-level', 'log-level'],
     ['json', 'bool'],
     ['server-id', 'string'],
     ['node-id', 'string'],

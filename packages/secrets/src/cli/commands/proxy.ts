@@ -22,7 +22,7 @@ Example:
 
 const PROXY_FLAGS = new Map<string, FlagKind>([
   ['config', 'string'],
-  ['log-level', 'string'],
+  ['log-level', 'log-level'],
 ]);
 
 /** `ward proxy`: runs until SIGINT/SIGTERM or `POST /proxy/v1/quit`, or exits after auth. */

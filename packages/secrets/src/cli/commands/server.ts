@@ -16,7 +16,7 @@ export const SERVER_FLAGS = new Map<string, FlagKind>([
   ['dev-listen-address', 'string'],
   ['dev-tls', 'bool'],
   ['dev-tls-cert-dir', 'string'],
-  ['log-level', 'string'],
+  ['log-level', 'log-level'],
 ]);
 
 export const SERVER_HELP = `Usage: ward server [options]
