@@ -32,7 +32,7 @@ export function pathData(d: KvV2Deps) {
   return definePath({
     pattern: 'data/*path',
     fields,
-    existenceCheck: async ({ data }) => (await d.store.metadata(data.path)) !== undefined,
+    existenceCheck: async ({ data }) => (await d.store.frozenMetadata(data.path)) !== undefined,
     operations: {
       read: {
         summary: 'Read the latest or a given version of a secret.',

@@ -26,7 +26,7 @@ export function pathMetadata(d: KvV2Deps) {
   return definePath({
     pattern: 'metadata/*path?',
     fields,
-    existenceCheck: async ({ data }) => (await d.store.metadata(data.path)) !== undefined,
+    existenceCheck: async ({ data }) => (await d.store.frozenMetadata(data.path)) !== undefined,
     operations: {
       read: {
         summary: 'Read the metadata and version history of a secret.',

@@ -44,7 +44,8 @@ export class VersionedStore {
   constructor(private readonly storage: Storage) {}
 
   config(): Promise<KvConfig> {
-    return getJson<KvConfig>(this.storage, 'config').then((c) => ({ ...DEFAULT_CONFIG, ...c }));
+    // A copy of the shared decoded value: every field is a primitive, so callers may change it.
+    return getFrozenJson<KvConfig>(this.storage, 'config').then((c) => ({ ...DEFAULT_CONFIG, ...c }));
   }
 
   putConfig(config: KvConfig): Promise<void> {
