@@ -237,6 +237,8 @@ describe('bin/ward-platform', () => {
       assert.equal(r.status, 2, args.join(' '));
       assert.match(r.stderr, /^Error: .*\n\nUsage: ward-platform /s, args.join(' '));
     }
+    for (const version of ['version', '-version', '--version'])
+      assert.equal(execFileSync(process.execPath, [BIN, version], { encoding: 'utf8' }), 'Ward platform v0.1.0\n');
     for (const help of ['-help', '-h', '--help'])
       assert.match(
         execFileSync(process.execPath, [BIN, help], { encoding: 'utf8' }),

@@ -4,11 +4,15 @@ import { CliError } from './exit-error.js';
 import { serve } from './serve.js';
 import { parseServeOptions, SERVE_FLAGS, SERVE_USAGE } from './serve-options.js';
 
+/** This build's version, as `ward version` and `ward-agent version` print theirs. */
+const VERSION = '0.1.0';
+
 const USAGE = `Usage: ward-platform <command> [options]
 
 Commands:
   serve          run the platform API (/api/v2) and the billing pages (/app)
   admin create   add a site administrator and print its API token
+  version        print the version (also -version)
 
 Run "ward-platform <command> -help" for a command's options and an example.
 `;
@@ -30,6 +34,10 @@ export async function run(argv: string[]): Promise<void> {
       if (parseGoFlags(rest.slice(1), ADMIN_CREATE_FLAGS, 'go').isHelp) return printHelp(ADMIN_CREATE_USAGE);
       for (const line of await adminCreate(rest.slice(1), { clock: systemClock, env: process.env }))
         process.stdout.write(`${line}\n`);
+      process.exit(0);
+    }
+    if (command === 'version' || command === '-version' || command === '--version') {
+      process.stdout.write(`Ward platform v${VERSION}\n`);
       process.exit(0);
     }
     if (command === undefined) throw new UsageError('no command given');
