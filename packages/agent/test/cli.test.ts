@@ -191,7 +191,7 @@ describe('ward-agent CLI against a real agent', () => {
     for (const args of [[], ['-bogus'], ['frobnicate']]) {
       const r = await cli(args);
       assert.equal(r.code, 2, args.join(' '));
-      assert.match(r.stderr, /Usage: ward-agent <command>/, args.join(' '));
+      assert.match(r.stderr, /^Error: .*\n\nUsage: ward-agent <command>/, args.join(' '));
     }
     assert.equal((await cli(['-help'])).code, 0);
   });

@@ -35,7 +35,7 @@ describe('ward flags as in ward-agent and ward-platform', () => {
       assert.equal(r.code, 2, args.join(' '));
       assert.match(r.stderr, /^Error: /, args.join(' '));
     }
-    assert.match((await cli.ward([])).stderr, /Usage: ward <command>/);
+    assert.match((await cli.ward([])).stderr, /^Error: no command given\n\nUsage: ward <command>/);
     assert.match(
       (await cli.ward(['kv', 'get', '-field'])).stderr,
       /flag needs an argument: -field\n\nUsage: ward kv get/,

@@ -35,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === undefined) {
-    process.stderr.write(usageText());
+    process.stderr.write(usageErrorText('no command given', usageText()));
     return USAGE_EXIT_CODE;
   }
   try {
