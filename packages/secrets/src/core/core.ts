@@ -272,7 +272,10 @@ export class Core {
           }
           this.#isReady = true;
         },
-        unload: () => this.#stopBehindBarrier(),
+        unload: async () => {
+          await this.#stopBehindBarrier();
+          this.barrier.forgetAllCached();
+        },
         targets: () =>
           invalidationTargets({ barrier: this.barrier, tokens: this.tokens, services: () => this.#services }),
         setReadOnly: (isReadOnly) => this.barrier.setReadOnly(isReadOnly),

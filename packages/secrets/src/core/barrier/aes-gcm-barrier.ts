@@ -110,6 +110,8 @@ export class AesGcmBarrier implements Storage {
   #state: Unsealed | undefined;
   /** A performance standby reads only: the active server is the one writer. */
   #isReadOnly = false;
+  /** Counts invalidations, so a read that raced one does not put back what it dropped. */
+  #invalidations = 0;
 
   constructor(options: AesGcmBarrierOptions) {
     this.#physical = options.physical;
@@ -178,15 +180,26 @@ export class AesGcmBarrier implements Storage {
   /**
    * While read-only, every write (put, delete, transaction, rotation) throws
    * `ReadOnlyStorageError` before touching storage or the cache: a performance standby hands
-   * such a request to the active server instead.
+   * such a request to the active server instead. A read-only barrier also trusts its cache: a
+   * value it holds is served without asking storage, because the change feed drops
+   * (`forgetCached`) every key another server changes before the change counts as reached.
+   * The cache starts empty in either mode.
    */
   setReadOnly(isReadOnly: boolean): void {
     this.#isReadOnly = isReadOnly;
+    this.forgetAllCached();
   }
 
   /** Drops the decrypted value cached for `key` (another server changed it). */
   forgetCached(key: string): void {
+    this.#invalidations++;
     this.#cache.forget(key);
+  }
+
+  /** Drops every cached value (a performance standby reloading everything). */
+  forgetAllCached(): void {
+    this.#invalidations++;
+    this.#cache.clear();
   }
 
   /**
@@ -273,8 +286,8 @@ export class AesGcmBarrier implements Storage {
 
   async get(key: string): Promise<Uint8Array | undefined> {
     this.#unsealed();
-    const value = await this.#physical.get(key);
-    return value === undefined ? undefined : this.#open(key, value);
+    const { value, mayRemember } = await this.#read(key);
+    return value === undefined ? undefined : this.#open(key, value, mayRemember);
   }
 
   /**
@@ -283,18 +296,33 @@ export class AesGcmBarrier implements Storage {
    */
   async getDecoded(key: string, decode: (bytes: Uint8Array) => unknown): Promise<unknown> {
     this.#unsealed();
-    const value = await this.#physical.get(key);
+    const { value, mayRemember } = await this.#read(key);
     if (value === undefined) return undefined;
     this.#unsealed(); // the barrier may have been sealed while storage answered
     const kept = this.#cache.decoded(key, value);
     if (kept !== undefined) return kept;
-    const decoded = decode(this.#open(key, value));
-    this.#cache.rememberDecoded(key, value, decoded);
+    const decoded = decode(this.#open(key, value, mayRemember));
+    if (mayRemember) this.#cache.rememberDecoded(key, value, decoded);
     return decoded;
   }
 
+  /**
+   * The stored ciphertext at `key`: on a read-only (performance standby) barrier, the one the
+   * cache holds when it holds one. `mayRemember` is false when an invalidation came while
+   * storage answered: the value may be older than the change, and must not enter the cache.
+   */
+  async #read(key: string): Promise<{ value: Uint8Array | undefined; mayRemember: boolean }> {
+    if (this.#isReadOnly) {
+      const held = this.#cache.ciphertextOf(key);
+      if (held) return { value: held, mayRemember: true };
+    }
+    const before = this.#invalidations;
+    const value = await this.#physical.get(key);
+    return { value, mayRemember: before === this.#invalidations };
+  }
+
   /** The plaintext of `value` read at `key`: from the cache when it holds that exact ciphertext. */
-  #open(key: string, value: Uint8Array): Uint8Array {
+  #open(key: string, value: Uint8Array, mayRemember = true): Uint8Array {
     // Checked again: the barrier may have been sealed while storage answered.
     const keyring = this.#unsealed().keyring;
     const cached = this.#cache.get(key, value);
@@ -304,7 +332,7 @@ export class AesGcmBarrier implements Storage {
     if (!entry) throw new InternalError(`failed to decrypt "${key}": no key for term ${term}`);
     const plaintext = decryptEntry(entry.key, key, value);
     if (plaintext === undefined) throw new InternalError(`failed to decrypt "${key}": message authentication failed`);
-    this.#cache.remember(key, value, plaintext);
+    if (mayRemember) this.#cache.remember(key, value, plaintext);
     return plaintext;
   }
 

@@ -44,6 +44,11 @@ export class PlaintextCache {
     return Buffer.from(cached.plaintext); // the caller may change its buffer; ours stays as it was
   }
 
+  /** The ciphertext held for `key`, if any (a performance standby trusts it: see `AesGcmBarrier.setReadOnly`). */
+  ciphertextOf(key: string): Uint8Array | undefined {
+    return this.#entries.get(key)?.ciphertext;
+  }
+
   /** The decoded value kept for `ciphertext` at `key`, when that exact ciphertext was seen last and decoded. */
   decoded(key: string, ciphertext: Uint8Array): unknown {
     const cached = this.#entries.get(key);
