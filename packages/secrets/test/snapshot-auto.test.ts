@@ -117,6 +117,13 @@ describe('sys/storage/raft/snapshot-auto', () => {
         google_gcs_bucket: 'b',
         google_service_account_key: '{"client_email":"a@b.c"}',
       },
+      {
+        interval: 60,
+        path_prefix: 'p/',
+        storage_type: 'gamma-gcs',
+        gamma_gcs_bucket: 'b',
+        gamma_endpoint: 'http://[x',
+      },
       { interval: 60, path_prefix: 'p', storage_type: 'aws-s3', aws_s3_bucket: 'b' },
       {
         interval: 60,

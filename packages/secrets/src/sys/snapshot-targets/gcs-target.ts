@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Bucket, StorageOptions } from '@google-cloud/storage';
-import { UpstreamError } from '../../logical/errors.js';
+import { InvalidRequestError, UpstreamError } from '../../logical/errors.js';
 import { type SnapshotConfig, specificValue } from '../snapshot-auto/config.js';
 import type { SnapshotTarget, StoredSnapshot } from './snapshot-target.js';
 
@@ -97,6 +97,16 @@ function storageOptions(settings: GcsTargetSettings): StorageOptions {
     options.apiEndpoint = endpointUrl(settings.endpoint || 'storage.googleapis.com', settings.isTlsDisabled);
   }
   return options;
+}
+
+/** A 400 for an endpoint that is neither a host nor a URL, when the config is written. */
+export function checkGcsSettings(settings: GcsTargetSettings): void {
+  if (!settings.endpoint) return;
+  try {
+    endpointUrl(settings.endpoint, settings.isTlsDisabled);
+  } catch {
+    throw new InvalidRequestError(`gcs endpoint "${settings.endpoint}" is neither a host nor a URL`);
+  }
 }
 
 function endpointUrl(endpoint: string, isTlsDisabled: boolean): string {

@@ -1,6 +1,6 @@
 import { providerOf, type SnapshotConfig } from '../snapshot-auto/config.js';
 import { blobTargetOptions, createBlobTarget } from './blob-target.js';
-import { createGcsTarget, gcsSettingsOf } from './gcs-target.js';
+import { checkGcsSettings, createGcsTarget, gcsSettingsOf } from './gcs-target.js';
 import { createLocalTarget } from './local-target.js';
 import { createS3Target, s3TargetOptions } from './s3-target.js';
 import type { SnapshotTarget } from './snapshot-target.js';
@@ -13,6 +13,7 @@ export function checkTargetConfig(config: SnapshotConfig): void {
   const provider = providerOf(config.storage_type);
   if (provider === 's3') s3TargetOptions(config);
   if (provider === 'blob') blobTargetOptions(config);
+  if (provider === 'gcs') checkGcsSettings(gcsSettingsOf(config));
 }
 
 /** The target a config writes to, through its provider's SDK. */
