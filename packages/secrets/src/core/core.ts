@@ -278,7 +278,7 @@ export class Core {
         },
         targets: () =>
           invalidationTargets({ barrier: this.barrier, tokens: this.tokens, services: () => this.#services }),
-        setReadOnly: (isReadOnly) => this.barrier.setReadOnly(isReadOnly),
+        setBarrierRole: (role) => this.barrier.setHaRole(role),
       },
       { clock, logger },
     );

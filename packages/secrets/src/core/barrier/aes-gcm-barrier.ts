@@ -92,6 +92,9 @@ export interface AesGcmBarrierOptions {
   cache?: PlaintextCache;
 }
 
+/** `active`: the one writer of the cluster; `standby`: reads only, kept current by the change feed. */
+export type BarrierHaRole = 'active' | 'standby';
+
 interface Unsealed {
   keyring: Keyring;
   rootKey: Uint8Array;
@@ -108,8 +111,8 @@ export class AesGcmBarrier implements Storage {
   readonly #clock: Clock;
   readonly #cache: PlaintextCache;
   #state: Unsealed | undefined;
-  /** A performance standby reads only: the active server is the one writer. */
-  #isReadOnly = false;
+  /** This server's part in an HA cluster (see `setHaRole`); `undefined` alone on its storage or without HA. */
+  #haRole: BarrierHaRole | undefined;
   /** Counts invalidations, so a read that raced one does not put back what it dropped. */
   #invalidations = 0;
 
@@ -178,15 +181,17 @@ export class AesGcmBarrier implements Storage {
   }
 
   /**
-   * While read-only, every write (put, delete, transaction, rotation) throws
-   * `ReadOnlyStorageError` before touching storage or the cache: a performance standby hands
-   * such a request to the active server instead. A read-only barrier also trusts its cache: a
-   * value it holds is served without asking storage, because the change feed drops
-   * (`forgetCached`) every key another server changes before the change counts as reached.
-   * The cache starts empty in either mode.
+   * HA: a `standby` barrier is read-only: every write (put, delete, transaction, rotation) throws
+   * `ReadOnlyStorageError` before touching storage or the cache, and a performance standby hands
+   * such a request to the active server instead. In either role the barrier trusts its cache: a
+   * value it holds is served without asking storage. The `active` server is the only writer while
+   * it holds the HA lock (it keeps the cache current itself), and on a standby the change feed
+   * drops (`forgetCached`) every key another server changes before the change counts as reached.
+   * Without a role the cache is checked against what storage holds on every read. The cache
+   * starts empty at each change of role.
    */
-  setReadOnly(isReadOnly: boolean): void {
-    this.#isReadOnly = isReadOnly;
+  setHaRole(role: BarrierHaRole | undefined): void {
+    this.#haRole = role;
     this.forgetAllCached();
   }
 
@@ -307,12 +312,11 @@ export class AesGcmBarrier implements Storage {
   }
 
   /**
-   * The stored ciphertext at `key`: on a read-only (performance standby) barrier, the one the
-   * cache holds when it holds one. `mayRemember` is false when an invalidation came while
+   * The stored ciphertext at `key`: in an HA role, the one the cache holds when it holds one. `mayRemember` is false when an invalidation came while
    * storage answered: the value may be older than the change, and must not enter the cache.
    */
   async #read(key: string): Promise<{ value: Uint8Array | undefined; mayRemember: boolean }> {
-    if (this.#isReadOnly) {
+    if (this.#haRole !== undefined) {
       const held = this.#cache.ciphertextOf(key);
       if (held) return { value: held, mayRemember: true };
     }
@@ -370,7 +374,7 @@ export class AesGcmBarrier implements Storage {
   }
 
   #writable(): void {
-    if (this.#isReadOnly) throw new ReadOnlyStorageError();
+    if (this.#haRole === 'standby') throw new ReadOnlyStorageError();
   }
 
   #unsealed(): Unsealed {

@@ -1,6 +1,7 @@
 export {
   AesGcmBarrier,
   type AesGcmBarrierOptions,
+  type BarrierHaRole,
   decryptEntry,
   encryptEntry,
   KEYRING_PATH,

@@ -44,7 +44,7 @@ export class PlaintextCache {
     return Buffer.from(cached.plaintext); // the caller may change its buffer; ours stays as it was
   }
 
-  /** The ciphertext held for `key`, if any (a performance standby trusts it: see `AesGcmBarrier.setReadOnly`). */
+  /** The ciphertext held for `key`, if any (an HA server trusts it: see `AesGcmBarrier.setHaRole`). */
   ciphertextOf(key: string): Uint8Array | undefined {
     return this.#entries.get(key)?.ciphertext;
   }

@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '@ward/base';
+import type { BarrierHaRole } from '../barrier/index.js';
 import type { InvalidationTargets } from './cache-invalidation.js';
 import { HaCampaign, type HaOptions, type LeaderAddresses } from './ha-campaign.js';
 import { PerformanceStandby } from './performance-standby.js';
@@ -11,8 +12,8 @@ export interface HaNodeHooks {
   unload(): Promise<void>;
   /** The caches loaded now, for the change feed. */
   targets(): InvalidationTargets;
-  /** The barrier refuses writes while this server is a standby. */
-  setReadOnly(isReadOnly: boolean): void;
+  /** The barrier's role: read-only while a performance standby; the one writer while active. */
+  setBarrierRole(role: BarrierHaRole | undefined): void;
 }
 
 /**
@@ -36,7 +37,7 @@ export class HaNode {
       {
         becomeActive: async () => {
           await this.#stopPerformanceStandby();
-          hooks.setReadOnly(false);
+          hooks.setBarrierRole('active');
           try {
             await hooks.load({ isStandby: false });
           } catch (err) {
@@ -46,6 +47,7 @@ export class HaNode {
         },
         stepDown: async () => {
           await hooks.unload();
+          hooks.setBarrierRole(undefined);
           await this.#startPerformanceStandby();
         },
       },
@@ -68,7 +70,7 @@ export class HaNode {
   async stop(): Promise<void> {
     await this.#campaign.stop();
     await this.#stopPerformanceStandby();
-    this.#hooks.setReadOnly(false);
+    this.#hooks.setBarrierRole(undefined);
   }
 
   /** True while this server holds the lock and has finished becoming active. */
@@ -104,7 +106,7 @@ export class HaNode {
   async #startPerformanceStandby(): Promise<void> {
     const feed = this.#o.feed;
     if (!this.#o.isPerformanceStandby || !feed) return;
-    this.#hooks.setReadOnly(true);
+    this.#hooks.setBarrierRole('standby');
     const { clock, logger } = this.#deps;
     this.#perf = new PerformanceStandby(
       feed,

@@ -19,12 +19,12 @@ async function activeAndStandby() {
   await active.unseal(rootKey);
   const standby = new AesGcmBarrier({ physical, random, clock });
   await standby.unseal(rootKey);
-  standby.setReadOnly(true);
+  standby.setHaRole('standby');
   return { active, standby, physical };
 }
 
 // Issue 19 point 5: a performance standby's barrier.
-describe('AesGcmBarrier, read-only (a performance standby)', () => {
+describe('AesGcmBarrier in an HA role (issue 19 point 5)', () => {
   it('refuses every write before storage sees it', async () => {
     const { standby, physical } = await activeAndStandby();
     await assert.rejects(standby.put('k', bytes('v')), ReadOnlyStorageError);
@@ -69,7 +69,7 @@ describe('AesGcmBarrier, read-only (a performance standby)', () => {
     await active.put('logical/u/a', bytes('one'));
     await standby.get('logical/u/a');
     await active.put('logical/u/a', bytes('two'));
-    standby.setReadOnly(true);
+    standby.setHaRole('standby');
     assert.equal(text(await standby.get('logical/u/a')), 'two');
   });
 });
