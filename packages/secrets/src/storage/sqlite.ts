@@ -48,6 +48,7 @@ export class SqliteStorage implements StorageBackend {
   #isSendScheduled = false;
   #writerFailure: Error | undefined;
   #isClosed = false;
+  #hasWriterExited = false;
   #idleWaiters: Array<() => void> = [];
   /** Names each restore's staging table, so two restores on this connection never share one. */
   #restoreCount = 0;
@@ -77,7 +78,10 @@ export class SqliteStorage implements StorageBackend {
     this.#writer.unref(); // referenced only while a group is being committed
     this.#writer.on('message', (answer: GroupAnswer) => this.#settle(answer));
     this.#writer.on('error', (err) => this.#fail(err));
-    this.#writer.on('exit', () => this.#fail(new InternalError('storage writer stopped')));
+    this.#writer.on('exit', () => {
+      this.#hasWriterExited = true;
+      this.#fail(new InternalError('storage writer stopped'));
+    });
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -267,7 +271,10 @@ export class SqliteStorage implements StorageBackend {
     if (this.#isClosed) return;
     await this.#drained();
     this.#isClosed = true;
-    const exited = new Promise((resolve) => this.#writer.once('exit', resolve));
+    // A writer that died (its error already failed every write) has nothing to close.
+    const exited = this.#hasWriterExited
+      ? Promise.resolve()
+      : new Promise((resolve) => this.#writer.once('exit', resolve));
     this.#writer.ref(); // keeps this process alive until the worker has closed its connection
     this.#writer.postMessage('close');
     await exited;
