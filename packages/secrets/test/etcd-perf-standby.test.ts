@@ -197,6 +197,20 @@ describe('HA on etcd: a performance standby (issue 19 points 5, 6, 7)', () => {
     });
   });
 
+  it('sees an identity change made on the active server (entity policies)', async () => {
+    await onActive('POST', 'sys/auth/userpass', { type: 'userpass' });
+    await onActive('POST', 'auth/userpass/users/ida', { password: 'pw-of-ida' });
+    await onActive('PUT', 'sys/policies/acl/ident', { policy: 'path "secret/data/ident" { capabilities = ["read"] }' });
+    const login = await onActive('POST', 'auth/userpass/login/ida', { password: 'pw-of-ida' }, '');
+    const token = login.body.auth.client_token as string;
+    const written = await onActive('POST', 'secret/data/ident', { data: { v: 'for the entity' } });
+    assert.equal((await onStandby('secret/data/ident', afterWrite(written, token))).status, 403);
+    const granted = await onActive('POST', `identity/entity/id/${login.body.auth.entity_id}`, { policies: ['ident'] });
+    const read = await onStandby('secret/data/ident', afterWrite(granted, token));
+    assert.equal(read.status, 200);
+    assert.equal(read.body.data.data.v, 'for the entity');
+  });
+
   it('serves reads, token lookups and policy checks while the active server is stopped (SIGSTOP)', async () => {
     await onActive('PUT', 'sys/policies/acl/narrow', {
       policy: 'path "secret/data/local" { capabilities = ["read"] }',
