@@ -32,6 +32,8 @@ export class PerformanceStandby {
   readonly #logger: Logger;
   #reached = 0;
   #isLoaded = false;
+  /** A load is under way (requests wait for it); false after one failed, until the next change. */
+  #isLoading = false;
   #isStopped = false;
   readonly #waiters = new Set<Waiter>();
   /** Loads and changes, one at a time. */
@@ -71,9 +73,14 @@ export class PerformanceStandby {
     return this.#reached;
   }
 
-  /** Resolves true once `revision` is reached, false if `timeoutMs` passes (or the standby stops) first. */
+  /**
+   * Resolves true once `revision` is reached, false if `timeoutMs` passes (or the standby stops)
+   * first. False at once while nothing is loaded and no load is under way (the last one failed):
+   * the request goes to the active server without waiting.
+   */
   waitFor(revision: number, timeoutMs: number): Promise<boolean> {
     if (this.#reached >= revision && this.isServing) return Promise.resolve(true);
+    if (!this.#isLoaded && !this.#isLoading) return Promise.resolve(false);
     return new Promise((resolve) => {
       const waiter: Waiter = {
         revision,
@@ -114,8 +121,9 @@ export class PerformanceStandby {
 
   async #reload(): Promise<void> {
     this.#isLoaded = false;
-    await this.#hooks.unload();
+    this.#isLoading = true;
     try {
+      await this.#hooks.unload();
       await this.#hooks.load();
       this.#isLoaded = true;
       this.#wakeReached();
@@ -124,6 +132,9 @@ export class PerformanceStandby {
         error: (err as Error).message,
       });
       await this.#hooks.unload();
+      for (const waiter of this.#waiters) waiter.resolve(false);
+    } finally {
+      this.#isLoading = false;
     }
   }
 }
