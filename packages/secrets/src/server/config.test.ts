@@ -73,6 +73,19 @@ describe('server configuration file', () => {
     }
   });
 
+  it('reads disable_performance_standby (default: standbys serve reads) (issue 19 point 5)', async () => {
+    const storage = 'storage "inmem" {}\n';
+    assert.equal((await load(`${storage}${listener}`)).disablePerformanceStandby, false);
+    assert.equal(
+      (await load(`${storage}${listener}disable_performance_standby = true\n`)).disablePerformanceStandby,
+      true,
+    );
+    assert.equal(
+      (await load(`${storage}${listener}disable_performance_standby = "true"\n`)).disablePerformanceStandby,
+      true,
+    );
+  });
+
   it('accepts default_lease_ttl and max_lease_ttl restating the system 768h, and refuses other values', async () => {
     // Issue 18: hvac's vault-tls.hcl sets both to "768h".
     const ttls = (d: string, m: string) => `default_lease_ttl = "${d}"\nmax_lease_ttl = "${m}"\n`;
