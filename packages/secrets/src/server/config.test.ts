@@ -39,7 +39,7 @@ describe('server configuration file', () => {
       tlsKeyFile: undefined,
       username: undefined,
       password: undefined,
-      lockTtlSeconds: 15,
+      lockTtlSeconds: 10,
     });
     const full = await etcd(
       [
