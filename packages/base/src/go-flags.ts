@@ -1,5 +1,5 @@
 import { DurationError, type DurationStyle, parseDuration } from './duration.js';
-import { LOG_LEVELS, type LogLevel } from './logger.js';
+import { isLogFormat, LOG_FORMATS, LOG_LEVELS, type LogLevel } from './logger.js';
 
 /**
  * The exit status of a usage error (unknown command or flag, missing or bad argument) in ward,
@@ -21,9 +21,10 @@ export function usageErrorText(message: string, usage: string): string {
 /**
  * What a flag takes: `bool` (bare `-x`, or `-x=false`), `string`, `int` (non-negative),
  * `list` (repeatable, values kept in order), `duration` (nanoseconds, see `parseDuration`) or
- * `log-level` (one of `LOG_LEVELS`, any case, as the `-log-level` flag of every binary).
+ * `log-level` (one of `LOG_LEVELS`, any case, as the `-log-level` flag of every binary) or
+ * `log-format` (`standard` or `json`, as the `-log-format` flag of every binary).
  */
-export type FlagKind = 'bool' | 'string' | 'int' | 'list' | 'duration' | 'log-level';
+export type FlagKind = 'bool' | 'string' | 'int' | 'list' | 'duration' | 'log-level' | 'log-format';
 export type FlagValue = boolean | string | number | string[] | bigint;
 
 export interface ParsedFlags {
@@ -115,6 +116,9 @@ function convert(
       if (!LOG_LEVELS.includes(level as LogLevel)) throw invalidValue(name, raw, `not one of ${LOG_LEVELS.join(', ')}`);
       return level;
     }
+    case 'log-format':
+      if (!isLogFormat(raw)) throw invalidValue(name, raw, `not one of ${LOG_FORMATS.join(', ')}`);
+      return raw;
     case 'string':
       return raw;
   }

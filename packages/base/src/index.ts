@@ -3,8 +3,11 @@ export * from './duration.js';
 export * from './go-flags.js';
 export {
   createLogger,
+  isLogFormat,
+  LOG_FORMATS,
   LOG_LEVELS,
   type LogFields,
+  type LogFormat,
   type Logger,
   type LoggerOptions,
   type LogLevel,

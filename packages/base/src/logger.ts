@@ -21,6 +21,18 @@ export interface Logger {
 
 export const LOG_LEVELS: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error'];
 
+/**
+ * How every binary writes its log (`-log-format` / `log_format`): `standard`, human-readable
+ * lines, or `json`, one JSON object per line. The established tools spell them so.
+ */
+export type LogFormat = 'standard' | 'json';
+export const LOG_FORMATS: readonly LogFormat[] = ['standard', 'json'];
+
+/** Whether `value` names a log format (exactly, as the established server compares it). */
+export function isLogFormat(value: unknown): value is LogFormat {
+  return LOG_FORMATS.includes(value as LogFormat);
+}
+
 /** Field names whose values never reach a log, whatever a caller passes by mistake. */
 const SECRET_KEY = /token|password|secret|^key$|_key$|pin|credential|authorization/i;
 

@@ -1,4 +1,4 @@
-import { LOG_LEVELS, type LogLevel } from '@ward/base';
+import type { LogLevel } from '@ward/base';
 import { InvalidRequestError } from '../logical/errors.js';
 import {
   type Block,
@@ -9,6 +9,7 @@ import {
   type ListenerConfig,
   labelled,
   listenerConfig,
+  logSettings,
   readConfigFile,
   unknownKeyCheck,
 } from '../server/config.js';
@@ -117,8 +118,6 @@ function parseProxyConfig(doc: Block, source?: ConfigSource): ProxyConfig {
   if (useAutoAuthToken !== false && !autoAuth) {
     throw new InvalidRequestError('api_proxy use_auto_auth_token needs an auto_auth block');
   }
-  const logLevel = String(doc.log_level ?? 'info').toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel as LogLevel)) throw new InvalidRequestError(`unknown log_level "${logLevel}"`);
   return {
     upstream: upstreamConfig(upstreamBlocks[0] as Block),
     listeners,
@@ -127,8 +126,7 @@ function parseProxyConfig(doc: Block, source?: ConfigSource): ProxyConfig {
     isCacheEnabled: blocks(doc.cache, 'cache').length > 0,
     pidFile: optionalString(doc.pid_file, 'pid_file'),
     exitAfterAuth,
-    logLevel: logLevel as LogLevel,
-    logJson: doc.log_format === 'json',
+    ...logSettings(doc, source),
   };
 }
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from '@cdktf/hcl2json';
-import { LOG_LEVELS, type LogLevel } from '@ward/base';
+import { isLogFormat, LOG_FORMATS, LOG_LEVELS, type LogLevel } from '@ward/base';
 import { closest, distance } from 'fastest-levenshtein';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../core/router/mounts.js';
 import { formatDuration, parseDurationSeconds } from '../framework/index.js';
@@ -148,15 +148,12 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
   for (const body of telemetryBlocks) refuseUnknown(body, KNOWN_KEYS.telemetry, 'in telemetry');
   if (doc.ui !== undefined && typeof doc.ui !== 'boolean') throw new InvalidRequestError('ui must be true or false');
   checkSystemLeaseTtls(doc);
-  const logLevel = String(doc.log_level ?? 'info').toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel as LogLevel)) throw new InvalidRequestError(`unknown log_level "${logLevel}"`);
   return {
     storage: storageConfig(storageType, storageBody),
     listeners,
     apiAddr: typeof doc.api_addr === 'string' ? doc.api_addr : undefined,
     clusterAddr: typeof doc.cluster_addr === 'string' ? doc.cluster_addr : undefined,
-    logLevel: logLevel as LogLevel,
-    logJson: doc.log_format === 'json',
+    ...logSettings(doc, source),
     kmsLibraries: kmsLibraries(doc, refuseUnknown),
     telemetry: telemetryConfig(telemetryBlocks),
     logRequests: isTrue(doc.log_requests),
@@ -200,6 +197,33 @@ function checkSystemLeaseTtls(doc: Block): void {
 }
 
 /**
+ * `log_level` (any case; default info) and `log_format` (`standard`, the default, or `json`);
+ * any other value is refused naming the key and its line, as the server and the proxy share them.
+ */
+export function logSettings(doc: Block, source?: ConfigSource): { logLevel: LogLevel; logJson: boolean } {
+  const logLevel = String(doc.log_level ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
+    throw new InvalidRequestError(
+      `${keyLocation(source, 'log_level')}log_level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(doc.log_level)}`,
+    );
+  }
+  const logFormat = doc.log_format ?? 'standard';
+  if (!isLogFormat(logFormat)) {
+    throw new InvalidRequestError(
+      `${keyLocation(source, 'log_format')}log_format must be ${LOG_FORMATS.map((f) => `"${f}"`).join(' or ')}, got ${JSON.stringify(logFormat)}`,
+    );
+  }
+  return { logLevel: logLevel as LogLevel, logJson: logFormat === 'json' };
+}
+
+/** `file:line: ` where `key` is written, for an error about it; empty when there is no file. */
+export function keyLocation(source: ConfigSource | undefined, key: string): string {
+  if (!source) return '';
+  const line = lineOf(source.text, key);
+  return `${source.file}${line ? `:${line}` : ''}: `;
+}
+
+/**
  * A check that refuses any key of a block but the known ones, naming the file and line of the
  * first unknown key and the nearest known one.
  */
@@ -207,9 +231,7 @@ export function unknownKeyCheck(source?: ConfigSource) {
   return (block: Block, known: readonly string[], where: string): void => {
     for (const key of Object.keys(block)) {
       if (known.includes(key)) continue;
-      const line = source ? lineOf(source.text, key) : undefined;
-      const at = source ? `${source.file}${line ? `:${line}` : ''}: ` : '';
-      throw new InvalidRequestError(`${at}unknown key "${key}" ${where}${nearest(key, known)}`);
+      throw new InvalidRequestError(`${keyLocation(source, key)}unknown key "${key}" ${where}${nearest(key, known)}`);
     }
   };
 }

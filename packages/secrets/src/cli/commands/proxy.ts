@@ -15,6 +15,8 @@ const PROXY_HELP = `Usage: ward proxy -config=FILE [options]
 
   -config=FILE               Configuration file (HCL or JSON). Required.
   -log-level=LEVEL           trace, debug, info, warn or error (default info).
+  -log-format=FORMAT         standard (human-readable lines) or json (one JSON object per line);
+                             overrides log_format in the file (default standard).
 
 Example:
   $ ward proxy -config=/etc/ward/proxy.hcl
@@ -23,6 +25,7 @@ Example:
 const PROXY_FLAGS = new Map<string, FlagKind>([
   ['config', 'string'],
   ['log-level', 'log-level'],
+  ['log-format', 'log-format'],
 ]);
 
 /** `ward proxy`: runs until SIGINT/SIGTERM or `POST /proxy/v1/quit`, or exits after auth. */
@@ -34,7 +37,7 @@ export const proxyCommand: Command = {
     try {
       const args = parseArgs(argv, PROXY_FLAGS, PROXY_HELP);
       if (args.args.length > 0) throw new UsageError(`unexpected argument: ${args.args[0]}\n\n${PROXY_HELP}`);
-      await runProxy(flagValue(args, 'config'), flagValue(args, 'log-level'));
+      await runProxy(flagValue(args, 'config'), flagValue(args, 'log-level'), flagValue(args, 'log-format'));
     } catch (err) {
       // A bad configuration or a failed start (a port in use) ends the process with status 1 and one
       // line, as for the server.
@@ -45,10 +48,15 @@ export const proxyCommand: Command = {
   },
 };
 
-async function runProxy(configFile: string | undefined, logLevelFlag: string | undefined): Promise<void> {
+async function runProxy(
+  configFile: string | undefined,
+  logLevelFlag: string | undefined,
+  logFormatFlag: string | undefined,
+): Promise<void> {
   if (!configFile) throw new UsageError('-config=FILE is required');
   const config = await loadProxyConfig(configFile);
-  const logger = createLogger({ level: (logLevelFlag ?? config.logLevel) as LogLevel, json: config.logJson });
+  const json = logFormatFlag === undefined ? config.logJson : logFormatFlag === 'json';
+  const logger = createLogger({ level: (logLevelFlag ?? config.logLevel) as LogLevel, json });
   const proxy = await buildProxy({ config, clock: systemClock, random: cryptoRandom, logger });
   if (config.pidFile) await writeFile(config.pidFile, `${process.pid}\n`);
   try {

@@ -17,6 +17,7 @@ export const SERVER_FLAGS = new Map<string, FlagKind>([
   ['dev-tls', 'bool'],
   ['dev-tls-cert-dir', 'string'],
   ['log-level', 'log-level'],
+  ['log-format', 'log-format'],
 ]);
 
 export const SERVER_HELP = `Usage: ward server [options]
@@ -30,6 +31,8 @@ export const SERVER_HELP = `Usage: ward server [options]
   -dev-tls                   Dev mode over HTTPS with a generated CA (implies -dev).
   -dev-tls-cert-dir=DIR      Where -dev-tls writes its files (default: a new temp dir).
   -log-level=LEVEL           trace, debug, info, warn or error (default info).
+  -log-format=FORMAT         standard (human-readable lines) or json (one JSON object per line);
+                             overrides log_format in the file (default standard).
 
 Example:
   $ ward server -config=/etc/ward/ward.hcl
@@ -54,7 +57,11 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
     config = await loadConfigFile(configFile as string);
   }
   const logLevel = (flagValue(args, 'log-level') ?? config.logLevel) as LogLevel;
-  const logger = createLogger({ level: logLevel, json: config.logJson });
+  const logFormat = flagValue(args, 'log-format');
+  const logger = createLogger({
+    level: logLevel,
+    json: logFormat === undefined ? config.logJson : logFormat === 'json',
+  });
   const server = await buildServer({ config, clock: systemClock, random: cryptoRandom, logger });
   // Listen for signals before anything is printed: whoever reads the banner may signal at once,
   // and a signal before the handler exists would kill the process without a clean shutdown.
