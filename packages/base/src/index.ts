@@ -1,4 +1,5 @@
 export { type Cancel, type Clock, FakeClock, systemClock } from './clock.js';
+export { configKeyLine } from './config-line.js';
 export * from './duration.js';
 export * from './go-flags.js';
 export {

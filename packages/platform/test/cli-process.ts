@@ -33,10 +33,13 @@ export function waitForOutput(child: ChildProcess, output: () => string, pattern
       const m = pattern.exec(output());
       if (!m) return;
       child.stdout?.off('data', check);
+      child.stderr?.off('data', check);
       resolve(m);
     };
-    // Registered after startCli's own listener, so `output()` already holds the new chunk.
+    // Registered after startCli's own listeners, so `output()` already holds the new chunk; the
+    // log is on stderr.
     child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
     check();
   });
 }

@@ -187,9 +187,10 @@ describe('bin/ward-platform', () => {
       await stop(cli.child);
     }
     writeFileSync(config, 'database_ulr = "postgres://x"\n');
+    // A bad file is not a usage error: exit 1, as ward server and ward-agent do.
     const bad = runCli(['serve', '--config', config]);
-    assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /unknown key "database_ulr"/);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, new RegExp(`^Error: ${config}:1: unknown key "database_ulr"`));
   });
 
   // Issue 21 point 12: the flag style, duration parser and usage exit code all three binaries share.

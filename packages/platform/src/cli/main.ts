@@ -60,7 +60,7 @@ export async function run(argv: string[]): Promise<void> {
 
 async function runServe(argv: string[]): Promise<void> {
   const opts = await parseServeOptions(argv, process.env);
-  const logger = createLogger({ level: opts.logLevel });
+  const logger = createLogger({ level: opts.logLevel, json: opts.logFormat === 'json' });
   const server = await serve(opts, { clock: systemClock, logger, print: (l) => process.stdout.write(`${l}\n`) });
   const stop = () => {
     logger.info('shutting down');

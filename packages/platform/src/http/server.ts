@@ -23,6 +23,7 @@ export function createRequestListener(ctx: PlatformContext, opts: { secure: bool
       res.writeHead(400).end();
       return;
     }
+    logRequest(ctx, req, res, url);
     const done = (p: Promise<void>) =>
       p.catch((err) => {
         ctx.logger.error('response failed', { err });
@@ -37,6 +38,23 @@ export function createRequestListener(ctx: PlatformContext, opts: { secure: bool
       res.writeHead(404, { 'content-type': JSONAPI_MEDIA_TYPE }).end(body);
     }
   };
+}
+
+/**
+ * At debug, one line per request once it is answered: method, path (without the query string,
+ * which may carry a value nobody should read in a log), status and duration. Never a header.
+ */
+function logRequest(ctx: PlatformContext, req: IncomingMessage, res: ServerResponse, url: URL): void {
+  if (ctx.logger.isEnabled?.('debug') === false) return;
+  const start = ctx.clock.now();
+  res.once('finish', () => {
+    ctx.logger.debug('request', {
+      method: req.method,
+      path: url.pathname,
+      status: res.statusCode,
+      duration_ms: ctx.clock.now() - start,
+    });
+  });
 }
 
 /** For load balancers and orchestrators: no token, outside the API's rate limit. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from '@cdktf/hcl2json';
-import { isLogFormat, LOG_FORMATS, LOG_LEVELS, type LogLevel } from '@ward/base';
+import { configKeyLine, isLogFormat, LOG_FORMATS, LOG_LEVELS, type LogLevel } from '@ward/base';
 import { closest, distance } from 'fastest-levenshtein';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../core/router/mounts.js';
 import { formatDuration, parseDurationSeconds } from '../framework/index.js';
@@ -219,7 +219,7 @@ export function logSettings(doc: Block, source?: ConfigSource): { logLevel: LogL
 /** `file:line: ` where `key` is written, for an error about it; empty when there is no file. */
 export function keyLocation(source: ConfigSource | undefined, key: string): string {
   if (!source) return '';
-  const line = lineOf(source.text, key);
+  const line = configKeyLine(source.text, key);
   return `${source.file}${line ? `:${line}` : ''}: `;
 }
 
@@ -311,14 +311,6 @@ export function blocks(value: unknown, what: string): Block[] {
       throw new InvalidRequestError(`invalid ${what} block`);
   }
   return list as Block[];
-}
-
-/** The 1-based line where `key` is first written as a key or block name (HCL or JSON). */
-function lineOf(text: string, key: string): number | undefined {
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`^\\s*"?${escaped}"?\\s*[={:"]`);
-  const index = text.split('\n').findIndex((line) => pattern.test(line));
-  return index === -1 ? undefined : index + 1;
 }
 
 /** `; did you mean "x"?` for a key one or two edits away from a known one. */
