@@ -11,9 +11,12 @@ interface Exchange {
  * established server handles them one by one, so a LIST pipelined after a write sees that write.
  * A ConnectionQueue runs each request's handler once the response before it on its connection is
  * complete.
+ *
+ * Only the connection's latest exchange is remembered: the request after it waits for that response
+ * alone (which itself ran only after the one before it), and nothing is allocated to wait when the
+ * response before has already completed, the common case of a connection that does not pipeline.
  */
 export class ConnectionQueue {
-  readonly #lastTurn = new WeakMap<Duplex, Promise<void>>();
   readonly #lastExchange = new WeakMap<Duplex, Exchange>();
 
   /**
@@ -23,14 +26,17 @@ export class ConnectionQueue {
    */
   inTurn(req: IncomingMessage, res: ServerResponse, run: () => void, drop: () => void): void {
     const socket = req.socket;
-    const previous = this.#lastTurn.get(socket);
-    this.#lastTurn.set(socket, turnEnd(res, socket));
+    const previous = this.#lastExchange.get(socket);
     this.#lastExchange.set(socket, { req, res });
-    if (previous === undefined) {
+    if (previous === undefined || previous.res.closed) {
       run();
       return;
     }
-    void previous.then(() => {
+    if (socket.destroyed) {
+      drop();
+      return;
+    }
+    void turnEnd(previous.res, socket).then(() => {
       if (socket.destroyed) drop();
       else if (!res.headersSent) run();
     });
@@ -43,9 +49,9 @@ export class ConnectionQueue {
 
   /** Runs `fn` once every response queued on `socket` is complete (at once if none is). */
   afterLast(socket: Duplex, fn: () => void): void {
-    const previous = this.#lastTurn.get(socket);
-    if (previous === undefined) fn();
-    else void previous.then(fn);
+    const last = this.#lastExchange.get(socket);
+    if (last === undefined || last.res.closed || socket.destroyed) fn();
+    else void turnEnd(last.res, socket).then(fn);
   }
 }
 
