@@ -44,6 +44,16 @@ describe('ward help and errors', () => {
     assert.equal((await cli.ward(['kv', 'get', 'secret/late', '-help'])).code, 0);
   });
 
+  it('-h given as a flag value is the value, not a request for help', async () => {
+    assert.equal((await cli.ward(['kv', 'put', 'secret/dash', 'pw=x'])).code, 0);
+    const asValue = await cli.ward(['kv', 'get', '-field', '-h', 'secret/dash']);
+    assert.doesNotMatch(asValue.stdout, /Usage:/);
+    assert.equal(asValue.code, 1, asValue.stderr);
+    assert.match(asValue.stderr, /-h/);
+    assert.match((await cli.ward(['kv', 'get', '-field=pw', '-h', 'secret/dash'])).stdout, /^Usage: ward kv get/);
+    assert.match((await cli.ward(['kv', 'get', '--', '-h'])).stderr, /^Error: /);
+  });
+
   it('an unknown command suggests the nearest one', async () => {
     const typo = await cli.ward(['stauts']);
     assert.equal(typo.code, 2);

@@ -89,6 +89,8 @@ export interface Command {
   name: string;
   summary: string;
   help(): string;
+  /** The flags it takes, so the shared parser decides whether `-h` asks for help or is a flag's value. */
+  flags: ReadonlyMap<string, FlagKind>;
   /** Runs with `argv` (the words after the command name); returns the exit status. */
   execute(argv: string[], io: CommandIO): Promise<number>;
 }
@@ -133,6 +135,7 @@ export function defineCommand<F extends Record<string, FlagSpec>>(spec: CommandS
     name: spec.name,
     summary: spec.summary,
     help: () => commandHelp(spec),
+    flags: kinds,
     async execute(argv, { makeContext }) {
       const parsed = parseArgs(argv, kinds, commandHelp(spec));
       const { min, max } = spec.args;

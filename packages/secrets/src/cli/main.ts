@@ -54,7 +54,8 @@ async function main(argv: string[], io: CommandIO): Promise<number> {
     }
     const command = await found.load();
     const rest = isVersionFlag(first) ? argv.slice(1) : argv.slice(found.words);
-    if (rest.some((a, i) => isHelpFlag(a) && !rest.slice(0, i).includes('--'))) {
+    // The shared parser decides: `-h` as a flag's value (`-field -h`) is a value, not a help request.
+    if (parseArgs(rest, command.flags, command.help()).isHelp) {
       io.runtime.stdout.write(command.help());
       return 0;
     }

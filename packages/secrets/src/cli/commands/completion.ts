@@ -16,6 +16,7 @@ export const completionCommand: Command = {
   name: 'completion',
   summary: 'Print a bash or zsh completion script.',
   help: () => HELP,
+  flags: new Map(),
   async execute(argv, { runtime }) {
     const [shell, ...extra] = argv;
     if (extra.length > 0 || (shell !== 'bash' && shell !== 'zsh')) {

@@ -33,6 +33,7 @@ export const proxyCommand: Command = {
   name: 'proxy',
   summary: 'Start an API proxy with auto-auth, token sinks and a lease cache (ward proxy -config=FILE).',
   help: () => PROXY_HELP,
+  flags: PROXY_FLAGS,
   async execute(argv) {
     try {
       const args = parseArgs(argv, PROXY_FLAGS, PROXY_HELP);

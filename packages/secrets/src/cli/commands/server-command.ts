@@ -8,6 +8,7 @@ export const serverCommand: Command = {
   name: 'server',
   summary: 'Start the secrets server (ward server -dev, ward server -config=FILE).',
   help: () => SERVER_HELP,
+  flags: SERVER_FLAGS,
   async execute(argv, { runtime }) {
     try {
       const args = parseArgs(argv, SERVER_FLAGS, SERVER_HELP);
