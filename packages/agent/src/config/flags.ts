@@ -25,6 +25,7 @@ const FLAGS = new Map<string, FlagKind>(
     bind: 'string',
     'data-dir': 'string',
     'log-level': 'log-level',
+    'log-format': 'log-format',
     config: 'list',
     join: 'list',
     servers: 'list',
@@ -77,7 +78,8 @@ export function parseFlags(argv: string[]): ParsedFlags {
     bindAddr: v.bind as string | undefined,
     dataDir: v['data-dir'] as string | undefined,
     logLevel,
-    logJson: v['log-json'] as boolean | undefined,
+    // `-log-format=json|standard`, as ward and ward-platform take it, or the established `-log-json`.
+    logJson: v['log-format'] === undefined ? (v['log-json'] as boolean | undefined) : v['log-format'] === 'json',
     enableDebug: v['enable-debug'] as boolean | undefined,
     acl: { enabled: v['acl-enabled'] as boolean | undefined, agentToken: v['acl-agent-token'] as string | undefined },
     ports: {
