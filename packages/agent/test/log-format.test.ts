@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -89,5 +92,28 @@ describe('ward-agent agent -log-format', () => {
     const code = await new Promise((resolve) => child.once('exit', resolve));
     assert.equal(code, 2);
     assert.match(err, /invalid value "xml" for flag -log-format: not one of standard, json/);
+  });
+});
+
+// Issue 21, point 2: a bad config file is not a usage error (exit 1), as in ward and ward-platform.
+describe('ward-agent agent -config with a bad file', () => {
+  it('exits 1 with one line naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ward-agent-config-'));
+    try {
+      const file = join(dir, 'agent.hcl');
+      writeFileSync(file, 'log_level = "loud"\n');
+      for (const config of [file, join(dir, 'missing.hcl')]) {
+        const child = spawn(process.execPath, [BIN, 'agent', `-config=${config}`], { stdio: 'pipe' });
+        let err = '';
+        child.stderr.on('data', (c: Buffer) => {
+          err += c.toString();
+        });
+        const code = await new Promise((resolve) => child.once('exit', resolve));
+        assert.equal(code, 1, err);
+        assert.match(err, new RegExp(`^==> Error: .*${config.replace(/[.]/g, '\\.')}`));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
