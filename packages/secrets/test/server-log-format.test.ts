@@ -103,6 +103,22 @@ describe('log_format in the server and proxy config files', () => {
     assert.match(ward.output(), /^Error: invalid value "xml" for flag -log-format: not one of standard, json/);
   });
 
+  it('log_requests = true writes each request at info, without -log-level=debug', async () => {
+    const file = join(dir, 'requests.hcl');
+    await writeFile(file, `storage "inmem" {}\n${listener}log_requests = true\n`);
+    const ward = startWard(['server', `-config=${file}`]);
+    try {
+      const [, url] = await ward.waitFor(/\[INFO\] listening: url=(\S+)/);
+      const res = await fetch(`${url}/v1/sys/seal-status`, { headers: { 'X-Vault-Token': ROOT_TOKEN } });
+      assert.equal(res.status, 200);
+      await ward.waitFor(/\[INFO\] request: .*method=GET path=\/v1\/sys\/seal-status status=200/);
+      assert.equal(ward.output().includes(ROOT_TOKEN), false, 'the token is in the log');
+    } finally {
+      ward.child.kill('SIGTERM');
+      await ward.exited;
+    }
+  });
+
   it('writes JSON lines with log_format = "json", and human lines with "standard"', async () => {
     for (const [format, pattern] of [
       ['json', /^\{"@level":"info","@timestamp":"[^"]+","url":"http:\/\/127\.0\.0\.1:\d+","@message":"listening"\}$/m],
