@@ -12,7 +12,9 @@ import { cpuSeconds, type Running, rootApi, startWardDev } from './bench-support
  * The CPU each process spent per cycle says where the time goes on a shared machine.
  */
 const CONCURRENCY = Number(process.env.BENCH_LDAP_WORKERS ?? 8);
-const PER_WORKER = Number(process.env.BENCH_LDAP_CYCLES ?? 60);
+// 400 cycles a worker (3,200 a round, several seconds): with 60 a round lasted 0.6 s and measured the
+// server's JIT warm-up, not its steady state (ward's CPU per cycle 1,250 µs then, 500 µs once warm).
+const PER_WORKER = Number(process.env.BENCH_LDAP_CYCLES ?? 400);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 interface Figures {
