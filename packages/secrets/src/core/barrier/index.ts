@@ -2,12 +2,11 @@ export {
   AesGcmBarrier,
   type AesGcmBarrierOptions,
   type BarrierHaRole,
-  decryptEntry,
-  encryptEntry,
   KEYRING_PATH,
   type KeyStatus,
   ROOT_KEY_PATH,
 } from './aes-gcm-barrier.js';
+export { decryptEntry, encryptEntry } from './entry-format.js';
 export { Keyring, type KeyTerm } from './keyring.js';
 export { ReadOnlyStorageError } from './read-only-error.js';
 export { createView } from './view.js';
