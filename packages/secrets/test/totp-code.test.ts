@@ -183,6 +183,24 @@ describe('TOTP codes over HTTP', () => {
     assert.deepEqual((await check(b, codeAt(0))).body.data, { valid: true });
   });
 
+  it('checks against a rewritten key at once, within the same step, and after a delete refuses it', async () => {
+    const name = await key();
+    assert.equal((await t.request('GET', `totp/code/${name}`)).body.data.code, codeAt(0));
+    const other = 'KRSXG5CTMVRXEZLUKN2XAZLSKNSWG4TFOQ';
+    const r = await t.request('POST', `totp/keys/${name}`, { body: { key: other, skew: 0 } });
+    assert.equal(r.status, 204);
+    const otherCode = (steps: number) =>
+      new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(other) }).generate({
+        timestamp: clock.now() + steps * 30_000,
+      });
+    assert.equal((await t.request('GET', `totp/code/${name}`)).body.data.code, otherCode(0));
+    assert.deepEqual((await check(name, codeAt(0))).body.data, { valid: false }, 'the old key');
+    assert.deepEqual((await check(name, otherCode(1))).body.data, { valid: false }, 'skew 0 now');
+    assert.deepEqual((await check(name, otherCode(0))).body.data, { valid: true });
+    await t.request('DELETE', `totp/keys/${name}`);
+    assert.deepEqual((await check(name, otherCode(-1))).body, { errors: [`unknown key: ${name}`] });
+  });
+
   it('lets exactly one of many concurrent checks of the same code through', async () => {
     const name = await key();
     const results = await Promise.all(Array.from({ length: 12 }, () => check(name, codeAt(0))));

@@ -1,5 +1,6 @@
 import type { Clock, Random } from '@ward/base';
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
+import { KeyCodesCache } from './key-codes.js';
 import { pathCode } from './path-code.js';
 import { pathKeys, pathListKeys } from './path-keys.js';
 import { SWEEP_INTERVAL_MS, UsedCodes } from './used-codes.js';
@@ -11,6 +12,8 @@ export interface TotpDeps {
   usedCodes: UsedCodes;
   /** Serialises validations of one key, so a code cannot pass twice in a race. */
   locks: KeyedMutex;
+  /** Each key's decoded secret and the codes of its current window. */
+  keyCodes: KeyCodesCache;
 }
 
 const HELP =
@@ -23,7 +26,7 @@ const HELP =
 export function createTotpBackend(ctx: BackendContext): Backend {
   const locks = new KeyedMutex();
   const usedCodes = new UsedCodes({ storage: ctx.storage, clock: ctx.clock, locks });
-  const deps: TotpDeps = { clock: ctx.clock, random: ctx.random, usedCodes, locks };
+  const deps: TotpDeps = { clock: ctx.clock, random: ctx.random, usedCodes, locks, keyCodes: new KeyCodesCache() };
   return createBackend({
     type: 'totp',
     storage: ctx.storage,

@@ -1,7 +1,7 @@
 import { decodeKey } from '../../framework/base32.js';
 import { UnsupportedPathError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import { getJson, putJson } from '../../logical/storage.js';
+import { getFrozenJson, putJson } from '../../logical/storage.js';
 import type { Algorithm, OtpParams } from './otp.js';
 
 /** A stored key, under `key/<name>`. Field names keep the API's spelling. */
@@ -19,16 +19,19 @@ export interface TotpKeyEntry {
 
 const PREFIX = 'key/';
 
-/** The keys of one mount. Stateless: every call reads or writes the mount's storage. */
+/**
+ * The keys of one mount. Stateless: every call reads or writes the mount's storage. Reads hand
+ * out the barrier's decoded, frozen entry (the same object until the key is written again).
+ */
 export const keyStore = {
-  get: (storage: Storage, name: string) => getJson<TotpKeyEntry>(storage, PREFIX + name),
+  get: (storage: Storage, name: string) => getFrozenJson<TotpKeyEntry>(storage, PREFIX + name),
   put: (storage: Storage, name: string, entry: TotpKeyEntry) => putJson(storage, PREFIX + name, entry),
   delete: (storage: Storage, name: string) => storage.delete(PREFIX + name),
   list: (storage: Storage) => storage.list(PREFIX),
 };
 
 /** What code generation needs, from a stored key. */
-export function otpParams(entry: TotpKeyEntry): OtpParams {
+export function otpParams(entry: Readonly<TotpKeyEntry>): OtpParams {
   return {
     secret: decodeKey(entry.key),
     algorithm: entry.algorithm,

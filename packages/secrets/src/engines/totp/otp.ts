@@ -29,32 +29,43 @@ export function hotp(secret: Uint8Array, counter: bigint, algorithm: Algorithm, 
   return String(value % 10 ** digits).padStart(digits, '0');
 }
 
-/** The RFC 6238 time step of `unixSeconds`. */
-function counterAt(unixSeconds: number, periodSeconds: number): bigint {
-  return BigInt(Math.floor(unixSeconds / periodSeconds));
-}
-
 /** The TOTP code of the step containing `unixSeconds`. */
 export function totp(p: OtpParams, unixSeconds: number): string {
-  return hotp(p.secret, counterAt(unixSeconds, p.periodSeconds), p.algorithm, p.digits);
+  return hotp(p.secret, BigInt(stepAt(unixSeconds, p.periodSeconds)), p.algorithm, p.digits);
 }
 
 /**
  * Whether `code` is the code of the current step or of one of the `skew` steps either
  * side (current, then +1 and −1, …, as established servers try them). A code of the
- * wrong length is simply not valid. Each candidate is compared in constant time and all
- * are compared, so the answer's timing tells nothing about which step matched.
+ * wrong length is simply not valid.
  */
 export function isValidCode(p: OtpParams, code: string, unixSeconds: number, skew: number): boolean {
-  const given = Buffer.from(code, 'utf8');
-  if (given.length !== p.digits) return false;
-  const counter = counterAt(unixSeconds, p.periodSeconds);
+  return matchesAny(windowCodes(p, stepAt(unixSeconds, p.periodSeconds), skew), code);
+}
+
+/** The RFC 6238 time step of `unixSeconds`, as a number (exact: far below 2^53). */
+export function stepAt(unixSeconds: number, periodSeconds: number): number {
+  return Math.floor(unixSeconds / periodSeconds);
+}
+
+/** The UTF-8 codes of `step` and of the `skew` steps either side, in the order established servers try them. */
+export function windowCodes(p: OtpParams, step: number, skew: number): Buffer[] {
+  const counter = BigInt(step);
   const steps = [counter];
   for (let i = 1n; i <= BigInt(skew); i++) steps.push(counter + i, counter - i);
+  return steps.map((s) => Buffer.from(hotp(p.secret, s, p.algorithm, p.digits), 'utf8'));
+}
+
+/**
+ * Whether `code` is one of `expected` (all of one length). Each candidate is compared in
+ * constant time and all are compared, so the answer's timing tells nothing about which matched.
+ */
+export function matchesAny(expected: readonly Buffer[], code: string): boolean {
+  const given = Buffer.from(code, 'utf8');
+  if (given.length !== expected[0]?.length) return false;
   let valid = false;
-  for (const step of steps) {
-    const expected = Buffer.from(hotp(p.secret, step, p.algorithm, p.digits), 'utf8');
-    if (timingSafeEqual(expected, given)) valid = true;
+  for (const candidate of expected) {
+    if (timingSafeEqual(candidate, given)) valid = true;
   }
   return valid;
 }

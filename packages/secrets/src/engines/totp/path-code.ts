@@ -2,8 +2,7 @@ import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import type { TotpDeps } from './backend.js';
-import { keyStore, otpParams, requireKeyName } from './key-store.js';
-import { isValidCode, totp } from './otp.js';
+import { keyStore, requireKeyName } from './key-store.js';
 
 /** `code/:name`: generate the current code (read) or check one (write). */
 export function pathCode(d: TotpDeps) {
@@ -19,7 +18,7 @@ export function pathCode(d: TotpDeps) {
         handler: async ({ storage, data }) => {
           requireKeyName(data.name);
           const entry = await requireKey(storage, data.name);
-          return { data: { code: totp(otpParams(entry), unixSeconds(d)) } };
+          return { data: { code: d.keyCodes.of(entry).code(unixSeconds(d)) } };
         },
       },
       update: {
@@ -53,7 +52,7 @@ async function checkCode(d: TotpDeps, storage: Storage, name: string, code: stri
   if (await d.usedCodes.isUsed(name, code)) {
     throw new InvalidRequestError('code already used; wait until the next time period');
   }
-  const valid = isValidCode(otpParams(entry), code, unixSeconds(d), entry.skew);
+  const valid = d.keyCodes.of(entry).isValid(code, unixSeconds(d));
   await d.usedCodes.record(name, code, entry.period * (2 + entry.skew));
   return valid;
 }
