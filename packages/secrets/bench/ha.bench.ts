@@ -29,9 +29,12 @@ async function main() {
     const active = await start('active', etcdStorage);
     const sqliteToken = await initialise(sqlite);
     const token = await initialise(active);
+    // A configured server's secret/ is KV version 1; this bench measures version 2 there.
+    await untilHealth(active, 200);
+    await mountKvV2AtSecret(sqlite, sqliteToken.root);
+    await mountKvV2AtSecret(active, token.root);
     const standby = await start('standby', etcdStorage);
     await unseal(standby, token);
-    await untilHealth(active, 200);
     await untilHealth(standby, 473);
 
     const headers = (t: string) => ({ 'X-Vault-Token': t, 'Content-Type': 'application/json' });
@@ -129,6 +132,19 @@ async function initialise(server: Running): Promise<{ root: string; key: string 
   const key = (init.keys as string[])[0] as string;
   await api(server, 'PUT', 'sys/unseal', { key });
   return { root: init.root_token as string, key };
+}
+
+/** Replaces the configured server's KV version 1 at `secret/` with version 2. */
+async function mountKvV2AtSecret(server: Running, root: string) {
+  const headers = { 'X-Vault-Token': root };
+  const unmounted = await fetch(`${server.url}/v1/sys/mounts/secret`, { method: 'DELETE', headers });
+  const mounted = await fetch(`${server.url}/v1/sys/mounts/secret`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ type: 'kv', options: { version: '2' } }),
+  });
+  if (unmounted.status !== 204 || mounted.status !== 204)
+    throw new Error(`${server.url}: KV v2 at secret/ not mounted (${unmounted.status}, ${mounted.status})`);
 }
 
 async function unseal(server: Running, secrets: { key: string }) {

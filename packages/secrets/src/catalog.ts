@@ -2,6 +2,7 @@ import { createAppRoleBackend } from './auth/approle/index.js';
 import { createGcpBackend } from './auth/gcp/index.js';
 import { createGitHubBackend } from './auth/github/index.js';
 import { createUserpassBackend } from './auth/userpass/index.js';
+import type { DefaultMount } from './core/core-types.js';
 import type { BackendCatalog } from './core/router/mounts.js';
 import { createKvBackend } from './engines/kv/backend.js';
 import { createLdapBackend } from './engines/ldap/backend.js';
@@ -31,7 +32,30 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
   ]),
 };
 
-/** `secret/` is a KV version 2 engine on every new server (spec 000: a fresh install has `kv` at `secret/`). */
-export const DEFAULT_MOUNTS = [
-  { path: 'secret/', input: { type: 'kv', description: 'key/value secret storage', options: { version: '2' } } },
+/**
+ * The mounts a new configured server gets (`sys/init`): `secret/` is KV version 1.
+ *
+ * Spec 000 (point 3) says a fresh install has a `kv` engine at `secret/`, for every install, and
+ * the spec wins where it speaks. It does not say which version. The established server mounts
+ * nothing there outside dev mode (reference, secrets-core §3), so its clients cannot assume
+ * version 2 on a configured server; the established servers that did mount `secret/` on every
+ * install mounted KV version 1, and clients written for them (hvac's `v1/test_integration.py`
+ * mounts version 1 at `secret/` only when nothing is there, then writes `secret/foo`) expect it.
+ * So: `kv` without a version option, as the established version-1 mount looks.
+ */
+export const DEFAULT_MOUNTS: DefaultMount[] = [
+  { path: 'secret/', input: { type: 'kv', description: 'key/value secret storage' } },
 ];
+
+/**
+ * The mounts a dev server gets: `secret/` is KV version 2 as on the established dev server
+ * (`options: {"version":"2"}`), or version 1 with the hidden flag `-dev-kv-v1`.
+ */
+export function devDefaultMounts(kvVersion: '1' | '2' = '2'): DefaultMount[] {
+  return [
+    {
+      path: 'secret/',
+      input: { type: 'kv', description: 'key/value secret storage', options: { version: kvVersion } },
+    },
+  ];
+}

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { request } from '../src/server/testing.js';
+import { mountKvV2AtSecret, request } from '../src/server/testing.js';
 import { startWard, type WardProcess } from './ward-process.js';
 
 const SECRET_MARKER = 'plaintext-marker-7f3a9c';
@@ -46,6 +46,8 @@ describe('SQLite storage through a crash', () => {
     keys = init.body.keys;
     rootToken = init.body.root_token;
     for (const key of keys.slice(0, 3)) await request(url, 'PUT', 'sys/unseal', { body: { key } });
+    // A configured server's secret/ is KV version 1; this test is about version 2 there.
+    await mountKvV2AtSecret(url, rootToken);
 
     // Concurrent writes, each acknowledged before the kill.
     await Promise.all(

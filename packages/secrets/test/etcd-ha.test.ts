@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { request } from '../src/server/testing.js';
+import { mountKvV2AtSecret, request } from '../src/server/testing.js';
 import { type EtcdProcess, startEtcd } from '../src/storage/testing.js';
 import { healthBecomes, startHaNode } from './ha-nodes.testing.js';
 import type { WardProcess } from './ward-process.js';
@@ -39,6 +39,8 @@ describe('HA on storage "etcd": active and standby (issue 19 point 2)', () => {
     const token = init.body.root_token as string;
     await request(a.url, 'PUT', 'sys/unseal', { body: { key } });
     await healthBecomes(a.url, 200);
+    // A configured server's secret/ is KV version 1; this test is about version 2 there.
+    await mountKvV2AtSecret(a.url, token);
     const written = await request(a.url, 'POST', 'secret/data/ha', { token, body: { data: { v: 'acknowledged' } } });
     assert.equal(written.status, 200);
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request, type TestResponse } from '../src/server/testing.js';
+import { mountKvV2AtSecret, request, type TestResponse } from '../src/server/testing.js';
 import { type EtcdProcess, startEtcd } from '../src/storage/testing.js';
 import { type HaNode, startHaNode } from './ha-nodes.testing.js';
 import type { WardProcess } from './ward-process.js';
@@ -72,6 +72,8 @@ describe('HA on etcd: a performance standby (issue 19 points 5, 6, 7)', () => {
       'the first server is active',
       async () => (await request(active.url, 'GET', 'sys/health')).status === 200,
     );
+    // A configured server's secret/ is KV version 1; this test is about version 2 there.
+    await mountKvV2AtSecret(active.url, root);
     standby = await start('b');
     await request(standby.url, 'PUT', 'sys/unseal', { body: { key } });
   });

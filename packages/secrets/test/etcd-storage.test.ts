@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Etcd3 } from 'etcd3';
-import { request } from '../src/server/testing.js';
+import { mountKvV2AtSecret, request } from '../src/server/testing.js';
 import { type EtcdProcess, startEtcd } from '../src/storage/testing.js';
 import { startWard, type WardProcess } from './ward-process.js';
 
@@ -54,6 +54,8 @@ describe('storage "etcd" through restarts and a crash (issue 19)', () => {
     keys = init.body.keys;
     rootToken = init.body.root_token;
     await unseal(keys.slice(0, 2));
+    // A configured server's secret/ is KV version 1; this test is about version 2 there.
+    await mountKvV2AtSecret(url, rootToken);
     const res = await request(url, 'POST', 'secret/data/before-restart', {
       token: rootToken,
       body: { data: { value: `${SECRET_MARKER}-clean` } },

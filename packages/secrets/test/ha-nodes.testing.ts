@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request } from '../src/server/testing.js';
+import { mountKvV2AtSecret, request } from '../src/server/testing.js';
 import { startWard, type WardProcess } from './ward-process.js';
 
 /** One `bin/ward server` of an HA cluster on etcd, as the HA tests start it. */
@@ -52,13 +52,18 @@ export async function healthBecomes(url: string, status: number, query = ''): Pr
   assert.fail(`${url} never answered sys/health with ${status}`);
 }
 
-/** Initialises the cluster through `node` and unseals it; returns the key and root token. */
+/**
+ * Initialises the cluster through `node`, unseals it and mounts KV version 2 at `secret/` (what
+ * these tests write; a configured server's own is version 1); returns the key and root token.
+ */
 export async function initAndUnseal(node: HaNode): Promise<{ key: string; token: string }> {
   const init = await request(node.url, 'PUT', 'sys/init', { body: { secret_shares: 1, secret_threshold: 1 } });
   const [key] = init.body.keys as string[];
   await request(node.url, 'PUT', 'sys/unseal', { body: { key } });
   await healthBecomes(node.url, 200);
-  return { key: key as string, token: init.body.root_token as string };
+  const token = init.body.root_token as string;
+  await mountKvV2AtSecret(node.url, token);
+  return { key: key as string, token };
 }
 
 /** Kills every server still running and waits for each to be gone. */

@@ -114,12 +114,12 @@ describe('init, unseal, seal, health and leader', () => {
     assert.deepEqual(reset.body, { errors: ['vault is unsealed'] });
   });
 
-  it('serves the KV engine at secret/ after a real (non-dev) initialisation', async () => {
-    const w = await call('POST', 'secret/data/a', { data: { v: 1 } }, keys.root_token);
-    assert.equal(w.status, 200);
+  it('serves KV version 1 at secret/ after a real (non-dev) initialisation', async () => {
+    const w = await call('POST', 'secret/a', { v: 1 }, keys.root_token);
+    assert.equal(w.status, 204);
     const mounts = await call('GET', 'sys/mounts', undefined, keys.root_token);
     assert.equal(mounts.body.data['secret/'].type, 'kv');
-    assert.deepEqual(mounts.body.data['secret/'].options, { version: '2' });
+    assert.equal(mounts.body.data['secret/'].options, null);
   });
 
   it('rotates the barrier key: the term grows and old data stays readable', async () => {
@@ -128,7 +128,7 @@ describe('init, unseal, seal, health and leader', () => {
     assert.equal(before.body.term, 1, 'key-status data is also at the top level');
     assert.equal((await call('PUT', 'sys/rotate', undefined, keys.root_token)).status, 204);
     assert.equal((await call('GET', 'sys/key-status', undefined, keys.root_token)).body.data.term, 2);
-    assert.deepEqual((await call('GET', 'secret/data/a', undefined, keys.root_token)).body.data.data, { v: 1 });
+    assert.deepEqual((await call('GET', 'secret/a', undefined, keys.root_token)).body.data, { v: 1 });
   });
 
   it('seals on request with a root token only; then everything answers 503', async () => {
@@ -136,9 +136,43 @@ describe('init, unseal, seal, health and leader', () => {
     assert.equal((await call('PUT', 'sys/seal', undefined, 'not-a-token')).status, 403);
     assert.equal((await call('PUT', 'sys/seal', undefined, keys.root_token)).status, 204);
     assert.equal((await call('GET', 'sys/seal-status')).body.sealed, true);
-    assert.equal((await call('GET', 'secret/data/a', undefined, keys.root_token)).status, 503);
+    assert.equal((await call('GET', 'secret/a', undefined, keys.root_token)).status, 503);
     const health = await call('HEAD', 'sys/health');
     assert.equal(health.status, 503);
     assert.equal(health.body, undefined, 'HEAD has no body');
+  });
+});
+
+// Issue 18: hvac's `sys.initialize()` sends every optional field, `null` when not given; the
+// established server reads null and empty PGP fields as not given.
+describe('sys/init with null or empty PGP fields', () => {
+  for (const pgp of [
+    { pgp_keys: null, root_token_pgp_key: null },
+    { pgp_keys: [], root_token_pgp_key: '' },
+  ]) {
+    it(`initialises with ${JSON.stringify(pgp)}`, async () => {
+      const t = await startTestServer({ uninitialized: true });
+      try {
+        const res = await request(t.url, 'PUT', 'sys/init', {
+          body: { secret_shares: 5, secret_threshold: 3, ...pgp },
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.keys.length, 5);
+        assert.match(res.body.root_token, /^hvs\./);
+      } finally {
+        await t.stop();
+      }
+    });
+  }
+
+  it('refuses a PGP key it cannot use with 400, leaving the server uninitialised', async () => {
+    const t = await startTestServer({ uninitialized: true });
+    try {
+      const body = { secret_shares: 1, secret_threshold: 1, root_token_pgp_key: 'mQENBF...' };
+      assert.equal((await request(t.url, 'PUT', 'sys/init', { body })).status, 400);
+      assert.deepEqual((await request(t.url, 'GET', 'sys/init')).body, { initialized: false });
+    } finally {
+      await t.stop();
+    }
   });
 });

@@ -8,6 +8,12 @@ import type { MetricsReport } from './system-core.js';
 
 // What a Core is built from, and the shapes it reports. Kept apart from core.ts so that file holds only the lifecycle.
 
+/** An engine a new server mounts when it is initialised (`secret/`). */
+export interface DefaultMount {
+  path: string;
+  input: MountInput;
+}
+
 export interface CoreDeps {
   physical: StorageBackend;
   /** Storage type reported by seal-status (`sqlite`, `inmem`). */
@@ -17,8 +23,8 @@ export interface CoreDeps {
   logger: Logger;
   /** Mount type → backend factory, from `catalog.ts`. */
   catalog: BackendCatalog;
-  /** Engines mounted on a freshly initialised server (`secret/` = KV v2). */
-  defaultMounts: Array<{ path: string; input: MountInput }>;
+  /** Engines mounted on a freshly initialised server unless `initialize` is given others (`catalog.ts`). */
+  defaultMounts: DefaultMount[];
   /** Factories of the backends every namespace has (`sys/`, `auth/token/`, `identity/`), from `builtin-backends.ts`. */
   builtins: BuiltinBackends;
   /** Server version reported by status endpoints and mount listings. */

@@ -5,7 +5,14 @@ import type { LogicalResponse } from '../logical/response.js';
 import { getJson, putJson } from '../logical/storage.js';
 import { AuditDevices } from './audit/index.js';
 import { AesGcmBarrier, createView } from './barrier/index.js';
-import { type ClusterInfo, type CoreDeps, type HaStatus, NO_METRICS, type SealStatus } from './core-types.js';
+import {
+  type ClusterInfo,
+  type CoreDeps,
+  type DefaultMount,
+  type HaStatus,
+  NO_METRICS,
+  type SealStatus,
+} from './core-types.js';
 import { CorsSettings } from './cors-config.js';
 import type { LeaseEntry } from './expiration/index.js';
 import { ExpirationManager } from './expiration/index.js';
@@ -22,7 +29,7 @@ import { createSnapshotControls, type SnapshotControls } from './snapshots.js';
 import { TokenStore, tokenLeaseId } from './tokens/index.js';
 import { ResponseWrapping } from './wrapping/index.js';
 
-export type { CoreDeps, HaStatus, SealStatus } from './core-types.js';
+export type { CoreDeps, DefaultMount, HaStatus, SealStatus } from './core-types.js';
 
 /**
  * The server's lifecycle (initialise, unseal, seal) and the entry point of every
@@ -191,11 +198,12 @@ export class Core {
 
   /**
    * Initialises storage: root key, unseal-key shares and a root token. The server stays
-   * sealed afterwards; the operator unseals it with the shares.
+   * sealed afterwards; the operator unseals it with the shares. `mounts` replaces the default
+   * engines (dev mode mounts its own `secret/`).
    */
-  async initialize(opts: { shares: number; threshold: number }) {
+  async initialize(opts: { shares: number; threshold: number; mounts?: DefaultMount[] }) {
     if (await this.isInitialized()) throw new InvalidRequestError('Vault is already initialized');
-    const { keyShares, rootKey } = await this.#seal.initialize(opts);
+    const { keyShares, rootKey } = await this.#seal.initialize({ shares: opts.shares, threshold: opts.threshold });
     await this.barrier.initialize(rootKey);
     await this.barrier.unseal(rootKey);
     try {
@@ -205,7 +213,7 @@ export class Core {
       } satisfies ClusterInfo);
       await this.tokens.setup();
       const { token } = await this.tokens.createRoot();
-      await this.mounts.load(this.deps.defaultMounts);
+      await this.mounts.load(opts.mounts ?? this.deps.defaultMounts);
       return { keys: keyShares, rootToken: token };
     } finally {
       await this.seal();

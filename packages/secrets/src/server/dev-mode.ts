@@ -1,3 +1,4 @@
+import { devDefaultMounts } from '../catalog.js';
 import type { WardServer } from './build-server.js';
 
 export interface DevCredentials {
@@ -6,13 +7,23 @@ export interface DevCredentials {
   rootToken: string;
 }
 
+export interface DevOptions {
+  /** The version of the KV engine at `secret/`: 2 as established, 1 with `-dev-kv-v1`. */
+  kvVersion?: '1' | '2';
+}
+
 /**
- * Dev mode: initialise with one key share, unseal, and optionally replace the root
- * token with one whose text the operator chose (`-dev-root-token-id`).
+ * Dev mode: initialise with one key share and KV at `secret/`, unseal, and optionally replace
+ * the root token with one whose text the operator chose (`-dev-root-token-id`).
  */
-export async function initializeDev(server: WardServer, rootTokenId?: string): Promise<DevCredentials> {
+export async function initializeDev(
+  server: WardServer,
+  rootTokenId?: string,
+  options: DevOptions = {},
+): Promise<DevCredentials> {
   const { core } = server;
-  const { keys, rootToken } = await core.initialize({ shares: 1, threshold: 1 });
+  const mounts = devDefaultMounts(options.kvVersion);
+  const { keys, rootToken } = await core.initialize({ shares: 1, threshold: 1, mounts });
   const key = keys[0];
   if (!key) throw new Error('initialisation returned no key share');
   await core.submitUnsealKey(Buffer.from(key).toString('base64'));

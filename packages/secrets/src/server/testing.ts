@@ -114,6 +114,20 @@ export async function request(
   return { status: res.status, body, headers: res.headers };
 }
 
+/**
+ * Replaces the KV version 1 engine a configured server mounts at `secret/` with version 2, for
+ * tests of a configured server (`sys/init`) that are about version 2. Throws unless both succeed.
+ */
+export async function mountKvV2AtSecret(url: string, token: string): Promise<void> {
+  const unmounted = await request(url, 'DELETE', 'sys/mounts/secret', { token });
+  const body = { type: 'kv', description: 'key/value secret storage', options: { version: '2' } };
+  const mounted = await request(url, 'POST', 'sys/mounts/secret', { token, body });
+  if (unmounted.status !== 204 || mounted.status !== 204)
+    throw new Error(
+      `KV version 2 not mounted at secret/: ${unmounted.status}, ${mounted.status} ${JSON.stringify(mounted.body)}`,
+    );
+}
+
 /** The built-in catalog plus test-only secrets engines (mounted through `sys/mounts` by type). */
 export function withBackends(engines: Record<string, BackendFactory>): BackendCatalog {
   return { mounts: new Map([...BUILTIN_BACKENDS.mounts, ...Object.entries(engines)]), auth: BUILTIN_BACKENDS.auth };

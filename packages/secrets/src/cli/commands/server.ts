@@ -16,6 +16,8 @@ export const SERVER_FLAGS = new Map<string, FlagKind>([
   ['dev-listen-address', 'string'],
   ['dev-tls', 'bool'],
   ['dev-tls-cert-dir', 'string'],
+  // Hidden, as established: dev mode with KV version 1 at secret/.
+  ['dev-kv-v1', 'bool'],
   ['log-level', 'log-level'],
   ['log-format', 'log-format'],
 ]);
@@ -25,7 +27,8 @@ export const SERVER_HELP = `Usage: ward server [options]
   Starts the secrets server.
 
   -config=FILE               Configuration file (HCL or JSON). Required unless -dev.
-  -dev                       Dev mode: in memory, initialised, unsealed, KV v2 at secret/.
+  -dev                       Dev mode: in memory, initialised, unsealed, KV v2 at secret/
+                             (a configured server gets KV v1 there).
   -dev-root-token-id=ID      Root token text in dev mode (env VAULT_DEV_ROOT_TOKEN_ID).
   -dev-listen-address=ADDR   Dev listener (default 127.0.0.1:8200; env VAULT_DEV_LISTEN_ADDRESS).
   -dev-tls                   Dev mode over HTTPS with a generated CA (implies -dev).
@@ -71,7 +74,10 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
   let creds: DevCredentials | undefined;
   let addresses: ListenerAddress[];
   try {
-    if (dev) creds = await initializeDev(server, flagValue(args, 'dev-root-token-id') ?? env.VAULT_DEV_ROOT_TOKEN_ID);
+    if (dev) {
+      const rootTokenId = flagValue(args, 'dev-root-token-id') ?? env.VAULT_DEV_ROOT_TOKEN_ID;
+      creds = await initializeDev(server, rootTokenId, { kvVersion: flagBool(args, 'dev-kv-v1') ? '1' : '2' });
+    }
     addresses = await server.start();
   } catch (err) {
     // Without this a listener that did open would keep a failed server running after it reported the error.
