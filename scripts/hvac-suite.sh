@@ -9,7 +9,8 @@
 # temporary directory, scripts/hvac-suite/conftest.py is added at their root, and a `vault`
 # on PATH runs bin/ward (hvac's ServerManager starts `vault server -config=...` per test
 # class). Debian's /usr/bin/python3 runs them (it sees the python3-* packages). No test of hvac's is changed. Mode `config` (default) serves hvac's own TLS
-# config, initialised through hvac with 5 shares / threshold 3; `dev` runs `ward server -dev`.
+# config, initialised through hvac with 5 shares / threshold 3; `dev` runs `ward server -dev`
+# (WARD_DEV_FLAGS="-dev-kv-v1" adds flags to it; the mode's name in the output says so).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -78,10 +79,12 @@ chmod +x "$WORK/bin/vault"
 
 run_mode() {
   local mode=$1 total_pass=0 total_fail=0
-  echo "== hvac integration tests against bin/ward ($mode mode)"
+  local label=$mode
+  [ "$mode" = dev ] && [ -n "${WARD_DEV_FLAGS:-}" ] && label="dev $WARD_DEV_FLAGS"
+  echo "== hvac integration tests against bin/ward ($label mode)"
   for file in "${FILES[@]}"; do
     local xml="$WORK/result.xml" log
-    log="$WORK/$(echo "${file#tests/integration_tests/}" | tr / _ | sed 's/\.py$//').$mode.log"
+    log="$WORK/$(echo "${file#tests/integration_tests/}" | tr / _ | sed 's/\.py$//').${label// /}.log"
     rm -f "$xml"
     (cd "$WORK/hvac" && PATH="$WORK/bin:$PATH" WARD_BIN="$ROOT/bin/ward" WARD_MODE="$mode" \
       /usr/bin/python3 -m pytest -o addopts= -p no:cacheprovider -q --timeout=300 --junitxml="$xml" "$file" \
@@ -104,7 +107,7 @@ PY
     total_fail=$((total_fail + fail))
     if [ -n "${HVAC_SUITE_LOGS:-}" ]; then mkdir -p "$HVAC_SUITE_LOGS" && cp "$log" "$HVAC_SUITE_LOGS/"; fi
   done
-  printf '%-58s passed %4d  failed %4d\n' "total ($mode)" "$total_pass" "$total_fail"
+  printf '%-58s passed %4d  failed %4d\n' "total ($label)" "$total_pass" "$total_fail"
 }
 
 case "$MODE" in

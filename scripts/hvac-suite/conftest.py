@@ -5,7 +5,8 @@ hvac's is changed. hvac's ServerManager already starts `vault server -config=<fi
 test class; the script puts a `vault` on PATH that runs `bin/ward`, so the configured mode
 (WARD_MODE=config: hvac's own TLS config, `backend "inmem"`, initialised by hvac with
 5 shares / threshold 3) needs nothing here but the version hvac asks `vault -version` for.
-WARD_MODE=dev starts `bin/ward server -dev` on plain HTTP per test class instead.
+WARD_MODE=dev starts `bin/ward server -dev` on plain HTTP per test class instead;
+WARD_DEV_FLAGS adds flags to that command (space-separated, default none: `-dev-kv-v1`, say).
 """
 
 import os
@@ -19,6 +20,7 @@ from tests.utils import server_manager
 
 WARD_BIN = os.environ["WARD_BIN"]
 MODE = os.environ.get("WARD_MODE", "config")
+DEV_FLAGS = os.environ.get("WARD_DEV_FLAGS", "").split()
 
 # hvac skips tests by server version; Ward answers as the version it is compatible with.
 hvac_test_utils.get_vault_version_string.cache = os.environ.get("WARD_AS_VAULT_VERSION", "1.15.0")
@@ -31,7 +33,7 @@ def _start_dev(self, **_ignored):
     # Output goes to a file, not a pipe: nobody reads a pipe later, and a full one would block the server.
     log = tempfile.NamedTemporaryFile(mode="w+", prefix="ward-dev-", suffix=".log", delete=False)
     process = subprocess.Popen(
-        ["node", WARD_BIN, "server", "-dev", "-dev-root-token-id=root", f"-dev-listen-address={address}"],
+        ["node", WARD_BIN, "server", "-dev", "-dev-root-token-id=root", f"-dev-listen-address={address}", *DEV_FLAGS],
         stdout=log,
         stderr=subprocess.STDOUT,
     )
