@@ -3,10 +3,24 @@ import { describe, it } from 'node:test';
 import { FakeClock } from '@ward/base';
 import { KeyedMutex } from '../../framework/index.js';
 import { InmemStorage } from '../../storage/index.js';
-import { UsedCodes } from './used-codes.js';
+import { FULL_SWEEP_EVERY, UsedCodes } from './used-codes.js';
+
+/** In-memory storage that counts lists and reads. */
+class CountingStorage extends InmemStorage {
+  lists = 0;
+  reads = 0;
+  override async list(prefix: string): Promise<string[]> {
+    this.lists++;
+    return super.list(prefix);
+  }
+  override async get(key: string): Promise<Uint8Array | undefined> {
+    this.reads++;
+    return super.get(key);
+  }
+}
 
 function setup() {
-  const storage = new InmemStorage();
+  const storage = new CountingStorage();
   const clock = new FakeClock('2024-01-01T00:00:00Z');
   const used = new UsedCodes({ storage, clock, locks: new KeyedMutex() });
   return { storage, clock, used };
@@ -53,5 +67,50 @@ describe('UsedCodes', () => {
     assert.deepEqual(await storage.list('used/'), ['app/'], 'the expired record of "gone" is swept');
     assert.equal((await storage.list('used/app/')).length, 1, 'and so is the expired 222222');
     assert.equal(await used.isUsed('app', '333333'), true);
+  });
+
+  it('after its first sweep, sweeps only the records it wrote, without listing storage', async () => {
+    const { storage, clock, used } = setup();
+    await used.sweep(); // the first sweep after start lists everything
+    await used.record('app', '111111', 30);
+    await used.record('app', '222222', 30);
+    clock.advance(20_000);
+    await used.record('app', '333333', 30);
+    await used.record('other', '444444', 30);
+    clock.advance(10_000); // 111111 and 222222 expire
+    const before = { lists: storage.lists, reads: storage.reads };
+    await used.sweep();
+    assert.equal(storage.lists, before.lists, 'no list');
+    assert.equal(storage.reads, before.reads + 2, 'the two expired records read once each');
+    assert.deepEqual(await storage.list('used/'), ['app/', 'other/']);
+    assert.equal((await storage.list('used/app/')).length, 1);
+    clock.advance(20_000);
+    await used.sweep();
+    assert.deepEqual(await storage.list('used/'), []);
+  });
+
+  it('keeps a record written again at the same place after the first expired, by it or another instance', async () => {
+    const { storage, clock, used } = setup();
+    const other = new UsedCodes({ storage, clock, locks: new KeyedMutex() });
+    await used.sweep();
+    await used.record('app', '111111', 30);
+    await used.record('app', '222222', 30);
+    clock.advance(31_000);
+    await used.record('app', '111111', 90);
+    await other.record('app', '222222', 90);
+    await used.sweep();
+    assert.equal(await used.isUsed('app', '111111'), true);
+    assert.equal(await used.isUsed('app', '222222'), true);
+  });
+
+  it('sweeps the records another instance wrote at its next full sweep', async () => {
+    const { storage, clock, used } = setup();
+    await used.sweep();
+    await new UsedCodes({ storage, clock, locks: new KeyedMutex() }).record('app', '111111', 30);
+    clock.advance(30_000);
+    for (let i = 1; i < FULL_SWEEP_EVERY; i++) await used.sweep();
+    assert.equal((await storage.list('used/app/')).length, 1, 'not seen by incremental sweeps');
+    await used.sweep();
+    assert.deepEqual(await storage.list('used/'), []);
   });
 });
