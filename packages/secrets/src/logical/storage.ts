@@ -3,7 +3,19 @@
  * `StorageOperation`, so a barrier can hand a batch straight down after encrypting it;
  * it is declared here so backends never import the storage layer.
  */
-export type StorageOperation = { op: 'put'; key: string; value: Uint8Array } | { op: 'delete'; key: string };
+export type StorageOperation =
+  | {
+      op: 'put';
+      key: string;
+      value: Uint8Array;
+      /**
+       * Optional: `value` decoded exactly as `decodeFrozenJson` would decode it (see `frozenJsonPut`).
+       * A barrier keeps it as the entry's decoded value, so the next `getFrozenJson` of the key
+       * neither decrypts nor parses; storage below the barrier never sees it.
+       */
+      decoded?: unknown;
+    }
+  | { op: 'delete'; key: string };
 
 /**
  * The storage a backend and the core see: behind the barrier (values are
@@ -71,6 +83,16 @@ function deepFreeze(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   for (const child of Object.values(value)) deepFreeze(child);
   return Object.freeze(value);
+}
+
+/**
+ * A put of `value` as UTF-8 JSON that also hands the barrier `value` itself, deeply frozen, as what
+ * `getFrozenJson` will return for `key` until it changes. The caller gives `value` up: it must be
+ * plain JSON data (what `JSON.parse` makes: no `undefined`, class instances or `toJSON`), so that
+ * decoding the stored bytes would give an equal value, and must not change it afterwards.
+ */
+export function frozenJsonPut(key: string, value: unknown): StorageOperation {
+  return { op: 'put', key, value: encodeJson(value), decoded: deepFreeze(value) };
 }
 
 /** Stores `value` at `key` as UTF-8 JSON. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FakeClock, SeededRandom } from '@ward/base';
 import { InternalError, InvalidRequestError, SealedError } from '../../logical/errors.js';
-import type { StorageOperation } from '../../logical/storage.js';
+import { frozenJsonPut, getFrozenJson, type StorageOperation } from '../../logical/storage.js';
 import { InmemStorage, SqliteStorage, type StorageBackend } from '../../storage/index.js';
 import { AesGcmBarrier, KEYRING_PATH, ROOT_KEY_PATH } from './aes-gcm-barrier.js';
 
@@ -111,6 +111,30 @@ describe('AesGcmBarrier', () => {
     await barrier.delete('logical/u/k');
     assert.equal(await barrier.getDecoded('logical/u/k', decode), undefined);
     assert.deepEqual(decodes, ['{"v":1}', '{"v":2}', '{"v":3}']);
+  });
+
+  it('keeps the decoded value a transaction seeds, and stores only the encrypted bytes', async () => {
+    const physical = new InmemStorage();
+    const seen: StorageOperation[][] = [];
+    const transaction = physical.transaction.bind(physical);
+    physical.transaction = async (operations) => {
+      seen.push(operations);
+      return transaction(operations);
+    };
+    const { barrier, rootKey } = await openBarrier(physical);
+    const value = { v: 1, nested: { list: [1, 2] } };
+    await barrier.transaction([frozenJsonPut('logical/u/k', value)]);
+    const never = () => assert.fail('a seeded entry is not decoded again');
+    assert.equal(await barrier.getDecoded('logical/u/k', never), value);
+    assert.ok(Object.isFrozen(value.nested.list));
+    assert.deepEqual(Object.keys(seen.at(-1)?.[0] ?? {}), ['op', 'key', 'value']);
+    // Another server decodes the stored bytes to the same value.
+    const other = new AesGcmBarrier({ physical, random: new SeededRandom('other'), clock: new FakeClock(0) });
+    await other.unseal(rootKey);
+    assert.deepEqual(await getFrozenJson(other, 'logical/u/k'), value);
+    // A write without a seed replaces it.
+    await barrier.put('logical/u/k', bytes('{"v":2}'));
+    assert.deepEqual(await getFrozenJson(barrier, 'logical/u/k'), { v: 2 });
   });
 
   it('forgets every cached plaintext when it seals', async () => {

@@ -303,11 +303,18 @@ export class AesGcmBarrier implements Storage {
   async transaction(operations: StorageOperation[]): Promise<void> {
     this.#unsealed();
     this.#writable();
-    const encrypted = operations.map((o) => (o.op === 'put' ? { ...o, value: this.#encrypt(o.key, o.value) } : o));
+    // Built field by field: a put's `decoded` seed is for the cache, not for storage.
+    const encrypted: StorageOperation[] = operations.map((o) =>
+      o.op === 'put' ? { op: 'put', key: o.key, value: this.#encrypt(o.key, o.value) } : { op: 'delete', key: o.key },
+    );
     operations.forEach((o, i) => {
       const written = encrypted[i];
-      if (o.op === 'put' && written?.op === 'put') this.#cache.remember(o.key, written.value, o.value);
-      else this.#cache.forget(o.key);
+      if (o.op === 'put' && written?.op === 'put') {
+        this.#cache.remember(o.key, written.value, o.value);
+        if (o.decoded !== undefined) this.#cache.rememberDecoded(o.key, written.value, o.decoded);
+      } else {
+        this.#cache.forget(o.key);
+      }
     });
     await this.#physical.transaction(encrypted);
   }

@@ -1,4 +1,4 @@
-import { encodeJson, getFrozenJson, getJson, putJson, type Storage } from '../../logical/storage.js';
+import { encodeJson, frozenJsonPut, getFrozenJson, getJson, putJson, type Storage } from '../../logical/storage.js';
 import { rfc3339Precise } from '../../logical/time.js';
 
 /** One version's lifecycle, as metadata reads show it. */
@@ -52,8 +52,12 @@ export class VersionedStore {
     return putJson(this.storage, 'config', config);
   }
 
-  metadata(path: string): Promise<KeyMetadata | undefined> {
-    return getJson<KeyMetadata>(this.storage, `metadata/${path}`);
+  /** The key's metadata as a copy of its own, for a caller that changes it and writes it back. */
+  async metadata(path: string): Promise<KeyMetadata | undefined> {
+    // Copied from the shared decoded value (kept by the barrier since the last write) rather than
+    // decrypted and parsed again: a write reads the metadata it wrote the write before.
+    const frozen = await this.frozenMetadata(path);
+    return frozen && copyMetadata(frozen);
   }
 
   /** As `metadata`, frozen and shared by every reader: for reads that only look (decoded once per change). */
@@ -76,7 +80,9 @@ export class VersionedStore {
 
   /**
    * Writes a new version's data and the metadata that names it, and deletes the data of the
-   * versions that metadata no longer keeps (`pruned`), atomically: one commit per write.
+   * versions that metadata no longer keeps (`pruned`), atomically: one commit per write. `meta`
+   * is frozen and becomes what `frozenMetadata` returns until the next change (no parse of what
+   * was just written), so the caller may read it afterwards but not change it.
    */
   async writeVersion(
     path: string,
@@ -87,7 +93,7 @@ export class VersionedStore {
   ) {
     await this.storage.transaction([
       { op: 'put', key: versionKey(path, version), value: encodeJson({ data }) },
-      { op: 'put', key: `metadata/${path}`, value: encodeJson(meta) },
+      frozenJsonPut(`metadata/${path}`, meta),
       ...pruned.map((v) => ({ op: 'delete' as const, key: versionKey(path, v) })),
     ]);
   }
@@ -111,6 +117,13 @@ export class VersionedStore {
 
 function versionKey(path: string, version: number): string {
   return `versions/${path}/${version}`;
+}
+
+/** A copy of `meta` that shares nothing with it (every field is a primitive or a map of primitives). */
+function copyMetadata(meta: Readonly<KeyMetadata>): KeyMetadata {
+  const versions = Object.fromEntries(Object.entries(meta.versions).map(([n, v]) => [n, { ...v }]));
+  const custom = meta.custom_metadata;
+  return { ...meta, custom_metadata: custom && { ...custom }, versions };
 }
 
 export function newMetadata(nowMs: number): KeyMetadata {
