@@ -1,6 +1,6 @@
 import type { Clock, Logger, Random } from '@ward/base';
 import type { StorageBackend } from '../storage/index.js';
-import type { HaOptions, LeaderAddresses } from './ha/index.js';
+import type { HaOptions } from './ha/index.js';
 import type { BuiltinBackends } from './namespaces/builtin-mounts.js';
 import type { ManagedKeyLookup } from './router/managed-key-access.js';
 import type { BackendCatalog, MountInput } from './router/mounts.js';
@@ -35,18 +35,6 @@ export interface CoreDeps {
   metrics?: MetricsReport;
   /** Several servers share the storage: an unsealed server is standby until it holds the HA lock. */
   ha?: HaOptions;
-}
-
-/** What `sys/leader` and `sys/health` report about HA. */
-export interface HaStatus {
-  enabled: boolean;
-  /** This server is the active one. */
-  isSelf: boolean;
-  /** Unsealed, waiting for the lock: serves no request. */
-  isStandby: boolean;
-  /** A standby that serves reads itself (`sys/health` 473 unless `perfstandbyok`). */
-  isPerfStandby?: boolean;
-  leader?: LeaderAddresses;
 }
 
 export const NO_METRICS: MetricsReport = {

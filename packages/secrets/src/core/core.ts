@@ -4,32 +4,25 @@ import type { LogicalRequest } from '../logical/request.js';
 import type { LogicalResponse } from '../logical/response.js';
 import { getJson, putJson } from '../logical/storage.js';
 import { AuditDevices } from './audit/index.js';
-import { AesGcmBarrier, createView } from './barrier/index.js';
-import {
-  type ClusterInfo,
-  type CoreDeps,
-  type DefaultMount,
-  type HaStatus,
-  NO_METRICS,
-  type SealStatus,
-} from './core-types.js';
+import { AesGcmBarrier } from './barrier/index.js';
+import type { ClusterInfo, CoreDeps, DefaultMount, SealStatus } from './core-types.js';
 import { CorsSettings } from './cors-config.js';
-import type { LeaseEntry } from './expiration/index.js';
-import { ExpirationManager } from './expiration/index.js';
-import { activateHa, HaNode, HaNodeTable, type HaOptions, haNodeReport, invalidationTargets } from './ha/index.js';
+import type { ExpirationManager } from './expiration/index.js';
+import { CoreHa, type CoreHaHooks, type HaStatus, invalidationTargets } from './ha/index.js';
 import { NamespaceServices } from './namespaces/namespace-services.js';
-import { handleRequest, loginRenewal, withIdentityPolicies } from './request-handling.js';
-import { TOKEN_AUTH_ENTRY } from './router/builtin-entries.js';
+import { handleRequest } from './request-handling.js';
 import { MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { Scheduler } from './scheduler/index.js';
-import { parseUnsealKey, RekeyOperation, RootGeneration, ShamirSeal, UnsealProgress } from './seal/index.js';
-import { renewSecretLease, revokeSecretLease } from './secret-leases.js';
+import { SealKeys } from './seal/index.js';
+import { serverControls } from './server-controls.js';
 import { createSnapshotControls, type SnapshotControls } from './snapshots.js';
-import { TokenStore, tokenLeaseId } from './tokens/index.js';
+import { createTokensAndLeases } from './token-leases.js';
+import type { TokenStore } from './tokens/index.js';
 import { ResponseWrapping } from './wrapping/index.js';
 
-export type { CoreDeps, DefaultMount, HaStatus, SealStatus } from './core-types.js';
+export type { CoreDeps, DefaultMount, SealStatus } from './core-types.js';
+export type { HaStatus } from './ha/index.js';
 
 /**
  * The server's lifecycle (initialise, unseal, seal) and the entry point of every
@@ -43,10 +36,8 @@ export class Core {
   readonly expiration: ExpirationManager;
   /** Periodic work of the mounts, on the injected clock. */
   readonly scheduler: Scheduler;
-  readonly #seal: ShamirSeal;
-  /** Rekey of the seal's shares and root-token generation from them (`sys/rekey/*`, `sys/generate-root/*`). */
-  readonly sealKeys: { rekey: RekeyOperation; rootGeneration: RootGeneration };
-  readonly #progress: UnsealProgress;
+  /** The seal's key shares: unseal progress, rekey and root-token generation (`sys/rekey/*`, `sys/generate-root/*`). */
+  readonly sealKeys: SealKeys;
   #cluster: ClusterInfo | undefined;
   /** Namespaces, their policies and built-in routes exist only while unsealed (they live behind the barrier). */
   #services: NamespaceServices | undefined;
@@ -65,24 +56,15 @@ export class Core {
    * let in between would meet a half-built core (no token store, no mounts) and get a wrong 403 or 404.
    */
   #isReady = false;
-  /** The HA campaign while unsealed with HA enabled. */
-  #ha: HaNode | undefined;
-  /** HA: the standbys that echoed to this server while it is active (`sys/ha-status`). */
-  readonly haNodes = new HaNodeTable();
+  /** Active or standby when several servers share the storage (single-server answers without HA). */
+  readonly ha: CoreHa;
 
   constructor(readonly deps: CoreDeps) {
     const { physical, random, clock, logger } = deps;
     this.barrier = new AesGcmBarrier({ physical, random, clock });
-    this.#seal = new ShamirSeal({ physical, random });
-    this.sealKeys = {
-      rekey: new RekeyOperation({ seal: this.#seal, random }),
-      rootGeneration: new RootGeneration({
-        seal: this.#seal,
-        random,
-        createRootToken: async () => (await this.tokens.createRoot()).token,
-      }),
-    };
-    this.#progress = new UnsealProgress(random);
+    const createRootToken = async () => (await this.tokens.createRoot()).token;
+    this.sealKeys = new SealKeys({ physical, random, createRootToken });
+    this.ha = new CoreHa(deps.ha, { barrier: this.barrier, clock, logger, version: deps.version });
     this.snapshots = createSnapshotControls({
       physical,
       barrier: this.barrier,
@@ -93,10 +75,10 @@ export class Core {
     this.scheduler = new Scheduler({
       clock,
       logger: logger.child({ component: 'scheduler' }),
-      isActive: () => this.#ha === undefined || this.#ha.isActive,
+      isActive: () => this.ha.runsBackgroundWork(),
     });
-    this.expiration = this.#createExpiration();
-    this.tokens = this.#createTokenStore();
+    const tokenParts = { barrier: this.barrier, router: this.router, random, clock, logger, core: this };
+    ({ tokens: this.tokens, expiration: this.expiration } = createTokensAndLeases(tokenParts));
     this.audit = new AuditDevices({
       storage: this.barrier,
       clock,
@@ -129,55 +111,6 @@ export class Core {
     return id === 'root' ? '' : this.#services?.namespaces.byId(id)?.path;
   }
 
-  #createExpiration(): ExpirationManager {
-    const { random, clock, logger } = this.deps;
-    return new ExpirationManager({
-      storage: createView(this.barrier, 'sys/expire/'),
-      clock,
-      random,
-      logger: logger.child({ component: 'expiration' }),
-      // The token store is set up (its salt loaded) before leases are restored.
-      accessorDigest: (accessor) => this.tokens.accessorDigest(accessor),
-      revoker: {
-        revoke: (lease) => this.#revokeLease(lease),
-        renew: (lease, incrementSeconds) => renewSecretLease(this.router, lease, incrementSeconds),
-      },
-    });
-  }
-
-  // Token lifetimes are leases: the expiration manager revokes a token when its TTL ends,
-  // and revoking a token revokes every lease it owns.
-  #createTokenStore(): TokenStore {
-    const { random, clock } = this.deps;
-    return new TokenStore({
-      storage: createView(this.barrier, 'sys/token/'),
-      random,
-      clock,
-      hooks: {
-        onRevoke: async (e) => {
-          await this.expiration.revokeByToken(e.accessor);
-          // What backends keep per token (its cubbyhole) goes with it.
-          for (const route of this.router.routes()) await route.backend.tokenRevoked?.(e.accessor);
-        },
-        onIssue: async (e) => {
-          await this.expiration.register({
-            path: e.path,
-            ttlSeconds: e.ttl,
-            renewable: e.renewable,
-            kind: 'token',
-            tokenAccessor: e.accessor,
-            idSuffix: e.hash,
-          });
-        },
-        onRenew: (e) => this.expiration.renewToken(tokenLeaseId(e), e.ttl),
-        // A login token renews under its auth method's current settings.
-        loginRenewal: (e) => loginRenewal(this, e),
-        entityForAlias: async (namespaceId, name) =>
-          (await this.namespaceServices().identity(namespaceId).loginEntity(TOKEN_AUTH_ENTRY.accessor, name)).id,
-      },
-    });
-  }
-
   get clock(): Clock {
     return this.deps.clock;
   }
@@ -193,7 +126,7 @@ export class Core {
 
   /** Both halves must exist: a crash between writing the seal config and the keyring leaves neither usable. */
   async isInitialized(): Promise<boolean> {
-    return (await this.#seal.config()) !== undefined && (await this.barrier.isInitialized());
+    return (await this.sealKeys.config()) !== undefined && (await this.barrier.isInitialized());
   }
 
   /**
@@ -203,7 +136,7 @@ export class Core {
    */
   async initialize(opts: { shares: number; threshold: number; mounts?: DefaultMount[] }) {
     if (await this.isInitialized()) throw new InvalidRequestError('Vault is already initialized');
-    const { keyShares, rootKey } = await this.#seal.initialize({ shares: opts.shares, threshold: opts.threshold });
+    const { keyShares, rootKey } = await this.sealKeys.initialize({ shares: opts.shares, threshold: opts.threshold });
     await this.barrier.initialize(rootKey);
     await this.barrier.unseal(rootKey);
     try {
@@ -222,26 +155,23 @@ export class Core {
 
   /** Adds one key share; unseals when the threshold is reached. */
   async submitUnsealKey(keyText: string): Promise<SealStatus> {
-    const config = await this.#seal.config();
+    const config = await this.sealKeys.config();
     if (!config || !(await this.isInitialized())) throw new InvalidRequestError('Vault is not initialized');
     if (!this.isSealed()) return this.sealStatus();
-    this.#progress.submit(parseUnsealKey(keyText));
-    if (this.#progress.progress < config.secret_threshold) return this.sealStatus();
-    const shares = this.#progress.take();
+    const rootKey = await this.sealKeys.submit(keyText, config.secret_threshold);
+    if (!rootKey) return this.sealStatus();
     try {
-      const rootKey = await this.#seal.recoverRootKey(shares);
       await this.unsealWithRootKey(rootKey);
-      rootKey.fill(0);
     } finally {
       // Key material leaves memory as soon as it has served.
-      for (const share of shares) share.fill(0);
+      rootKey.fill(0);
     }
     return this.sealStatus();
   }
 
   resetUnsealProgress(): void {
     if (!this.isSealed()) throw new InvalidRequestError('vault is unsealed');
-    this.#progress.reset();
+    this.sealKeys.resetProgress();
   }
 
   /** Opens the barrier and starts everything that lives behind it. */
@@ -249,7 +179,7 @@ export class Core {
     await this.barrier.unseal(rootKey);
     // A standby reports the cluster it belongs to (sys/health, sys/seal-status) though it loads nothing else.
     this.#cluster = await getJson<ClusterInfo>(this.barrier, 'core/cluster');
-    if (this.deps.ha) return this.#startStandby(this.deps.ha);
+    if (this.ha.isEnabled) return this.ha.start(this.#haHooks());
     try {
       await this.#loadBehindBarrier();
     } catch (err) {
@@ -262,46 +192,28 @@ export class Core {
     this.deps.logger.info('unsealed');
   }
 
-  /**
-   * HA: the key is proven (the barrier opened). A plain standby loads nothing behind the barrier
-   * until it holds the lock (another server is writing, so any cache built now would go stale);
-   * a performance standby loads everything read-only and keeps it right from the change feed.
-   */
-  async #startStandby(ha: HaOptions): Promise<void> {
-    const { clock, logger } = this.deps;
-    this.#ha = new HaNode(
-      ha,
-      {
-        load: async ({ isStandby }) => {
-          await this.#loadBehindBarrier({ isStandby });
-          if (!isStandby) {
-            await activateHa(ha, { barrier: this.barrier, nodes: this.haNodes, nowMs: clock.now() });
-            this.activeSinceMs = clock.now();
-          }
-          this.#isReady = true;
-        },
-        unload: async () => {
-          await this.#stopBehindBarrier();
-          this.barrier.forgetAllCached();
-        },
-        targets: () =>
-          invalidationTargets({ barrier: this.barrier, tokens: this.tokens, services: () => this.#services }),
-        setBarrierRole: (role) => this.barrier.setHaRole(role),
+  /** How HA loads and unloads this core as the server turns standby or active. */
+  #haHooks(): CoreHaHooks {
+    return {
+      load: (options) => this.#loadBehindBarrier(options),
+      serve: ({ isActive }) => {
+        if (isActive) this.activeSinceMs = this.deps.clock.now();
+        this.#isReady = true;
       },
-      { clock, logger },
-    );
-    await this.#ha.start();
-    logger.info('unsealed: standby until this server holds the HA lock');
+      unload: () => this.#stopBehindBarrier(),
+      targets: () =>
+        invalidationTargets({ barrier: this.barrier, tokens: this.tokens, services: () => this.#services }),
+    };
   }
 
   /** Unsealed and not (yet) holding the HA lock: the active server is another one. */
   isStandby(): boolean {
-    return this.#ha !== undefined && !this.#ha.isActive && !this.barrier.isSealed();
+    return this.ha.isStandby();
   }
 
   /** A standby that loads everything and serves reads itself (while loading, it makes them wait). */
   isPerformanceStandby(): boolean {
-    return this.isStandby() && this.#ha?.hasPerformanceStandby === true;
+    return this.ha.isPerformanceStandby();
   }
 
   /**
@@ -310,32 +222,24 @@ export class Core {
    * caches reflect. `undefined` without HA, or before any write.
    */
   consistencyIndex(): number | undefined {
-    return this.#ha?.index() || undefined;
+    return this.ha.index();
   }
 
   /**
    * Resolves true once this server can serve reads reflecting storage `revision` (at once unless
    * a standby; never on a plain standby), false after `timeoutMs`.
    */
-  async reachIndex(revision: number, timeoutMs: number): Promise<boolean> {
-    return this.#ha === undefined || this.#ha.reach(revision, timeoutMs);
+  reachIndex(revision: number, timeoutMs: number): Promise<boolean> {
+    return this.ha.reach(revision, timeoutMs);
   }
 
-  async haStatus(): Promise<HaStatus> {
-    const ha = this.#ha;
-    if (!this.deps.ha || !ha) return { enabled: this.deps.ha !== undefined, isSelf: false, isStandby: false };
-    return {
-      enabled: true,
-      isSelf: ha.isActive,
-      isStandby: this.isStandby(),
-      isPerfStandby: this.isPerformanceStandby(),
-      leader: await ha.leader(),
-    };
+  haStatus(): Promise<HaStatus> {
+    return this.ha.status();
   }
 
   /** `sys/step-down`: the active server hands over to a standby; nothing to do without HA or on a standby. */
   stepDown(): Promise<void> {
-    return this.#ha?.stepDown() ?? Promise.resolve();
+    return this.ha.stepDown();
   }
 
   /** A standby loads what serving reads needs: leases (and their timers) stay with the active server. */
@@ -365,7 +269,7 @@ export class Core {
     } catch (err) {
       if (this.barrier.isSealed()) {
         this.#cluster = undefined;
-        this.#progress.reset();
+        this.sealKeys.resetProgress();
         this.deps.logger.warn('sealed: the restored snapshot needs its own unseal keys');
         return;
       }
@@ -385,13 +289,9 @@ export class Core {
   /** Closes the barrier: every key leaves memory; requests answer 503 until unsealed. */
   async seal(): Promise<void> {
     if (this.barrier.isSealed()) return;
-    const ha = this.#ha;
-    this.#ha = undefined;
-    if (ha) {
-      // No request starts once sealing starts; the lock goes before the caches so a standby takes over now.
-      this.#isReady = false;
-      await ha.stop();
-    }
+    // No request starts once sealing starts; the lock goes before the caches so a standby takes over now.
+    this.#isReady = false;
+    await this.ha.stop();
     await this.#stopBehindBarrier();
     this.#cluster = undefined;
     this.barrier.seal();
@@ -401,9 +301,7 @@ export class Core {
   /** Stops everything that runs or caches behind the barrier, leaving the barrier itself open. */
   async #stopBehindBarrier(): Promise<void> {
     this.#isReady = false;
-    // Shares submitted toward a rekey or a root token do not outlive the unsealed state.
-    this.sealKeys.rekey.cancel();
-    this.sealKeys.rootGeneration.cancel();
+    this.sealKeys.cancelOperations();
     await this.expiration.stop();
     await this.audit.close();
     await this.mounts.stopAll();
@@ -414,7 +312,7 @@ export class Core {
   }
 
   async sealStatus(): Promise<SealStatus> {
-    const config = await this.#seal.config();
+    const config = await this.sealKeys.config();
     const sealed = this.isSealed() && !this.isStandby();
     return {
       type: 'shamir',
@@ -422,8 +320,8 @@ export class Core {
       sealed,
       t: config?.secret_threshold ?? 0,
       n: config?.secret_shares ?? 0,
-      progress: this.#progress.progress,
-      nonce: this.#progress.nonce,
+      progress: this.sealKeys.progress,
+      nonce: this.sealKeys.nonce,
       ...(sealed ? {} : this.#cluster),
     };
   }
@@ -434,66 +332,15 @@ export class Core {
     return this.#services;
   }
 
-  /** Resolves a token or accessor to its policies, for `sys/capabilities*`. */
-  tokenPolicyResolver() {
-    return {
-      // Entity and group policies count, as they do for the token's requests.
-      policiesOfToken: async (token: string) => withIdentityPolicies(this, await this.tokens.lookup(token)),
-      policiesOfAccessor: async (accessor: string) =>
-        withIdentityPolicies(this, await this.tokens.lookupAccessor(accessor)),
-    };
-  }
-
   get version(): string {
     return this.deps.version;
   }
 
-  /** Installs a new barrier key term; data written before stays readable. */
-  async rotateKeyring(): Promise<void> {
-    await this.barrier.rotate();
-  }
-
-  keyStatus() {
-    return this.barrier.keyStatus();
-  }
-
   #newNamespaceServices(): NamespaceServices {
-    const { clock, random, logger, builtins, version } = this.deps;
-    return new NamespaceServices({
-      barrier: this.barrier,
-      clock,
-      random,
-      logger,
-      router: this.router,
-      mounts: this.mounts,
-      tokens: this.tokens,
-      builtins,
-      scheduler: this.scheduler,
-      server: {
-        version,
-        seal: () => this.seal(),
-        rotateKeyring: () => this.rotateKeyring(),
-        keyStatus: () => this.keyStatus(),
-        sealKeys: this.sealKeys,
-        tokenPolicyResolver: () => this.tokenPolicyResolver(),
-        expiration: this.expiration,
-        audit: this.audit,
-        cors: this.cors,
-        metrics: this.deps.metrics ?? NO_METRICS,
-        wrapping: this.wrapping,
-        snapshots: this.snapshots,
-        ha: { nodes: () => haNodeReport(this.haNodes, this.deps), stepDown: () => this.stepDown() },
-      },
-    });
-  }
-
-  /** A lease ended: a token lease revokes the token (and its children); a secret lease asks its backend. */
-  async #revokeLease(lease: Readonly<LeaseEntry>): Promise<void> {
-    if (lease.kind === 'token') {
-      await this.tokens.revokeTree(lease.token_accessor);
-      return;
-    }
-    await revokeSecretLease(this.router, lease);
+    const { clock, random, logger, builtins } = this.deps;
+    const { barrier, router, mounts, tokens, scheduler } = this;
+    const parts = { barrier, clock, random, logger, router, mounts, tokens, builtins, scheduler };
+    return new NamespaceServices({ ...parts, server: serverControls(this) });
   }
 
   cluster(): ClusterInfo | undefined {

@@ -53,7 +53,7 @@ export function etcdHa(
         clusterAddr: config.clusterAddr,
         core: {
           isActive: () => !deps.core().isSealed() && !deps.core().isStandby(),
-          recordEcho: (node) => deps.core().haNodes.record(node, deps.clock.now()),
+          recordEcho: (node) => deps.core().ha.nodes.record(node, deps.clock.now()),
         },
         apiHandler: (req, res) => apiHandler(req, res),
       })

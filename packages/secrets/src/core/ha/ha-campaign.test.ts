@@ -1,33 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock, silentLogger } from '@ward/base';
-import { HaCampaign, type HaLock, STEP_DOWN_PAUSE_MS } from './ha-campaign.js';
-
-/** One lock several campaigns share, as etcd's lock key is shared: one holder, the others wait for its release. */
-class SharedLock {
-  holder: string | undefined;
-  readonly #waiting: Array<() => void> = [];
-
-  newLock(value: string): HaLock {
-    let released = false;
-    return {
-      acquire: async () => {
-        while (this.holder !== undefined) {
-          await new Promise<void>((resolve) => this.#waiting.push(resolve));
-          if (released) throw new Error('released while waiting');
-        }
-        this.holder = value;
-      },
-      holder: async () => this.holder,
-      onLost: () => {},
-      release: async () => {
-        released = true;
-        if (this.holder === value) this.holder = undefined;
-        for (const wake of this.#waiting.splice(0)) wake();
-      },
-    };
-  }
-}
+import { HaCampaign, STEP_DOWN_PAUSE_MS } from './ha-campaign.js';
+import { SharedLock } from './testing.js';
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -1,6 +1,5 @@
-export { activateHa } from './activate.js';
-export { type ClusterTls, ensureClusterTls, readClusterTls } from './cluster-tls.js';
-export { HaCampaign, type HaLock, type HaOptions, type LeaderAddresses, STEP_DOWN_PAUSE_MS } from './ha-campaign.js';
-export { HaNode } from './ha-node.js';
-export { type HaNodeInfo, type HaNodeReport, HaNodeTable, haNodeReport } from './ha-nodes.js';
+export { type ClusterTls, readClusterTls } from './cluster-tls.js';
+export { CoreHa, type CoreHaHooks, type HaStatus } from './core-ha.js';
+export type { HaLock, HaOptions, LeaderAddresses } from './ha-campaign.js';
+export type { HaNodeInfo, HaNodeReport } from './ha-nodes.js';
 export { invalidationTargets } from './invalidation-targets.js';

@@ -9,6 +9,7 @@ export {
   RootGeneration,
   type RootGenerationStatus,
 } from './root-generation.js';
+export { SealKeys } from './seal-keys.js';
 export {
   SEAL_CONFIG_PATH,
   type SealConfig,
