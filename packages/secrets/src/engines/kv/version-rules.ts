@@ -20,13 +20,14 @@ function effectiveDeleteAfter(meta: KeyMetadata, config: KvConfig): number {
 export function addVersion(meta: KeyMetadata, config: KvConfig, nowMs: number) {
   const version = meta.current_version + 1;
   const deleteAfter = effectiveDeleteAfter(meta, config);
+  const now = rfc3339Precise(nowMs);
   meta.versions[String(version)] = {
-    created_time: rfc3339Precise(nowMs),
+    created_time: now,
     deletion_time: deleteAfter > 0 ? rfc3339Precise(nowMs + deleteAfter * 1000) : '',
     destroyed: false,
   };
   meta.current_version = version;
-  meta.updated_time = rfc3339Precise(nowMs);
+  meta.updated_time = now;
   return { version, pruned: pruneVersions(meta, effectiveMaxVersions(meta, config)) };
 }
 

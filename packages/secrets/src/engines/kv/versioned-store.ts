@@ -121,7 +121,9 @@ function versionKey(path: string, version: number): string {
 
 /** A copy of `meta` that shares nothing with it (every field is a primitive or a map of primitives). */
 function copyMetadata(meta: Readonly<KeyMetadata>): KeyMetadata {
-  const versions = Object.fromEntries(Object.entries(meta.versions).map(([n, v]) => [n, { ...v }]));
+  const versions: Record<string, VersionMetadata> = {};
+  // The keys are version numbers our own writes made (never `__proto__`), so assignment is safe.
+  for (const n in meta.versions) versions[n] = { ...(meta.versions[n] as VersionMetadata) };
   const custom = meta.custom_metadata;
   return { ...meta, custom_metadata: custom && { ...custom }, versions };
 }
