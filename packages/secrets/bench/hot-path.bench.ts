@@ -28,6 +28,9 @@ const HEADERS = { 'X-Vault-Token': 'root' };
 const BARE = 'bare `node:http`, same body';
 const READ = 'KV v2 read';
 const WRITE = 'KV v2 write (memory in dev)';
+/** The row above has its 16 connections write one key, so they queue on its lock; this one spreads them. */
+const WRITE_KEYS = 'KV v2 write, 16 keys in turn (memory in dev)';
+const WRITE_KEY_COUNT = 16;
 const TOTP = 'TOTP validate (replay record written)';
 const READ_PATH = '/v1/secret/data/bench/read';
 const WRITE_PATH = '/v1/secret/data/bench/write';
@@ -70,11 +73,33 @@ function workloads(): Workload[] {
       path: WRITE_PATH,
       wrkScript: () => postLua,
     },
+    {
+      name: WRITE_KEYS,
+      server: 'ward',
+      requests: keysInTurn,
+      path: `${WRITE_PATH}0`,
+      wrkScript: () => `${postLua}\n${keysInTurnLua}`,
+    },
     { name: TOTP, server: 'ward', requests: totpRequests, path: '/v1/totp/code/k0', wrkScript: totpLua },
   ];
 }
 
 const constant = (bytes: Buffer) => () => () => bytes;
+
+/** Request n writes key n mod WRITE_KEY_COUNT: with 16 requests in flight, about one key per request. */
+function keysInTurn(): RequestSource {
+  const requests = Array.from({ length: WRITE_KEY_COUNT }, (_, i) =>
+    formatRequest('POST', `${WRITE_PATH}${i}`, HEADERS, SECRET),
+  );
+  let n = 0;
+  return () => requests[n++ % WRITE_KEY_COUNT] as Buffer;
+}
+
+const keysInTurnLua = `local n = 0
+request = function()
+  n = n + 1
+  return wrk.format(nil, "${WRITE_PATH}" .. (n % ${WRITE_KEY_COUNT}))
+end`;
 
 /**
  * Replay protection refuses a code for 90 s once it has been checked, so repeating one request
@@ -151,6 +176,7 @@ function leastDisturbed(rounds: Array<Omit<Row, 'name'>>): Omit<Row, 'name'> {
 const GOALS = new Map([
   [READ, { cpu: 2.5, rps: 0.35 }],
   [WRITE, { cpu: 5, rps: 0.2 }],
+  [WRITE_KEYS, { cpu: 5, rps: 0.2 }],
   [TOTP, { cpu: 5, rps: 0 }],
 ]);
 
