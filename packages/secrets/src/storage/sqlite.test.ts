@@ -74,6 +74,36 @@ describe('SqliteStorage', () => {
     await s.close();
   });
 
+  it('rolls back alone a write that SQLite refuses inside a group, and commits the rest', async () => {
+    const path = freshPath();
+    const s = new SqliteStorage({ path });
+    // A trigger on the file makes the writer's own INSERT fail, as a full disk or a constraint would.
+    const other = new Database(path);
+    other.exec(
+      "CREATE TRIGGER refuse BEFORE INSERT ON entries WHEN NEW.key = 'group/bad' BEGIN SELECT RAISE(ABORT, 'refused'); END",
+    );
+    other.close();
+    const results = await Promise.allSettled([
+      s.put('group/a', bytes('a')),
+      s.transaction([
+        { op: 'put', key: 'group/b', value: bytes('b') },
+        { op: 'put', key: 'group/bad', value: bytes('x') },
+      ]),
+      s.transaction([
+        { op: 'delete', key: 'group/a' },
+        { op: 'put', key: 'group/c', value: bytes('c') },
+      ]),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.deepEqual(await s.list('group/'), ['c']);
+    await s.put('group/d', bytes('d')); // the writer goes on
+    assert.deepEqual(await s.list('group/'), ['c', 'd']);
+    await s.close();
+  });
+
   it('writes what was queued before close', async () => {
     const path = freshPath();
     const first = new SqliteStorage({ path });
