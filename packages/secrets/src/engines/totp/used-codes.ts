@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { Clock } from '@ward/base';
 import type { KeyedMutex } from '../../framework/index.js';
 import type { Storage } from '../../logical/storage.js';
@@ -110,5 +110,14 @@ export class UsedCodes {
 }
 
 function recordKey(name: string, code: string): string {
-  return `${PREFIX}${name}/${createHash('sha256').update(code, 'utf8').digest('hex')}`;
+  return `${PREFIX}${name}/${sha256Hex(code)}`;
 }
+
+/**
+ * SHA-256 of UTF-8 `text` in hex. `crypto.hash` (Node 20.12 and later) makes no Hash object:
+ * 1 µs against 3–5 for `createHash`, on every validation.
+ */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'hex')
+    : (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
