@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { FakeClock } from '@ward/base';
 import { KeyedMutex } from '../../framework/index.js';
