@@ -11,6 +11,8 @@ describe('an empty LIST', () => {
     t = await startTestServer();
     await t.request('POST', 'sys/mounts/totp', { body: { type: 'totp' } });
     await t.request('POST', 'sys/auth/userpass', { body: { type: 'userpass' } });
+    await t.request('POST', 'sys/auth/approle', { body: { type: 'approle' } });
+    await t.request('POST', 'sys/mounts/kv1', { body: { type: 'kv' } });
   });
   after(() => t.stop());
 
@@ -20,6 +22,10 @@ describe('an empty LIST', () => {
     'totp/keys',
     'auth/userpass/users',
     'identity/entity/id',
+    'identity/group/id',
+    'auth/approle/role',
+    'kv1/',
+    'cubbyhole/',
   ]) {
     it(`answers 404 at ${path}`, async () => {
       const res = await t.request('LIST', path);
