@@ -66,6 +66,21 @@ describe('ward server -config: errors and the start banner', () => {
     }
   });
 
+  it('starts on the legacy `backend "inmem" {}` block (issue 18: hvac’s and node-vault’s example configs)', async () => {
+    const file = await configFile(
+      'legacy.hcl',
+      `backend "inmem" {\n}\nlistener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\n`,
+    );
+    const ward = startWard(['server', `-config=${file}`]);
+    try {
+      await ward.waitFor(/Ward server started!/);
+      assert.match(ward.output(), /Storage: inmem\n/);
+    } finally {
+      ward.child.kill('SIGTERM');
+      assert.equal(await ward.exited, 0);
+    }
+  });
+
   it('says in one line that the port is in use, and exits 1', async () => {
     const taken: Server = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
