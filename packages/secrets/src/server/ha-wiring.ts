@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Clock, Logger, Random } from '@ward/base';
 import type { Core } from '../core/core.js';
 import { type HaNodeInfo, type HaOptions, readClusterTls } from '../core/ha/index.js';
+import { Scheduler, type TaskGroup } from '../core/scheduler/index.js';
 import { ClusterForwarder } from '../http/cluster-forwarder.js';
 import { ClusterListener, forwardedClientAddress } from '../http/cluster-listener.js';
 import { createApiHandler, type RequestMetrics } from '../http/handler.js';
@@ -13,8 +14,8 @@ import { EtcdChangeFeed, EtcdHaLock, EtcdStorage, type StorageBackend } from '..
 import type { ServerConfig } from './config.js';
 import type { EtcdConfig } from './storage-config.js';
 
-/** How often a standby echoes to the active server (`sys/ha-status` shows when it last did). */
-const ECHO_INTERVAL_MS = 2_000;
+/** How often a standby echoes to the active server (`sys/ha-status` shows when it last did), on the injected clock. */
+export const ECHO_INTERVAL_MS = 2_000;
 
 /**
  * The forwarded request was checked against the limits of the listener the client reached; the
@@ -74,7 +75,9 @@ export function etcdHa(
         logger: deps.logger,
       })
     : undefined;
-  let echoes: ReturnType<typeof setInterval> | undefined;
+  // Echoes run on standbys too (not only on the active server, as the core's periodic work does).
+  const scheduler = new Scheduler({ clock: deps.clock, logger: deps.logger });
+  let echoes: TaskGroup | undefined;
   return {
     options,
     forwarder,
@@ -89,19 +92,21 @@ export function etcdHa(
       });
       await cluster.listen();
       const self = (): HaNodeInfo => ({ ...options.advertise(), hostname: hostname(), version: core.version });
-      echoes = setInterval(() => {
-        if (core.isStandby()) void forwarder.echo(self());
+      const echo = async () => {
+        if (core.isStandby()) return forwarder.echo(self());
+        if (core.isSealed()) return;
         // A snapshot restored from another cluster brings that cluster's certificate: the active server follows it.
-        else if (!core.isSealed())
-          void clusterTlsOf(core).then(
-            (tls) => tls && cluster.useTls(tls),
-            () => {},
-          );
-      }, ECHO_INTERVAL_MS);
-      echoes.unref();
+        const tls = await clusterTlsOf(core);
+        if (tls) cluster.useTls(tls);
+      };
+      // Not awaited: an echo to an active server that stopped answering holds up neither the next one nor stop().
+      const run = async () => {
+        echo().catch((err: Error) => deps.logger.debug('HA: echo failed', { error: err.message }));
+      };
+      echoes = scheduler.start('ha', [{ name: 'echo', intervalMs: ECHO_INTERVAL_MS, run }]);
     },
     async stop() {
-      clearInterval(echoes);
+      await echoes?.stop();
       forwarder?.close();
       await cluster?.close();
     },

@@ -28,7 +28,7 @@ function recordingHooks(name: string, events: string[]): CoreHaHooks {
   };
 }
 
-/** Two servers on one store and one lock (plain standbys: no change feed), their barriers unsealed. */
+/** Two servers on one store and one lock (plain standbys: no change feed), started in turn: `a` first. */
 async function twoServers() {
   const physical = new InmemStorage();
   const random = new SeededRandom('core-ha');
@@ -52,7 +52,13 @@ async function twoServers() {
     const ha = new CoreHa(options, { barrier, clock, logger: silentLogger, version: '1.0.0' });
     return { ha, barrier, hooks: recordingHooks(name, events) };
   };
-  return { a: await server('a'), b: await server('b'), lock, events };
+  const a = await server('a');
+  const b = await server('b');
+  await a.ha.start(a.hooks);
+  await settle();
+  await b.ha.start(b.hooks);
+  await settle();
+  return { a, b, events };
 }
 
 describe('CoreHa: a server as HA sees it (issue 19)', () => {
@@ -78,10 +84,6 @@ describe('CoreHa: a server as HA sees it (issue 19)', () => {
 
   it('the lock holder loads, has the cluster TLS stored, and only then serves; the other stays a standby that loads nothing', async () => {
     const { a, b, events } = await twoServers();
-    await a.ha.start(a.hooks);
-    await settle();
-    await b.ha.start(b.hooks);
-    await settle();
 
     assert.deepEqual(events, ['a load', 'a cluster tls stored', 'a serve active']);
     assert.equal(a.ha.runsBackgroundWork(), true);
@@ -107,10 +109,6 @@ describe('CoreHa: a server as HA sees it (issue 19)', () => {
 
   it('step-down unloads the active server and hands over: the standby loads, finds the cluster TLS stored, and serves', async () => {
     const { a, b, events } = await twoServers();
-    await a.ha.start(a.hooks);
-    await settle();
-    await b.ha.start(b.hooks);
-    await settle();
     events.length = 0;
 
     await a.ha.stepDown();

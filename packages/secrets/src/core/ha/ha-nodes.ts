@@ -25,7 +25,7 @@ export interface HaNodeReport {
 }
 
 /** A standby that has not echoed for this long has left the cluster (killed, sealed, cut off). */
-const FORGET_AFTER_MS = 30_000;
+export const FORGET_AFTER_MS = 30_000;
 
 /**
  * The standbys the active server has heard from: each unsealed standby echoes over the cluster
