@@ -1,16 +1,83 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock, SeededRandom } from '@ward/base';
-import { InmemStorage } from '../../storage/index.js';
+import {
+  InmemStorage,
+  type StorageBackend,
+  type StorageEntry,
+  type StorageOperation,
+  type StorageSnapshot,
+} from '../../storage/index.js';
 import { AesGcmBarrier } from './aes-gcm-barrier.js';
 import { ReadOnlyStorageError } from './read-only-error.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (value: Uint8Array | undefined) => (value === undefined ? undefined : new TextDecoder().decode(value));
 
+/**
+ * In-memory storage whose answer to one chosen read can be held back: storage has read the value,
+ * and the answer is still on its way (as an etcd reply is), while other operations go on.
+ */
+class SlowReadStorage implements StorageBackend {
+  readonly #inner = new InmemStorage();
+  #hold: { key: string; answered: () => void; released: Promise<void> } | undefined;
+
+  /** The next read of `key` reads the value at once and answers only once `release` is called. */
+  holdNextGet(key: string): { answered: Promise<void>; release(): void } {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let answered = () => {};
+    const isAnswered = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    this.#hold = { key, answered, released };
+    return { answered: isAnswered, release };
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const hold = this.#hold;
+    const value = await this.#inner.get(key);
+    if (hold?.key !== key) return value;
+    this.#hold = undefined;
+    hold.answered();
+    await hold.released;
+    return value;
+  }
+
+  put(key: string, value: Uint8Array): Promise<void> {
+    return this.#inner.put(key, value);
+  }
+
+  delete(key: string): Promise<void> {
+    return this.#inner.delete(key);
+  }
+
+  list(prefix: string): Promise<string[]> {
+    return this.#inner.list(prefix);
+  }
+
+  transaction(operations: StorageOperation[]): Promise<void> {
+    return this.#inner.transaction(operations);
+  }
+
+  openSnapshot(): Promise<StorageSnapshot> {
+    return this.#inner.openSnapshot();
+  }
+
+  replaceAll(entries: AsyncIterable<StorageEntry>): Promise<void> {
+    return this.#inner.replaceAll(entries);
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+}
+
 /** Two barriers on one store, as an active server and a performance standby share etcd. */
 async function activeAndStandby() {
-  const physical = new InmemStorage();
+  const physical = new SlowReadStorage();
   const random = new SeededRandom('read-only');
   const clock = new FakeClock(0);
   const rootKey = random.bytes(32);
@@ -48,19 +115,16 @@ describe('AesGcmBarrier in an HA role (issue 19 point 5)', () => {
   it('does not keep a value read while an invalidation of it came', async () => {
     const { active, standby, physical } = await activeAndStandby();
     await active.put('logical/u/a', bytes('old'));
-    const stale = await physical.get('logical/u/a');
+    // The standby's read reaches storage and its answer ('old') is on its way back, slowly...
+    const held = physical.holdNextGet('logical/u/a');
+    const read = standby.get('logical/u/a');
+    await held.answered;
+    // ...while the active server writes, and the change feed's invalidation reaches the standby.
     await active.put('logical/u/a', bytes('new'));
-    // Storage answers with the old value, and the feed's invalidation arrives meanwhile.
-    const slow = {
-      get: async () => {
-        standby.forgetCached('logical/u/a');
-        return stale;
-      },
-    };
-    const original = physical.get.bind(physical);
-    physical.get = slow.get;
-    assert.equal(text(await standby.get('logical/u/a')), 'old');
-    physical.get = original;
+    standby.forgetCached('logical/u/a');
+    held.release();
+    // The read that was under way answers what storage said then, but the standby does not keep it.
+    assert.equal(text(await read), 'old');
     assert.equal(text(await standby.get('logical/u/a')), 'new');
   });
 
