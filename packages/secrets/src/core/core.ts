@@ -227,9 +227,10 @@ export class Core {
 
   /**
    * Resolves true once this server can serve reads reflecting storage `revision` (at once unless
-   * a standby; never on a plain standby), false after `timeoutMs`.
+   * a standby; never on a plain standby), false after `timeoutMs`. `true` itself when there is no HA.
    */
-  reachIndex(revision: number, timeoutMs: number): Promise<boolean> {
+  reachIndex(revision: number, timeoutMs: number): true | Promise<boolean> {
+    // Synchronous without HA: the request pipeline then awaits nothing here.
     return this.ha.reach(revision, timeoutMs);
   }
 

@@ -125,7 +125,8 @@ async function serve(
   const operation = isHelp ? 'help' : operationOf(req.method ?? '', url.query);
   // A performance standby serves reads, once it reflects the revision the client names.
   if (o.core.isStandby() && !isServedByPerformanceStandby(operation, path)) return toActive();
-  if (!(await awaitRequiredIndex(o.core, req))) return toActive();
+  const isIndexReached = awaitRequiredIndex(o.core, req);
+  if (!(isIndexReached === true || (await isIndexReached))) return toActive();
   if (operation === 'patch') checkPatchContentType(req);
   const isWrite = operation === 'update' || operation === 'patch';
   if (isWrite && path.endsWith('/')) throw new InvalidRequestError("cannot write to a path ending in '/'");

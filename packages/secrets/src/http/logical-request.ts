@@ -36,6 +36,7 @@ function isListQuery(query: URLSearchParams): boolean {
 /** Query values as data: one value → string, repeated → array; `list` and `help` are reserved. */
 export function queryData(query: URLSearchParams): Record<string, unknown> {
   const data: Record<string, unknown> = {};
+  if (query.size === 0) return data;
   for (const key of new Set(query.keys())) {
     if (key === 'list' || key === 'help') continue;
     const values = query.getAll(key);
@@ -112,12 +113,21 @@ export function namespaceHeader(req: IncomingMessage): string {
   return value === '' || value === 'root' ? '' : `${value}/`;
 }
 
+/** The query of a target without one: shared, so callers only read it. */
+const NO_QUERY: URLSearchParams = new URLSearchParams();
+
 /** The path and query of a request target, without the cost of a full `URL` on every request. */
 export function splitTarget(target: string): { pathname: string; query: URLSearchParams } {
   const q = target.indexOf('?');
-  if (q === -1) return { pathname: target, query: new URLSearchParams() };
+  if (q === -1) return { pathname: target, query: NO_QUERY };
   return { pathname: target.slice(0, q), query: new URLSearchParams(target.slice(q + 1)) };
 }
+
+/**
+ * Non-empty segments of letters, digits, `_` and `-`, maybe a final `/`: nothing to decode or refuse.
+ * (Every repetition starts with its `/`, so the match is linear: no backtracking on a long path.)
+ */
+const PLAIN_PATH = /^[\w-]+(?:\/[\w-]+)*\/?$/;
 
 /**
  * API path below `/v1/`, URL-decoded. Non-printable characters and `.`/`..` segments
@@ -125,9 +135,11 @@ export function splitTarget(target: string): { pathname: string; query: URLSearc
  */
 export function apiPath(pathname: string): string | undefined {
   if (!pathname.startsWith('/v1/')) return undefined;
-  let path: string;
+  let path = pathname.slice(4);
+  // The common path is checked with one scan; anything else takes the full route below.
+  if (PLAIN_PATH.test(path)) return path;
   try {
-    path = decodeURIComponent(pathname.slice(4));
+    path = decodeURIComponent(path);
   } catch {
     throw new InvalidRequestError('invalid URL encoding in path');
   }

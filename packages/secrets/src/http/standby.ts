@@ -92,6 +92,7 @@ const INCONSISTENT_HEADERS = ['x-vault-inconsistent', 'x-service-inconsistent'];
  * revision a response named), or `undefined` when it names none.
  */
 function requiredIndex(req: IncomingMessage): number | undefined {
+  if (req.headers['x-vault-index'] === undefined && req.headers['x-service-index'] === undefined) return undefined;
   const values = INDEX_HEADERS.flatMap((name) => headerValues(req, name));
   if (values.length === 0) return undefined;
   const revisions = values.map((value) => {
@@ -104,6 +105,8 @@ function requiredIndex(req: IncomingMessage): number | undefined {
 
 /** `X-Vault-Inconsistent: forward-active-node` asks for the active server rather than a 412. */
 function isForwardingAsked(req: IncomingMessage): boolean {
+  const headers = req.headers;
+  if (headers['x-vault-inconsistent'] === undefined && headers['x-service-inconsistent'] === undefined) return false;
   const values = INCONSISTENT_HEADERS.flatMap((name) => headerValues(req, name));
   for (const value of values) {
     if (value !== 'forward-active-node' && value !== 'fail') {
@@ -117,14 +120,20 @@ function isForwardingAsked(req: IncomingMessage): boolean {
  * Waits (up to `INDEX_WAIT_MS`) until this server can serve the request: it reflects the
  * revision the request names, and a performance standby is not midway through a reload.
  * Returns false when the request is to go to the active server instead; throws 412 when a
- * named revision is not reached and the client did not ask for forwarding.
+ * named revision is not reached and the client did not ask for forwarding. The answer is
+ * synchronous when the core gives one at once (no HA, or the active server): no promise, no
+ * microtask on the common path.
  */
-export async function awaitRequiredIndex(core: Core, req: IncomingMessage): Promise<boolean> {
+export function awaitRequiredIndex(core: Core, req: IncomingMessage): boolean | Promise<boolean> {
   const required = requiredIndex(req);
   const isForwardAsked = isForwardingAsked(req);
-  if (await core.reachIndex(required ?? 0, INDEX_WAIT_MS)) return true;
-  if (required === undefined || isForwardAsked) return false;
-  throw new PreconditionFailedError('required index state not present');
+  const reached = core.reachIndex(required ?? 0, INDEX_WAIT_MS);
+  if (reached === true) return true;
+  return (async () => {
+    if (await reached) return true;
+    if (required === undefined || isForwardAsked) return false;
+    throw new PreconditionFailedError('required index state not present');
+  })();
 }
 
 /** Names, on the response, the revision this server's answer reflects. */

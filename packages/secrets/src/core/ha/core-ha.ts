@@ -116,7 +116,8 @@ export class CoreHa {
   }
 
   /** See `Core.reachIndex`. */
-  async reach(revision: number, timeoutMs: number): Promise<boolean> {
+  reach(revision: number, timeoutMs: number): true | Promise<boolean> {
+    // `true` itself without HA: the request pipeline awaits nothing then.
     return this.#node === undefined || this.#node.reach(revision, timeoutMs);
   }
 
