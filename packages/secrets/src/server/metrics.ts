@@ -1,15 +1,8 @@
 import { hostname } from 'node:os';
-import {
-  Counter,
-  collectDefaultMetrics,
-  Gauge,
-  Histogram,
-  type MetricObjectWithValues,
-  type MetricValue,
-  Registry,
-} from 'prom-client';
+import { collectDefaultMetrics, Gauge, type MetricObjectWithValues, type MetricValue, Registry } from 'prom-client';
 import type { MetricsAnswer, MetricsReport } from '../core/system-core.js';
 import type { StorageBackend } from '../storage/index.js';
+import { HistogramMetric, type HistogramSeries } from './histogram-series.js';
 
 /** `telemetry { … }` of the configuration file. */
 export interface TelemetryConfig {
@@ -41,25 +34,20 @@ export function createServerMetrics(config: TelemetryConfig): ServerMetrics {
   if (!config.disableHostname) registry.setDefaultLabels({ host: hostname() });
   // Event-loop lag, heap, GC and handles, as prom-client collects them for Node.
   collectDefaultMetrics({ register: registry, prefix: 'ward_process_' });
-  const requests = new Counter({
-    name: 'ward_http_requests_total',
-    help: 'Requests answered, by method, mount type and status.',
-    labelNames: ['method', 'mount_type', 'status'],
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'ward_http_request_duration_seconds',
-    help: 'Time to answer a request, by method, mount type and status.',
-    labelNames: ['method', 'mount_type', 'status'],
-    registers: [registry],
-  });
-  const storageTime = new Histogram({
-    name: 'ward_storage_operation_duration_seconds',
-    help: 'Time of each storage backend operation (below the barrier).',
-    labelNames: ['operation'],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [registry],
-  });
+  const latency = new HistogramMetric<'method' | 'mount_type' | 'status'>(
+    'ward_http_request_duration_seconds',
+    'Time to answer a request, by method, mount type and status.',
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  );
+  latency.register(
+    registry,
+    latency.counter('ward_http_requests_total', 'Requests answered, by method, mount type and status.'),
+  );
+  const storageTime = new HistogramMetric<'operation'>(
+    'ward_storage_operation_duration_seconds',
+    'Time of each storage backend operation (below the barrier).',
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+  ).register(registry);
   let core: CoreGauges | undefined;
   new Gauge({
     name: 'ward_core_unsealed',
@@ -81,47 +69,64 @@ export function createServerMetrics(config: TelemetryConfig): ServerMetrics {
     },
   });
 
-  // prom-client hashes a label set on every call; each series' child is looked up once instead.
-  const storageSeries = new Map<string, ReturnType<Histogram['labels']>>();
-  const timed = async <T>(operation: string, run: () => Promise<T>): Promise<T> => {
-    let series = storageSeries.get(operation);
-    if (!series) {
-      series = storageTime.labels(operation);
-      storageSeries.set(operation, series);
-    }
-    const started = performance.now();
-    try {
-      return await run();
-    } finally {
-      series.observe((performance.now() - started) / 1e3);
-    }
+  // Each series is resolved once (see HistogramMetric for why not prom-client's own).
+  const timed = (operation: string) => {
+    const series = storageTime.series({ operation });
+    return <T>(run: () => Promise<T>): Promise<T> => {
+      const started = performance.now();
+      const done = () => series.observe((performance.now() - started) / 1e3);
+      let result: Promise<T>;
+      try {
+        result = run();
+      } catch (err) {
+        result = Promise.reject(err);
+      }
+      // The operation's own promise goes back to the caller: no extra promise to await per operation.
+      result.then(done, done);
+      return result;
+    };
   };
-  const requestSeries = new Map<
-    string,
-    { count: ReturnType<Counter['labels']>; time: ReturnType<Histogram['labels']> }
-  >();
+  // By method, then mount type, then status: no key string built per request.
+  const requestSeries = new Map<string, Map<string, Map<number, HistogramSeries>>>();
+  const requestSeriesOf = (method: string, mountType: string, status: number) => {
+    let byMount = requestSeries.get(method);
+    if (!byMount) {
+      byMount = new Map();
+      requestSeries.set(method, byMount);
+    }
+    let byStatus = byMount.get(mountType);
+    if (!byStatus) {
+      byStatus = new Map();
+      byMount.set(mountType, byStatus);
+    }
+    let series = byStatus.get(status);
+    if (!series) {
+      series = latency.series({ method, mount_type: mountType || 'none', status: String(status) });
+      byStatus.set(status, series);
+    }
+    return series;
+  };
   return {
     observeRequest({ method, mountType, status }, seconds) {
-      const key = `${method} ${mountType} ${status}`;
-      let series = requestSeries.get(key);
-      if (!series) {
-        const labels = { method, mount_type: mountType || 'none', status: String(status) };
-        series = { count: requests.labels(labels), time: latency.labels(labels) };
-        requestSeries.set(key, series);
-      }
-      series.count.inc();
-      series.time.observe(seconds);
+      requestSeriesOf(method, mountType, status).observe(seconds);
     },
-    timeStorage: (storage) => ({
-      get: (key) => timed('get', () => storage.get(key)),
-      put: (key, value) => timed('put', () => storage.put(key, value)),
-      delete: (key) => timed('delete', () => storage.delete(key)),
-      list: (prefix) => timed('list', () => storage.list(prefix)),
-      transaction: (operations) => timed('transaction', () => storage.transaction(operations)),
-      openSnapshot: () => storage.openSnapshot(),
-      replaceAll: (entries) => storage.replaceAll(entries),
-      close: () => storage.close(),
-    }),
+    timeStorage: (storage) => {
+      const get = timed('get');
+      const put = timed('put');
+      const del = timed('delete');
+      const list = timed('list');
+      const transaction = timed('transaction');
+      return {
+        get: (key) => get(() => storage.get(key)),
+        put: (key, value) => put(() => storage.put(key, value)),
+        delete: (key) => del(() => storage.delete(key)),
+        list: (prefix) => list(() => storage.list(prefix)),
+        transaction: (operations) => transaction(() => storage.transaction(operations)),
+        openSnapshot: () => storage.openSnapshot(),
+        replaceAll: (entries) => storage.replaceAll(entries),
+        close: () => storage.close(),
+      };
+    },
     watchCore(watched) {
       core = watched;
     },
