@@ -1,53 +1,20 @@
 import type { PathMatch } from '../framework/index.js';
 import { hasEnvelope } from '../logical/envelope.js';
-import { PermissionDeniedError, SealedError, UnsupportedPathError } from '../logical/errors.js';
-import type { BackendRequest, Caller, LogicalRequest, Operation, RequestTrace } from '../logical/request.js';
-import {
-  type IssuedSecret,
-  isLoginRenewer,
-  type LogicalResponse,
-  type LoginGrant,
-  type LoginRenewal,
-} from '../logical/response.js';
+import { SealedError, UnsupportedPathError } from '../logical/errors.js';
+import type { BackendRequest, Caller, LogicalRequest, Operation } from '../logical/request.js';
+import type { IssuedSecret, LogicalResponse } from '../logical/response.js';
 import type { AuditedRequest } from './audit/audit-broker.js';
-import type { AuditDevices } from './audit/index.js';
-import type { ExpirationManager } from './expiration/index.js';
 import { helpResponse } from './help-response.js';
-import type { EntityRecord } from './identity/index.js';
-import type { NamespaceServices } from './namespaces/namespace-services.js';
-import type { Namespace } from './namespaces/namespace-store.js';
-import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from './router/mounts.js';
-import { type Route, type RouteMatch, type Router, routeNotFound } from './router/router.js';
+import { completeLogin } from './login-completion.js';
+import type { PipelineCore } from './pipeline-core.js';
+import { type Authenticated, asWrappingRefusal, authenticate, authorize } from './request-auth.js';
+import { type RouteMatch, routeNotFound } from './router/router.js';
 import { matchesSpecialPath } from './router/special-paths.js';
 import { leaseSecret } from './secret-leases.js';
-import { isAddressInCidrs } from './tokens/bound-cidrs.js';
-import type { IssuedToken, TokenEntry, TokenStore } from './tokens/index.js';
-import { invalidWrappingToken, type ResponseWrapping } from './wrapping/index.js';
 
-/** The parts of the core the request pipeline uses (the core passes itself; this never imports it). */
-export interface PipelineCore {
-  isSealed(): boolean;
-  /** Namespaces and their policies and identities; throws `SealedError` while sealed. */
-  namespaceServices(): NamespaceServices;
-  readonly router: Router;
-  readonly tokens: TokenStore;
-  readonly audit: AuditDevices;
-  /** Registers the leases of secrets that backends issue. */
-  readonly expiration: ExpirationManager;
-  /** Server version, for the OpenAPI document of help. */
-  readonly version: string;
-  /** Wraps the responses of requests that ask for it (`X-Vault-Wrap-TTL`). */
-  readonly wrapping: Pick<ResponseWrapping, 'wrap'>;
-}
-
-interface Authenticated {
-  caller: Caller;
-  /** The namespace the token belongs to: its policies speak of paths below it. */
-  tokenNamespace: Namespace;
-  isLastUse: boolean;
-  /** The token's entity (after merges), for templated policies. */
-  entity?: EntityRecord;
-}
+export { loginRenewal } from './login-completion.js';
+export type { PipelineCore } from './pipeline-core.js';
+export { withIdentityPolicies } from './request-auth.js';
 
 /**
  * The request pipeline, in the established order: sealed → namespace → token → existence
@@ -71,10 +38,12 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
     operation: req.operation,
   };
   if (req.trace) req.trace.mountType = audited.mountType;
-  const trail = auditTrail(core, audited);
+  const trail = new AuditTrail(core, audited);
   let auth: Authenticated | undefined;
   try {
-    auth = isUnauthenticated ? undefined : await authenticate(core, req, fullPath);
+    // Synchronous when the token is in memory: an await costs a promise and a microtask per request.
+    const authenticated = isUnauthenticated ? undefined : authenticate(core, req, fullPath);
+    auth = authenticated instanceof Promise ? await authenticated : authenticated;
   } catch (error) {
     const refusal = await asWrappingRefusal(req, path, error);
     // Refused credentials are audited too: they are what an operator looks for in the log.
@@ -95,7 +64,8 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
   try {
     if (target && req.operation === 'update') backendReq.operation = await writeOperation(target, backendReq);
     audited.operation = backendReq.operation;
-    if (auth) await authorize(core, auth, backendReq, matched, fullPath, false, req.trace);
+    const verdict = auth && authorize(core, auth, backendReq, matched, fullPath, false, req.trace);
+    if (verdict) await verdict;
     if (!matched) throw routeNotFound(fullPath);
     // Written before the request is served: an unauditable request is not served.
     if (core.audit.isEnabled) await trail.request();
@@ -130,156 +100,6 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
 }
 
 /**
- * On these `sys/` paths the caller's own token is the wrapping token to spend, unless the body
- * names one: established servers check it before anything else and answer a spent, expired or
- * unknown one 400 `wrapping token is not valid or does not exist`, not 403.
- */
-const OWN_WRAPPING_TOKEN_PATHS = new Set(['sys/wrapping/unwrap', 'sys/wrapping/rewrap']);
-
-/** `error` (a refused token), or the invalid wrapping token it means at `path`. */
-async function asWrappingRefusal(req: LogicalRequest, path: string, error: unknown): Promise<unknown> {
-  if (!(error instanceof PermissionDeniedError) || !OWN_WRAPPING_TOKEN_PATHS.has(path)) return error;
-  const body = req.readData ? await req.readData().catch(() => undefined) : req.data;
-  if (body === undefined) return error;
-  return typeof body.token === 'string' && body.token !== '' ? error : invalidWrappingToken();
-}
-
-/** The caller behind the token, refused (403) when the token cannot act at `fullPath`. */
-async function authenticate(core: PipelineCore, req: LogicalRequest, fullPath: string): Promise<Authenticated> {
-  const token = await core.tokens.lookup(req.clientToken);
-  if (!token || !core.tokens.checkCidrs(token, req.remoteAddress)) throw PermissionDeniedError.denied();
-  const services = core.namespaceServices();
-  const tokenNamespace = services.namespaces.byId(token.namespace_id);
-  // A token works in its namespace and below, never in a parent or a sibling.
-  if (!tokenNamespace || !fullPath.startsWith(tokenNamespace.path)) throw PermissionDeniedError.denied();
-  const identity = identityOf(core, token);
-  // A use is spent even when the ACL then refuses the request, as established servers do.
-  const { isLastUse } = await core.tokens.useToken(token);
-  return {
-    caller: {
-      accessor: token.accessor,
-      // Identity policies are not stored on the token: entity and group changes apply at once.
-      policies: identity ? [...new Set([...token.policies, ...identity.policies])].sort() : token.policies,
-      entityId: identity?.entity.id ?? '',
-      displayName: token.display_name,
-    },
-    tokenNamespace,
-    isLastUse,
-    entity: identity?.entity,
-  };
-}
-
-/**
- * The entity behind a token (following merges) and its identity policies. A token whose
- * entity is disabled or deleted is refused (403) but not revoked: re-enabling restores it.
- */
-function identityOf(core: PipelineCore, token: TokenEntry) {
-  if (!token.entity_id) return undefined;
-  const store = core.namespaceServices().identity(token.namespace_id ?? 'root');
-  const entity = store.resolveEntity(token.entity_id);
-  if (!entity || entity.disabled) throw PermissionDeniedError.denied();
-  return { entity, policies: store.identityPolicies(entity) };
-}
-
-/**
- * A token's policies with its entity's and groups' (sorted, deduplicated), as its requests
- * are judged; `undefined` for no token. For `sys/capabilities*`.
- */
-export function withIdentityPolicies(core: PipelineCore, token: TokenEntry | undefined): string[] | undefined {
-  if (!token?.entity_id) return token?.policies;
-  const store = core.namespaceServices().identity(token.namespace_id ?? 'root');
-  const entity = store.resolveEntity(token.entity_id);
-  if (!entity) return token.policies;
-  return [...new Set([...token.policies, ...store.identityPolicies(entity)])].sort();
-}
-
-interface LoginSite {
-  namespace: Namespace;
-  /** The login path relative to the namespace. */
-  path: string;
-  route: Route;
-  req: LogicalRequest;
-}
-
-/**
- * Turns an auth method's login grant into a token: the client must be inside the grant's
- * CIDRs, the alias `(mount accessor, alias name)` finds or creates its entity (a disabled
- * one refuses the login), and the token is an orphan of the mount's namespace bound to
- * that entity, its lease registered by the token store's hooks.
- */
-async function completeLogin(
-  core: PipelineCore,
-  response: LogicalResponse,
-  grant: LoginGrant,
-  site: LoginSite,
-): Promise<LogicalResponse> {
-  const { namespace, route } = site;
-  if (grant.boundCidrs.length > 0 && !isAddressInCidrs(grant.boundCidrs, site.req.remoteAddress)) {
-    throw PermissionDeniedError.denied();
-  }
-  const identity = core.namespaceServices().identity(namespace.id);
-  const entity = await identity.loginEntity(route.entry.accessor, grant.aliasName);
-  if (entity.disabled) throw PermissionDeniedError.denied();
-  const config = route.entry.config;
-  const issued = await core.tokens.issueLogin(
-    grant,
-    {
-      path: site.path,
-      mountPoint: route.mountPoint.slice(namespace.path.length),
-      mount: {
-        defaultTtlSeconds: config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS,
-        maxTtlSeconds: config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
-      },
-      namespaceId: namespace.id,
-      mountTokenType: config.token_type,
-    },
-    entity.id,
-  );
-  const { login: _grant, ...rest } = response;
-  const warnings = [...(response.warnings ?? []), ...issued.warnings];
-  return {
-    ...rest,
-    auth: loginAuth(issued, identity.identityPolicies(entity)),
-    ...(warnings.length > 0 ? { warnings } : {}),
-  };
-}
-
-/** The `auth` block of a login: `identity_policies` only when the entity and its groups add any. */
-function loginAuth({ token, entry }: IssuedToken, identityPolicies: string[]) {
-  return {
-    client_token: token,
-    accessor: entry.accessor,
-    policies: [...new Set([...entry.policies, ...identityPolicies])].sort(),
-    token_policies: entry.policies,
-    ...(identityPolicies.length > 0 ? { identity_policies: identityPolicies } : {}),
-    metadata: entry.meta,
-    lease_duration: entry.ttl,
-    renewable: entry.renewable,
-    entity_id: entry.entity_id,
-    token_type: entry.type,
-    orphan: entry.orphan,
-    num_uses: entry.num_uses,
-    mfa_requirement: null,
-  };
-}
-
-/**
- * The current limits of the auth method that issued `entry` at a login, for the token
- * store's renewal (`TokenStoreHooks.loginRenewal`). Tokens of the token store itself keep
- * their creation facts; a token whose mount is gone is left unrenewed.
- */
-export async function loginRenewal(core: PipelineCore, entry: TokenEntry): Promise<LoginRenewal | null | undefined> {
-  if (entry.path.startsWith('auth/token/')) return undefined;
-  const ns = core.namespaceServices().namespaces.byId(entry.namespace_id);
-  if (!ns) return null;
-  const matched = core.router.find(`${ns.path}${entry.path}`);
-  if (!matched) return null;
-  const backend = matched.route.backend;
-  if (!isLoginRenewer(backend)) return undefined;
-  return backend.renewLogin({ metadata: entry.meta ?? {}, policies: entry.policies });
-}
-
-/**
  * Reads the request's body into `req.data` (the audit entry shows it), once the token is accepted
  * and the ACL, judging the path and operation alone, does not refuse: a client without access
  * never has its body read or parsed. A write is let through when either `create` or `update`
@@ -296,7 +116,7 @@ async function readBody(
   if (auth) {
     const operations: Operation[] = req.operation === 'update' ? ['update', 'create'] : [req.operation];
     const judged = await Promise.allSettled(
-      operations.map((operation) =>
+      operations.map(async (operation) =>
         authorize(
           core,
           auth,
@@ -311,40 +131,6 @@ async function readBody(
     if (!judged.some((j) => j.status === 'fulfilled') && refusal) throw refusal.reason;
   }
   req.data = await req.readData();
-}
-
-async function authorize(
-  core: PipelineCore,
-  auth: Authenticated,
-  req: Pick<BackendRequest, 'operation' | 'wrapTtlSeconds'> & { data: BackendRequest['data'] | undefined },
-  matched: RouteMatch | undefined,
-  fullPath: string,
-  isBodyPending = false,
-  trace?: RequestTrace,
-): Promise<void> {
-  const needsSudo = matched ? matchesSpecialPath(matched.route.backend.specialPaths.root, matched.relativePath) : false;
-  try {
-    await core
-      .namespaceServices()
-      .authorizer(auth.tokenNamespace.id)
-      .authorize({
-        policies: auth.caller.policies,
-        operation: req.operation,
-        path: fullPath.slice(auth.tokenNamespace.path.length),
-        needsSudo,
-        data: req.data,
-        isBodyPending,
-        wrapTtlSeconds: req.wrapTtlSeconds,
-        entity: auth.entity
-          ? { id: auth.entity.id, name: auth.entity.name, metadata: auth.entity.metadata ?? {} }
-          : undefined,
-      });
-  } catch (error) {
-    if (trace && error instanceof PermissionDeniedError) {
-      trace.denial = { path: fullPath, operation: req.operation, policies: auth.caller.policies };
-    }
-    throw error;
-  }
 }
 
 /** The request as the matched backend sees it: its path relative to the mount. */
@@ -372,26 +158,34 @@ function backendRequest(
   };
 }
 
-/** Audit entries of one request: the request entry is written once, before its outcome. */
-function auditTrail(core: PipelineCore, audited: AuditedRequest) {
-  let isRequestLogged = false;
-  const request = async () => {
-    if (!core.audit.isEnabled || isRequestLogged) return;
-    isRequestLogged = true;
-    await core.audit.logRequest(audited);
-  };
-  return {
-    request,
-    response: async (outcome: { response?: LogicalResponse }) => {
-      if (core.audit.isEnabled) await core.audit.logResponse(audited, outcome);
-    },
-    /** A refused or failed request: both entries, the response carrying the error. */
-    failed: async (error: unknown) => {
-      if (!core.audit.isEnabled) return;
-      await request();
-      await core.audit.logResponse(audited, { error });
-    },
-  };
+/**
+ * Audit entries of one request: the request entry is written once, before its outcome. Whether
+ * audit is enabled is asked at each entry (a device may be enabled while the request runs).
+ */
+class AuditTrail {
+  #isRequestLogged = false;
+
+  constructor(
+    private readonly core: PipelineCore,
+    private readonly audited: AuditedRequest,
+  ) {}
+
+  async request(): Promise<void> {
+    if (!this.core.audit.isEnabled || this.#isRequestLogged) return;
+    this.#isRequestLogged = true;
+    await this.core.audit.logRequest(this.audited);
+  }
+
+  async response(outcome: { response?: LogicalResponse }): Promise<void> {
+    if (this.core.audit.isEnabled) await this.core.audit.logResponse(this.audited, outcome);
+  }
+
+  /** A refused or failed request: both entries, the response carrying the error. */
+  async failed(error: unknown): Promise<void> {
+    if (!this.core.audit.isEnabled) return;
+    await this.request();
+    await this.core.audit.logResponse(this.audited, { error });
+  }
 }
 
 /** Help from the mount's declarations, or the matched path's handler (an unknown path is a 404 after the ACL). */

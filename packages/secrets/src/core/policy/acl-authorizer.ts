@@ -1,4 +1,5 @@
 import { PermissionDeniedError } from '../../logical/errors.js';
+import type { Acl } from './acl.js';
 import type { AccessQuestion, Authorizer } from './authorizer.js';
 import { ROOT_POLICY } from './builtin-policies.js';
 import type { PolicyStore } from './policy-store.js';
@@ -11,16 +12,22 @@ import type { PolicyStore } from './policy-store.js';
  */
 export function createAclAuthorizer(store: PolicyStore): Authorizer {
   return {
-    async authorize(question: AccessQuestion): Promise<void> {
+    authorize(question: AccessQuestion): void | Promise<void> {
       if (question.policies.includes(ROOT_POLICY)) return;
-      const acl = (await store.acl(question.policies)).forEntity(question.entity);
-      const decision = acl.allowed(question.operation, question.path, question.data, {
-        wrapTtlSeconds: question.wrapTtlSeconds,
-        skipsParameters: question.isBodyPending,
-      });
-      // Help is answered for any valid token, sudo or not (the established servers do the same).
-      const needsSudo = question.needsSudo && question.operation !== 'help';
-      if (!decision.allowed || (needsSudo && !decision.isSudo)) throw PermissionDeniedError.denied();
+      // Synchronous when the ACL is compiled already: the common request awaits nothing here.
+      const cached = store.cachedAcl(question.policies);
+      if (cached) return decide(cached, question);
+      return store.acl(question.policies).then((acl) => decide(acl, question));
     },
   };
+}
+
+function decide(acl: Acl, question: AccessQuestion): void {
+  const decision = acl.forEntity(question.entity).allowed(question.operation, question.path, question.data, {
+    wrapTtlSeconds: question.wrapTtlSeconds,
+    skipsParameters: question.isBodyPending,
+  });
+  // Help is answered for any valid token, sudo or not (the established servers do the same).
+  const needsSudo = question.needsSudo && question.operation !== 'help';
+  if (!decision.allowed || (needsSudo && !decision.isSudo)) throw PermissionDeniedError.denied();
 }

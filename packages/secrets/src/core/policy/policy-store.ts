@@ -25,7 +25,7 @@ export interface StoredPolicy {
   text: string;
 }
 
-/** Distinct policy sets whose compiled ACL is kept; beyond this the least recently used is dropped. */
+/** Distinct policy sets whose compiled ACL is kept; beyond this the oldest is dropped. */
 const MAX_CACHED_ACLS = 1024;
 const ROOT: Policy = Object.freeze({ name: ROOT_POLICY, paths: [] });
 
@@ -39,6 +39,8 @@ export class PolicyStore {
   readonly #parse: PolicyParser;
   readonly #parsed = new Map<string, Promise<Policy | undefined>>();
   readonly #acls = new Map<string, Promise<Acl>>();
+  /** The ACL each settled build in `#acls` gave, for `cachedAcl`. */
+  readonly #compiled = new WeakMap<Promise<Acl>, Acl>();
 
   private constructor(options: PolicyStoreOptions) {
     this.#storage = options.storage;
@@ -104,23 +106,30 @@ export class PolicyStore {
     // Tokens name their policies in the same order every time, so the list as given is
     // tried first: that skips lower-casing and sorting on almost every request.
     const asGiven = cacheKey(names);
+    // A hit moves nothing: a Map delete and re-insert per hit leaves a dead entry in the key's
+    // bucket chain until V8 rehashes, so a hot key made every lookup slower the fuller the cache
+    // (BENCH.md, issue 20 change 9). Eviction drops the oldest; a set evicted is compiled again.
     const hit = this.#acls.get(asGiven);
-    if (hit) {
-      // Re-inserting keeps the map in least-recently-used order for eviction.
-      this.#acls.delete(asGiven);
-      this.#acls.set(asGiven, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const sorted = [...new Set(names.map((n) => n.toLowerCase()))].sort();
     const canonical = cacheKey(sorted);
     const building = this.#acls.get(canonical) ?? this.#build(sorted);
-    building.catch(() => {
-      for (const key of [asGiven, canonical]) if (this.#acls.get(key) === building) this.#acls.delete(key);
-    });
+    building.then(
+      (acl) => this.#compiled.set(building, acl),
+      () => {
+        for (const key of [asGiven, canonical]) if (this.#acls.get(key) === building) this.#acls.delete(key);
+      },
+    );
     while (this.#acls.size >= MAX_CACHED_ACLS - 1) this.#acls.delete(this.#acls.keys().next().value as string);
     this.#acls.set(canonical, building);
     this.#acls.set(asGiven, building);
     return building;
+  }
+
+  /** `acl(names)` when it is compiled and cached already (so a request awaits nothing), else `undefined`. */
+  cachedAcl(names: readonly string[]): Acl | undefined {
+    const cached = this.#acls.get(cacheKey(names));
+    return cached && this.#compiled.get(cached);
   }
 
   async #build(names: readonly string[]): Promise<Acl> {

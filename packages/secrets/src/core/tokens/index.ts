@@ -11,6 +11,7 @@ export {
   SERVICE_TOKEN_PREFIX,
   TokenStore,
   type TokenStoreHooks,
+  type TokenUse,
 } from './token-store.js';
 export type { MountTtls } from './token-ttl.js';
 export { isWrappingToken } from './wrapping-token.js';

@@ -64,6 +64,11 @@ export class TokenIndex {
     await this.#storage.put(LAYOUT_KEY, encodeJson({ layout: LAYOUT }));
   }
 
+  /** `byHash` answered from memory: the cached entry, or `undefined` when only storage can tell. */
+  cachedByHash(hash: string): TokenEntry | undefined {
+    return this.#cache.get(hash);
+  }
+
   /** The stored entry for `hash`, expired or not. */
   async byHash(hash: string): Promise<TokenEntry | undefined> {
     const cached = this.#cache.get(hash);

@@ -158,7 +158,7 @@ describe('TokenStore.lookup and useToken', () => {
     assert.equal(second.isLastUse, true);
     assert.equal(await store.lookup(token), undefined);
     assert.ok(await store.lookup(token, { includeExhausted: true }), 'the last request may still see its token');
-    await assert.rejects(store.useToken(second.entry), PermissionDeniedError);
+    await assert.rejects(async () => store.useToken(second.entry), PermissionDeniedError);
     await store.revokeTree(entry.accessor);
     assert.equal(await store.lookup(token, { includeExhausted: true }), undefined);
   });

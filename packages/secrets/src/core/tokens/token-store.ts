@@ -57,6 +57,12 @@ export interface IssuedToken {
   warnings: string[];
 }
 
+/** A request's use of its token: the entry after the use, and whether it spent the last one. */
+export interface TokenUse {
+  entry: TokenEntry;
+  isLastUse: boolean;
+}
+
 export interface LookupOptions {
   /** Also return a token whose last use was spent (the request spending it is still running). */
   includeExhausted?: boolean;
@@ -223,6 +229,18 @@ export class TokenStore {
     return entry && this.#usable(entry, nowMs, opts) ? entry : undefined;
   }
 
+  /**
+   * `lookup` answered from memory when it can be, so a request with a known token awaits nothing:
+   * a service token whose digest and entry are both cached gets exactly what `lookup` would give
+   * (the entry if live, else `undefined`); anything else (`null`) is for `lookup` to answer.
+   */
+  lookupCached(token: string): TokenEntry | undefined | null {
+    const hash = this.#digests.get(token);
+    const entry = hash === undefined ? undefined : this.#index.cachedByHash(hash);
+    if (entry === undefined) return null;
+    return isLive(entry, this.#clock.now()) ? entry : undefined;
+  }
+
   #rememberDigest(token: string, hash: string): void {
     if (this.#digests.has(token)) return;
     if (this.#digests.size >= DIGEST_MEMO_LIMIT) {
@@ -249,7 +267,8 @@ export class TokenStore {
    * spent the last use: the token is refused from now on, and the caller must
    * `revokeTree(entry.accessor)` once the response is ready.
    */
-  async useToken(entry: TokenEntry): Promise<{ entry: TokenEntry; isLastUse: boolean }> {
+  useToken(entry: TokenEntry): TokenUse | Promise<TokenUse> {
+    // Synchronous for the common token without a use count: nothing to await per request.
     if (entry.num_uses === 0 || entry.type === 'batch') return { entry, isLastUse: false };
     return this.#locks.run(entry.hash, async () => {
       const current = await this.#index.byHash(entry.hash);

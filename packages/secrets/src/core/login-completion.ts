@@ -1,0 +1,95 @@
+import { PermissionDeniedError } from '../logical/errors.js';
+import type { LogicalRequest } from '../logical/request.js';
+import { isLoginRenewer, type LogicalResponse, type LoginGrant, type LoginRenewal } from '../logical/response.js';
+import type { Namespace } from './namespaces/namespace-store.js';
+import type { PipelineCore } from './pipeline-core.js';
+import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from './router/mounts.js';
+import type { Route } from './router/router.js';
+import { isAddressInCidrs } from './tokens/bound-cidrs.js';
+import type { IssuedToken, TokenEntry } from './tokens/index.js';
+
+export interface LoginSite {
+  namespace: Namespace;
+  /** The login path relative to the namespace. */
+  path: string;
+  route: Route;
+  req: LogicalRequest;
+}
+
+/**
+ * Turns an auth method's login grant into a token: the client must be inside the grant's
+ * CIDRs, the alias `(mount accessor, alias name)` finds or creates its entity (a disabled
+ * one refuses the login), and the token is an orphan of the mount's namespace bound to
+ * that entity, its lease registered by the token store's hooks.
+ */
+export async function completeLogin(
+  core: PipelineCore,
+  response: LogicalResponse,
+  grant: LoginGrant,
+  site: LoginSite,
+): Promise<LogicalResponse> {
+  const { namespace, route } = site;
+  if (grant.boundCidrs.length > 0 && !isAddressInCidrs(grant.boundCidrs, site.req.remoteAddress)) {
+    throw PermissionDeniedError.denied();
+  }
+  const identity = core.namespaceServices().identity(namespace.id);
+  const entity = await identity.loginEntity(route.entry.accessor, grant.aliasName);
+  if (entity.disabled) throw PermissionDeniedError.denied();
+  const config = route.entry.config;
+  const issued = await core.tokens.issueLogin(
+    grant,
+    {
+      path: site.path,
+      mountPoint: route.mountPoint.slice(namespace.path.length),
+      mount: {
+        defaultTtlSeconds: config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS,
+        maxTtlSeconds: config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
+      },
+      namespaceId: namespace.id,
+      mountTokenType: config.token_type,
+    },
+    entity.id,
+  );
+  const { login: _grant, ...rest } = response;
+  const warnings = [...(response.warnings ?? []), ...issued.warnings];
+  return {
+    ...rest,
+    auth: loginAuth(issued, identity.identityPolicies(entity)),
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
+}
+
+/** The `auth` block of a login: `identity_policies` only when the entity and its groups add any. */
+function loginAuth({ token, entry }: IssuedToken, identityPolicies: string[]) {
+  return {
+    client_token: token,
+    accessor: entry.accessor,
+    policies: [...new Set([...entry.policies, ...identityPolicies])].sort(),
+    token_policies: entry.policies,
+    ...(identityPolicies.length > 0 ? { identity_policies: identityPolicies } : {}),
+    metadata: entry.meta,
+    lease_duration: entry.ttl,
+    renewable: entry.renewable,
+    entity_id: entry.entity_id,
+    token_type: entry.type,
+    orphan: entry.orphan,
+    num_uses: entry.num_uses,
+    mfa_requirement: null,
+  };
+}
+
+/**
+ * The current limits of the auth method that issued `entry` at a login, for the token
+ * store's renewal (`TokenStoreHooks.loginRenewal`). Tokens of the token store itself keep
+ * their creation facts; a token whose mount is gone is left unrenewed.
+ */
+export async function loginRenewal(core: PipelineCore, entry: TokenEntry): Promise<LoginRenewal | null | undefined> {
+  if (entry.path.startsWith('auth/token/')) return undefined;
+  const ns = core.namespaceServices().namespaces.byId(entry.namespace_id);
+  if (!ns) return null;
+  const matched = core.router.find(`${ns.path}${entry.path}`);
+  if (!matched) return null;
+  const backend = matched.route.backend;
+  if (!isLoginRenewer(backend)) return undefined;
+  return backend.renewLogin({ metadata: entry.meta ?? {}, policies: entry.policies });
+}
