@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from '@ward/base';
-import { envelopeOf, hasEnvelope } from '../logical/envelope.js';
+import { envelopeText, hasEnvelope } from '../logical/envelope.js';
 import { type ErrorCode, LogicalError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
 
@@ -23,10 +23,20 @@ export const STATUS: Record<ErrorCode, number> = {
 
 const BASE_HEADERS = { 'Cache-Control': 'no-store', 'Content-Type': 'application/json' };
 
+/**
+ * The headers of a JSON answer as Node's flat list (its cheapest form to write), the last value
+ * set per answer: `writeHead` copies them out before it returns, so one list serves every answer.
+ */
+const JSON_HEADERS = ['Cache-Control', 'no-store', 'Content-Type', 'application/json', 'Content-Length', ''];
+
 /** Sends `body` as JSON with `status`; every response of the API goes through here. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, req?: IncomingMessage): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { ...BASE_HEADERS, 'Content-Length': Buffer.byteLength(text) });
+  sendJsonText(res, status, JSON.stringify(body), req);
+}
+
+function sendJsonText(res: ServerResponse, status: number, text: string, req?: IncomingMessage): void {
+  JSON_HEADERS[5] = String(Buffer.byteLength(text));
+  res.writeHead(status, JSON_HEADERS);
   res.end(req?.method === 'HEAD' ? undefined : text);
 }
 
@@ -64,7 +74,7 @@ export function sendLogicalResponse(res: ServerResponse, requestId: string, resp
     sendNoContent(res, response?.status ?? 204);
     return;
   }
-  sendJson(res, response.status ?? 200, envelopeOf(requestId, response));
+  sendJsonText(res, response.status ?? 200, envelopeText(requestId, response));
 }
 
 /** A text body under its own media type (the Prometheus exposition format). */

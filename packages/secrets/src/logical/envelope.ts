@@ -29,3 +29,18 @@ export function envelopeOf(requestId: string, response: LogicalResponse): Record
   if (response.dataAtTopLevel && response.data) Object.assign(envelope, response.data, envelope);
   return envelope;
 }
+
+/**
+ * `JSON.stringify(envelopeOf(requestId, response))`, without building the envelope object when
+ * only `data` varies (no lease, wrapping, warnings or auth: a KV read): the constant fields are
+ * one string, and only `data` is serialized.
+ */
+export function envelopeText(requestId: string, response: LogicalResponse): string {
+  if (response.lease || response.wrapInfo || response.auth || response.dataAtTopLevel || response.warnings?.length) {
+    return JSON.stringify(envelopeOf(requestId, response));
+  }
+  return `{"request_id":${JSON.stringify(requestId)}${PLAIN_LEASE}${JSON.stringify(response.data ?? null)}${PLAIN_TAIL}`;
+}
+
+const PLAIN_LEASE = ',"lease_id":"","renewable":false,"lease_duration":0,"data":';
+const PLAIN_TAIL = ',"wrap_info":null,"warnings":null,"auth":null}';
