@@ -81,7 +81,7 @@ export function randomBase62(random: Random, length: number): string {
 
 /** A random RFC 4122 version-4 UUID drawn from `random`. */
 export function randomUuid(random: Random): string {
-  return formatUuid(Buffer.from(random.bytes(16)));
+  return formatUuid(random.bytes(16), 0);
 }
 
 /**
@@ -89,21 +89,28 @@ export function randomUuid(random: Random): string {
  * source) per batch instead of per UUID, for ids made on every request.
  */
 export function uuidSource(random: Random, batch = 64): () => string {
-  let pool = Buffer.alloc(0);
+  let pool: Uint8Array = new Uint8Array(0);
   let at = 0;
   return () => {
     if (at >= pool.length) {
-      pool = Buffer.from(random.bytes(16 * batch));
+      pool = random.bytes(16 * batch);
       at = 0;
     }
     at += 16;
-    return formatUuid(pool.subarray(at - 16, at));
+    return formatUuid(pool, at - 16);
   };
 }
 
-function formatUuid(b: Buffer): string {
-  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
-  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-  const hex = b.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+/** Two hex digits per byte value: a UUID is formatted by lookups, without a Buffer or `toString('hex')`. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+/** The 16 bytes of `b` at `at` as a version-4 UUID (the version and variant bits are set here). */
+function formatUuid(b: Uint8Array, at: number): string {
+  const hex = (i: number) => HEX[b[at + i] as number] as string;
+  const version = HEX[((b[at + 6] as number) & 0x0f) | 0x40] as string;
+  const variant = HEX[((b[at + 8] as number) & 0x3f) | 0x80] as string;
+  return (
+    `${hex(0)}${hex(1)}${hex(2)}${hex(3)}-${hex(4)}${hex(5)}-${version}${hex(7)}-${variant}${hex(9)}-` +
+    `${hex(10)}${hex(11)}${hex(12)}${hex(13)}${hex(14)}${hex(15)}`
+  );
 }

@@ -68,11 +68,11 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
   const { metrics, core } = options;
   const nextRequestId = uuidSource(options.random);
   return (req, res) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const trace: RequestTrace = {};
     // One listener for the metrics and the log: each request's listeners are a cost of the hot path.
     res.once('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const seconds = (performance.now() - started) / 1e3;
       if (metrics) {
         const mountType = trace.mountType ?? mountTypeOf(core, req);
         metrics.observeRequest({ method: req.method ?? '', mountType, status: res.statusCode }, seconds);
@@ -104,29 +104,22 @@ async function serve(
   const url = splitTarget(req.url ?? '/');
   const path = apiPath(url.pathname);
   if (path === undefined) return sendJson(res, 404, { errors: [] });
-  const body = () =>
-    readRequestData(req, { maxRequestSize: o.maxRequestSize, json: o.jsonLimits ?? DEFAULT_JSON_LIMITS });
 
   if (o.unauthenticatedMetricsAccess && o.metrics && path === 'sys/metrics' && req.method === 'GET') {
     const answer = await o.metrics.render(url.query.get('format') ?? '');
     return sendText(res, answer.status, answer.contentType, answer.body);
   }
   const raw = RAW_ROUTES.get(path);
-  if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.query, body });
-  const toActive = () => {
-    const limits = { maxRequestSize: o.maxRequestSize, jsonLimits: o.jsonLimits ?? DEFAULT_JSON_LIMITS };
-    const forward = { ...limits, core: o.core, forwarder: o.forwarder, isByteBody: BYTE_BODY_PATHS.has(path) };
-    return forwardToActive(forward, req, res);
-  };
-  if (o.core.isStandby() && !o.core.isPerformanceStandby()) return toActive();
+  if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.query, body: () => readData(o, req) });
+  if (o.core.isStandby() && !o.core.isPerformanceStandby()) return forwardRequest(o, req, res, path);
   if (req.method === 'HEAD') throw new UnsupportedOperationError('');
   // `?help=1` is the `help` operation: namespace, token, ACL and audit apply as to any request.
   const isHelp = req.method === 'GET' && Boolean(url.query.get('help'));
   const operation = isHelp ? 'help' : operationOf(req.method ?? '', url.query);
   // A performance standby serves reads, once it reflects the revision the client names.
-  if (o.core.isStandby() && !isServedByPerformanceStandby(operation, path)) return toActive();
+  if (o.core.isStandby() && !isServedByPerformanceStandby(operation, path)) return forwardRequest(o, req, res, path);
   const isIndexReached = awaitRequiredIndex(o.core, req);
-  if (!(isIndexReached === true || (await isIndexReached))) return toActive();
+  if (!(isIndexReached === true || (await isIndexReached))) return forwardRequest(o, req, res, path);
   if (operation === 'patch') checkPatchContentType(req);
   const isWrite = operation === 'update' || operation === 'patch';
   if (isWrite && path.endsWith('/')) throw new InvalidRequestError("cannot write to a path ending in '/'");
@@ -139,18 +132,29 @@ async function serve(
     path: operation === 'list' && !path.endsWith('/') ? `${path}/` : path,
     // A body is read only once the token (and the ACL, as far as it can judge without it) accepts the request.
     data: isWrite ? {} : queryData(url.query),
-    ...(isWrite && BYTE_BODY_PATHS.has(path) ? { rawBody: req } : { readData: isWrite ? body : undefined }),
+    ...(isWrite && BYTE_BODY_PATHS.has(path) ? { rawBody: req } : isWrite ? { readData: () => readData(o, req) } : {}),
     clientToken: clientToken(req),
     remoteAddress: o.remoteAddress?.(req) ?? req.socket.remoteAddress ?? '',
     namespace: namespaceHeader(req),
     trace,
     wrapTtlSeconds,
   });
-  if (response === HANDED_OVER) return toActive();
+  if (response === HANDED_OVER) return forwardRequest(o, req, res, path);
   setIndexHeaders(o.core, res);
   // As established servers answer: a read that finds nothing is a 404, whatever the backend.
   if (response === undefined && operation === 'read') return sendJson(res, 404, { errors: [] });
   sendLogicalResponse(res, requestId, response);
+}
+
+function readData(o: ApiHandlerOptions, req: IncomingMessage) {
+  return readRequestData(req, { maxRequestSize: o.maxRequestSize, json: o.jsonLimits ?? DEFAULT_JSON_LIMITS });
+}
+
+/** Hands the request to the active server (this one is a standby, or a read here tried to write). */
+function forwardRequest(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResponse, path: string) {
+  const limits = { maxRequestSize: o.maxRequestSize, jsonLimits: o.jsonLimits ?? DEFAULT_JSON_LIMITS };
+  const forward = { ...limits, core: o.core, forwarder: o.forwarder, isByteBody: BYTE_BODY_PATHS.has(path) };
+  return forwardToActive(forward, req, res);
 }
 
 const HANDED_OVER = Symbol('handed over to the active server');
