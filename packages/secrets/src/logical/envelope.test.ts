@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { envelopeOf, envelopeText } from './envelope.js';
+import { envelopeOf, envelopeText, serializedOnce } from './envelope.js';
 import type { LogicalResponse } from './response.js';
 
 describe('envelopeText', () => {
@@ -20,4 +20,11 @@ describe('envelopeText', () => {
       assert.equal(envelopeText(id, response), JSON.stringify(envelopeOf(id, response)));
     });
   }
+
+  it('serializes a value marked serializedOnce like any other, every time', () => {
+    const data = serializedOnce(
+      Object.freeze({ data: Object.freeze({ a: '1' }), metadata: Object.freeze({ version: 3 }) }),
+    );
+    for (const id of ['a', 'b']) assert.equal(envelopeText(id, { data }), JSON.stringify(envelopeOf(id, { data })));
+  });
 });

@@ -39,7 +39,31 @@ export function envelopeText(requestId: string, response: LogicalResponse): stri
   if (response.lease || response.wrapInfo || response.auth || response.dataAtTopLevel || response.warnings?.length) {
     return JSON.stringify(envelopeOf(requestId, response));
   }
-  return `{"request_id":${JSON.stringify(requestId)}${PLAIN_LEASE}${JSON.stringify(response.data ?? null)}${PLAIN_TAIL}`;
+  return `{"request_id":${JSON.stringify(requestId)}${PLAIN_LEASE}${dataText(response.data)}${PLAIN_TAIL}`;
+}
+
+/** Deeply frozen values handed to `serializedOnce`, and their JSON text once an envelope has needed it. */
+const onceTexts = new WeakMap<object, string | undefined>();
+
+/**
+ * Marks `value` as deeply frozen, so the envelopes that carry it as their `data` serialize it once
+ * and reuse the text (a KV read answers the same frozen object while the secret is unchanged).
+ * Only for values nothing can change: every nested object frozen too.
+ */
+export function serializedOnce<T extends object>(value: T): T {
+  if (!onceTexts.has(value)) onceTexts.set(value, undefined);
+  return value;
+}
+
+function dataText(data: LogicalResponse['data']): string {
+  if (!data) return 'null';
+  if (!onceTexts.has(data)) return JSON.stringify(data);
+  let text = onceTexts.get(data);
+  if (text === undefined) {
+    text = JSON.stringify(data);
+    onceTexts.set(data, text);
+  }
+  return text;
 }
 
 const PLAIN_LEASE = ',"lease_id":"","renewable":false,"lease_duration":0,"data":';

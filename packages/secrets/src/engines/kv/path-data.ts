@@ -1,5 +1,6 @@
 import type { Clock } from '@ward/base';
 import { definePath, field, type KeyedMutex } from '../../framework/index.js';
+import { serializedOnce } from '../../logical/envelope.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { LogicalResponse } from '../../logical/response.js';
 import { rfc3339Precise } from '../../logical/time.js';
@@ -101,12 +102,36 @@ function casOption(options: Record<string, unknown> | undefined): number | undef
 }
 
 async function readVersion(d: KvV2Deps, path: string, requested: number): Promise<LogicalResponse> {
-  const found = await findVersion(d, path, requested);
-  if (!found.isLive) {
+  const meta = await d.store.frozenMetadata(path);
+  const version = requested || meta?.current_version || 0;
+  const vm = meta?.versions[String(version)];
+  if (!meta || !vm) throw new NotFoundError('');
+  if (vm.destroyed || isDeleted(vm, d.clock.now())) {
     // Established servers answer 404 with the whole envelope, so clients can see why.
-    return { status: 404, data: { data: null, metadata: found.metadata } };
+    return { status: 404, data: { data: null, metadata: versionView(meta, version, vm) } };
   }
-  return { data: { data: (await d.store.frozenVersionData(path, found.version)) ?? null, metadata: found.metadata } };
+  const data = (await d.store.frozenVersionData(path, version)) ?? null;
+  return { data: liveAnswer(meta, version, data) };
+}
+
+/**
+ * The last live answer built from each metadata record (frozen and shared while storage holds the
+ * same entry, as the version data is): a key read again and again answers the same frozen object,
+ * serialized once (`serializedOnce`), until a write changes either entry.
+ */
+const liveAnswers = new WeakMap<
+  Readonly<KeyMetadata>,
+  { version: number; data: Readonly<Record<string, unknown>> | null; answer: Record<string, unknown> }
+>();
+
+function liveAnswer(meta: Readonly<KeyMetadata>, version: number, data: Readonly<Record<string, unknown>> | null) {
+  const last = liveAnswers.get(meta);
+  if (last && last.version === version && last.data === data) return last.answer;
+  const vm = meta.versions[String(version)] as Readonly<VersionMetadata>;
+  // Deeply frozen: `meta`, its versions and `data` are already.
+  const answer = serializedOnce(Object.freeze({ data, metadata: Object.freeze(versionView(meta, version, vm)) }));
+  liveAnswers.set(meta, { version, data, answer });
+  return answer;
 }
 
 /** The requested version (0 = the latest) and its metadata as reads show it; 404 when there is no such version. */
