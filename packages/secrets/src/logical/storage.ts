@@ -14,6 +14,12 @@ export type StorageOperation =
        * neither decrypts nor parses; storage below the barrier never sees it.
        */
       decoded?: unknown;
+      /**
+       * Optional: the barrier keeps no decrypted copy of this value (and drops any it held for `key`).
+       * For entries written on a hot path and rarely read back, such as TOTP replay records, which
+       * would otherwise push hot entries out of its cache and keep the garbage collector busy.
+       */
+      uncached?: boolean;
     }
   | { op: 'delete'; key: string };
 

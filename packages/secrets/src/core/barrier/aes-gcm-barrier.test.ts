@@ -8,6 +8,7 @@ import { InternalError, InvalidRequestError, SealedError } from '../../logical/e
 import { frozenJsonPut, getFrozenJson, type StorageOperation } from '../../logical/storage.js';
 import { InmemStorage, SqliteStorage, type StorageBackend } from '../../storage/index.js';
 import { AesGcmBarrier, KEYRING_PATH, ROOT_KEY_PATH } from './aes-gcm-barrier.js';
+import { PlaintextCache } from './plaintext-cache.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (value: Uint8Array | undefined) => (value === undefined ? undefined : new TextDecoder().decode(value));
@@ -135,6 +136,25 @@ describe('AesGcmBarrier', () => {
     // A write without a seed replaces it.
     await barrier.put('logical/u/k', bytes('{"v":2}'));
     assert.deepEqual(await getFrozenJson(barrier, 'logical/u/k'), { v: 2 });
+  });
+
+  it('keeps no decrypted copy of a put marked uncached, and drops the one it held', async () => {
+    const physical = new InmemStorage();
+    const random = new SeededRandom('barrier');
+    const cache = new PlaintextCache();
+    const barrier = new AesGcmBarrier({ physical, random, clock: new FakeClock(0), cache });
+    const rootKey = random.bytes(32);
+    await barrier.initialize(rootKey);
+    await barrier.unseal(rootKey);
+    const held = cache.size;
+    await barrier.put('logical/u/k', bytes('cached'));
+    assert.equal(cache.size, held + 1);
+    await barrier.transaction([{ op: 'put', key: 'logical/u/k', value: bytes('not cached'), uncached: true }]);
+    await barrier.transaction([{ op: 'put', key: 'logical/u/other', value: bytes('nor this'), uncached: true }]);
+    assert.equal(cache.size, held);
+    assert.equal(text(await physical.get('logical/u/k'))?.includes('cached'), false, 'stored encrypted');
+    assert.equal(text(await barrier.get('logical/u/k')), 'not cached');
+    assert.equal(text(await barrier.get('logical/u/other')), 'nor this');
   });
 
   it('forgets every cached plaintext when it seals', async () => {

@@ -303,13 +303,13 @@ export class AesGcmBarrier implements Storage {
   async transaction(operations: StorageOperation[]): Promise<void> {
     this.#unsealed();
     this.#writable();
-    // Built field by field: a put's `decoded` seed is for the cache, not for storage.
+    // Built field by field: a put's `decoded` seed and `uncached` are for the cache, not for storage.
     const encrypted: StorageOperation[] = operations.map((o) =>
       o.op === 'put' ? { op: 'put', key: o.key, value: this.#encrypt(o.key, o.value) } : { op: 'delete', key: o.key },
     );
     operations.forEach((o, i) => {
       const written = encrypted[i];
-      if (o.op === 'put' && written?.op === 'put') {
+      if (o.op === 'put' && written?.op === 'put' && o.uncached !== true) {
         this.#cache.remember(o.key, written.value, o.value);
         if (o.decoded !== undefined) this.#cache.rememberDecoded(o.key, written.value, o.decoded);
       } else {

@@ -2,7 +2,7 @@ import * as crypto from 'node:crypto';
 import type { Clock } from '@ward/base';
 import type { KeyedMutex } from '../../framework/index.js';
 import type { Storage } from '../../logical/storage.js';
-import { getJson, putJson, type StorageOperation } from '../../logical/storage.js';
+import { encodeJson, getJson, type StorageOperation } from '../../logical/storage.js';
 import { WrittenRecords } from './written-records.js';
 
 /** One used code: refused until `expires_at_ms`. */
@@ -64,7 +64,9 @@ export class UsedCodes {
   async record(name: string, code: string, ttlSeconds: number): Promise<void> {
     const key = recordKey(name, code);
     const expires_at_ms = this.#d.clock.now() + ttlSeconds * 1000;
-    await putJson(this.#d.storage, key, { expires_at_ms } satisfies UsedRecord);
+    // Uncached: the barrier would keep every record decrypted, for nothing but the sweep to read it.
+    const value = encodeJson({ expires_at_ms } satisfies UsedRecord);
+    await this.#d.storage.transaction([{ op: 'put', key, value, uncached: true }]);
     this.#written.add(name, key, expires_at_ms);
   }
 
