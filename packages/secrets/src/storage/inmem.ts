@@ -10,6 +10,11 @@ export class InmemStorage implements StorageBackend {
     return value === undefined ? undefined : new Uint8Array(value);
   }
 
+  async holds(key: string, value: Uint8Array): Promise<boolean> {
+    const stored = this.#data.get(key);
+    return stored !== undefined && Buffer.from(stored.buffer, stored.byteOffset, stored.length).equals(value);
+  }
+
   async put(key: string, value: Uint8Array): Promise<void> {
     this.#data.set(key, copyValue(key, value));
   }

@@ -41,6 +41,7 @@ export class SqliteStorage implements StorageBackend {
   readonly #db: Database.Database;
   readonly #get: Database.Statement<[string], Buffer>;
   readonly #keysFrom: Database.Statement<[string], string>;
+  readonly #holds: Database.Statement<[Uint8Array, string], number>;
   readonly #writer: Worker;
   #pending: PendingWrite[] = [];
   /** The group the worker is committing; undefined while it is idle. */
@@ -71,6 +72,8 @@ export class SqliteStorage implements StorageBackend {
     this.#get = this.#db.prepare<[string], Buffer>('SELECT value FROM entries WHERE key = ?').pluck();
     // Text keys compare as UTF-8 bytes (BINARY collation), so every key with a given prefix
     // sits in one contiguous run of the primary-key index starting at the prefix itself.
+    // The comparison runs in SQLite: the stored blob is not copied into a Buffer to be compared here.
+    this.#holds = this.#db.prepare<[Uint8Array, string], number>('SELECT value = ? FROM entries WHERE key = ?').pluck();
     this.#keysFrom = this.#db.prepare<[string], string>('SELECT key FROM entries WHERE key >= ? ORDER BY key').pluck();
     const setup: WriterSetup = { path: options.path, busyTimeoutMs: BUSY_TIMEOUT_MS };
     // No inherited flags: `--input-type` or `--eval` in a parent would stop the worker from starting.
@@ -86,6 +89,10 @@ export class SqliteStorage implements StorageBackend {
 
   async get(key: string): Promise<Uint8Array | undefined> {
     return this.#get.get(key);
+  }
+
+  async holds(key: string, value: Uint8Array): Promise<boolean> {
+    return this.#holds.get(value, key) === 1;
   }
 
   put(key: string, value: Uint8Array): Promise<void> {

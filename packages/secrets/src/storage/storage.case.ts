@@ -32,6 +32,23 @@ export function storageCases(make: () => Promise<StorageBackend>): void {
       await s.delete('never/there');
     }));
 
+  it('says whether it holds exactly given bytes at a key, when it answers holds', () =>
+    withBackend(async (s) => {
+      if (!s.holds) return; // optional: the barrier then reads and compares
+      assert.equal(await s.holds('h/k', bytes('one')), false);
+      await s.put('h/k', bytes('one'));
+      assert.equal(await s.holds('h/k', bytes('one')), true);
+      assert.equal(await s.holds('h/k', bytes('on')), false);
+      assert.equal(await s.holds('h/k', bytes('one!')), false);
+      assert.equal(await s.holds('h/other', bytes('one')), false);
+      const view = new Uint8Array([0, ...bytes('one'), 0]).subarray(1, 4);
+      assert.equal(await s.holds('h/k', view), true, 'only the bytes of a view count');
+      await s.put('h/empty', new Uint8Array(0));
+      assert.equal(await s.holds('h/empty', new Uint8Array(0)), true);
+      await s.delete('h/k');
+      assert.equal(await s.holds('h/k', bytes('one')), false);
+    }));
+
   it('stores empty and binary values byte for byte', () =>
     withBackend(async (s) => {
       const all = Uint8Array.from({ length: 256 }, (_, i) => i);

@@ -42,6 +42,12 @@ export interface StorageBackend {
   list(prefix: string): Promise<string[]>;
   /** Applies every operation or none, in order. Durable when the promise resolves. */
   transaction(operations: StorageOperation[]): Promise<void>;
+  /**
+   * Optional: whether the value at `key` is now exactly the bytes `value` (false when there is none),
+   * answered without copying the stored value out. The barrier asks it to check that a value it
+   * cached is still the one stored; without it, the barrier reads the value with `get` and compares.
+   */
+  holds?(key: string, value: Uint8Array): Promise<boolean>;
   /** Opens a consistent view of every entry as of now; writes may continue while it is read. */
   openSnapshot(): Promise<StorageSnapshot>;
   /**

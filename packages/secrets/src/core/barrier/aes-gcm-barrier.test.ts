@@ -114,6 +114,30 @@ describe('AesGcmBarrier', () => {
     assert.deepEqual(decodes, ['{"v":1}', '{"v":2}', '{"v":3}']);
   });
 
+  it('checks a cached entry with the storage’s holds, without reading the value out', async () => {
+    const physical = new InmemStorage();
+    const { barrier, rootKey } = await openBarrier(physical);
+    await barrier.put('logical/u/k', bytes('{"v":1}'));
+    let gets = 0;
+    const get = physical.get.bind(physical);
+    physical.get = async (key) => {
+      if (key === 'logical/u/k') gets++;
+      return get(key);
+    };
+    assert.equal(text(await barrier.get('logical/u/k')), '{"v":1}');
+    assert.deepEqual(await getFrozenJson(barrier, 'logical/u/k'), { v: 1 });
+    assert.equal(gets, 0);
+    // Another server writes: storage no longer holds the cached bytes, so the barrier reads them.
+    const other = new AesGcmBarrier({ physical, random: new SeededRandom('other'), clock: new FakeClock(0) });
+    await other.unseal(rootKey);
+    await other.put('logical/u/k', bytes('{"v":2}'));
+    assert.deepEqual(await getFrozenJson(barrier, 'logical/u/k'), { v: 2 });
+    assert.equal(text(await barrier.get('logical/u/k')), '{"v":2}');
+    assert.equal(gets, 1);
+    await other.delete('logical/u/k');
+    assert.equal(await barrier.get('logical/u/k'), undefined);
+  });
+
   it('keeps the decoded value a transaction seeds, and stores only the encrypted bytes', async () => {
     const physical = new InmemStorage();
     const seen: StorageOperation[][] = [];

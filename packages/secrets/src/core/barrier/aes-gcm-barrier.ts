@@ -260,8 +260,18 @@ export class AesGcmBarrier implements Storage {
       if (held) return { value: held, mayRemember: true };
     }
     const before = this.#invalidations;
-    const value = await this.#physical.get(key);
+    const value = (await this.#heldCiphertext(key)) ?? (await this.#physical.get(key));
     return { value, mayRemember: before === this.#invalidations };
+  }
+
+  /**
+   * The ciphertext cached for `key` when storage still holds exactly those bytes, asked without
+   * copying the stored value out (`holds`): a hot entry is then neither copied nor compared here.
+   */
+  async #heldCiphertext(key: string): Promise<Uint8Array | undefined> {
+    const cached = this.#cache.ciphertextOf(key);
+    if (cached === undefined || !this.#physical.holds) return undefined;
+    return (await this.#physical.holds(key, cached)) ? cached : undefined;
   }
 
   /** The plaintext of `value` read at `key`: from the cache when it holds that exact ciphertext. */

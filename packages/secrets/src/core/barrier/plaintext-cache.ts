@@ -130,5 +130,5 @@ export class PlaintextCache {
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
+  return a === b || Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
 }
