@@ -5,7 +5,7 @@ import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { LogicalResponse } from '../../logical/response.js';
 import { rfc3339Precise } from '../../logical/time.js';
 import { applyMergePatch } from './merge-patch.js';
-import { addVersion } from './version-rules.js';
+import { withNewVersion } from './version-rules.js';
 import {
   isDeleted,
   type KeyMetadata,
@@ -45,7 +45,7 @@ export function pathData(d: KvV2Deps) {
           d.locks.run(data.path, async () => {
             if (!data.data) throw new InvalidRequestError('no data provided');
             const config = await d.store.config();
-            const meta = (await d.store.metadata(data.path)) ?? newMetadata(d.clock.nowPrecise());
+            const meta = (await d.store.frozenMetadata(data.path)) ?? newMetadata(d.clock.nowPrecise());
             checkCas(meta, config, casOption(data.options));
             return writeVersion(d, data.path, meta, config, data.data);
           }),
@@ -55,7 +55,7 @@ export function pathData(d: KvV2Deps) {
         handler: ({ data }) =>
           d.locks.run(data.path, async () => {
             if (!data.data) throw new InvalidRequestError('no data provided');
-            const meta = await d.store.metadata(data.path);
+            const meta = await d.store.frozenMetadata(data.path);
             if (!meta) throw new NotFoundError('');
             const config = await d.store.config();
             checkCas(meta, config, casOption(data.options));
@@ -149,7 +149,7 @@ function versionView(meta: Readonly<KeyMetadata>, version: number, vm: Readonly<
 }
 
 /** Check-and-set: required by the mount or the key, and when given it must name the current version. */
-function checkCas(meta: KeyMetadata, config: KvConfig, cas: number | undefined): void {
+function checkCas(meta: Readonly<KeyMetadata>, config: KvConfig, cas: number | undefined): void {
   if (cas === undefined) {
     if (meta.cas_required || config.cas_required) {
       throw new InvalidRequestError('check-and-set parameter required for this call');
@@ -161,15 +161,15 @@ function checkCas(meta: KeyMetadata, config: KvConfig, cas: number | undefined):
   }
 }
 
-/** Stores `secret` as the next version of `meta` (changed in place) and prunes what is over the limit. */
+/** Stores `secret` as the next version after `meta` (left as it was) and prunes what is over the limit. */
 async function writeVersion(
   d: KvV2Deps,
   path: string,
-  meta: KeyMetadata,
+  current: Readonly<KeyMetadata>,
   config: KvConfig,
   secret: Record<string, unknown>,
 ): Promise<LogicalResponse> {
-  const { version, pruned } = addVersion(meta, config, d.clock.nowPrecise());
+  const { meta, version, pruned } = withNewVersion(current, config, d.clock.nowPrecise());
   await d.store.writeVersion(path, meta, version, secret, pruned);
   return { data: versionView(meta, version, meta.versions[String(version)] as VersionMetadata) };
 }

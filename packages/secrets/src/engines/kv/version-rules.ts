@@ -1,34 +1,43 @@
 import { InvalidRequestError } from '../../logical/errors.js';
 import { rfc3339Precise } from '../../logical/time.js';
-import { DEFAULT_MAX_VERSIONS, type KeyMetadata, type KvConfig } from './versioned-store.js';
+import { DEFAULT_MAX_VERSIONS, type KeyMetadata, type KvConfig, type VersionMetadata } from './versioned-store.js';
 
 /** The number of versions a secret keeps: its own setting, else the mount's, else 10. */
-export function effectiveMaxVersions(meta: KeyMetadata, config: KvConfig): number {
+export function effectiveMaxVersions(meta: Readonly<KeyMetadata>, config: KvConfig): number {
   return meta.max_versions || config.max_versions || DEFAULT_MAX_VERSIONS;
 }
 
 /** Seconds after which a new version is deleted: the smaller non-zero of the key's and the mount's. */
-function effectiveDeleteAfter(meta: KeyMetadata, config: KvConfig): number {
+function effectiveDeleteAfter(meta: Readonly<KeyMetadata>, config: KvConfig): number {
   const values = [meta.delete_version_after, config.delete_version_after].filter((v) => v > 0);
   return values.length > 0 ? Math.min(...values) : 0;
 }
 
 /**
- * Records a new version in `meta` (in place) and drops the oldest ones beyond the
- * version limit. Returns the new version number and the versions whose data must go.
+ * `meta` with a new version recorded and the oldest ones beyond the version limit dropped, as a
+ * new object: `meta` (frozen, shared with readers) stays as it was, and the new object shares the
+ * versions it keeps with it. Returns it with the new version number and the versions whose data
+ * must go.
  */
-export function addVersion(meta: KeyMetadata, config: KvConfig, nowMs: number) {
+export function withNewVersion(meta: Readonly<KeyMetadata>, config: KvConfig, nowMs: number) {
   const version = meta.current_version + 1;
   const deleteAfter = effectiveDeleteAfter(meta, config);
   const now = rfc3339Precise(nowMs);
-  meta.versions[String(version)] = {
+  const numbers = Object.keys(meta.versions)
+    .map(Number)
+    .sort((a, b) => a - b);
+  numbers.push(version);
+  const pruned = numbers.slice(0, Math.max(0, numbers.length - effectiveMaxVersions(meta, config)));
+  const versions: Record<string, VersionMetadata> = {};
+  for (const n of numbers.slice(pruned.length, -1)) versions[n] = meta.versions[n] as VersionMetadata;
+  versions[version] = {
     created_time: now,
     deletion_time: deleteAfter > 0 ? rfc3339Precise(nowMs + deleteAfter * 1000) : '',
     destroyed: false,
   };
-  meta.current_version = version;
-  meta.updated_time = now;
-  return { version, pruned: pruneVersions(meta, effectiveMaxVersions(meta, config)) };
+  const oldest = pruned.length > 0 ? (numbers[pruned.length] ?? 0) : meta.oldest_version;
+  const next: KeyMetadata = { ...meta, current_version: version, updated_time: now, oldest_version: oldest, versions };
+  return { meta: next, version, pruned };
 }
 
 /** Removes the oldest versions so that at most `max` remain; returns the removed numbers. */
