@@ -85,8 +85,13 @@ export function decodeFrozenJson(bytes: Uint8Array): unknown {
   return deepFreeze(decodeJson(bytes));
 }
 
+/**
+ * Freezes `value` and everything in it. An object already frozen is taken as frozen throughout (as
+ * every frozen value here comes from this function): a KV write's new metadata shares its kept
+ * versions with the frozen record before it, and need not walk them again.
+ */
 function deepFreeze(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   for (const child of Object.values(value)) deepFreeze(child);
   return Object.freeze(value);
 }
@@ -94,7 +99,8 @@ function deepFreeze(value: unknown): unknown {
 /**
  * A put of `value` as UTF-8 JSON that also hands the barrier `value` itself, deeply frozen, as what
  * `getFrozenJson` will return for `key` until it changes. The caller gives `value` up: it must be
- * plain JSON data (what `JSON.parse` makes: no `undefined`, class instances or `toJSON`), so that
+ * plain JSON data (what `JSON.parse` makes: no `undefined`, class instances or `toJSON`; objects in it
+ * already frozen must be so throughout, as `getFrozenJson` hands them out), so that
  * decoding the stored bytes would give an equal value, and must not change it afterwards.
  */
 export function frozenJsonPut(key: string, value: unknown): StorageOperation {
