@@ -55,15 +55,22 @@ describe('ward everyday commands against a running server', () => {
     assert.deepEqual(settings.custom_metadata, { owner: 'ops' });
   });
 
-  it('kv enable-versioning asks the server to upgrade a v1 mount, and shows its answer', async () => {
+  it('kv enable-versioning upgrades a v1 mount in place: its keys become version 1', async () => {
     await ok(['secrets', 'enable', '-path=legacy', 'kv']);
-    const upgrade = await cli.ward(['kv', 'enable-versioning', 'legacy/']);
-    // This server does not upgrade mounts in place (README); the CLI reports that plainly.
-    assert.equal(upgrade.code, 2);
-    assert.match(
-      upgrade.stderr,
-      /PUT .*\/v1\/sys\/mounts\/legacy\/tune[\s\S]*changing the version of a mounted engine is not supported/,
-    );
+    await ok(['write', 'legacy/app/db', 'password=s3cret']);
+    assert.equal(await ok(['kv', 'enable-versioning', 'legacy/']), 'Success! Tuned the secrets engine at: legacy/\n');
+    let got = await cli.ward(['kv', 'get', '-format=json', 'legacy/app/db']);
+    while (got.code !== 0 && /Upgrading from non-versioned/.test(got.stderr)) {
+      got = await cli.ward(['kv', 'get', '-format=json', 'legacy/app/db']);
+    }
+    assert.equal(got.code, 0, got.stderr);
+    const secret = JSON.parse(got.stdout).data;
+    assert.deepEqual(secret.data, { password: 's3cret' });
+    assert.equal(secret.metadata.version, 1);
+    const again = await cli.ward(['kv', 'enable-versioning', 'legacy/']);
+    assert.equal(again.code, 0, 'already version 2: nothing to do');
+    const mounts = JSON.parse(await ok(['secrets', 'list', '-format=json']));
+    assert.deepEqual(mounts['legacy/'].options, { version: '2' });
   });
 
   it('token capabilities, for the caller and for another token', async () => {

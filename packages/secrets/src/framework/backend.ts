@@ -104,6 +104,11 @@ export interface Backend {
   exists(req: BackendRequest): Promise<boolean | undefined>;
   /** Called when the mount is removed or the server seals (after its periodic tasks stopped). */
   cleanup?(): Promise<void>;
+  /**
+   * Called before a tune changes the mount's version (`options`: all of them, as they will be);
+   * throws to refuse the change. The core then starts a new backend with those options.
+   */
+  checkOptionsChange?(options: Record<string, string>): Promise<void>;
   /** Started by the core when the mount starts, stopped on unmount and seal. */
   readonly periodic: readonly PeriodicTask[];
   /**
@@ -135,6 +140,7 @@ export interface BackendSpec {
   paths: PathDefinition[];
   specialPaths?: SpecialPaths;
   cleanup?: () => Promise<void>;
+  checkOptionsChange?: (options: Record<string, string>) => Promise<void>;
   periodic?: PeriodicTask[];
   /** The kinds of secret the handlers hand out under a lease (`{ secret: { type, … } }`). */
   secrets?: SecretType[];
@@ -179,6 +185,7 @@ export function createBackend(spec: BackendSpec): Backend {
     paths: spec.paths,
     specialPaths: spec.specialPaths ?? {},
     cleanup: spec.cleanup,
+    checkOptionsChange: spec.checkOptionsChange,
     periodic: spec.periodic ?? [],
     tokenRevoked: spec.tokenRevoked,
     secretType: (type) => secretTypes.get(type),

@@ -43,7 +43,9 @@ export function pathTune(sys: SystemCore, table: TableName): PathDefinition {
       }),
       allowed_managed_keys: field.commaStrings({ description: 'Managed keys the mount may use.' }),
       token_type: field.string({ description: 'Auth mounts: token type of logins.' }),
-      options: field.stringMap({ description: 'Engine options to merge (a KV `version` cannot change).' }),
+      options: field.stringMap({
+        description: 'Engine options to merge; a KV `version` of 2 on a version 1 mount upgrades it in place.',
+      }),
     },
     operations: {
       read: {
@@ -81,9 +83,12 @@ export function pathTune(sys: SystemCore, table: TableName): PathDefinition {
             config.token_type = data.token_type;
           }
           const change = { description: data.description, config, options: data.options };
-          if (isTokenMount) await sys.tuneTokenMount(change);
-          else await sys.mounts.tune(table, data.path, change);
-          return undefined;
+          if (isTokenMount) {
+            await sys.tuneTokenMount(change);
+            return undefined;
+          }
+          const warnings = await sys.mounts.tune(table, data.path, change);
+          return warnings.length > 0 ? { warnings } : undefined;
         },
       },
     },

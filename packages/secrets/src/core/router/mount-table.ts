@@ -1,5 +1,6 @@
 import { InvalidRequestError } from '../../logical/errors.js';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
+import { versionChange } from './version-tuning.js';
 
 /** Lease TTL settings of a mount; 0 means "inherit the system default". */
 export interface MountConfig {
@@ -38,7 +39,10 @@ export type TableName = 'mounts' | 'auth';
 export interface MountTuning {
   description?: string;
   config?: Partial<MountConfig>;
-  /** Merged into the mount's options; the backend sees them when it next starts (unseal). */
+  /**
+   * Merged into the mount's options; the backend sees them when it next starts (unseal), at once
+   * when the KV version rises (the backend restarts and upgrades its data).
+   */
   options?: Record<string, string>;
 }
 
@@ -50,13 +54,8 @@ export function applyTuning(entry: MountEntry, change: MountTuning): void {
     throw new InvalidRequestError('given default lease TTL greater than given max lease TTL');
   }
   if (change.options) {
-    const current = entry.options ?? {};
-    if (change.options.version !== undefined && change.options.version !== (current.version ?? '1')) {
-      throw new InvalidRequestError(
-        'changing the version of a mounted engine is not supported; mount a new one and copy the data',
-      );
-    }
-    entry.options = { ...current, ...change.options };
+    versionChange(entry, change.options.version);
+    entry.options = { ...entry.options, ...change.options };
   }
   entry.config = config;
   if (change.description !== undefined) entry.description = change.description;

@@ -20,6 +20,7 @@ import {
   type TableName,
 } from './mount-table.js';
 import type { Router } from './router.js';
+import { versionChange } from './version-tuning.js';
 
 /** Factories by type, per table: a secrets engine cannot be mounted as an auth method, nor the reverse. */
 export type BackendCatalog = Record<TableName, ReadonlyMap<string, BackendFactory>>;
@@ -55,7 +56,8 @@ export interface NamespaceMounts {
   entries(table: TableName): readonly MountEntry[];
   mount(table: TableName, path: string, input: MountInput): Promise<MountEntry>;
   unmount(table: TableName, path: string): Promise<void>;
-  tune(table: TableName, path: string, change: MountTuning): Promise<void>;
+  /** Resolves with the warnings the tune answers with. */
+  tune(table: TableName, path: string, change: MountTuning): Promise<string[]>;
   move(table: TableName, from: string, to: string): Promise<void>;
 }
 
@@ -175,14 +177,40 @@ export class MountManager {
     this.deps.logger.info('unmounted', { table, path });
   }
 
-  /** Changes a mount's description and lease settings, persisting the table. */
-  async tune(table: TableName, rawPath: string, change: MountTuning, namespaceId = 'root') {
+  /**
+   * Changes a mount's description, lease settings and options, persisting the table; returns the
+   * warnings the tune answers with. A KV version upgrade restarts the backend, which upgrades its
+   * data (and resumes that on every start until done, so a crash loses nothing).
+   */
+  async tune(table: TableName, rawPath: string, change: MountTuning, namespaceId = 'root'): Promise<string[]> {
     const path = normalizeMountPath(rawPath);
     const entry = this.entries(table, namespaceId).find((e) => e.path === path);
     if (!entry) throw new InvalidRequestError(`no mount at ${path}`);
+    const upgrade = versionChange(entry, change.options?.version);
+    if (upgrade && change.options) {
+      const backend = this.deps.router.get(this.#mountPoint(table, entry))?.backend;
+      await backend?.checkOptionsChange?.({ ...entry.options, ...change.options });
+    }
     // Entries are shared with the running backend's system view, so they are changed in place.
     applyTuning(entry, change);
     await saveTable(this.deps.barrier, table, this.#tables[table]);
+    if (!upgrade) return [];
+    this.deps.logger.info('mount version raised; restarting its backend', {
+      table,
+      path,
+      from: upgrade.from,
+      to: upgrade.to,
+    });
+    await this.#restart(table, entry);
+    return [upgrade.warning];
+  }
+
+  /** Serves a mount from a new backend built from its (changed) entry; the old one is cleaned up after. */
+  async #restart(table: TableName, entry: MountEntry): Promise<void> {
+    const old = this.deps.router.get(this.#mountPoint(table, entry));
+    await this.#stopPeriodic(entry);
+    await this.#start(table, entry);
+    await old?.backend.cleanup?.();
   }
 
   /** Stops every backend (on seal); the tables stay on storage. */

@@ -115,7 +115,8 @@ export class VersionedStore {
   }
 }
 
-function versionKey(path: string, version: number): string {
+/** Where one version of a secret's data is kept. */
+export function versionKey(path: string, version: number): string {
   return `versions/${path}/${version}`;
 }
 
