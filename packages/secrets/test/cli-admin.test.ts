@@ -150,7 +150,7 @@ describe('ward secrets / auth / policy / namespace / path-help against a running
     const create = await cli.ward(['namespace', 'create', '-custom-metadata=owner=ops', 'team']);
     assert.equal(create.code, 0, create.stderr);
     assert.match(create.stdout, /^path\s+team\/$/m);
-    assert.deepEqual(JSON.parse((await cli.ward(['namespace', 'list', '-format=json'])).stdout).keys, ['team/']);
+    assert.deepEqual(JSON.parse((await cli.ward(['namespace', 'list', '-format=json'])).stdout), ['team/']);
     assert.match((await cli.ward(['namespace', 'list'])).stdout, /^team\/$/m);
 
     const inTeam = { ...cli.env, VAULT_NAMESPACE: 'team' };

@@ -15,8 +15,8 @@ export interface Output {
   secret(secret: Secret<object>): void;
   /** A token-issuing answer: token, accessor, duration, policies. */
   auth(secret: Secret): void;
-  /** A key list, one per line under a `Keys` header. */
-  keys(keys: string[], json?: unknown): void;
+  /** A key list, one per line under a `Keys` header; JSON and YAML print the array of keys alone, as established. */
+  keys(keys: string[]): void;
   /** A plain object as a key/value table (status, metadata, init). `json` replaces it in JSON. */
   fields(values: Record<string, unknown>, json?: unknown): void;
   /** Rows under headers (mount lists); `-field` is not meaningful here. */
@@ -78,9 +78,9 @@ export function createOutput(write: (s: string) => void, format: string, field: 
       if (format !== 'table') return json(secret);
       table(values);
     },
-    keys(keys, raw) {
+    keys(keys) {
       if (field !== undefined) throw new UsageError('-field is not supported for lists');
-      if (format !== 'table') return json(raw ?? keys);
+      if (format !== 'table') return json(keys);
       write(
         formatTable(
           ['Keys'],

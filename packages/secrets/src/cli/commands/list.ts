@@ -12,7 +12,7 @@ export const listCommand = defineCommand({
     const secret = await client.list(path);
     const keys = secret?.data?.keys;
     if (!secret || !Array.isArray(keys)) throw new CliError(`No value found at ${path}`, 2);
-    out.keys(keys, secret);
+    out.keys(keys);
     return undefined;
   },
 });

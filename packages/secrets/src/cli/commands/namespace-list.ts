@@ -11,7 +11,7 @@ export const namespaceListCommand = defineCommand({
   async run(_input, { client, out }) {
     const result = await client.sys.namespaces.list();
     if (result.keys.length === 0) throw new CliError('No namespaces found', 2);
-    out.keys(result.keys, result);
+    out.keys(result.keys);
     return undefined;
   },
 });

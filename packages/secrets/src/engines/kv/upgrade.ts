@@ -31,7 +31,7 @@ const V2_ROOT = new Set(['config', 'metadata/', 'versions/', UPGRADE_MARKER]);
 /** Keys moved per atomic batch: bounds memory and the size of one storage transaction. */
 const BATCH_SIZE = 100;
 /** Progress is logged every this many keys. */
-const LOG_EVERY = 1000;
+const LOG_EVERY = 500;
 
 export const UPGRADING_MESSAGE =
   'Upgrading from non-versioned to versioned data. This backend will be unavailable for a brief period and will resume service shortly.';
