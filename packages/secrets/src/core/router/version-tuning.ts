@@ -1,5 +1,4 @@
 import { InvalidRequestError } from '../../logical/errors.js';
-import type { MountEntry } from './mount-table.js';
 
 /** The only KV versions there are. */
 const KV_VERSIONS = new Set(['1', '2']);
@@ -13,11 +12,14 @@ export interface VersionUpgrade {
 }
 
 /**
- * What a tune asking for `options.version = requested` does to `entry`: nothing (absent, or the
+ * What a tune asking for `options.version = requested` does to a mount (`entry`, its table entry): nothing (absent, or the
  * version it has), an upgrade, or a 400 — a version on an engine other than KV, a version other
  * than 1 or 2, or a downgrade (version 2 data has no version 1 form).
  */
-export function versionChange(entry: MountEntry, requested: string | undefined): VersionUpgrade | undefined {
+export function versionChange(
+  entry: { type: string; options: Record<string, string> | null },
+  requested: string | undefined,
+): VersionUpgrade | undefined {
   if (requested === undefined) return undefined;
   if (entry.type !== 'kv')
     throw new InvalidRequestError(`secrets engine "${entry.type}" does not allow setting a version`);
