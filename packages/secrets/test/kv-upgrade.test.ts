@@ -95,6 +95,10 @@ describe('KV version 1 → 2 upgrade in place', () => {
       ['invalid version provided: 3'],
     );
     assert.deepEqual((await t.request('GET', 'sys/mounts/v2/tune')).body.data.options, { version: '2' });
+    for (const version of ['3', 'two']) {
+      const mount = await t.request('POST', 'sys/mounts/bad', { body: { type: 'kv', options: { version } } });
+      assert.equal(mount.status, 400, `mount with version ${version}`);
+    }
     await t.request('POST', 'sys/mounts/tr', { body: { type: 'transit' } });
     const other = await t.request('POST', 'sys/mounts/tr/tune', { body: { options: { version: '2' } } });
     assert.equal(other.status, 400);
