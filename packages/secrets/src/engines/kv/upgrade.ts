@@ -10,7 +10,7 @@ import {
   type StorageOperation,
 } from '../../logical/storage.js';
 import { rfc3339Precise } from '../../logical/time.js';
-import { addVersion } from './version-rules.js';
+import { withNewVersion } from './version-rules.js';
 import { DEFAULT_CONFIG, newMetadata, versionKey } from './versioned-store.js';
 
 /**
@@ -168,8 +168,7 @@ export class KvUpgrade {
     for (const key of keys) {
       const bytes = await this.deps.storage.get(key);
       if (bytes === undefined) continue;
-      const meta = newMetadata(now);
-      const { version } = addVersion(meta, DEFAULT_CONFIG, now);
+      const { meta, version } = withNewVersion(newMetadata(now), DEFAULT_CONFIG, now);
       ops.push(
         { op: 'put', key: versionKey(key, version), value: encodeJson({ data: decodeJson(bytes) }) },
         { op: 'put', key: `metadata/${key}`, value: encodeJson(meta) },
