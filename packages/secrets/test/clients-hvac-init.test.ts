@@ -1,31 +1,19 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { type HvacSteps, runHvacScript } from './hvac-steps.js';
 import { startWard, type WardProcess } from './ward-process.js';
 
 // Issue 18: hvac's client.sys.initialize() always sends "root_token_pgp_key": null, which the
 // established server ignores. Driven through the real binary, uninitialised, as an operator would.
 
-const PYTHON = '/usr/bin/python3';
-const SCRIPT = fileURLToPath(new URL('../../test/fixtures/clients/hvac_init.py', import.meta.url));
-const run = promisify(execFile);
-
-type Step = { ok: unknown } | { error: string; errors: string[] };
-
 describe('hvac initialises and unseals a configured (non-dev) server, 5 shares / threshold 3', () => {
   let dir: string;
   let ward: WardProcess | undefined;
-  let seen: Record<string, Step>;
-  const ok = <T>(name: string): T => {
-    const step = seen[name];
-    assert.ok(step && 'ok' in step, `${name}: ${JSON.stringify(step)}`);
-    return step.ok as T;
-  };
+  let steps: HvacSteps;
+  const ok = <T>(name: string): T => steps.ok<T>(name);
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ward-hvac-init-'));
@@ -36,8 +24,7 @@ describe('hvac initialises and unseals a configured (non-dev) server, 5 shares /
     );
     ward = startWard(['server', `-config=${config}`]);
     const [, url] = await ward.waitFor(/listening: url=(http:\/\/\S+)/);
-    const { stdout } = await run(PYTHON, [SCRIPT, url as string], { timeout: 60_000 });
-    seen = JSON.parse(stdout) as Record<string, Step>;
+    steps = await runHvacScript('hvac_init.py', [url as string]);
   });
   after(async () => {
     ward?.child.kill('SIGKILL');

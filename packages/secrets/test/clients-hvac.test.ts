@@ -1,38 +1,21 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { type HvacSteps, PYTHON, runHvacScript } from './hvac-steps.js';
 
 // Issue 3: the real hvac client (Debian's python3-hvac) works unchanged against Ward.
 // The Python script does the calls and prints what it saw; the assertions live here.
 
-// Debian's interpreter: a python3 earlier on PATH (pyenv, venv) would not see python3-hvac.
-const PYTHON = '/usr/bin/python3';
-const SCRIPT = fileURLToPath(new URL('../../test/fixtures/clients/hvac_flow.py', import.meta.url));
 const DENIED = 'permission denied';
-
-type Step = { ok: unknown } | { error: string; errors: string[] };
-
-// Async on purpose: the server runs in this process, so a blocking spawn would starve it.
 const run = promisify(execFile);
 
 describe('hvac (python3-hvac) against a Ward server', () => {
   let t: TestServer | undefined;
-  let seen: Record<string, Step>;
-  /** The value of a step that must have succeeded. */
-  const ok = <T>(name: string): T => {
-    const step = seen[name];
-    assert.ok(step && 'ok' in step, `${name}: ${JSON.stringify(step)}`);
-    return step.ok as T;
-  };
-  /** The hvac exception of a step that must have failed. */
-  const failed = (name: string) => {
-    const step = seen[name];
-    assert.ok(step && 'error' in step, `${name} should have failed: ${JSON.stringify(step)}`);
-    return step;
-  };
+  let steps: HvacSteps;
+  const ok = <T>(name: string): T => steps.ok<T>(name);
+  const failed = (name: string) => steps.failed(name);
 
   before(async () => {
     const probe = await run(PYTHON, ['-c', 'import hvac']).catch((err: Error) => err);
@@ -43,8 +26,7 @@ describe('hvac (python3-hvac) against a Ward server', () => {
       );
     }
     t = await startTestServer();
-    const { stdout } = await run(PYTHON, [SCRIPT, t.url, t.rootToken], { timeout: 60_000 });
-    seen = JSON.parse(stdout) as Record<string, Step>;
+    steps = await runHvacScript('hvac_flow.py', [t.url, t.rootToken]);
   });
   after(() => t?.stop());
 
