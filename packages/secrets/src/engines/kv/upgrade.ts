@@ -75,6 +75,8 @@ export class KvUpgrade {
   /** True until no v1 key is known to be left: requests to the mount answer 400 meanwhile. */
   active = true;
   #stopping = false;
+  /** This server is moving keys: no need to look in storage to know the answer is 400. */
+  #moving = false;
   readonly #probed: Promise<boolean>;
   readonly #run: Promise<void>;
 
@@ -85,7 +87,14 @@ export class KvUpgrade {
       .catch((err) => {
         // A read-only standby cannot write: it waits for the active server's upgrade (see `check`).
         // Anywhere else the mount stays unavailable and the upgrade resumes when it next starts.
-        deps.logger.warn('kv upgrade to version 2 stopped; it resumes when the mount next starts', { err });
+        deps.logger.warn(
+          'kv upgrade to version 2 not finished here: the mount answers 400 until no version-1 key is left ' +
+            '(a standby waits for the active server; otherwise it resumes when the mount next starts)',
+          { err },
+        );
+      })
+      .finally(() => {
+        this.#moving = false;
       });
   }
 
@@ -96,7 +105,8 @@ export class KvUpgrade {
   /** Throws the established 400 while v1 keys are left (looked up in storage, so a standby sees the end). */
   async check(): Promise<void> {
     if (!(await this.#probed.catch(() => true)) || !this.active) return this.#finish();
-    if ((await v1Roots(this.deps.storage)).length === 0) return this.#finish();
+    // Listing the root may be costly on a big flat mount: only once no run here will end it.
+    if (!this.#moving && (await v1Roots(this.deps.storage)).length === 0) return this.#finish();
     throw new InvalidRequestError(UPGRADING_MESSAGE);
   }
 
@@ -111,6 +121,7 @@ export class KvUpgrade {
   }
 
   async #upgrade(): Promise<void> {
+    this.#moving = true;
     const { storage, logger, clock } = this.deps;
     const previous = await getJson<UpgradeMarker>(storage, UPGRADE_MARKER);
     const marker: UpgradeMarker =
