@@ -20,7 +20,8 @@ describe('TOTP used-code sweep', () => {
       const used = () => t.server.core.barrier.list(`logical/${uuid}/used/`);
       assert.deepEqual(await used(), ['app/']);
 
-      for (let passed = 0; passed < 3 * SWEEP_INTERVAL_MS; passed += 10_000) {
+      // Refused for 90 s (period 30 × (2 + skew 1)), then gone by the next sweep after that.
+      for (let passed = 0; passed < 90_000 + 2 * SWEEP_INTERVAL_MS; passed += 10_000) {
         clock.advance(10_000);
         await t.server.core.scheduler.settled();
       }
