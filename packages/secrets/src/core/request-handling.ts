@@ -140,22 +140,23 @@ function backendRequest(
   fullPath: string,
   caller: Caller | undefined,
 ): BackendRequest {
-  return {
+  const backendReq: BackendRequest = {
     id: req.id,
     operation: req.operation,
     path: matched?.relativePath ?? fullPath,
     data: req.data,
-    ...(req.rawBody ? { rawBody: req.rawBody } : {}),
     mountPoint: matched?.route.mountPoint ?? '',
     remoteAddress: req.remoteAddress,
     caller,
-    ...(req.wrapTtlSeconds ? { wrapTtlSeconds: req.wrapTtlSeconds } : {}),
-    // Only the token store (for `*-self` on tokens without an accessor) and the system backend
-    // (whose unauthenticated `internal/ui/mounts` looks at the token if one is sent) get its text.
-    ...(matched?.route.entry.type === 'token' || matched?.route.entry.type === 'system'
-      ? { clientToken: req.clientToken }
-      : {}),
   };
+  // Assigned, not spread from literals: this runs on every request.
+  if (req.rawBody) backendReq.rawBody = req.rawBody;
+  if (req.wrapTtlSeconds) backendReq.wrapTtlSeconds = req.wrapTtlSeconds;
+  // Only the token store (for `*-self` on tokens without an accessor) and the system backend
+  // (whose unauthenticated `internal/ui/mounts` looks at the token if one is sent) get its text.
+  const type = matched?.route.entry.type;
+  if (type === 'token' || type === 'system') backendReq.clientToken = req.clientToken;
+  return backendReq;
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
+/** What runs (or is dropped) in a request's turn: given the exchange, so no closure is made per request. */
+export type Turn = (req: IncomingMessage, res: ServerResponse) => void;
+
 interface Exchange {
   req: IncomingMessage;
   res: ServerResponse;
@@ -24,21 +27,21 @@ export class ConnectionQueue {
    * When the connection is gone by then, calls `drop` instead, as if the request had never been read:
    * nobody is left to hear its answer. Nor does `run` run if `res` has been answered meanwhile.
    */
-  inTurn(req: IncomingMessage, res: ServerResponse, run: () => void, drop: () => void): void {
+  inTurn(req: IncomingMessage, res: ServerResponse, run: Turn, drop: Turn): void {
     const socket = req.socket;
     const previous = this.#lastExchange.get(socket);
     this.#lastExchange.set(socket, { req, res });
     if (previous === undefined || previous.res.closed) {
-      run();
+      run(req, res);
       return;
     }
     if (socket.destroyed) {
-      drop();
+      drop(req, res);
       return;
     }
     void turnEnd(previous.res, socket).then(() => {
-      if (socket.destroyed) drop();
-      else if (!res.headersSent) run();
+      if (socket.destroyed) drop(req, res);
+      else if (!res.headersSent) run(req, res);
     });
   }
 

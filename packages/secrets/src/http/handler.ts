@@ -126,19 +126,21 @@ async function serve(
 
   const wrapTtlSeconds = wrapTtlHeader(req);
   const requestId = nextRequestId();
-  const response = await handleOrHandOver(o.core, {
+  const logical: LogicalRequest = {
     id: requestId,
     operation,
     path: operation === 'list' && !path.endsWith('/') ? `${path}/` : path,
     // A body is read only once the token (and the ACL, as far as it can judge without it) accepts the request.
     data: isWrite ? {} : queryData(url.query),
-    ...(isWrite && BYTE_BODY_PATHS.has(path) ? { rawBody: req } : isWrite ? { readData: () => readData(o, req) } : {}),
     clientToken: clientToken(req),
     remoteAddress: o.remoteAddress?.(req) ?? req.socket.remoteAddress ?? '',
     namespace: namespaceHeader(req),
     trace,
     wrapTtlSeconds,
-  });
+  };
+  if (isWrite && BYTE_BODY_PATHS.has(path)) logical.rawBody = req;
+  else if (isWrite) logical.readData = () => readData(o, req);
+  const response = await handleOrHandOver(o.core, logical);
   if (response === HANDED_OVER) return forwardRequest(o, req, res, path);
   setIndexHeaders(o.core, res);
   // As established servers answer: a read that finds nothing is a 404, whatever the backend.

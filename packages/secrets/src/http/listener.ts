@@ -98,18 +98,23 @@ export function createListener(options: ListenerOptions): Listener {
     requireHostHeader: false,
   });
   const queue = new ConnectionQueue();
+  // Shared by every request (a listener gets its response as `this`): nothing made per request.
+  function leaveFlight(this: ServerResponse): void {
+    inFlight.delete(this);
+  }
+  const drop = (_req: IncomingMessage, res: ServerResponse) => inFlight.delete(res);
+  const refuseRequestLine = (req: IncomingMessage, res: ServerResponse) =>
+    sendRefusal(req, res, requestLineRefusal(req) as Refusal);
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
     restoreListMethod(req, marker);
     inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    res.once('close', leaveFlight);
     if (isClosing) {
       res.shouldKeepAlive = false;
       // Let the connection go as soon as this response is out, once Node has marked it idle.
       res.once('finish', () => setImmediate(() => httpServer.closeIdleConnections()));
     }
-    const refusal = requestLineRefusal(req);
-    const run = refusal ? () => sendRefusal(req, res, refusal) : () => options.handler(req, res);
-    queue.inTurn(req, res, run, () => inFlight.delete(res));
+    queue.inTurn(req, res, requestLineRefusal(req) ? refuseRequestLine : options.handler, drop);
   };
   httpServer.on('request', dispatch);
   // What the parser refuses, and CONNECT (which Node hands over as a bare socket), is answered here
