@@ -11,7 +11,8 @@ export type StorageOperation =
       /**
        * Optional: `value` decoded exactly as `decodeFrozenJson` would decode it (see `frozenJsonPut`).
        * A barrier keeps it as the entry's decoded value, so the next `getFrozenJson` of the key
-       * neither decrypts nor parses; storage below the barrier never sees it.
+       * neither decrypts nor parses; storage below the barrier never sees it. A put with it also
+       * gives `value` up: the barrier may keep those bytes as they are, so no one may change them.
        */
       decoded?: unknown;
       /**

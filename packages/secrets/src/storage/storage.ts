@@ -30,7 +30,10 @@ export interface StorageSnapshot {
 export interface StorageBackend {
   /** The value at `key`, or `undefined` when there is none. Never shares a buffer with the store. */
   get(key: string): Promise<Uint8Array | undefined>;
-  /** Stores `value` at `key`, replacing any value. Durable when the promise resolves. */
+  /**
+   * Stores `value` at `key`, replacing any value. Durable when the promise resolves. A value given
+   * to `put` or `transaction` is only read, never changed or transferred: the barrier's cache keeps it.
+   */
   put(key: string, value: Uint8Array): Promise<void>;
   /** Removes `key`; removing a missing key is not an error. */
   delete(key: string): Promise<void>;

@@ -293,7 +293,7 @@ export class AesGcmBarrier implements Storage {
     this.#writable();
     const encrypted = this.#encrypt(key, value);
     // Remembered now, while `value` is what was encrypted: a read only hits once storage holds `encrypted`.
-    this.#cache.remember(key, encrypted, value);
+    this.#cache.remember(key, encrypted, value, 'ciphertext');
     await this.#physical.put(key, encrypted);
   }
 
@@ -320,7 +320,8 @@ export class AesGcmBarrier implements Storage {
     operations.forEach((o, i) => {
       const written = encrypted[i];
       if (o.op === 'put' && written?.op === 'put' && o.uncached !== true) {
-        this.#cache.remember(o.key, written.value, o.value);
+        // The ciphertext is ours; a put with `decoded` (`frozenJsonPut`) gave its bytes up too.
+        this.#cache.remember(o.key, written.value, o.value, o.decoded === undefined ? 'ciphertext' : 'both');
         if (o.decoded !== undefined) this.#cache.rememberDecoded(o.key, written.value, o.decoded);
       } else {
         this.#cache.forget(o.key);

@@ -29,7 +29,8 @@ export function encryptEntry(
   cipher.setAAD(Buffer.from(path, 'utf8'));
   const body = cipher.update(plaintext);
   cipher.final(); // GCM produces no output here; it computes the tag.
-  const out = Buffer.allocUnsafe(HEADER_BYTES + body.length + TAG_BYTES);
+  // Its own buffer (not a slice of Node's pool), so the barrier's cache can keep it without a copy.
+  const out = Buffer.allocUnsafeSlow(HEADER_BYTES + body.length + TAG_BYTES);
   out.writeUInt32BE(term, 0);
   out[4] = VERSION_PATH_AAD;
   out.set(nonce, 5);

@@ -27,6 +27,21 @@ describe('PlaintextCache', () => {
     assert.equal(cache.get('k', bytes('cipher'))?.toString(), 'plain');
   });
 
+  it('keeps buffers handed over as they are, but copies a view into a larger buffer (a pool slab)', () => {
+    const cache = new PlaintextCache();
+    const own = new Uint8Array(bytes('cipher-own'));
+    cache.remember('k', own, bytes('plain'), 'ciphertext');
+    assert.equal(cache.ciphertextOf('k'), own);
+    const slice = bytes('cipher-slice'); // small Buffers are views into Node's shared pool
+    assert.notEqual(slice.byteLength, slice.buffer.byteLength);
+    cache.remember('j', slice, bytes('plain'), 'both');
+    const kept = cache.ciphertextOf('j');
+    assert.notEqual(kept, slice);
+    assert.equal(kept?.byteLength, kept?.buffer.byteLength);
+    assert.equal(Buffer.from(kept ?? []).toString(), 'cipher-slice');
+    assert.equal(cache.get('j', bytes('cipher-slice'))?.toString(), 'plain');
+  });
+
   it('drops the least recently used entries past its byte budget, and skips oversized values', () => {
     // Each entry: 2 bytes of ciphertext + 2 of plaintext = 4 bytes; room for three.
     const cache = new PlaintextCache(12, 4);

@@ -5,7 +5,7 @@ export const DEFAULT_CACHE_ENTRY_BYTES = 64 * 1024;
 
 interface Cached {
   ciphertext: Uint8Array;
-  plaintext: Buffer;
+  plaintext: Uint8Array;
   /** The plaintext decoded (frozen JSON), once a reader asked for it; dropped with the entry. */
   decoded?: unknown;
   /** Read since eviction last passed it: spared once more, and moved behind the others. */
@@ -70,15 +70,24 @@ export class PlaintextCache {
     if (cached && sameBytes(ciphertext, cached.ciphertext)) cached.decoded = decoded;
   }
 
-  /** Remembers that `ciphertext` at `key` decrypts to `plaintext` (both copied). */
-  remember(key: string, ciphertext: Uint8Array, plaintext: Uint8Array): void {
+  /**
+   * Remembers that `ciphertext` at `key` decrypts to `plaintext`, both copied, except what
+   * `handedOver` names: buffers no one will change (a ciphertext the barrier made; the bytes of a
+   * put whose writer gave them up), kept as they are unless they view part of a larger buffer (a
+   * pool slab, which the cache would keep alive).
+   */
+  remember(key: string, ciphertext: Uint8Array, plaintext: Uint8Array, handedOver: HandedOver = 'none'): void {
     const size = ciphertext.length + plaintext.length;
     const previous = this.#entries.get(key);
     if (plaintext.length > this.#maxEntryBytes || size > this.#maxBytes) {
       if (previous) this.#drop(key, previous);
       return;
     }
-    const entry: Cached = { ciphertext: new Uint8Array(ciphertext), plaintext: Buffer.from(plaintext), used: false };
+    const entry: Cached = {
+      ciphertext: handedOver === 'none' ? new Uint8Array(ciphertext) : ownBuffer(ciphertext),
+      plaintext: handedOver === 'both' ? ownBuffer(plaintext) : new Uint8Array(plaintext),
+      used: false,
+    };
     if (previous) {
       // Replaced where it stands (no delete and re-add of a hot key: see the class comment).
       previous.plaintext.fill(0);
@@ -127,6 +136,14 @@ export class PlaintextCache {
     this.#entries.delete(key);
     this.#bytes -= entry.ciphertext.length + entry.plaintext.length;
   }
+}
+
+/** Which of the buffers given to `remember` the cache may keep without copying them. */
+export type HandedOver = 'none' | 'ciphertext' | 'both';
+
+/** `bytes` itself when it spans its whole buffer, else a copy that does. */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
