@@ -9,8 +9,10 @@ export function effectiveMaxVersions(meta: Readonly<KeyMetadata>, config: KvConf
 
 /** Seconds after which a new version is deleted: the smaller non-zero of the key's and the mount's. */
 function effectiveDeleteAfter(meta: Readonly<KeyMetadata>, config: KvConfig): number {
-  const values = [meta.delete_version_after, config.delete_version_after].filter((v) => v > 0);
-  return values.length > 0 ? Math.min(...values) : 0;
+  // Compared in place (no array per write): this runs on every KV write.
+  const own = meta.delete_version_after > 0 ? meta.delete_version_after : 0;
+  const mount = config.delete_version_after > 0 ? config.delete_version_after : 0;
+  return own > 0 && mount > 0 ? Math.min(own, mount) : own || mount;
 }
 
 /**
@@ -23,13 +25,14 @@ export function withNewVersion(meta: Readonly<KeyMetadata>, config: KvConfig, no
   const version = meta.current_version + 1;
   const deleteAfter = effectiveDeleteAfter(meta, config);
   const now = rfc3339Precise(nowMs);
-  const numbers = Object.keys(meta.versions)
-    .map(Number)
-    .sort((a, b) => a - b);
+  const numbers = versionNumbers(meta);
   numbers.push(version);
   const pruned = numbers.slice(0, Math.max(0, numbers.length - effectiveMaxVersions(meta, config)));
   const versions: Record<string, VersionMetadata> = {};
-  for (const n of numbers.slice(pruned.length, -1)) versions[n] = meta.versions[n] as VersionMetadata;
+  for (let i = pruned.length; i < numbers.length - 1; i++) {
+    const n = numbers[i] as number;
+    versions[n] = meta.versions[n] as VersionMetadata;
+  }
   versions[version] = {
     created_time: now,
     deletion_time: deleteAfter > 0 ? rfc3339Precise(nowMs + deleteAfter * 1000) : '',
@@ -40,11 +43,16 @@ export function withNewVersion(meta: Readonly<KeyMetadata>, config: KvConfig, no
   return { meta: next, version, pruned };
 }
 
+/** The numbers of the versions `meta` records, ascending. */
+function versionNumbers(meta: Readonly<KeyMetadata>): number[] {
+  const numbers: number[] = [];
+  for (const key of Object.keys(meta.versions)) numbers.push(Number(key));
+  return numbers.sort((a, b) => a - b);
+}
+
 /** Removes the oldest versions so that at most `max` remain; returns the removed numbers. */
 export function pruneVersions(meta: KeyMetadata, max: number): number[] {
-  const numbers = Object.keys(meta.versions)
-    .map(Number)
-    .sort((a, b) => a - b);
+  const numbers = versionNumbers(meta);
   const pruned = numbers.slice(0, Math.max(0, numbers.length - max));
   for (const v of pruned) delete meta.versions[String(v)];
   if (pruned.length > 0) meta.oldest_version = numbers[pruned.length] ?? 0;
