@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { decodeGroup, type GroupRequest } from './sqlite-group.js';
 import type { StorageOperation } from './storage.js';
 
 /**
@@ -11,11 +12,6 @@ import type { StorageOperation } from './storage.js';
 export interface WriterSetup {
   path: string;
   busyTimeoutMs: number;
-}
-
-/** One group: each element is one write (a put, a delete or a transaction). */
-export interface GroupRequest {
-  writes: StorageOperation[][];
 }
 
 /** `null` for a write that committed, else the message of the error that rolled it back; or the commit's error. */
@@ -77,7 +73,7 @@ parentPort?.on('message', (group: GroupRequest | 'close') => {
   }
   let answer: GroupAnswer;
   try {
-    answer = { outcomes: commitGroup(group.writes) };
+    answer = { outcomes: commitGroup(decodeGroup(group)) };
   } catch (err) {
     // The commit itself failed (disk full, I/O error): none of the writes happened.
     answer = { failure: (err as Error).message ?? 'storage commit failed' };

@@ -3,7 +3,8 @@ import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { InternalError } from '../logical/errors.js';
-import type { GroupAnswer, GroupRequest, WriterSetup } from './sqlite-writer.js';
+import { encodeGroup } from './sqlite-group.js';
+import type { GroupAnswer, WriterSetup } from './sqlite-writer.js';
 import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from './storage.js';
 
 export interface SqliteStorageOptions {
@@ -164,8 +165,8 @@ export class SqliteStorage implements StorageBackend {
     this.#pending = [];
     this.#inFlight = group;
     this.#writer.ref();
-    const request: GroupRequest = { writes: group.map((w) => w.operations) };
-    this.#writer.postMessage(request);
+    const { request, transfer } = encodeGroup(group.map((w) => w.operations));
+    this.#writer.postMessage(request, transfer);
   }
 
   #settle(answer: GroupAnswer): void {
