@@ -22,7 +22,7 @@ export function invalidationTargets(parts: {
   return {
     forgetValue: (key) => parts.barrier.forgetCached(key),
     reloadKeyring: () => parts.barrier.reloadKeyring(),
-    forgetToken: (key) => parts.tokens.forgetCached(key),
+    forgetToken: (key) => parts.tokens.invalidate(key),
     forgetPolicy: (namespaceId, name) => openServices(namespaceId)?.policies(namespaceId).invalidate(name),
     reloadIdentity: async (namespaceId, key) => {
       await openServices(namespaceId)?.identity(namespaceId).reloadRecord(key);

@@ -5,6 +5,7 @@ import type { LoginGrant, LoginRenewal } from '../../logical/response.js';
 import type { Storage } from '../../logical/storage.js';
 import { BATCH_TOKEN_PREFIX, BatchTokenCodec } from './batch-tokens.js';
 import { isAddressInCidrs } from './bound-cidrs.js';
+import { TokenDigestMemo } from './digest-memo.js';
 import { type LoginContext, planLoginToken } from './login-token.js';
 import { accessorDigest, saltedDigest } from './salted-digest.js';
 import { type CreateContext, type CreateTokenRequest, type PlannedToken, planToken } from './token-create.js';
@@ -13,9 +14,6 @@ import { TokenIndex } from './token-index.js';
 import { RoleStore } from './token-roles.js';
 import { calculateTtl, type MountTtls } from './token-ttl.js';
 import { planWrappingToken, type WrappingTokenRequest } from './wrapping-token.js';
-
-/** Token digests remembered at most (see `TokenStore.#digests`). */
-const DIGEST_MEMO_LIMIT = 10_000;
 
 /** Prefix of service tokens, as established clients expect: `hvs.` + 24 base62 characters. */
 export const SERVICE_TOKEN_PREFIX = 'hvs.';
@@ -85,13 +83,8 @@ export class TokenStore {
   readonly roles: RoleStore;
   #salt: Buffer | undefined;
   #batch: BatchTokenCodec | undefined;
-  /**
-   * Token text → its salted digest, for tokens that resolved to an entry: every authenticated
-   * request looks its token up, and a hit skips the HMAC (the entry itself comes from the index's
-   * cache, which revocations, uses and renewals keep current). A digest never goes stale while the
-   * salt stays; the memo is dropped with the salt. Bounded: past the limit the oldest go.
-   */
-  readonly #digests = new Map<string, string>();
+  /** Digests of token texts that resolved: a known token's lookup skips the HMAC. */
+  readonly #digests = new TokenDigestMemo();
 
   /** `storage` is the barrier view `sys/token/`. */
   constructor(deps: { storage: Storage; random: Random; clock: Clock; hooks?: TokenStoreHooks }) {
@@ -111,14 +104,6 @@ export class TokenStore {
     await this.#index.migrate();
   }
 
-  /**
-   * Drops what is cached for `key` (below the store's view), which another server changed:
-   * only entries (`id/<hash>`) are cached; the indexes are read from storage each time.
-   */
-  forgetCached(key: string): void {
-    if (key.startsWith('id/')) this.#index.forget(key.slice('id/'.length));
-  }
-
   /** Forgets the keys and cached entries (on seal). */
   reset(): void {
     this.#salt = undefined;
@@ -129,8 +114,9 @@ export class TokenStore {
 
   /**
    * Drops what is cached for a key of the store's storage (`id/<hash>` and so on): for a change
-   * made by another server (a change feed on HA storage). Changes made through this store need
-   * no call: they update the caches themselves.
+   * made by another server (a change feed on HA storage). Only entries (`id/<hash>`) are cached;
+   * the indexes are read from storage each time. Changes made through this store need no call:
+   * they update the caches themselves.
    */
   invalidate(key: string): void {
     if (key.startsWith('id/')) this.#index.forget(key.slice('id/'.length));
@@ -225,7 +211,7 @@ export class TokenStore {
     }
     const hash = this.#digests.get(token) ?? this.#hash(token);
     const entry = await this.#index.byHash(hash);
-    if (entry) this.#rememberDigest(token, hash);
+    if (entry) this.#digests.remember(token, hash);
     return entry && this.#usable(entry, nowMs, opts) ? entry : undefined;
   }
 
@@ -239,15 +225,6 @@ export class TokenStore {
     const entry = hash === undefined ? undefined : this.#index.cachedByHash(hash);
     if (entry === undefined) return null;
     return isLive(entry, this.#clock.now()) ? entry : undefined;
-  }
-
-  #rememberDigest(token: string, hash: string): void {
-    if (this.#digests.has(token)) return;
-    if (this.#digests.size >= DIGEST_MEMO_LIMIT) {
-      const oldest = this.#digests.keys().next().value;
-      if (oldest !== undefined) this.#digests.delete(oldest);
-    }
-    this.#digests.set(token, hash);
   }
 
   /** The live entry with `accessor` (never carries the token text), or `undefined`. */
