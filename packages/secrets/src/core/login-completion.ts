@@ -6,7 +6,7 @@ import type { PipelineCore } from './pipeline-core.js';
 import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from './router/mounts.js';
 import type { Route } from './router/router.js';
 import { isAddressInCidrs } from './tokens/bound-cidrs.js';
-import type { IssuedToken, TokenEntry } from './tokens/index.js';
+import { authResponse, type IssuedToken, type TokenEntry } from './tokens/index.js';
 
 export interface LoginSite {
   namespace: Namespace;
@@ -61,20 +61,11 @@ export async function completeLogin(
 
 /** The `auth` block of a login: `identity_policies` only when the entity and its groups add any. */
 function loginAuth({ token, entry }: IssuedToken, identityPolicies: string[]) {
+  if (identityPolicies.length === 0) return authResponse(token, entry);
   return {
-    client_token: token,
-    accessor: entry.accessor,
+    ...authResponse(token, entry),
     policies: [...new Set([...entry.policies, ...identityPolicies])].sort(),
-    token_policies: entry.policies,
-    ...(identityPolicies.length > 0 ? { identity_policies: identityPolicies } : {}),
-    metadata: entry.meta,
-    lease_duration: entry.ttl,
-    renewable: entry.renewable,
-    entity_id: entry.entity_id,
-    token_type: entry.type,
-    orphan: entry.orphan,
-    num_uses: entry.num_uses,
-    mfa_requirement: null,
+    identity_policies: identityPolicies,
   };
 }
 

@@ -1,9 +1,8 @@
-import type { CreateTokenRequest, TokenRole } from '../../core/tokens/index.js';
+import { authResponse, type CreateTokenRequest, type TokenRole } from '../../core/tokens/index.js';
 import { definePath, type FieldValues, field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { LogicalResponse } from '../../logical/response.js';
 import { callerToken, mountTtls, type TokenBackendDeps, type TokenRequest } from './deps.js';
-import { authResponse } from './token-view.js';
 
 const createFields = {
   id: field.string({ description: 'Token text to use instead of a random one (root or sudo only).' }),

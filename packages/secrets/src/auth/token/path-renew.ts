@@ -1,9 +1,8 @@
-import type { TokenEntry } from '../../core/tokens/index.js';
+import { authResponse, type TokenEntry } from '../../core/tokens/index.js';
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { LogicalResponse } from '../../logical/response.js';
 import { callerToken, mountTtls, type TokenBackendDeps } from './deps.js';
-import { authResponse } from './token-view.js';
 
 const increment = field.durationSeconds({ description: 'Requested TTL from now; default: the token’s original TTL.' });
 

@@ -1,5 +1,4 @@
 import type { TokenEntry } from '../../core/tokens/index.js';
-import type { AuthResponse } from '../../logical/response.js';
 import { rfc3339Nano } from '../../logical/time.js';
 import type { TokenIdentity } from './deps.js';
 
@@ -42,22 +41,4 @@ export function lookupData(
     data.last_renewal = rfc3339Nano(entry.last_renewal_time_ms);
   }
   return data;
-}
-
-/** The `auth` block of a create or renew response; `token` is `''` where the text must not be shown. */
-export function authResponse(token: string, entry: TokenEntry): AuthResponse {
-  return {
-    client_token: token,
-    accessor: entry.accessor,
-    policies: entry.policies,
-    token_policies: entry.policies,
-    metadata: entry.meta,
-    lease_duration: entry.ttl,
-    renewable: entry.renewable,
-    entity_id: entry.entity_id,
-    token_type: entry.type,
-    orphan: entry.orphan,
-    num_uses: Math.max(0, entry.num_uses),
-    mfa_requirement: null,
-  };
 }

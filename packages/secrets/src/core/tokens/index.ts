@@ -1,3 +1,4 @@
+export { authResponse } from './auth-response.js';
 export { BATCH_TOKEN_PREFIX } from './batch-tokens.js';
 export { areCidrsWithin, isAddressInCidrs, parseCidrs } from './bound-cidrs.js';
 export { equivalentPolicies, type LoginContext } from './login-token.js';
