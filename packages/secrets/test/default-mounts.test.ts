@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runWard, tempHome } from '../src/cli/testing.js';
-import { startWard, type WardProcess } from './ward-process.js';
+import { startDevWard, startWard, type WardProcess } from './ward-process.js';
 
 // Which engine `secret/` is on a new server: KV version 1 on a configured server (spec 000: every
 // install has `kv` at `secret/`; the established configured server mounts none, and its clients
@@ -22,10 +22,9 @@ after(() => {
 });
 
 async function startDev(flags: string[]): Promise<Running> {
-  const ward = startWard(['server', '-dev', '-dev-root-token-id=root', '-dev-listen-address=127.0.0.1:0', ...flags]);
+  const { ward, env } = await startDevWard('root', flags);
   running.push(ward);
-  const [, url] = await ward.waitFor(/export VAULT_ADDR='(http:\/\/[^']+)'/);
-  return { ward, env: { VAULT_ADDR: url ?? '', VAULT_TOKEN: 'root', HOME: await tempHome() } };
+  return { ward, env };
 }
 
 /** `ward server -config` with in-memory storage, initialised with `ward operator init` (5 shares, threshold 3). */

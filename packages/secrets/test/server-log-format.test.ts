@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runWard, tempHome } from '../src/cli/testing.js';
-import { startWard, type WardProcess } from './ward-process.js';
+import { runWard } from '../src/cli/testing.js';
+import { startDevWard, startWard, type WardProcess } from './ward-process.js';
 
 const ROOT_TOKEN = 'hvs.JsonRootTokenNeverLogged9931';
 const SECRET_VALUE = 'JsonS3cretNeverLogged2207';
@@ -23,17 +23,9 @@ describe('ward server -log-format=json', () => {
   let server: WardProcess;
   let limitedToken = '';
   before(async () => {
-    server = startWard([
-      'server',
-      '-dev',
-      `-dev-root-token-id=${ROOT_TOKEN}`,
-      '-dev-listen-address=127.0.0.1:0',
-      '-log-level=debug',
-      '-log-format=json',
-    ]);
-    const [, url = ''] = await server.waitFor(/export VAULT_ADDR='([^']+)'/);
-    await server.waitFor(/Ward server started!/);
-    const env = { VAULT_ADDR: url, VAULT_TOKEN: ROOT_TOKEN, HOME: await tempHome() };
+    const dev = await startDevWard(ROOT_TOKEN, ['-log-level=debug', '-log-format=json']);
+    server = dev.ward;
+    const env = dev.env;
     assert.equal((await runWard(['kv', 'put', 'secret/app', `password=${SECRET_VALUE}`], env)).code, 0);
     limitedToken = (await runWard(['token', 'create', '-policy=default', '-field=token'], env)).stdout.trim();
     assert.equal((await runWard(['read', 'secret/data/app'], { ...env, VAULT_TOKEN: limitedToken })).code, 2);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runWard, tempHome } from '../src/cli/testing.js';
-import { startWard, type WardProcess } from './ward-process.js';
+import { runWard } from '../src/cli/testing.js';
+import { startDevWard, type WardProcess } from './ward-process.js';
 
 const ROOT_TOKEN = 'hvs.RootTokenNeverLogged4711';
 const SECRET_VALUE = 'S3cretValueNeverLogged0815';
@@ -13,16 +13,7 @@ describe('ward server -log-level=debug: request logs', () => {
   let env: Record<string, string>;
   let limitedToken = '';
   before(async () => {
-    server = startWard([
-      'server',
-      '-dev',
-      `-dev-root-token-id=${ROOT_TOKEN}`,
-      '-dev-listen-address=127.0.0.1:0',
-      '-log-level=debug',
-    ]);
-    const [, url = ''] = await server.waitFor(/export VAULT_ADDR='([^']+)'/);
-    await server.waitFor(/Ward server started!/);
-    env = { VAULT_ADDR: url, VAULT_TOKEN: ROOT_TOKEN, HOME: await tempHome() };
+    ({ ward: server, env } = await startDevWard(ROOT_TOKEN, ['-log-level=debug']));
     assert.equal((await runWard(['kv', 'put', 'secret/app', `password=${SECRET_VALUE}`], env)).code, 0);
     assert.equal((await runWard(['kv', 'get', '-field=password', 'secret/app'], env)).stdout, `${SECRET_VALUE}\n`);
     const created = await runWard(['token', 'create', '-policy=default', '-field=token'], env);

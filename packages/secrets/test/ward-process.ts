@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { tempHome } from '../src/cli/testing.js';
 
 /** The `bin/ward` executable of this checkout. */
 export const WARD_BIN = fileURLToPath(new URL('../../../../bin/ward', import.meta.url));
@@ -63,4 +64,34 @@ export function startWard(args: string[], env: NodeJS.ProcessEnv = {}): WardProc
       });
     },
   };
+}
+
+/** A started `ward server -dev`, with the CLI environment that reaches it. */
+export interface DevWard {
+  ward: WardProcess;
+  url: string;
+  /** `VAULT_ADDR`, `VAULT_TOKEN` (the root token) and a HOME of its own, for `runWard`. */
+  env: Record<string, string>;
+}
+
+/**
+ * Starts `ward server -dev` on a free port with `rootToken` (plus `flags`) and waits until it has
+ * started; a server that fails to start is killed before the error is thrown.
+ */
+export async function startDevWard(rootToken: string, flags: string[] = []): Promise<DevWard> {
+  const ward = startWard([
+    'server',
+    '-dev',
+    `-dev-root-token-id=${rootToken}`,
+    '-dev-listen-address=127.0.0.1:0',
+    ...flags,
+  ]);
+  try {
+    const [, url = ''] = await ward.waitFor(/export VAULT_ADDR='([^']+)'/);
+    await ward.waitFor(/Ward server started!/);
+    return { ward, url, env: { VAULT_ADDR: url, VAULT_TOKEN: rootToken, HOME: await tempHome() } };
+  } catch (err) {
+    ward.child.kill('SIGKILL');
+    throw err;
+  }
 }
