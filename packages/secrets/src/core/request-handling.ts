@@ -6,6 +6,7 @@ import type { IssuedSecret, LogicalResponse } from '../logical/response.js';
 import type { AuditedRequest } from './audit/audit-broker.js';
 import { helpResponse } from './help-response.js';
 import { completeLogin } from './login-completion.js';
+import type { Namespace } from './namespaces/namespace-store.js';
 import type { PipelineCore } from './pipeline-core.js';
 import { type Authenticated, asWrappingRefusal, authenticate, authorize } from './request-auth.js';
 import { type RouteMatch, routeNotFound } from './router/router.js';
@@ -69,25 +70,9 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
     if (!matched) throw routeNotFound(fullPath);
     // Written before the request is served: an unauditable request is not served.
     if (core.audit.isEnabled) await trail.request();
-    let response = await serve(core, matched, target, backendReq);
-    if (response?.login) {
-      response = await completeLogin(core, response, response.login, { namespace, path, route: matched.route, req });
-    }
-    if (response?.secret) {
-      response = await leaseSecret(core.expiration, response as LogicalResponse & { secret: IssuedSecret }, {
-        route: matched.route,
-        fullPath,
-        namespacePath: namespace.path,
-        tokenAccessor: auth?.caller.accessor ?? '',
-      });
-    }
-    if (req.wrapTtlSeconds && response && hasEnvelope(response)) {
-      response = await core.wrapping.wrap(req.id, response, {
-        ttlSeconds: req.wrapTtlSeconds,
-        creationPath: path,
-        namespaceId: namespace.id,
-      });
-    }
+    const served = await serve(core, matched, target, backendReq);
+    const response =
+      served && (await completeResponse(core, served, { req, namespace, path, fullPath, matched, auth }));
     if (core.audit.isEnabled) await trail.response({ response });
     return response;
   } catch (error) {
@@ -97,6 +82,41 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
     // The request that spends a token's last use still succeeds; the token goes right after.
     if (auth?.isLastUse && auth.caller.accessor) await core.tokens.revokeTree(auth.caller.accessor);
   }
+}
+
+/** Where a request stands once its backend has answered. */
+interface Served {
+  req: LogicalRequest;
+  namespace: Namespace;
+  path: string;
+  fullPath: string;
+  matched: RouteMatch;
+  auth: Authenticated | undefined;
+}
+
+/** A backend's answer made whole: a login completed, a secret leased, the lot wrapped when asked. */
+async function completeResponse(core: PipelineCore, served: LogicalResponse, at: Served): Promise<LogicalResponse> {
+  const { req, namespace, path, matched } = at;
+  let response = served;
+  if (response.login) {
+    response = await completeLogin(core, response, response.login, { namespace, path, route: matched.route, req });
+  }
+  if (response.secret) {
+    response = await leaseSecret(core.expiration, response as LogicalResponse & { secret: IssuedSecret }, {
+      route: matched.route,
+      fullPath: at.fullPath,
+      namespacePath: namespace.path,
+      tokenAccessor: at.auth?.caller.accessor ?? '',
+    });
+  }
+  if (req.wrapTtlSeconds && hasEnvelope(response)) {
+    response = await core.wrapping.wrap(req.id, response, {
+      ttlSeconds: req.wrapTtlSeconds,
+      creationPath: path,
+      namespaceId: namespace.id,
+    });
+  }
+  return response;
 }
 
 /**
