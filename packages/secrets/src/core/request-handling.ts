@@ -70,9 +70,11 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
     if (!matched) throw routeNotFound(fullPath);
     // Written before the request is served: an unauditable request is not served.
     if (core.audit.isEnabled) await trail.request();
-    const served = await serve(core, matched, target, backendReq);
-    const response =
-      served && (await completeResponse(core, served, { req, namespace, path, fullPath, matched, auth }));
+    let response = await serve(core, matched, target, backendReq);
+    // Called only when there is something to complete: most answers need no extra await.
+    if (response && (response.login || response.secret || req.wrapTtlSeconds)) {
+      response = await completeResponse(core, response, { req, namespace, path, fullPath, matched, auth });
+    }
     if (core.audit.isEnabled) await trail.response({ response });
     return response;
   } catch (error) {
