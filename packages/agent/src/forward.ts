@@ -29,7 +29,7 @@ export async function livePeers(agent: Agent, token: string | undefined): Promis
 /** How an endpoint reports an id it cannot resolve (the established endpoints differ). */
 export interface UnknownTargetErrors {
   server(id: string): Error;
-  /** Default: 500 `node not found: <id>`, as host and pprof answer. */
+  /** Default: 500 `node not found: <id>`, as host answers (pprof answers 404). */
   node?(id: string): Error;
 }
 

@@ -32,6 +32,14 @@ describe('bad input to a real agent', () => {
     assert.deepEqual([res.status, await res.text()], [404, 'Unknown node']);
   });
 
+  // Issue 28 point 9: an unknown node is the caller's mistake, not the agent's failure.
+  it('answers 404 node not found to pprof of an unknown node_id', async () => {
+    for (const profile of ['heap', 'cmdline', 'goroutine']) {
+      const res = await agent.fetch(`/v1/agent/pprof/${profile}?node_id=x`, { token: root });
+      assert.deepEqual([res.status, await res.text()], [404, 'node not found: x'], profile);
+    }
+  });
+
   it('refuses a 2 MB body with 413, even on an endpoint that reads none', async () => {
     const body = 'x'.repeat(2 * 1024 * 1024);
     for (const path of ['/v1/agent/join?address=127.0.0.1:1', '/v1/acl/policy/p']) {

@@ -30,7 +30,11 @@ export async function pprof(agent: Agent, req: AgentRequest): Promise<Reply> {
       nodeId: req.query.get('node_id') || undefined,
       token: req.token,
     },
-    { server: (id) => new InternalError(`unknown nomad server ${id}`) },
+    {
+      server: (id) => new InternalError(`unknown nomad server ${id}`),
+      // The caller named a node nobody knows: its mistake (404), not the agent's failure.
+      node: (id) => new NotFoundError(`node not found: ${id}`),
+    },
   );
   let result: ProfileResult;
   if (target.kind === 'remote') {
