@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { startTestServer, type TestServer, withBackends } from '../src/server/testing.js';
+import { parseStorageBlock } from '../src/storage/index.js';
 import { createLeasingBackend, FakeUpstream } from './fakes/leasing-engine.js';
 
 // Issue 12 point 6: the barrier encrypts values, not keys. Whoever reads the storage file must
@@ -26,7 +27,7 @@ describe('storage keys of a whole server', () => {
   it('holds no accessor of a token tree with leases in any SQLite key', async () => {
     const path = join(dir, 'ward.db');
     const t = await startTestServer({
-      storage: { type: 'sqlite', path },
+      storage: parseStorageBlock('sqlite', { path }),
       catalog: withBackends({ 'fake-creds': createLeasingBackend(new FakeUpstream()) }),
     });
     const accessors: string[] = [];

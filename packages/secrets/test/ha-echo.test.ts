@@ -9,6 +9,7 @@ import type { ServerConfig } from '../src/server/config.js';
 import { initializeDev } from '../src/server/dev-mode.js';
 import { ECHO_INTERVAL_MS } from '../src/server/ha-wiring.js';
 import { request } from '../src/server/testing.js';
+import { parseStorageBlock } from '../src/storage/index.js';
 import { type EtcdProcess, startEtcd } from '../src/storage/testing.js';
 import { healthBecomes } from './ha-nodes.testing.js';
 
@@ -22,10 +23,7 @@ describe('HA echo on the injected clock', () => {
   const servers: WardServer[] = [];
 
   const config = (): ServerConfig => ({
-    storage: {
-      type: 'etcd',
-      etcd: { addresses: [etcd.url], prefix: 'ward-echo/', haEnabled: true, lockTtlSeconds: 2 },
-    },
+    storage: parseStorageBlock('etcd', { address: etcd.url, path: 'ward-echo/', ha_enabled: true, lock_ttl: '2s' }),
     listeners: [{ address: '127.0.0.1:0', tlsDisable: true, maxRequestSize: 0 }],
     clusterAddr: 'https://127.0.0.1:0',
     // A plain standby: it forwards everything, and echoes.

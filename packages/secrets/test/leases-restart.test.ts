@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '@ward/base';
 import { startTestServer } from '../src/server/testing.js';
+import { parseStorageBlock } from '../src/storage/index.js';
 
 describe('leases across a restart', () => {
   let dir: string;
@@ -14,7 +15,7 @@ describe('leases across a restart', () => {
   after(() => rm(dir, { recursive: true, force: true }));
 
   it('revokes on restart a token whose lease expired while the server was down, and keeps the others', async () => {
-    const storage = { type: 'sqlite' as const, path: join(dir, 'ward.db') };
+    const storage = parseStorageBlock('sqlite', { path: join(dir, 'ward.db') });
     const clock = new FakeClock('2030-01-01T00:00:00Z');
     const first = await startTestServer({ storage, clock });
     const create = async (ttl: string) =>

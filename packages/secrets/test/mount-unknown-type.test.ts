@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createKvBackend } from '../src/engines/kv/backend.js';
 import { startTestServer, type TestServer, withBackends } from '../src/server/testing.js';
+import { parseStorageBlock } from '../src/storage/index.js';
 
 // Issue 12 point 1: a stored mount whose type the catalog no longer has (as older servers let
 // `constructor` in) must not keep the server sealed or failing after a restart.
 describe('a stored mount of a type the server does not know (issue 12)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ward-unknown-type-'));
-  const storage = { type: 'sqlite' as const, path: join(dir, 'ward.db') };
+  const storage = parseStorageBlock('sqlite', { path: join(dir, 'ward.db') });
   let t: TestServer | undefined;
   after(async () => {
     await t?.stop();

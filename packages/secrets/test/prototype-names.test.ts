@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { parseStorageBlock } from '../src/storage/index.js';
 
 // Issue 12 point 1: a table keyed by input that is a plain object also answers the names of
 // Object.prototype. Every such name goes through every position a client chooses a key in.
@@ -288,7 +289,7 @@ async function assertServes(t: TestServer) {
 
 describe('names of Object.prototype in every user-keyed position (issue 12)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ward-proto-'));
-  const storage = { type: 'sqlite' as const, path: join(dir, 'ward.db') };
+  const storage = parseStorageBlock('sqlite', { path: join(dir, 'ward.db') });
   let t: TestServer;
   before(async () => {
     t = await startTestServer({ storage });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { FakeClock } from '@ward/base';
 import { startTestServer, type TestServer, type TestServerOptions, withBackends } from '../src/server/testing.js';
+import { parseStorageBlock } from '../src/storage/index.js';
 import { createLeasingBackend, FakeUpstream } from './fakes/leasing-engine.js';
 
 // Issue 14: engines declare secret types (`BackendSpec.secrets`); a handler returning
@@ -152,7 +153,7 @@ describe('secret leases', () => {
 describe('secret leases across a restart', () => {
   it('revokes with the internal data stored at issue, after the server restarted', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ward-leases-'));
-    const storage = { type: 'sqlite' as const, path: join(dir, 'ward.db') };
+    const storage = parseStorageBlock('sqlite', { path: join(dir, 'ward.db') });
     const clock = new FakeClock('2024-01-01T00:00:00Z');
     const upstream = new FakeUpstream();
     try {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '@ward/base';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { parseStorageBlock } from '../src/storage/index.js';
 
 // Issue 6: the replay record lives in the engine's storage, so a used code stays refused
 // across a restart and on every server sharing the storage (established servers keep it
@@ -21,7 +22,7 @@ describe('TOTP replay refusal over SQLite', () => {
   after(() => rm(dir, { recursive: true, force: true }));
 
   it('refuses a used code again after a restart, until its time is up', async () => {
-    const storage = { type: 'sqlite' as const, path: join(dir, 'restart.db') };
+    const storage = parseStorageBlock('sqlite', { path: join(dir, 'restart.db') });
     const clock = new FakeClock('2024-01-01T00:00:00Z');
     const first = await startTestServer({ storage, clock });
     let code: string;
@@ -56,7 +57,7 @@ describe('TOTP replay refusal over SQLite', () => {
   });
 
   it('refuses on one server a code used on another that shares the storage', async () => {
-    const storage = { type: 'sqlite' as const, path: join(dir, 'shared.db') };
+    const storage = parseStorageBlock('sqlite', { path: join(dir, 'shared.db') });
     const clock = new FakeClock('2024-01-01T00:00:00Z');
     const a = await startTestServer({ storage, clock });
     let b: TestServer | undefined;

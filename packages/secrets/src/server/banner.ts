@@ -1,4 +1,5 @@
 import type { ListenerAddress } from '../http/listener.js';
+import { describeStorage } from '../storage/index.js';
 import type { ServerConfig } from './config.js';
 
 export interface BannerFacts {
@@ -15,11 +16,7 @@ export interface BannerFacts {
  */
 export function startBanner(facts: BannerFacts): string {
   const { config, addresses } = facts;
-  const { etcd } = config.storage;
-  const where = etcd
-    ? `address: ${etcd.addresses.join(',')}, path: ${etcd.prefix}`
-    : config.storage.path && `path: ${config.storage.path}`;
-  const storage = where ? `${config.storage.type} (${where})` : config.storage.type;
+  const storage = describeStorage(config.storage);
   const rows: Array<[string, string]> = [
     ['Version', `Ward v${facts.version}`],
     ['Storage', storage],

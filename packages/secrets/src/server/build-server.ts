@@ -8,13 +8,12 @@ import type { ClusterForwarder } from '../http/cluster-forwarder.js';
 import { createApiHandler } from '../http/handler.js';
 import { createListener, type Listener, type ListenerAddress } from '../http/listener.js';
 import type { ServerInfo } from '../http/sys-raw.js';
-import { createStorage } from '../storage/index.js';
+import { openStorage } from '../storage/index.js';
 import { Pkcs11Modules } from '../sys/kms/index.js';
 import { ManagedKeyDirectory } from '../sys/managed-keys/directory.js';
 import { type ListenerConfig, readListenerTls, type ServerConfig } from './config.js';
-import { etcdHa } from './ha-wiring.js';
+import { haWiring } from './ha-wiring.js';
 import { createServerMetrics, type ServerMetrics } from './metrics.js';
-import { etcdStorageOptions } from './storage-config.js';
 import { BUILD_DATE, VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -41,13 +40,11 @@ export interface WardServer {
 export async function buildServer(deps: ServerDeps): Promise<WardServer> {
   const { config, clock, random, logger } = deps;
   const metrics = createServerMetrics(config.telemetry ?? { disableHostname: false, prometheusRetentionSeconds: 0 });
-  const { storage } = config;
-  const etcd = storage.etcd ? etcdStorageOptions(storage.etcd) : undefined;
-  const backend = createStorage(storage.type, { path: storage.path ?? '', etcd });
-  const physical = metrics.timeStorage(backend);
+  const storage = openStorage(config.storage);
+  const physical = metrics.timeStorage(storage.backend);
   let bound: ListenerAddress[] = [];
-  const ha = storage.etcd?.haEnabled
-    ? etcdHa(backend, storage.etcd, config, {
+  const ha = storage.ha
+    ? haWiring(storage.ha, config, {
         clock,
         logger: logger.child({ component: 'ha' }),
         bound: () => bound,

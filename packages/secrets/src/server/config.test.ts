@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import type { EtcdConfig } from '../storage/etcd/index.js';
 import { loadConfigFile } from './config.js';
 
 describe('server configuration file', () => {
@@ -19,9 +20,27 @@ describe('server configuration file', () => {
 
   it('takes `backend` as the legacy name of a storage block (hvac’s example configs use it), in HCL and JSON', async () => {
     // Issue 18: hvac's tests/config_files/vault-tls.hcl starts with `backend "inmem" {}`.
-    assert.deepEqual((await load(`backend "inmem" {\n}\n${listener}`)).storage, { type: 'inmem', path: undefined });
+    assert.deepEqual((await load(`backend "inmem" {\n}\n${listener}`)).storage, { type: 'inmem', settings: {} });
     const json = { backend: { inmem: {} }, listener: { tcp: { address: '127.0.0.1:0', tls_disable: true } } };
     assert.equal((await load(JSON.stringify(json), 'ward.json')).storage.type, 'inmem');
+  });
+
+  it('refuses storage "raft" with one message naming the replicated storage Ward has and how to move data (issue 29)', async () => {
+    const refusal = load(`storage "raft" {\n  path = "/var/raft"\n  node_id = "a"\n}\n${listener}`);
+    await assert.rejects(refusal, (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'invalid_request');
+      for (const word of ['"etcd"', '"postgresql"', 'snapshot restore'])
+        assert.ok(err.message.includes(word), err.message);
+      return true;
+    });
+  });
+
+  it('refuses an unknown storage type, naming the ones there are', async () => {
+    await assert.rejects(load(`storage "consul" {}\n${listener}`), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'invalid_request');
+      assert.match(err.message, /"sqlite".*"etcd"/);
+      return true;
+    });
   });
 
   it('refuses a storage block and a backend block together', async () => {
@@ -30,7 +49,7 @@ describe('server configuration file', () => {
 
   it('reads storage "etcd": addresses, prefix, HA, TLS files, credentials, lock_ttl (issue 19)', async () => {
     const etcd = (body: string) => load(`storage "etcd" {\n${body}\n}\n${listener}`);
-    assert.deepEqual((await etcd('')).storage.etcd, {
+    assert.deepEqual((await etcd('')).storage.settings, {
       addresses: ['http://127.0.0.1:2379'],
       prefix: 'ward/',
       haEnabled: false,
@@ -54,10 +73,13 @@ describe('server configuration file', () => {
         'lock_ttl = "30s"',
       ].join('\n'),
     );
-    assert.deepEqual(full.storage.etcd?.addresses, ['https://10.0.0.1:2379', 'https://10.0.0.2:2379']);
-    assert.equal(full.storage.etcd?.prefix, '/prod/ward/');
-    assert.equal(full.storage.etcd?.haEnabled, true);
-    assert.equal(full.storage.etcd?.lockTtlSeconds, 30);
+    assert.deepEqual((full.storage.settings as EtcdConfig).addresses, [
+      'https://10.0.0.1:2379',
+      'https://10.0.0.2:2379',
+    ]);
+    assert.equal((full.storage.settings as EtcdConfig).prefix, '/prod/ward/');
+    assert.equal((full.storage.settings as EtcdConfig).haEnabled, true);
+    assert.equal((full.storage.settings as EtcdConfig).lockTtlSeconds, 30);
     for (const bad of [
       'address = "127.0.0.1:2379"',
       'address = "ftp://h:1"',

@@ -7,10 +7,10 @@ import { formatDuration, parseDurationSeconds } from '../framework/index.js';
 import { DEFAULT_JSON_LIMITS, type JsonLimits, MAX_JSON_DEPTH_SETTING } from '../http/json-body.js';
 import type { ListenerTlsOptions } from '../http/listener.js';
 import { InvalidRequestError } from '../logical/errors.js';
+import { parseStorageBlock, type StorageConfig, storageType as storageTypeOf } from '../storage/index.js';
 import type { TelemetryConfig } from './metrics.js';
-import { STORAGE_KEYS, type StorageConfig, storageConfig } from './storage-config.js';
 
-export type { StorageConfig } from './storage-config.js';
+export type { StorageConfig };
 
 export interface ListenerConfig {
   address: string;
@@ -131,10 +131,7 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
   const storageBlocks = [...labelled(doc.storage, 'storage'), ...labelled(doc.backend, 'backend')];
   if (storageBlocks.length !== 1) throw new InvalidRequestError('exactly one storage (or backend) block is required');
   const [storageType, storageBody] = storageBlocks[0] as [string, Block];
-  const storageKeys = STORAGE_KEYS.get(storageType);
-  if (!storageKeys)
-    throw new InvalidRequestError(`unknown storage type "${storageType}"; use "sqlite", "etcd" or "inmem"`);
-  refuseUnknown(storageBody, storageKeys, `in storage "${storageType}"`);
+  refuseUnknown(storageBody, storageTypeOf(storageType).keys, `in storage "${storageType}"`);
   const listeners = labelled(doc.listener, 'listener').map(([type, body]) => {
     if (type !== 'tcp') throw new InvalidRequestError(`unknown listener type "${type}"; use "tcp"`);
     refuseUnknown(body, KNOWN_KEYS.listener, 'in listener "tcp"');
@@ -149,7 +146,7 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
   if (doc.ui !== undefined && typeof doc.ui !== 'boolean') throw new InvalidRequestError('ui must be true or false');
   checkSystemLeaseTtls(doc);
   return {
-    storage: storageConfig(storageType, storageBody),
+    storage: parseStorageBlock(storageType, storageBody),
     listeners,
     apiAddr: typeof doc.api_addr === 'string' ? doc.api_addr : undefined,
     clusterAddr: typeof doc.cluster_addr === 'string' ? doc.cluster_addr : undefined,

@@ -9,10 +9,8 @@ import { createApiHandler, type RequestMetrics } from '../http/handler.js';
 import { MAX_JSON_DEPTH_SETTING } from '../http/json-body.js';
 import type { ListenerAddress } from '../http/listener.js';
 import type { ServerInfo } from '../http/sys-raw.js';
-import { InvalidRequestError } from '../logical/errors.js';
-import { EtcdChangeFeed, EtcdHaLock, EtcdStorage, type StorageBackend } from '../storage/index.js';
+import type { StorageHa } from '../storage/index.js';
 import type { ServerConfig } from './config.js';
-import type { EtcdConfig } from './storage-config.js';
 
 /** How often a standby echoes to the active server (`sys/ha-status` shows when it last did), on the injected clock. */
 export const ECHO_INTERVAL_MS = 2_000;
@@ -39,16 +37,14 @@ export interface HaWiring {
 }
 
 /**
- * HA on etcd: the lock sits beside the data prefix, and the active server advertises `api_addr`
+ * HA on a shared storage (its lock and change feed): the active server advertises `api_addr`
  * (the first listener's address when not set) and `cluster_addr` (with the bound port when it names port 0).
  */
-export function etcdHa(
-  backend: StorageBackend,
-  etcd: EtcdConfig,
+export function haWiring(
+  storage: StorageHa,
   config: ServerConfig,
   deps: { clock: Clock; logger: Logger; bound: () => readonly ListenerAddress[]; core: () => Core },
 ): HaWiring {
-  if (!(backend instanceof EtcdStorage)) throw new InvalidRequestError('ha_enabled needs storage "etcd"');
   const cluster = config.clusterAddr
     ? new ClusterListener({
         clusterAddr: config.clusterAddr,
@@ -61,11 +57,10 @@ export function etcdHa(
     : undefined;
   let apiHandler: ReturnType<typeof createApiHandler> = (_req, res) => res.destroy();
   const options: HaOptions = {
-    newLock: (value) =>
-      new EtcdHaLock({ client: backend.client, key: backend.haLockKey, ttlSeconds: etcd.lockTtlSeconds, value }),
+    newLock: (value) => storage.newLock(value),
     advertise: () => ({ apiAddr: config.apiAddr ?? deps.bound()[0]?.url ?? '', clusterAddr: cluster?.url ?? '' }),
     onActive: (tls) => cluster?.useTls(tls),
-    feed: new EtcdChangeFeed(backend),
+    feed: storage.feed,
     isPerformanceStandby: config.disablePerformanceStandby !== true,
   };
   const forwarder = cluster

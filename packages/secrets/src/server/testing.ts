@@ -4,6 +4,7 @@ import { type Clock, cryptoRandom, FakeClock, type Logger, type Random, silentLo
 import { BUILTIN_BACKENDS } from '../catalog.js';
 import type { BuiltinBackends } from '../core/namespaces/builtin-mounts.js';
 import type { BackendCatalog, BackendFactory } from '../core/router/mounts.js';
+import { parseStorageBlock } from '../storage/index.js';
 import { buildServer, type WardServer } from './build-server.js';
 import type { ListenerConfig, StorageConfig } from './config.js';
 import { initializeDev } from './dev-mode.js';
@@ -61,7 +62,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const clock = options.clock ?? new FakeClock(Date.now());
   const server = await buildServer({
     config: {
-      storage: options.storage ?? { type: 'inmem' },
+      storage: options.storage ?? parseStorageBlock('inmem', {}),
       listeners: [{ address: '127.0.0.1:0', tlsDisable: true, maxRequestSize: 0, ...options.listener }],
       logLevel: 'info',
       logJson: false,

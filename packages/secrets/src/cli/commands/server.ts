@@ -6,6 +6,7 @@ import { loadConfigFile, type ServerConfig } from '../../server/config.js';
 import { type DevCredentials, initializeDev } from '../../server/dev-mode.js';
 import { createDevTls, type DevTlsFiles } from '../../server/dev-tls.js';
 import { VERSION } from '../../server/version.js';
+import { parseStorageBlock } from '../../storage/index.js';
 import { flagBool, flagValue, type ParsedArgs, UsageError } from '../flags.js';
 
 /** The flags of `ward server`. */
@@ -106,7 +107,7 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
 
 function devConfig(address: string, tls: DevTlsFiles | undefined): ServerConfig {
   return {
-    storage: { type: 'inmem' },
+    storage: parseStorageBlock('inmem', {}),
     listeners: [{ address, tlsDisable: !tls, tlsCertFile: tls?.certFile, tlsKeyFile: tls?.keyFile, maxRequestSize: 0 }],
     logLevel: 'info',
     logJson: false,

@@ -1,18 +1,9 @@
 import type { Clock, Logger } from '@ward/base';
 import type { ChangeFeed } from '../../storage/change-feed.js';
+import type { HaLock } from '../../storage/ha-lock.js';
 import type { ClusterTls } from './cluster-tls.js';
 
-/** A lock only one server holds at a time (an etcd lease-backed key); the storage layer provides it. */
-export interface HaLock {
-  /** Resolves once this server holds the lock; rejects when released meanwhile or when storage fails. */
-  acquire(): Promise<void>;
-  /** What the holder advertised, or `undefined` when nobody holds the lock. */
-  holder(): Promise<string | undefined>;
-  /** Called if the lock is lost while held (storage unreachable for longer than the lock's TTL). */
-  onLost(handler: () => void): void;
-  /** Steps down or stops waiting; the lock is free for another server at once. */
-  release(): Promise<void>;
-}
+export type { HaLock };
 
 /** Where the active server can be reached, as it advertises itself in the lock. */
 export interface LeaderAddresses {

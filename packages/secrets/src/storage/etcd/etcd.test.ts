@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { storageCases } from '../storage.case.js';
+import { type EtcdProcess, startEtcd } from '../testing.js';
 import { EtcdStorage } from './etcd.js';
-import { storageCases } from './storage.case.js';
-import { type EtcdProcess, startEtcd } from './testing.js';
 
 describe('EtcdStorage', () => {
   let etcd: EtcdProcess;

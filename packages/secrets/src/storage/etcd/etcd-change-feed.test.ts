@@ -1,8 +1,8 @@
 import { after, before, describe } from 'node:test';
-import { changeFeedCases } from './change-feed.case.js';
+import { changeFeedCases } from '../change-feed.case.js';
+import { type EtcdProcess, startEtcd } from '../testing.js';
 import { EtcdStorage } from './etcd.js';
 import { EtcdChangeFeed } from './etcd-change-feed.js';
-import { type EtcdProcess, startEtcd } from './testing.js';
 
 describe('EtcdChangeFeed (issue 19 point 7)', () => {
   let etcd: EtcdProcess;

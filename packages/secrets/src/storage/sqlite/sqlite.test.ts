@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { storageCases } from '../storage.case.js';
 import { SqliteStorage } from './sqlite.js';
-import { storageCases } from './storage.case.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

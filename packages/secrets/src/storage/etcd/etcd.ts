@@ -1,6 +1,6 @@
 import { Etcd3, type IOptions, type IRequestOp } from 'etcd3';
-import { InternalError } from '../logical/errors.js';
-import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from './storage.js';
+import { InternalError } from '../../logical/errors.js';
+import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from '../storage.js';
 
 export interface EtcdStorageOptions {
   /** Client URLs of the cluster's members (`http://` or `https://`). */

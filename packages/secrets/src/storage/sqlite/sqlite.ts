@@ -2,10 +2,10 @@ import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { InternalError } from '../logical/errors.js';
+import { InternalError } from '../../logical/errors.js';
+import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from '../storage.js';
 import { encodeGroup } from './sqlite-group.js';
 import type { GroupAnswer, WriterSetup } from './sqlite-writer.js';
-import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from './storage.js';
 
 export interface SqliteStorageOptions {
   /** The database file; its directory is created (mode 0700) when missing. */

@@ -1,5 +1,5 @@
 import type { Etcd3, Lease, Watcher } from 'etcd3';
-import { InternalError } from '../logical/errors.js';
+import { InternalError } from '../../logical/errors.js';
 
 export interface EtcdHaLockOptions {
   client: Etcd3;

@@ -4,8 +4,8 @@ import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
+import { type EtcdProcess, startEtcd } from '../testing.js';
 import { EtcdHaLock } from './etcd-lock.js';
-import { type EtcdProcess, startEtcd } from './testing.js';
 
 const LOCK_MODULE = new URL('./etcd-lock.js', import.meta.url).href;
 
@@ -49,7 +49,7 @@ describe('EtcdHaLock (issue 19 point 2)', () => {
       setInterval(() => {}, 1000);
     `;
     const holder = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+      cwd: fileURLToPath(new URL('../../../..', import.meta.url)),
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = once(holder, 'exit');

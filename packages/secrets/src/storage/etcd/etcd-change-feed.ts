@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IWatchResponse, Watcher } from 'etcd3';
-import type { ChangeFeed, StorageChange } from './change-feed.js';
+import type { ChangeFeed, StorageChange } from '../change-feed.js';
 import { type EtcdStorage, prefixEnd } from './etcd.js';
 
 /** How long to wait before asking etcd again when restarting a cancelled watch failed. */

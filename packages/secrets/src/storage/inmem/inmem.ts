@@ -1,5 +1,5 @@
-import { InternalError } from '../logical/errors.js';
-import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from './storage.js';
+import { InternalError } from '../../logical/errors.js';
+import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from '../storage.js';
 
 /** A map in memory: the dev-mode backend, lost on exit. */
 export class InmemStorage implements StorageBackend {

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import type { StorageOperation } from '../storage.js';
 import { decodeGroup, type GroupRequest } from './sqlite-group.js';
-import type { StorageOperation } from './storage.js';
 
 /**
  * The write side of SqliteStorage, in a worker thread of its own: it commits each group of writes

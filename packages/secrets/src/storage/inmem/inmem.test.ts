@@ -1,5 +1,5 @@
 import { describe } from 'node:test';
+import { storageCases } from '../storage.case.js';
 import { InmemStorage } from './inmem.js';
-import { storageCases } from './storage.case.js';
 
 describe('InmemStorage', () => storageCases(async () => new InmemStorage()));

@@ -1,4 +1,4 @@
-import type { StorageOperation } from './storage.js';
+import type { StorageOperation } from '../storage.js';
 
 /**
  * A group of writes as SqliteStorage sends it to its writer thread: flat, so that posting it
