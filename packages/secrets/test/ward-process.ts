@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempHome } from '../src/cli/testing.js';
+import { request } from '../src/server/testing.js';
 
 /** The `bin/ward` executable of this checkout. */
 export const WARD_BIN = fileURLToPath(new URL('../../../../bin/ward', import.meta.url));
@@ -90,6 +93,41 @@ export async function startDevWard(rootToken: string, flags: string[] = []): Pro
     const [, url = ''] = await ward.waitFor(/export VAULT_ADDR='([^']+)'/);
     await ward.waitFor(/Ward server started!/);
     return { ward, url, env: { VAULT_ADDR: url, VAULT_TOKEN: rootToken, HOME: await tempHome() } };
+  } catch (err) {
+    ward.child.kill('SIGKILL');
+    throw err;
+  }
+}
+
+/** A started `ward server -config` on SQLite storage, initialised with one key share and unsealed. */
+export interface SqliteWard {
+  ward: WardProcess;
+  url: string;
+  rootToken: string;
+  unsealKey: string;
+  /** The SQLite file. */
+  databasePath: string;
+}
+
+/**
+ * Starts `ward server` on a SQLite file in `dir` (durable writes: each acknowledged write is on
+ * disk), initialises it with one key share over HTTP and unseals it.
+ */
+export async function startSqliteWard(dir: string): Promise<SqliteWard> {
+  const databasePath = join(dir, 'ward.db');
+  const config = join(dir, 'ward.hcl');
+  await writeFile(
+    config,
+    `storage "sqlite" {\n  path = "${databasePath}"\n}\nlistener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\n`,
+  );
+  const ward = startWard(['server', `-config=${config}`]);
+  try {
+    const [, url = ''] = await ward.waitFor(/listening: url=(http:\/\/\S+)/);
+    const init = await request(url, 'PUT', 'sys/init', { body: { secret_shares: 1, secret_threshold: 1 } });
+    const [unsealKey = ''] = init.body.keys_base64 ?? [];
+    const unseal = await request(url, 'PUT', 'sys/unseal', { body: { key: unsealKey } });
+    if (unseal.body?.sealed !== false) throw new Error(`not unsealed: ${JSON.stringify(unseal.body)}`);
+    return { ward, url, rootToken: init.body.root_token, unsealKey, databasePath };
   } catch (err) {
     ward.child.kill('SIGKILL');
     throw err;

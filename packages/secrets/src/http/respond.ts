@@ -16,6 +16,7 @@ export const STATUS: Record<ErrorCode, number> = {
   precondition_failed: 412,
   request_too_large: 413,
   unsupported_media_type: 415,
+  too_many_requests: 429,
   internal: 500,
   upstream_failed: 502,
   sealed: 503,

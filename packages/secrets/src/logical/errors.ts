@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'precondition_failed'
   | 'request_too_large'
+  | 'too_many_requests'
   | 'upstream_failed'
   | 'sealed'
   | 'internal';
@@ -79,6 +80,11 @@ export class RequestTooLargeError extends LogicalError {
   constructor(limitBytes: number) {
     super(`http: request body too large (limit ${limitBytes} bytes)`);
   }
+}
+
+/** The server will not take this request now (a bounded queue is full or its wait ran out); retry later. 429. */
+export class TooManyRequestsError extends LogicalError {
+  readonly code = 'too_many_requests';
 }
 
 /** A required call to a third party (LDAP, KMS, object store) failed. 502. */

@@ -75,7 +75,8 @@ export function pathLogin(d: AppRoleDeps) {
           if (role.bind_secret_id) {
             if (!data.secret_id) throw new InvalidRequestError('missing secret_id');
             // Counted before the check, so concurrent guesses cannot outrun the lockout threshold.
-            const attempt = d.lockout.reserve(roleId, true);
+            // Beyond the failures the role id has left, an attempt waits for a place (issue 28).
+            const attempt = await d.lockout.acquire(roleId, true);
             if (!attempt) throw PermissionDeniedError.denied();
             try {
               secret = await useSecretId(d, storage, name, data.secret_id, req.remoteAddress);

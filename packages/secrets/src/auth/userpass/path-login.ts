@@ -2,7 +2,7 @@ import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors.js';
 import { tokenGrant } from '../common/index.js';
 import type { UserpassDeps } from './deps.js';
-import { normalizeUsername, userStore } from './user-store.js';
+import { normalizeUsername, type UserRecord, userStore } from './user-store.js';
 
 /** The one answer for a wrong password and an unknown user (spec: 403), so neither tells which it was. */
 const badCredentials = () => new PermissionDeniedError('invalid username or password');
@@ -21,15 +21,19 @@ export function pathLogin(d: UserpassDeps) {
         handler: async ({ storage, data }) => {
           const name = normalizeUsername(data.username);
           if (!data.password) throw new InvalidRequestError('missing password');
-          const user = await userStore.get(storage, name);
-          const attempt = d.lockout.reserve(name, user !== undefined);
+          const isKnownUser = (await userStore.get(storage, name)) !== undefined;
+          // Waits while the checks running for this name fill the failures it has left (issue 28).
+          const attempt = await d.lockout.acquire(name, isKnownUser);
           if (!attempt) {
             // A refused name costs the same check as any other, so timing tells no lock (and no user) apart.
             await d.hasher.verify(data.password, undefined);
             throw PermissionDeniedError.denied();
           }
           let isValid = false;
+          let user: UserRecord | undefined;
           try {
+            // Read again: the user may have changed while this attempt waited.
+            user = await userStore.get(storage, name);
             // Unknown users are hashed against a dummy: same work, same answer.
             isValid = await d.hasher.verify(data.password, user?.password_hash);
           } finally {
