@@ -1,5 +1,6 @@
 export type { ChangeFeed, StorageChange } from './change-feed.js';
 export { EtcdChangeFeed, EtcdHaLock, EtcdStorage, type EtcdStorageOptions } from './etcd/index.js';
+export { FileStorage, type FileStorageOptions } from './file/index.js';
 export type { HaLock } from './ha-lock.js';
 export { InmemStorage } from './inmem/index.js';
 export {

@@ -1,5 +1,6 @@
 import { InvalidRequestError } from '../logical/errors.js';
 import { etcdStorage } from './etcd/index.js';
+import { fileStorage } from './file/index.js';
 import { inmemStorage } from './inmem/index.js';
 import { sqliteStorage } from './sqlite/index.js';
 import type { StorageBackend } from './storage.js';
@@ -10,6 +11,7 @@ const STORAGE_TYPES: ReadonlyMap<string, StorageType> = new Map([
   ['inmem', inmemStorage],
   ['sqlite', sqliteStorage],
   ['etcd', etcdStorage],
+  ['file', fileStorage],
 ]);
 
 /**

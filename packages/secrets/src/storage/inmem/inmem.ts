@@ -1,4 +1,5 @@
 import { InternalError } from '../../logical/errors.js';
+import { compareCodePoints } from '../code-point-order.js';
 import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from '../storage.js';
 
 /** A map in memory: the dev-mode backend, lost on exit. */
@@ -84,26 +85,4 @@ export class InmemStorage implements StorageBackend {
 function copyValue(key: string, value: unknown): Uint8Array {
   if (!(value instanceof Uint8Array)) throw new InternalError(`storage value for "${key}" must be a Uint8Array`);
   return new Uint8Array(value);
-}
-
-/**
- * Orders strings by Unicode code point, which is the byte order of their UTF-8 form:
- * the order SQLite (and Go, for the established servers) sort keys in. Plain `sort()`
- * compares UTF-16 units and would put an emoji before U+FF5E.
- */
-function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
-
-/** Moves surrogates (astral code points) above U+E000–U+FFFF, keeping order within each group. */
-function codePointRank(unit: number): number {
-  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
-  if (unit >= 0xe000) return unit - 0x800;
-  return unit;
 }
