@@ -2,7 +2,7 @@ import { ownedOrganization, type Principal, requireUser } from '../auth/principa
 import type { PlatformContext } from '../context.js';
 import { NotFoundError } from '../jsonapi/errors.js';
 import { paginationMembers, parsePage, slicePage } from '../jsonapi/pagination.js';
-import type { TokenRow } from '../store/index.js';
+import type { Tables, TokenRow, UserRow } from '../store/index.js';
 import type { ApiRoute } from './api-route.js';
 import { attributesOf, expiryAttribute, optionalString } from './input.js';
 import { tokenResource } from './resources.js';
@@ -13,17 +13,23 @@ export const tokenRoutes: ApiRoute[] = [
     method: 'POST',
     pattern: '/users/:user_id/authentication-tokens',
     handler: async (ctx, req) => {
-      const user = await selfOrAdmin(ctx, req.principal, req.params.user_id);
+      const caller = requireUser(req.principal);
       const attributes = attributesOf(req.body ?? { data: { type: 'authentication-tokens' } }, 'authentication-tokens');
       const description = optionalString(attributes, 'description') ?? null;
       const nowMs = ctx.clock.now();
       const expiredAtMs = expiryAttribute(attributes, 'expired-at', nowMs);
-      const { row, secret } = await ctx.store.tokens.createUserToken({
-        userId: user.id,
-        description,
-        expiredAtMs,
-        nowMs,
+      const { row, secret } = await ctx.store.transaction(async (tx) => {
+        const user = await ownerOrFirstToken(tx, caller, req.params.user_id, nowMs);
+        return tx.tokens.createUserToken({ userId: user.id, description, expiredAtMs, nowMs });
       });
+      if (row.user_id !== caller.id) {
+        // The one exception to "a user's tokens are that user's": kept on record.
+        ctx.logger.warn('first token issued by a site administrator', {
+          admin: caller.id,
+          user: row.user_id,
+          issued_id: row.id, // the token's id (at-…), never its secret
+        });
+      }
       return { status: 201, document: { data: tokenResource(row, secret) } };
     },
   },
@@ -91,14 +97,18 @@ function selfUser(principal: Principal, userId: string | undefined) {
 }
 
 /**
- * The user named in the path when the caller is that user or a site administrator: Ward has no
- * password sign-in, so an administrator hands a new user the first token.
+ * The user named in the path when the caller is that user, or a site administrator handing that
+ * user a first token: Ward has no password sign-in, so a new user gets one from an administrator.
+ * Once the user holds a working token, only they make more (as the established platform, where a
+ * user's tokens are that user's alone); otherwise an administrator could act as anyone at will.
+ * A user whose every token is deleted or expired can be given a first token again.
  */
-async function selfOrAdmin(ctx: PlatformContext, principal: Principal, userId: string | undefined) {
-  const caller = requireUser(principal);
+async function ownerOrFirstToken(tx: Tables, caller: UserRow, userId: string | undefined, nowMs: number) {
   if (caller.id === userId) return caller;
-  const user = caller.is_site_admin === 1 ? await ctx.store.users.get(userId ?? '') : undefined;
+  const user = caller.is_site_admin === 1 ? await tx.users.get(userId ?? '') : undefined;
   if (!user) throw new NotFoundError();
+  const tokens = await tx.tokens.forUser(user.id);
+  if (tokens.some((t) => t.expired_at === null || t.expired_at > nowMs)) throw new NotFoundError();
   return user;
 }
 
