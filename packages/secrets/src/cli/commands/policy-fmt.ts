@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { parse } from '@cdktf/hcl2json';
+import { parseHcl } from '@ward/base';
 import { CliError, defineCommand } from '../command.js';
 import { formatPolicy } from '../policy-format.js';
 
@@ -14,7 +14,7 @@ export const policyFmtCommand = defineCommand({
   async run({ args: [file = ''] }, ctx) {
     const text = await ctx.readFile(file);
     try {
-      await parse(file, text);
+      parseHcl(text);
     } catch (err) {
       throw new CliError(`failed to parse policy ${file}: ${(err as Error).message}`, 1);
     }

@@ -1,4 +1,4 @@
-import { parse as parseHcl } from '@cdktf/hcl2json';
+import { parseHcl } from '@ward/base';
 
 /** One `rule "charset"` block: at least `minChars` characters of the password come from `charset`. */
 export interface CharsetRule {
@@ -45,7 +45,8 @@ export async function parsePasswordPolicy(text: string): Promise<PasswordPolicy>
 async function parseDocument(text: string): Promise<Record<string, unknown>> {
   let doc: unknown;
   try {
-    doc = text.trim().startsWith('{') ? JSON.parse(text) : await parseHcl('policy.hcl', text);
+    // HCL1, as the established server reads password policies (JSON is kept as JSON: its forms are all accepted below).
+    doc = text.trim().startsWith('{') ? JSON.parse(text) : parseHcl(text).body;
   } catch (err) {
     throw new PolicyTextError(`unable to parse policy: ${(err as Error).message.split('\n')[0]}`);
   }

@@ -1,4 +1,4 @@
-import { parse as parseHcl } from '@cdktf/hcl2json';
+import { HclSyntaxError, parseHcl } from '@ward/base';
 import { parseDurationSeconds } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { type Capability, isCapability } from './capabilities.js';
@@ -41,10 +41,10 @@ const PATH_KEYS = new Set([
  */
 export async function parsePolicy(name: string, text: string): Promise<Policy> {
   try {
-    const doc = await decode(text);
-    checkKeys(doc, TOP_LEVEL_KEYS, '');
+    const { doc, lineOf } = decode(text);
+    checkKeys(doc, TOP_LEVEL_KEYS, '', lineOf);
     const paths: PathRule[] = [];
-    for (const [path, block] of pathBlocks(doc.path)) paths.push(parsePathRule(path, block));
+    for (const [path, block] of pathBlocks(doc.path)) paths.push(parsePathRule(path, block, lineOf));
     return { name, paths };
   } catch (err) {
     if (err instanceof PolicySyntaxError) throw new InvalidRequestError(`failed to parse policy: ${err.message}`);
@@ -52,19 +52,17 @@ export async function parsePolicy(name: string, text: string): Promise<Policy> {
   }
 }
 
-/** JSON text is read as JSON (the HCL parser only reads native syntax); anything else as HCL. */
-async function decode(text: string): Promise<Json> {
-  if (text.trimStart().startsWith('{')) {
-    try {
-      return asObject(JSON.parse(text), 'policy');
-    } catch (err) {
-      throw new PolicySyntaxError((err as Error).message);
-    }
-  }
+/**
+ * HCL1 (or JSON) text as a document. Policies are HCL1 in the established server, so the brace of
+ * a block may stand on the next line, and JSON is flattened the way that parser does it.
+ */
+function decode(text: string): { doc: Json; lineOf: (block: object, key: string) => number | undefined } {
   try {
-    return (await parseHcl('policy.hcl', text)) as Json;
+    const { body, lineOf } = parseHcl(text);
+    return { doc: body, lineOf };
   } catch (err) {
-    throw new PolicySyntaxError(String((err as Error).message ?? err).replace(/^parse config: /, ''));
+    if (err instanceof HclSyntaxError) throw new PolicySyntaxError(err.message);
+    throw err;
   }
 }
 
@@ -81,10 +79,10 @@ function* pathBlocks(section: unknown): Generator<[string, Json]> {
   }
 }
 
-function parsePathRule(written: string, block: Json): PathRule {
+function parsePathRule(written: string, block: Json, lineOf: LineOf): PathRule {
   const path = written.startsWith('/') ? written.slice(1) : written;
   const where = `path "${path}"`;
-  checkKeys(block, PATH_KEYS, `${where}: `);
+  checkKeys(block, PATH_KEYS, `${where}: `, lineOf);
   if (path.includes('+*')) throw new PolicySyntaxError(`${where}: invalid use of wildcards ('+*' is forbidden)`);
   const hasSegmentWildcards = path.includes('+');
   // A `+` rule keeps its `*`: the matcher needs both to rank it against other candidates.
@@ -159,9 +157,13 @@ function stringList(raw: unknown, where: string): string[] {
   return raw as string[];
 }
 
-function checkKeys(obj: Json, valid: ReadonlySet<string>, where: string): void {
+type LineOf = (block: object, key: string) => number | undefined;
+
+function checkKeys(obj: Json, valid: ReadonlySet<string>, where: string, lineOf: LineOf): void {
   for (const key of Object.keys(obj)) {
-    if (!valid.has(key)) throw new PolicySyntaxError(`${where}invalid key "${key}"`);
+    if (valid.has(key)) continue;
+    const line = lineOf(obj, key);
+    throw new PolicySyntaxError(`${where}invalid key "${key}"${line ? ` on line ${line}` : ''}`);
   }
 }
 
