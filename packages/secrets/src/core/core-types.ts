@@ -4,6 +4,7 @@ import type { HaOptions } from './ha/index.js';
 import type { BuiltinBackends } from './namespaces/builtin-mounts.js';
 import type { ManagedKeyLookup } from './router/managed-key-access.js';
 import type { BackendCatalog, MountInput } from './router/mounts.js';
+import type { SealSetup } from './seal/index.js';
 import type { MetricsReport } from './system-core.js';
 
 // What a Core is built from, and the shapes it reports. Kept apart from core.ts so that file holds only the lifecycle.
@@ -33,6 +34,8 @@ export interface CoreDeps {
   managedKeys?: ManagedKeyLookup;
   /** What `sys/metrics` reports; without it the endpoint answers that metrics are not collected. */
   metrics?: MetricsReport;
+  /** The configured seal (auto-unseal, migration); Shamir without it. Wrappers come from the composition root. */
+  seal?: SealSetup;
   /** Several servers share the storage: an unsealed server is standby until it holds the HA lock. */
   ha?: HaOptions;
 }
@@ -43,13 +46,19 @@ export const NO_METRICS: MetricsReport = {
 
 /** The object `sys/seal-status` and `sys/unseal` return. */
 export interface SealStatus {
-  type: 'shamir';
+  /** `shamir`, or the configured auto seal's stanza name. */
+  type: string;
   initialized: boolean;
   sealed: boolean;
   t: number;
   n: number;
   progress: number;
   nonce: string;
+  /** A seal migration is pending: unseal with the old seal's shares and `migrate`. */
+  migration: boolean;
+  /** An auto seal: `t`, `n` and `progress` count recovery shares. */
+  recovery_seal: boolean;
+  recovery_seal_type?: 'shamir';
   cluster_name?: string;
   cluster_id?: string;
 }

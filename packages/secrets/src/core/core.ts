@@ -14,7 +14,7 @@ import { handleRequest } from './request-handling.js';
 import { MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { Scheduler } from './scheduler/index.js';
-import { SealKeys } from './seal/index.js';
+import { type Migration, SealKeys } from './seal/index.js';
 import { serverControls } from './server-controls.js';
 import { createSnapshotControls, type SnapshotControls } from './snapshots.js';
 import { createTokensAndLeases } from './token-leases.js';
@@ -63,7 +63,7 @@ export class Core {
     const { physical, random, clock, logger } = deps;
     this.barrier = new AesGcmBarrier({ physical, random, clock });
     const createRootToken = async () => (await this.tokens.createRoot()).token;
-    this.sealKeys = new SealKeys({ physical, random, createRootToken });
+    this.sealKeys = new SealKeys({ physical, random, createRootToken, seal: deps.seal });
     this.ha = new CoreHa(deps.ha, { barrier: this.barrier, clock, logger, version: deps.version });
     this.snapshots = createSnapshotControls({
       physical,
@@ -130,43 +130,92 @@ export class Core {
   }
 
   /**
-   * Initialises storage: root key, unseal-key shares and a root token. The server stays
-   * sealed afterwards; the operator unseals it with the shares. `mounts` replaces the default
-   * engines (dev mode mounts its own `secret/`).
+   * Initialises storage: root key, key shares and a root token. With Shamir the shares are
+   * unseal shares and the server stays sealed until the operator unseals it with them; with an
+   * auto seal they are recovery shares and the server unseals itself at once. `mounts`
+   * replaces the default engines (dev mode mounts its own `secret/`).
    */
-  async initialize(opts: { shares: number; threshold: number; mounts?: DefaultMount[] }) {
+  async initialize(opts: {
+    shares: number;
+    threshold: number;
+    recoveryShares?: number;
+    recoveryThreshold?: number;
+    mounts?: DefaultMount[];
+  }) {
     if (await this.isInitialized()) throw new InvalidRequestError('Vault is already initialized');
-    const { keyShares, rootKey } = await this.sealKeys.initialize({ shares: opts.shares, threshold: opts.threshold });
-    await this.barrier.initialize(rootKey);
-    await this.barrier.unseal(rootKey);
+    const { keyShares, recoveryShares, rootKey } = await this.sealKeys.initialize({
+      shares: opts.shares,
+      threshold: opts.threshold,
+      recoveryShares: opts.recoveryShares ?? 0,
+      recoveryThreshold: opts.recoveryThreshold ?? 0,
+    });
+    try {
+      await this.barrier.initialize(rootKey);
+      await this.barrier.unseal(rootKey);
+    } finally {
+      rootKey.fill(0);
+    }
+    let rootToken: string;
     try {
       await putJson(this.barrier, 'core/cluster', {
         cluster_name: `vault-cluster-${randomUuid(this.deps.random).slice(0, 8)}`,
         cluster_id: randomUuid(this.deps.random),
       } satisfies ClusterInfo);
       await this.tokens.setup();
-      const { token } = await this.tokens.createRoot();
+      rootToken = (await this.tokens.createRoot()).token;
       await this.mounts.load(opts.mounts ?? this.deps.defaultMounts);
-      return { keys: keyShares, rootToken: token };
     } finally {
       await this.seal();
     }
+    await this.unsealWithStoredKeys();
+    return { keys: keyShares, recoveryKeys: recoveryShares, rootToken };
   }
 
-  /** Adds one key share; unseals when the threshold is reached. */
-  async submitUnsealKey(keyText: string): Promise<SealStatus> {
-    const config = await this.sealKeys.config();
-    if (!config || !(await this.isInitialized())) throw new InvalidRequestError('Vault is not initialized');
+  /**
+   * Adds one key share (an unseal share, or a recovery share with an auto seal); unseals when the
+   * threshold is reached. With `migrate`, the shares are the old seal's and a threshold of them
+   * also moves the storage to the configured seal.
+   */
+  async submitUnsealKey(keyText: string, options: { migrate?: boolean } = {}): Promise<SealStatus> {
+    if (!(await this.isInitialized())) throw new InvalidRequestError('Vault is not initialized');
     if (!this.isSealed()) return this.sealStatus();
-    const rootKey = await this.sealKeys.submit(keyText, config.secret_threshold);
-    if (!rootKey) return this.sealStatus();
+    const unlocked = await this.sealKeys.submit(keyText, { migrate: options.migrate === true });
+    if (!unlocked) return this.sealStatus();
+    try {
+      await this.unsealWithRootKey(unlocked.rootKey, unlocked.migration);
+    } finally {
+      // Key material leaves memory as soon as it has served.
+      unlocked.rootKey.fill(0);
+      unlocked.migration?.discard();
+    }
+    return this.sealStatus();
+  }
+
+  /**
+   * Auto-unseal: with an auto seal and no migration pending, reads the root key through the key
+   * service and unseals, then re-wraps the seal's entries if its key was rotated. Answers whether
+   * it unsealed (false with Shamir, before initialisation, or when already unsealed).
+   */
+  async unsealWithStoredKeys(): Promise<boolean> {
+    if (!this.isSealed() || !(await this.isInitialized())) return false;
+    const source = await this.sealKeys.migrationSource();
+    if (source !== undefined) {
+      this.deps.logger.warn("seal migration pending: unseal with the old seal's keys and -migrate");
+      return false;
+    }
+    const rootKey = await this.sealKeys.storedRootKey();
+    if (!rootKey) return false;
     try {
       await this.unsealWithRootKey(rootKey);
     } finally {
-      // Key material leaves memory as soon as it has served.
       rootKey.fill(0);
     }
-    return this.sealStatus();
+    try {
+      await this.sealKeys.upgradeKeys(this.deps.logger);
+    } catch (err) {
+      this.deps.logger.warn('could not re-wrap the seal entries under the current seal key', { err });
+    }
+    return true;
   }
 
   resetUnsealProgress(): void {
@@ -174,9 +223,18 @@ export class Core {
     this.sealKeys.resetProgress();
   }
 
-  /** Opens the barrier and starts everything that lives behind it. */
-  async unsealWithRootKey(rootKey: Uint8Array): Promise<void> {
+  /** Opens the barrier (finishing a seal migration, if one is given) and starts everything that lives behind it. */
+  async unsealWithRootKey(rootKey: Uint8Array, migration?: Migration): Promise<void> {
     await this.barrier.unseal(rootKey);
+    if (migration) {
+      try {
+        await migration.finish((alsoWrite) => this.barrier.rotateRootKey(alsoWrite));
+      } catch (err) {
+        this.barrier.seal();
+        throw err;
+      }
+      this.deps.logger.info('seal migration complete', { from: migration.from, to: migration.to });
+    }
     // A standby reports the cluster it belongs to (sys/health, sys/seal-status) though it loads nothing else.
     this.#cluster = await getJson<ClusterInfo>(this.barrier, 'core/cluster');
     if (this.ha.isEnabled) return this.ha.start(this.#haHooks());
@@ -313,16 +371,21 @@ export class Core {
   }
 
   async sealStatus(): Promise<SealStatus> {
-    const config = await this.sealKeys.config();
+    const stored = await this.sealKeys.config();
+    const shares = await this.sealKeys.shareConfig();
     const sealed = this.isSealed() && !this.isStandby();
+    const isRecoverySeal = this.sealKeys.isRecoverySeal;
     return {
-      type: 'shamir',
-      initialized: config !== undefined,
+      type: this.sealKeys.type,
+      initialized: stored !== undefined,
       sealed,
-      t: config?.secret_threshold ?? 0,
-      n: config?.secret_shares ?? 0,
+      t: shares?.secret_threshold ?? 0,
+      n: shares?.secret_shares ?? 0,
       progress: this.sealKeys.progress,
       nonce: this.sealKeys.nonce,
+      migration: sealed && (await this.sealKeys.migrationSource().catch(() => 'unknown')) !== undefined,
+      recovery_seal: isRecoverySeal,
+      ...(isRecoverySeal ? { recovery_seal_type: 'shamir' } : {}),
       ...(sealed ? {} : this.#cluster),
     };
   }

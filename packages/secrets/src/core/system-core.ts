@@ -55,12 +55,19 @@ export interface LockoutMount {
   control: LockoutControl;
 }
 
-/** Key-share operations of the Shamir seal (`sys/rekey/*`, `sys/generate-root/*`; root namespace only). */
+/** A rekey of unseal or recovery shares. */
+export type RekeyAdmin = Pick<
+  RekeyOperation,
+  'status' | 'start' | 'cancel' | 'update' | 'verifyStatus' | 'restartVerification' | 'verify'
+>;
+
+/** Key-share operations of the seal (`sys/rekey/*`, `sys/rekey-recovery-key/*`, `sys/generate-root/*`; root namespace only). */
 export interface SealKeyAdmin {
-  rekey: Pick<
-    RekeyOperation,
-    'status' | 'start' | 'cancel' | 'update' | 'verifyStatus' | 'restartVerification' | 'verify'
-  >;
+  /** Whether the seal is an auto seal: operators hold recovery shares, and `sys/rekey/*` does not apply. */
+  readonly isRecoverySeal: boolean;
+  rekey: RekeyAdmin;
+  /** Present with an auto seal only. */
+  rekeyRecovery: RekeyAdmin | undefined;
   rootGeneration: Pick<RootGeneration, 'status' | 'start' | 'cancel' | 'update'>;
 }
 

@@ -33,21 +33,27 @@ export const RAW_ROUTES: ReadonlyMap<string, RawHandler> = new Map(
       if (isRead(ctx)) return sendJson(ctx.res, 200, { initialized: await ctx.core.isInitialized() });
       requireWrite(ctx);
       const body = await ctx.body();
-      if (!isAbsent(body.pgp_keys) || !isAbsent(body.root_token_pgp_key)) {
+      if (!isAbsent(body.pgp_keys) || !isAbsent(body.root_token_pgp_key) || !isAbsent(body.recovery_pgp_keys)) {
         throw new InvalidRequestError('PGP-encrypted key shares are not supported by this server');
       }
-      if (!isAbsent(body.recovery_shares) || !isAbsent(body.recovery_threshold)) {
-        throw new InvalidRequestError(
-          'parameters recovery_shares,recovery_threshold not applicable to seal type shamir',
-        );
-      }
-      const { keys, rootToken } = await ctx.core.initialize({
-        shares: intParam(body.secret_shares, 'secret_shares'),
-        threshold: intParam(body.secret_threshold, 'secret_threshold'),
+      const { isRecoverySeal, type } = ctx.core.sealKeys;
+      checkInitFamily(body, isRecoverySeal, type);
+      // An auto seal has one stored share, which nobody holds.
+      const { keys, recoveryKeys, rootToken } = await ctx.core.initialize({
+        shares: isRecoverySeal ? 1 : intParam(body.secret_shares, 'secret_shares'),
+        threshold: isRecoverySeal ? 1 : intParam(body.secret_threshold, 'secret_threshold'),
+        recoveryShares: intParam(body.recovery_shares ?? 0, 'recovery_shares'),
+        recoveryThreshold: intParam(body.recovery_threshold ?? 0, 'recovery_threshold'),
       });
       sendJson(ctx.res, 200, {
         keys: keys.map((k) => Buffer.from(k).toString('hex')),
         keys_base64: keys.map((k) => Buffer.from(k).toString('base64')),
+        ...(recoveryKeys.length > 0
+          ? {
+              recovery_keys: recoveryKeys.map((k) => Buffer.from(k).toString('hex')),
+              recovery_keys_base64: recoveryKeys.map((k) => Buffer.from(k).toString('base64')),
+            }
+          : {}),
         root_token: rootToken,
       });
     },
@@ -65,7 +71,7 @@ export const RAW_ROUTES: ReadonlyMap<string, RawHandler> = new Map(
       } else if (typeof body.key !== 'string' || body.key === '') {
         throw new InvalidRequestError("'key' must be specified in request body as JSON, or 'reset' set to true");
       } else {
-        await ctx.core.submitUnsealKey(body.key);
+        await ctx.core.submitUnsealKey(body.key, { migrate: body.migrate === true || body.migrate === 'true' });
       }
       sendJson(ctx.res, 200, await sealStatusBody(ctx));
     },
@@ -98,8 +104,6 @@ async function sealStatusBody(ctx: RawContext) {
     ...(await ctx.core.sealStatus()),
     version: ctx.info.version,
     build_date: ctx.info.buildDate,
-    migration: false,
-    recovery_seal: false,
     storage_type: ctx.info.storageType,
     removed_from_cluster: false,
   };
@@ -169,6 +173,20 @@ function requireWrite(ctx: RawContext): void {
  */
 function isAbsent(value: unknown): boolean {
   return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+/**
+ * `secret_*` belong to Shamir, `recovery_*` to an auto seal; the other family is refused with
+ * the established text, naming the parameters given (0 counts as not given, as there).
+ */
+function checkInitFamily(body: Record<string, unknown>, isRecoverySeal: boolean, sealType: string): void {
+  const given = (names: string[]) => names.filter((n) => !isAbsent(body[n]) && body[n] !== 0 && body[n] !== '0');
+  const wrong = isRecoverySeal
+    ? given(['secret_shares', 'secret_threshold'])
+    : given(['recovery_shares', 'recovery_threshold']);
+  if (wrong.length > 0) {
+    throw new InvalidRequestError(`parameters ${wrong.join(',')} not applicable to seal type ${sealType}`);
+  }
 }
 
 function intParam(value: unknown, name: string): number {

@@ -9,6 +9,7 @@ import type { ListenerTlsOptions } from '../http/listener.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import { parseStorageBlock, type StorageConfig, storageType as storageTypeOf } from '../storage/index.js';
 import type { TelemetryConfig } from './metrics.js';
+import { parseSeals, type SealsConfig } from './seal-config.js';
 
 export type { StorageConfig };
 
@@ -42,6 +43,8 @@ export interface ServerConfig {
   logRequests?: boolean;
   /** `disable_performance_standby = true`: an HA standby serves nothing itself (reads are redirected too). */
   disablePerformanceStandby?: boolean;
+  /** `seal "<type>" { … }` stanzas (auto-unseal, seal migration); none: Shamir. */
+  seals?: SealsConfig;
   /** `telemetry { disable_hostname, prometheus_retention_time }`; absent = hostname label, no Prometheus output. */
   telemetry?: TelemetryConfig;
 }
@@ -109,6 +112,7 @@ const KNOWN_KEYS = {
     'kms_library',
     'log_requests',
     'disable_performance_standby',
+    'seal',
   ],
   kms_library: ['name', 'library'],
   // `telemetry { unauthenticated_metrics_access }` is the server's own (the proxy has no metrics).
@@ -155,6 +159,7 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
     telemetry: telemetryConfig(telemetryBlocks),
     logRequests: isTrue(doc.log_requests),
     disablePerformanceStandby: isTrue(doc.disable_performance_standby),
+    seals: parseSeals(labelled(doc.seal, 'seal'), refuseUnknown),
   };
 }
 

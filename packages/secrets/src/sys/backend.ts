@@ -92,6 +92,7 @@ export function createSystemBackend(
       unauthenticated: [
         'internal/specs/openapi',
         'rekey/*',
+        'rekey-recovery-key/*',
         'generate-root/*',
         'internal/ui/mounts',
         'internal/ui/mounts/*',

@@ -1,4 +1,4 @@
-import type { SealKeyAdmin } from '../core/system-core.js';
+import type { RekeyAdmin, SealKeyAdmin } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
@@ -17,12 +17,36 @@ export function requireKey(key: string | undefined): string {
   return key;
 }
 
-/** `sys/rekey/*`: replace the unseal key shares (the root key stays). */
+/** `sys/rekey/*` (the unseal shares; the root key stays) and `sys/rekey-recovery-key/*` (an auto seal's recovery shares). */
 export function pathRekey(keys: SealKeyAdmin): PathDefinition[] {
-  const { rekey } = keys;
+  const unseal = () => {
+    if (keys.isRecoverySeal) {
+      throw new InvalidRequestError(
+        'with an auto seal there are no unseal key shares to rekey; rekey the recovery keys at sys/rekey-recovery-key',
+      );
+    }
+    return keys.rekey;
+  };
+  const recovery = () => {
+    if (!keys.rekeyRecovery) throw new InvalidRequestError('recovery keys not supported');
+    return keys.rekeyRecovery;
+  };
+  return [...rekeyPaths('rekey', unseal, 'unseal'), ...rekeyPaths('rekey-recovery-key', recovery, 'recovery')];
+}
+
+function rekeyPaths(prefix: string, target: () => RekeyAdmin, what: 'unseal' | 'recovery'): PathDefinition[] {
+  const rekey = {
+    status: () => target().status(),
+    start: (o: Parameters<RekeyAdmin['start']>[0]) => target().start(o),
+    cancel: () => target().cancel(),
+    update: (key: string, nonce: string) => target().update(key, nonce),
+    verifyStatus: () => target().verifyStatus(),
+    restartVerification: () => target().restartVerification(),
+    verify: (key: string, nonce: string) => target().verify(key, nonce),
+  };
   return [
     definePath({
-      pattern: 'rekey/init',
+      pattern: `${prefix}/init`,
       fields: {
         secret_shares: field.int({ description: 'Number of new shares.', default: 5 }),
         secret_threshold: field.int({ description: 'Shares needed to unseal.', default: 3 }),
@@ -58,12 +82,12 @@ export function pathRekey(keys: SealKeyAdmin): PathDefinition[] {
         },
       },
       help: {
-        synopsis: 'Start, read or cancel a rekey of the unseal key shares.',
-        description: 'Holders of the current shares then submit them to `sys/rekey/update`.',
+        synopsis: `Start, read or cancel a rekey of the ${what} key shares.`,
+        description: `Holders of the current shares then submit them to \`sys/${prefix}/update\`.`,
       },
     }),
     definePath({
-      pattern: 'rekey/update',
+      pattern: `${prefix}/update`,
       fields: keyFields,
       operations: {
         update: {
@@ -75,7 +99,7 @@ export function pathRekey(keys: SealKeyAdmin): PathDefinition[] {
       help: { synopsis: 'Submit a share toward a rekey.', description: 'The new shares are shown once.' },
     }),
     definePath({
-      pattern: 'rekey/verify',
+      pattern: `${prefix}/verify`,
       fields: keyFields,
       operations: {
         read: { summary: 'Progress of the verification.', handler: async () => bare(rekey.verifyStatus()) },
@@ -95,7 +119,7 @@ export function pathRekey(keys: SealKeyAdmin): PathDefinition[] {
       },
     }),
     definePath({
-      pattern: 'rekey/backup',
+      pattern: prefix === 'rekey' ? 'rekey/backup' : 'rekey/recovery-key-backup',
       fields: {},
       operations: {
         read: {

@@ -222,6 +222,31 @@ export class AesGcmBarrier implements Storage {
     return this.keyStatus();
   }
 
+  /**
+   * Replaces the root key: the keyring (unchanged) is stored encrypted with a new random root key,
+   * in one transaction with the writes `alsoWrite` makes for it (the seal's entries that keep the
+   * new key), so a crash leaves either the old key in force or the new one, never neither. A seal
+   * migration to an auto seal does this: whoever held the old unseal shares and a copy of the old
+   * storage must not be able to open the new data.
+   */
+  async rotateRootKey(alsoWrite: (newRootKey: Uint8Array) => Promise<StorageOperation[]>): Promise<void> {
+    this.#writable();
+    const state = this.#unsealed();
+    const newRootKey = this.#random.bytes(KEY_BYTES);
+    try {
+      await this.#persistKeyring(state.keyring, newRootKey, await alsoWrite(newRootKey));
+    } catch (err) {
+      newRootKey.fill(0);
+      throw err;
+    }
+    if (this.#state !== state) {
+      newRootKey.fill(0);
+      throw new SealedError();
+    }
+    state.rootKey.fill(0);
+    state.rootKey = newRootKey;
+  }
+
   /** The active term, when it was installed and how many values it has encrypted. */
   keyStatus(): KeyStatus {
     const { term, installTimeMs, encryptions } = this.#unsealed().keyring.active;
@@ -347,7 +372,7 @@ export class AesGcmBarrier implements Storage {
     return encrypted;
   }
 
-  async #persistKeyring(keyring: Keyring, rootKey: Uint8Array): Promise<void> {
+  async #persistKeyring(keyring: Keyring, rootKey: Uint8Array, alsoWrite: StorageOperation[] = []): Promise<void> {
     const json = Buffer.from(keyring.toJson(), 'utf8');
     const keyringValue = encryptEntry(rootKey, KEYRING_ENTRY_TERM, KEYRING_PATH, this.#random.bytes(NONCE_BYTES), json);
     json.fill(0);
@@ -356,6 +381,7 @@ export class AesGcmBarrier implements Storage {
     await this.#physical.transaction([
       { op: 'put', key: KEYRING_PATH, value: keyringValue },
       { op: 'put', key: ROOT_KEY_PATH, value: rootKeyValue },
+      ...alsoWrite,
     ]);
   }
 }

@@ -1,3 +1,5 @@
+export { AutoSeal } from './auto-seal.js';
+export { RECOVERY_CONFIG_PATH, RECOVERY_KEY_PATH } from './recovery-keys.js';
 export {
   RekeyOperation,
   type RekeyResult,
@@ -9,7 +11,9 @@ export {
   RootGeneration,
   type RootGenerationStatus,
 } from './root-generation.js';
-export { SealKeys } from './seal-keys.js';
+export { SealKeys, type SealSetup } from './seal-keys.js';
+export type { Migration } from './seal-migration.js';
+export type { SealWrapper, WrappedKey } from './seal-wrapper.js';
 export {
   SEAL_CONFIG_PATH,
   type SealConfig,

@@ -2,7 +2,8 @@ import { type Random, randomUuid } from '@ward/base';
 import { KeyedMutex } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { KeyShareSet } from './key-share-set.js';
-import type { PendingKeyShares, ShamirSeal } from './shamir-seal.js';
+import type { KeyShareTarget } from './key-share-target.js';
+import { type PendingKeyShares, validateCounts } from './shamir-seal.js';
 import { parseUnsealKey } from './unseal-progress.js';
 
 /** `sys/rekey/init` status, field names as established. */
@@ -62,14 +63,14 @@ interface Verification {
  * back (so nobody loses the vault to a mistyped distribution). The root key is unchanged.
  */
 export class RekeyOperation {
-  readonly #seal: ShamirSeal;
+  readonly #seal: KeyShareTarget;
   readonly #random: Random;
   /** One share at a time: the share that completes the threshold must not race another. */
   readonly #lock = new KeyedMutex();
   #attempt: Attempt | undefined;
   #verification: Verification | undefined;
 
-  constructor(deps: { seal: ShamirSeal; random: Random }) {
+  constructor(deps: { seal: KeyShareTarget; random: Random }) {
     this.#seal = deps.seal;
     this.#random = deps.random;
   }
@@ -94,7 +95,7 @@ export class RekeyOperation {
   async start(options: { shares: number; threshold: number; requireVerification: boolean }): Promise<RekeyStatus> {
     if (this.#attempt) throw new InvalidRequestError('rekey already in progress');
     // Validates the counts now, with the established texts, rather than after every share is in.
-    (await this.#seal.newKeyShares(new Uint8Array(32), options)).kek.fill(0);
+    validateCounts(options.shares, options.threshold);
     this.#attempt = { nonce: randomUuid(this.#random), ...options, collected: new KeyShareSet() };
     return this.status();
   }

@@ -2,8 +2,8 @@ import { type Random, randomBase62, randomUuid } from '@ward/base';
 import { KeyedMutex } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { KeyShareSet } from './key-share-set.js';
+import type { KeyShareTarget } from './key-share-target.js';
 import { checkNonce } from './rekey-operation.js';
-import type { ShamirSeal } from './shamir-seal.js';
 import { parseUnsealKey } from './unseal-progress.js';
 
 /**
@@ -39,13 +39,13 @@ interface Attempt {
  * pad and base64-encoded (no padding), which only the holder of the pad can decode.
  */
 export class RootGeneration {
-  readonly #seal: ShamirSeal;
+  readonly #seal: KeyShareTarget;
   readonly #random: Random;
   readonly #createRootToken: () => Promise<string>;
   readonly #lock = new KeyedMutex();
   #attempt: Attempt | undefined;
 
-  constructor(deps: { seal: ShamirSeal; random: Random; createRootToken: () => Promise<string> }) {
+  constructor(deps: { seal: KeyShareTarget; random: Random; createRootToken: () => Promise<string> }) {
     this.#seal = deps.seal;
     this.#random = deps.random;
     this.#createRootToken = deps.createRootToken;

@@ -21,11 +21,15 @@ const NONCE_BYTES = 12;
 const UNSEAL_KEYS_TERM = 1;
 const AUTH_FAILED = 'cipher: message authentication failed';
 
-/** Stored at `core/seal-config`; field names as the established servers write them. */
+/**
+ * Stored at `core/seal-config`; field names as the established servers write them. `type` is
+ * `shamir`, or an auto seal's type (then 1 share, 1 threshold, 1 stored share: nobody holds it).
+ */
 export interface SealConfig {
-  type: 'shamir';
+  type: string;
   secret_shares: number;
   secret_threshold: number;
+  stored_shares?: number;
 }
 
 /** Key shares made but not yet in force (`ShamirSeal.newKeyShares`). */
@@ -92,9 +96,21 @@ export class ShamirSeal {
    * Refuses bad counts with the established 400 messages. The caller zeroes `kek` when done.
    */
   async newKeyShares(rootKey: Uint8Array, options: { shares: number; threshold: number }): Promise<PendingKeyShares> {
-    validateCounts(options.shares, options.threshold);
-    const kek = this.#random.bytes(KEY_BYTES);
+    return this.keySharesOf(this.#random.bytes(KEY_BYTES), rootKey, options);
+  }
+
+  /**
+   * Shares of the given unseal key `kek` (taken over: zeroed on failure, else by the caller
+   * through `pending.kek`) with `rootKey` encrypted under it. A migration from an auto seal
+   * makes the recovery key the unseal key this way, so the recovery shares unseal from then on.
+   */
+  async keySharesOf(
+    kek: Uint8Array,
+    rootKey: Uint8Array,
+    options: { shares: number; threshold: number },
+  ): Promise<PendingKeyShares> {
     try {
+      validateCounts(options.shares, options.threshold);
       const keys = Buffer.from(JSON.stringify([Buffer.from(rootKey).toString('base64')]), 'utf8');
       const nonce = this.#random.bytes(NONCE_BYTES);
       const sealedRootKey = encryptEntry(kek, UNSEAL_KEYS_TERM, UNSEAL_KEYS_PATH, nonce, keys);
@@ -148,7 +164,20 @@ export class ShamirSeal {
    * Wrong, mixed or duplicate shares are an `InvalidRequestError` starting `invalid key: `.
    */
   async recoverRootKey(shares: Uint8Array[]): Promise<Uint8Array> {
+    const { rootKey, kek } = await this.recoverKeys(shares);
+    kek.fill(0);
+    return rootKey;
+  }
+
+  /**
+   * Like `recoverRootKey`, but hands back the unseal key (KEK) too: a migration to an auto seal
+   * keeps it as the recovery key, so the operators' shares stay valid. The caller zeroes both.
+   */
+  async recoverKeys(shares: Uint8Array[]): Promise<{ rootKey: Uint8Array; kek: Uint8Array }> {
     const config = await this.config();
+    if (config?.type !== undefined && config.type !== 'shamir') {
+      throw new InternalError(`the stored seal is "${config.type}", not shamir`);
+    }
     if (!config) throw new InvalidRequestError('Vault is not initialized');
     if (shares.length < config.secret_threshold) {
       throw new InvalidRequestError(
@@ -158,6 +187,7 @@ export class ShamirSeal {
     const stored = await this.#physical.get(UNSEAL_KEYS_PATH);
     if (stored === undefined) throw new InternalError(`seal is configured but ${UNSEAL_KEYS_PATH} is missing`);
     const kek = config.secret_threshold === 1 ? new Uint8Array(shares[0]!) : await combineShares(shares);
+    let isKept = false;
     try {
       if (kek.length !== KEY_BYTES) {
         throw new InvalidRequestError(
@@ -170,15 +200,16 @@ export class ShamirSeal {
       const [rootKey] = JSON.parse(plaintext.toString('utf8')) as string[];
       plaintext.fill(0);
       if (rootKey === undefined) throw new InternalError(`${UNSEAL_KEYS_PATH} holds no key`);
-      return new Uint8Array(Buffer.from(rootKey, 'base64'));
+      isKept = true;
+      return { rootKey: new Uint8Array(Buffer.from(rootKey, 'base64')), kek };
     } finally {
-      kek.fill(0);
+      if (!isKept) kek.fill(0);
     }
   }
 }
 
 /** The checks and texts of the established servers, in their order. */
-function validateCounts(shares: number, threshold: number): void {
+export function validateCounts(shares: number, threshold: number): void {
   if (!Number.isSafeInteger(shares)) throw new InvalidRequestError('shares must be an integer');
   if (!Number.isSafeInteger(threshold)) throw new InvalidRequestError('threshold must be an integer');
   if (shares < 1) throw new InvalidRequestError('shares must be at least one');
@@ -192,7 +223,7 @@ function validateCounts(shares: number, threshold: number): void {
 }
 
 /** Lagrange-combines the shares; the checks come first so the errors read like HashiCorp's. */
-async function combineShares(shares: Uint8Array[]): Promise<Uint8Array> {
+export async function combineShares(shares: Uint8Array[]): Promise<Uint8Array> {
   const fail = (reason: string) => new InvalidRequestError(`invalid key: failed to compute combined key: ${reason}`);
   const length = shares[0]?.length ?? 0;
   if (shares.some((s) => s.length !== length)) throw fail('all parts must be the same length');
