@@ -35,6 +35,7 @@ export async function completeLogin(
   const identity = core.namespaceServices().identity(namespace.id);
   const entity = await identity.loginEntity(route.entry.accessor, grant.aliasName);
   if (entity.disabled) throw PermissionDeniedError.denied();
+  if (grant.groupAliases) await identity.syncExternalGroups(route.entry.accessor, entity.id, grant.groupAliases);
   const config = route.entry.config;
   const issued = await core.tokens.issueLogin(
     grant,

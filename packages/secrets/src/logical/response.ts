@@ -91,6 +91,11 @@ export interface LoginGrant {
   aliasName: string;
   /** Appended to the mount's name in the token's display name (`userpass-alice`). */
   displayName: string;
+  /**
+   * Names of the caller's groups at the method (LDAP groups, an OIDC groups claim): the entity
+   * becomes a member of the external groups with these aliases at the mount, and of no others there.
+   */
+  groupAliases?: string[];
   policies: string[];
   metadata: Record<string, string>;
   ttl: number;

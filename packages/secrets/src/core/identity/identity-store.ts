@@ -206,6 +206,29 @@ export class IdentityStore {
     });
   }
 
+  /**
+   * Makes the entity a member of exactly those external groups whose alias at `mountAccessor`
+   * is one of `names` (case-insensitive), and of no other external group of that mount: the
+   * groups an auth method reported at this login. Names without a group alias are ignored.
+   */
+  syncExternalGroups(mountAccessor: string, entityId: string, names: readonly string[]): Promise<void> {
+    return this.write(async () => {
+      const wanted = new Set(names.map((n) => n.toLowerCase()));
+      for (const alias of this.#groupAliases.values()) {
+        if (alias.mount_accessor !== mountAccessor) continue;
+        const group = this.#groups.get(alias.canonical_id);
+        if (!group || group.type !== 'external') continue;
+        const isMember = group.member_entity_ids.includes(entityId);
+        const shouldBe = wanted.has(alias.name.toLowerCase());
+        if (isMember === shouldBe) continue;
+        const member_entity_ids = shouldBe
+          ? [...group.member_entity_ids, entityId]
+          : group.member_entity_ids.filter((m) => m !== entityId);
+        await this.saveGroup({ ...group, member_entity_ids, last_update_time_ms: this.now() });
+      }
+    });
+  }
+
   // ---- groups --------------------------------------------------------------------------
 
   group(id: string): GroupRecord | undefined {
