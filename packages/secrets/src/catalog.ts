@@ -1,6 +1,7 @@
 import { createAppRoleBackend } from './auth/approle/index.js';
 import { createGcpBackend } from './auth/gcp/index.js';
 import { createGitHubBackend } from './auth/github/index.js';
+import { createJwtBackend } from './auth/jwt/index.js';
 import { createUserpassBackend } from './auth/userpass/index.js';
 import type { DefaultMount } from './core/core-types.js';
 import type { BackendCatalog } from './core/router/mounts.js';
@@ -28,6 +29,9 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
     ['approle', createAppRoleBackend],
     ['gcp', createGcpBackend],
     ['github', createGitHubBackend],
+    ['jwt', createJwtBackend],
+    // One backend under both established names: `oidc` mounts are used for the browser flow.
+    ['oidc', createJwtBackend],
     ['userpass', createUserpassBackend],
   ]),
 };

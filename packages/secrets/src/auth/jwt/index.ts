@@ -1,0 +1,1 @@
+export { createJwtBackend } from './backend.js';

@@ -1,0 +1,22 @@
+import type { LogicalResponse } from '../../logical/response.js';
+import { tokenGrant } from '../common/index.js';
+import { groupsOf, mappedMetadata, userOf } from './claims.js';
+import type { JwtRole } from './jwt-store.js';
+
+/**
+ * The login a token's verified claims earn under `role`: the user claim is the alias, the mapped
+ * claims and the role's name are the metadata, and the groups claim names the external groups.
+ */
+export function loginFor(roleName: string, role: JwtRole, claims: Record<string, unknown>): LogicalResponse {
+  const user = userOf(claims, role);
+  const metadata = { ...mappedMetadata(claims, role), role: roleName };
+  return {
+    login: {
+      aliasName: user,
+      displayName: user,
+      metadata,
+      groupAliases: groupsOf(claims, role),
+      ...tokenGrant(role.token),
+    },
+  };
+}
