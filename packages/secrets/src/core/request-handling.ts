@@ -24,11 +24,21 @@ export { withIdentityPolicies } from './request-auth.js';
  */
 export async function handleRequest(core: PipelineCore, req: LogicalRequest): Promise<LogicalResponse | undefined> {
   if (core.isSealed()) throw new SealedError();
-  const { namespace, path } = core.namespaceServices().namespaces.resolve(req.namespace, req.path);
-  const fullPath = `${namespace.path}${path}`;
-  const matched = core.router.find(fullPath);
+  const resolved = core.namespaceServices().namespaces.resolve(req.namespace, req.path);
+  const { namespace } = resolved;
+  let { path } = resolved;
+  let fullPath = `${namespace.path}${path}`;
+  let matched = core.router.find(fullPath);
   // One match of the backend's paths serves the existence check and the call.
   const target = matched && req.operation !== 'help' ? matched.route.backend.match(matched.relativePath) : undefined;
+  if (target && matched && target.path !== matched.relativePath) {
+    // Judged, audited and served under the name the backend acts on (`Admin` is `admin`), so a
+    // policy about one name covers every spelling of it (issue 28).
+    path = withTail(path, matched.relativePath, target.path);
+    req.path = withTail(req.path, matched.relativePath, target.path);
+    fullPath = `${namespace.path}${path}`;
+    matched = { route: matched.route, relativePath: target.path };
+  }
   const isUnauthenticated = matched
     ? matchesSpecialPath(matched.route.backend.specialPaths.unauthenticated, matched.relativePath)
     : false;
@@ -84,6 +94,11 @@ export async function handleRequest(core: PipelineCore, req: LogicalRequest): Pr
     // The request that spends a token's last use still succeeds; the token goes right after.
     if (auth?.isLastUse && auth.caller.accessor) await core.tokens.revokeTree(auth.caller.accessor);
   }
+}
+
+/** `text` with its ending `tail` replaced by `replacement` (of the same length: only letter case differs). */
+function withTail(text: string, tail: string, replacement: string): string {
+  return text.endsWith(tail) ? text.slice(0, text.length - tail.length) + replacement : text;
 }
 
 /** Where a request stands once its backend has answered. */

@@ -126,6 +126,11 @@ export interface Backend {
 
 /** One request path matched against a backend's declarations. */
 export interface PathMatch {
+  /**
+   * The path as the backend acts on it: the one matched, with the captures declared
+   * `caseInsensitive` lower-cased. The core judges, audits and serves the request under it.
+   */
+  readonly path: string;
   /** Whether a write's target exists (`create` vs `update`); `undefined` without an existence check. */
   exists(req: BackendRequest): Promise<boolean | undefined>;
   /** Validates the input and calls the operation's handler. */
@@ -164,7 +169,7 @@ export function createBackend(spec: BackendSpec): Backend {
       return found && isListOnly(found.def) ? found : undefined;
     };
     const found = matchDef(path) ?? listOnly(path);
-    return found && matchedPath(found.def, found.captured, spec.storage);
+    return found && matchedPath(found.def, found.captured, spec.storage, foldCaptures(found.def, found.captured, path));
   };
   const find = (path: string) => {
     const found = match(path);
@@ -203,8 +208,23 @@ export function createBackend(spec: BackendSpec): Backend {
   };
 }
 
-function matchedPath(def: PathDefinition, captured: Record<string, string>, storage: Storage): PathMatch {
+/**
+ * `path` with the captures of `def` declared case-insensitive lower-cased: `path` itself when
+ * there are none. The handler still gets the captures as sent (it finds the object by any
+ * spelling, and may keep the spelling a name was created with).
+ */
+function foldCaptures(def: PathDefinition, captured: Record<string, string>, path: string): string {
+  if (def.foldedCaptures.length === 0) return path;
+  const values = { ...captured };
+  for (const name of def.foldedCaptures) values[name] = (values[name] ?? '').toLowerCase();
+  const folded = def.pattern.build(values);
+  // A list-only path matched with the slash it was sent without.
+  return folded.length === path.length + 1 && !path.endsWith('/') ? folded.slice(0, -1) : folded;
+}
+
+function matchedPath(def: PathDefinition, captured: Record<string, string>, storage: Storage, path: string): PathMatch {
   return {
+    path,
     async exists(req) {
       if (!def.spec.existenceCheck) return undefined;
       // Only asks whether the target exists: a missing required field is reported by the write itself.

@@ -23,6 +23,12 @@ export interface FieldSpec<T> {
   readonly default: T | undefined;
   /** Set on fields captured from the URL path. */
   readonly inPath: boolean;
+  /**
+   * A path capture naming an object whose name the backend folds to lower case (`Admin` and
+   * `admin` are one user): the router lower-cases it in the path the ACL judges, audit logs and
+   * the backend is called with, so a policy about `admin` also covers `ADMIN` (issue 28).
+   */
+  readonly isCaseInsensitive: boolean;
   readonly openapi: OpenApiType;
   /** Coerces a supplied raw value, throwing a field-validation `InvalidRequestError`. */
   parse(raw: unknown, name: string): T;
@@ -40,9 +46,15 @@ interface FieldOptions<T> {
 /** `T` when the options give a default or make the field required, else `T | undefined`. */
 type Valued<T, O> = O extends { default: T } ? T : O extends { required: true } ? T : T | undefined;
 
-function make<T>(openapi: OpenApiType, parse: (raw: unknown, name: string) => T, o: FieldOptions<T>, inPath = false) {
+function make<T>(
+  openapi: OpenApiType,
+  parse: (raw: unknown, name: string) => T,
+  o: FieldOptions<T>,
+  inPath = false,
+  isCaseInsensitive = false,
+) {
   const { description, required = false, requiredFor = [], default: fallback } = o;
-  return { description, required, requiredFor, default: fallback, inPath, openapi, parse };
+  return { description, required, requiredFor, default: fallback, inPath, isCaseInsensitive, openapi, parse };
 }
 
 export function conversionError(name: string, detail: string): InvalidRequestError {
@@ -180,9 +192,18 @@ export const field = {
       },
       o,
     ) as FieldSpec<Valued<V, O>>,
-  /** A value captured from the URL path (`:name` or `*name` in the pattern); always present when matched. */
-  path: (o: { description: string }): FieldSpec<string> =>
-    make({ type: 'string' }, parseString, { ...o, required: true }, true),
+  /**
+   * A value captured from the URL path (`:name` or `*name` in the pattern); always present when
+   * matched. `caseInsensitive`: the backend folds this name to lower case (see `isCaseInsensitive`).
+   */
+  path: (o: { description: string; caseInsensitive?: boolean }): FieldSpec<string> =>
+    make(
+      { type: 'string' },
+      parseString,
+      { description: o.description, required: true },
+      true,
+      o.caseInsensitive ?? false,
+    ),
 };
 
 export type Fields = Record<string, FieldSpec<unknown>>;

@@ -42,6 +42,8 @@ export interface PathDefinition {
   readonly pattern: CompiledPattern;
   /** Field names in lower case, computed once: every response checks input keys against them. */
   readonly knownFields: ReadonlySet<string>;
+  /** Captures the router lower-cases (fields declared `caseInsensitive`); empty for most paths. */
+  readonly foldedCaptures: readonly string[];
 }
 
 /**
@@ -54,5 +56,6 @@ export function definePath<F extends Fields>(spec: PathSpec<F>): PathDefinition 
     if (!spec.fields[name]?.inPath) throw new Error(`path ${spec.pattern}: capture "${name}" needs a field.path()`);
   }
   const knownFields = new Set(Object.keys(spec.fields).map((k) => k.toLowerCase()));
-  return { spec: spec as unknown as PathSpec<Fields>, pattern, knownFields };
+  const foldedCaptures = pattern.captures.filter((name) => spec.fields[name]?.isCaseInsensitive);
+  return { spec: spec as unknown as PathSpec<Fields>, pattern, knownFields, foldedCaptures };
 }

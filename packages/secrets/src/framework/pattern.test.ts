@@ -95,4 +95,10 @@ describe('compilePattern', () => {
   it('refuses a name captured twice', () => {
     assert.throws(() => compilePattern('a/:name/b/:name'), /invalid path pattern/);
   });
+
+  it('builds back the path it matches from captured values (issue 28: the folded path)', () => {
+    const p = compilePattern('role/:role_name/secret-id/*rest?');
+    assert.equal(p.build({ role_name: 'admin', rest: 'x/y' }), 'role/admin/secret-id/x/y');
+    assert.equal(p.build({ role_name: 'admin', rest: '' }), 'role/admin/secret-id/');
+  });
 });

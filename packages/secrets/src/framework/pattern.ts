@@ -15,12 +15,15 @@ export interface CompiledPattern {
   match(path: string): Record<string, string> | undefined;
   /** OpenAPI form: `/keys/{name}`. */
   readonly openapiPath: string;
+  /** The path this pattern matches with `values` as its captures (the inverse of `match`). */
+  build(values: Record<string, string>): string;
 }
 
 export function compilePattern(source: string): CompiledPattern {
   const captures: string[] = [];
   const openapi: string[] = [];
-  const parts = source.split('/').map((segment) => {
+  const segments = source.split('/');
+  const parts = segments.map((segment) => {
     const m = /^([:*])([a-z_][a-z0-9_]*)(\?)?$/.exec(segment);
     if (!m) {
       // A typo such as `:Name` would otherwise become a literal that no request ever matches.
@@ -51,7 +54,17 @@ export function compilePattern(source: string): CompiledPattern {
       }
       return values;
     },
+    build(values) {
+      return segments
+        .map((segment) => (/^[:*]/.test(segment) ? (values[captureName(segment)] ?? '') : segment))
+        .join('/');
+    },
   };
+}
+
+/** `name` of a `:name`, `*name` or `*name?` segment. */
+function captureName(segment: string): string {
+  return segment.replace(/^[:*]|\?$/g, '');
 }
 
 function escapeRegex(text: string): string {

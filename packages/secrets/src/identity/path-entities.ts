@@ -104,7 +104,7 @@ export function pathEntities(d: IdentityDeps) {
     }),
     definePath({
       pattern: 'entity/name/*key',
-      fields: { key: field.path({ description: 'Entity name.' }), ...writable },
+      fields: { key: field.path({ description: 'Entity name.', caseInsensitive: true }), ...writable },
       operations: {
         update: {
           summary: 'Create or update an entity by name.',

@@ -113,7 +113,7 @@ export function pathGroups(d: IdentityDeps) {
     }),
     definePath({
       pattern: 'group/name/*key',
-      fields: { key: field.path({ description: 'Group name.' }), ...writable },
+      fields: { key: field.path({ description: 'Group name.', caseInsensitive: true }), ...writable },
       operations: byKey(
         d,
         (name) => d.store.groupByName(name),

@@ -3,7 +3,7 @@ import { decodeIfBase64, definePath, field, type PathDefinition } from '../frame
 import { InvalidRequestError, NotFoundError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
 
-const nameField = field.path({ description: 'Name of the policy (stored lower case).' });
+const nameField = field.path({ description: 'Name of the policy (stored lower case).', caseInsensitive: true });
 const policyField = field.string({ description: 'The policy document, HCL or JSON; may be base64-encoded.' });
 
 /**

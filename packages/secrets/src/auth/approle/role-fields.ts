@@ -7,7 +7,7 @@ import type { RoleRecord } from './role-store.js';
 
 /** The write fields of `role/:role_name`, the deprecated names included. */
 export const roleFields = {
-  role_name: field.path({ description: 'Name of the role (case-insensitive).' }),
+  role_name: field.path({ description: 'Name of the role (case-insensitive).', caseInsensitive: true }),
   bind_secret_id: field.bool({ description: 'Require a secret id at login (default true).' }),
   secret_id_bound_cidrs: field.commaStrings({ description: 'CIDR blocks secret ids may be used from.' }),
   bound_cidr_list: field.commaStrings({ description: 'Deprecated: use `secret_id_bound_cidrs`.' }),

@@ -26,7 +26,10 @@ export function pathMaps(): PathDefinition[] {
       definePath({
         pattern: `map/${kind}/:key`,
         fields: {
-          key: field.path({ description: `GitHub ${what} name (case-insensitive; a team by name or slug).` }),
+          key: field.path({
+            description: `GitHub ${what} name (case-insensitive; a team by name or slug).`,
+            caseInsensitive: true,
+          }),
           value: field.string({ description: 'Comma-separated policies.', default: '' }),
         },
         operations: {

@@ -50,7 +50,10 @@ export function pathCreate(d: TokenBackendDeps) {
     });
   const withRole = definePath({
     pattern: 'create/:role_name',
-    fields: { ...createFields, role_name: field.path({ description: 'Role to create the token through.' }) },
+    fields: {
+      ...createFields,
+      role_name: field.path({ description: 'Role to create the token through.', caseInsensitive: true }),
+    },
     operations: {
       update: {
         summary: 'Create a token through a role.',

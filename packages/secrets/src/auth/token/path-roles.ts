@@ -3,7 +3,7 @@ import { definePath, type FieldValues, field } from '../../framework/index.js';
 import type { TokenBackendDeps } from './deps.js';
 
 const roleFields = {
-  role_name: field.path({ description: 'Name of the role.' }),
+  role_name: field.path({ description: 'Name of the role.', caseInsensitive: true }),
   allowed_policies: field.commaStrings({ description: 'Policies tokens of this role may have; also their default.' }),
   disallowed_policies: field.commaStrings({ description: 'Policies tokens of this role may never have.' }),
   allowed_policies_glob: field.commaStrings({ description: 'Globs of allowed policies.' }),

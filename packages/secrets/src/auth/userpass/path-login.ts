@@ -12,7 +12,7 @@ export function pathLogin(d: UserpassDeps) {
   return definePath({
     pattern: 'login/:username',
     fields: {
-      username: field.path({ description: 'Username (case-insensitive).' }),
+      username: field.path({ description: 'Username (case-insensitive).', caseInsensitive: true }),
       password: field.string({ description: 'Password.' }),
     },
     operations: {

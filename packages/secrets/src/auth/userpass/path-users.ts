@@ -6,7 +6,10 @@ import { applyTokenFields, EMPTY_TOKEN_PARAMS, tokenFields, tokenReadData } from
 import type { UserpassDeps } from './deps.js';
 import { normalizeUsername, type UserRecord, userStore } from './user-store.js';
 
-const username = field.path({ description: 'Username (case-insensitive; letters, digits, `_`, `-`, `.`).' });
+const username = field.path({
+  description: 'Username (case-insensitive; letters, digits, `_`, `-`, `.`).',
+  caseInsensitive: true,
+});
 const password = field.string({ description: 'Password (write-only).' });
 
 async function requireUser(storage: Storage, name: string): Promise<UserRecord> {

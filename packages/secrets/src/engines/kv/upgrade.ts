@@ -195,6 +195,7 @@ export function unavailableWhileUpgrading(backend: Backend, upgrade: KvUpgrade):
   // Once the upgrade is over, requests reach the backend as they would unwrapped.
   const after = <T>(next: () => Promise<T>): Promise<T> => (upgrade.active ? upgrade.check().then(next) : next());
   const guarded = (m: PathMatch): PathMatch => ({
+    path: m.path,
     exists: (req) => after(() => m.exists(req)),
     handle: (req) => after(() => m.handle(req)),
   });

@@ -29,7 +29,7 @@ interface LeaseInternal {
 export function pathCreds(d: RotationDeps): PathDefinition {
   return definePath({
     pattern: 'creds/*name',
-    fields: { name: field.path({ description: 'Name of the dynamic role.' }) },
+    fields: { name: field.path({ description: 'Name of the dynamic role.', caseInsensitive: true }) },
     operations: {
       read: {
         summary: 'Create an account from a dynamic role; it is deleted when the lease ends.',

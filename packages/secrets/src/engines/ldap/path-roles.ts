@@ -8,7 +8,10 @@ import { roleName, rolePrefix } from './role-name.js';
 const LDIF_FIELDS = ['creation_ldif', 'deletion_ldif', 'rollback_ldif'] as const;
 
 const fields = {
-  name: field.path({ description: 'Name of the dynamic role (stored lower case); may have levels: `org/team/name`.' }),
+  name: field.path({
+    description: 'Name of the dynamic role (stored lower case); may have levels: `org/team/name`.',
+    caseInsensitive: true,
+  }),
   creation_ldif: field.string({ description: 'Templated LDIF creating the account (plain or base64).' }),
   deletion_ldif: field.string({ description: 'Templated LDIF deleting the account when its lease ends.' }),
   rollback_ldif: field.string({ description: 'Templated LDIF undoing a failed creation.' }),

@@ -5,7 +5,7 @@ import { roleName } from './role-name.js';
 import { staticRoles } from './static-role-store.js';
 import { type RotationDeps, rotateStaticRole } from './static-rotation.js';
 
-const nameField = field.path({ description: 'Name of the static role.' });
+const nameField = field.path({ description: 'Name of the static role.', caseInsensitive: true });
 
 /** `static-cred/:name` (the current password) and `rotate-role/:name` (rotate now). */
 export function pathStaticCred(d: RotationDeps): PathDefinition[] {

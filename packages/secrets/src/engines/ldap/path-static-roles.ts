@@ -10,6 +10,7 @@ const MIN_ROTATION_PERIOD_SECONDS = 5;
 
 const nameField = field.path({
   description: 'Name of the static role (stored lower case); may have levels: `org/team/name`.',
+  caseInsensitive: true,
 });
 
 /** `static-role` (LIST) and `static-role/:name`: entries whose passwords the engine rotates. */

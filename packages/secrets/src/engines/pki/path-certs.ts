@@ -28,7 +28,7 @@ export function pathCerts(d: PkiDeps): PathDefinition[] {
     }),
     definePath({
       pattern: 'cert/:serial',
-      fields: { serial: field.path({ description: 'Serial number (colons or hyphens).' }) },
+      fields: { serial: field.path({ description: 'Serial number (colons or hyphens).', caseInsensitive: true }) },
       operations: {
         read: {
           summary: 'Read a certificate and whether it is revoked.',
