@@ -8,6 +8,7 @@ import { ServerList } from './client/server-list.js';
 import { type AgentConfig, VERSION } from './config/config.js';
 import { Profiler } from './debug/pprof.js';
 import { InternalError, PermissionDeniedError } from './errors.js';
+import { EncryptedTransport } from './gossip/encrypted-transport.js';
 import { Memberlist } from './gossip/memberlist.js';
 import { NetTransport } from './gossip/net-transport.js';
 import { parseHcl } from './hcl/parse.js';
@@ -21,6 +22,7 @@ import { fileRaftState, memoryRaftState } from './raft/state-store.js';
 import { rpcMethods } from './rpc/methods.js';
 import { splitHostPort } from './rpc/rpc-client.js';
 import { RpcServer } from './rpc/rpc-server.js';
+import { GossipKeys } from './server/gossip-keys.js';
 import { NodeRegistry } from './server/node-registry.js';
 import { PeersFile } from './server/peers-file.js';
 import { RetryJoiner } from './server/retry-join.js';
@@ -45,6 +47,8 @@ export class Agent {
   readonly acl: AclService;
   readonly nodes: NodeRegistry;
   readonly profiler: Profiler;
+  /** A server's gossip keyring (none on a client, or without `encrypt`). */
+  readonly gossipKeys: GossipKeys;
   memberlist: Memberlist | undefined;
   /** The leader election and ACL replication of a server; undefined on a client-only agent. */
   raft: RaftNode | undefined;
@@ -72,6 +76,12 @@ export class Agent {
     this.nodes = new NodeRegistry();
     this.profiler = new Profiler(deps.argv, deps.clock);
     this.#peersFile = keepsState ? new PeersFile(config.dataDir) : undefined;
+    this.gossipKeys = GossipKeys.open({
+      dataDir: keepsState ? config.dataDir : '',
+      encrypt: config.server.enabled ? config.encrypt : '',
+      random: deps.random,
+      log: this.log,
+    });
     this.acl = new AclService(this.aclStore, {
       isEnabled: config.acl.enabled,
       isServer: config.server.enabled,
@@ -117,12 +127,15 @@ export class Agent {
       http: this.httpPort,
       rpc: this.rpcPort,
       serf: this.memberlist?.local.port,
+      encrypted: this.gossipKeys.isEnabled,
     });
   }
 
   async #startGossip(): Promise<void> {
     const c = this.config;
-    const transport = await NetTransport.listen(c.bindAddr, c.ports.serf, this.advertiseIp);
+    const net = await NetTransport.listen(c.bindAddr, c.ports.serf, this.advertiseIp);
+    const keyring = this.gossipKeys.keyring;
+    const transport = keyring ? new EncryptedTransport(net, keyring, this.log.child({ '@module': 'serf' })) : net;
     this.memberlist = new Memberlist({
       name: this.memberName,
       tags: this.#tags(),

@@ -73,7 +73,7 @@ function serfStats(agent: Agent): Record<string, string> {
     intent_queue: String(ml.queuedBroadcasts),
     event_queue: '0',
     query_queue: '0',
-    encrypted: 'false',
+    encrypted: String(agent.gossipKeys.isEnabled),
     coordinate_resets: '0',
   };
 }

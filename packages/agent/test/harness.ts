@@ -146,3 +146,25 @@ export function collect(res: Response, signal: AbortSignal): { text: string } {
   })().catch(() => {});
   return out;
 }
+
+/** Runs a `ward-agent` CLI command to completion (no NOMAD_ or WARD_AGENT_ variables inherited). */
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(NOMAD_|WARD_AGENT_)/.test(k)));
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...clean, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
+}

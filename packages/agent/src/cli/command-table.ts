@@ -3,6 +3,13 @@ import { aclBootstrap, aclPolicyApply, aclTokenCreate, aclTokenList } from './co
 import { agentInfo } from './commands/agent-info.js';
 import { monitorCommand } from './commands/monitor.js';
 import { operatorDebug } from './commands/operator-debug.js';
+import {
+  gossipKeyringGenerate,
+  gossipKeyringInstall,
+  gossipKeyringList,
+  gossipKeyringRemove,
+  gossipKeyringUse,
+} from './commands/operator-gossip-keyring.js';
 import { serverMembers } from './commands/server-members.js';
 
 /** Every API command of `ward-agent`, by the words that select it. */
@@ -16,12 +23,17 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map(
     aclTokenCreate,
     aclTokenList,
     operatorDebug,
+    gossipKeyringList,
+    gossipKeyringInstall,
+    gossipKeyringUse,
+    gossipKeyringRemove,
+    gossipKeyringGenerate,
   ].map((c) => [c.name, c]),
 );
 
 /** The command named by the leading words of `argv` (longest match), and the words after it. */
 export function findCommand(argv: readonly string[]): { command: Command; rest: string[] } | undefined {
-  for (let n = Math.min(3, argv.length); n > 0; n--) {
+  for (let n = Math.min(4, argv.length); n > 0; n--) {
     const command = COMMANDS.get(argv.slice(0, n).join(' '));
     if (command) return { command, rest: argv.slice(n) };
   }
@@ -33,7 +45,7 @@ export function findCommand(argv: readonly string[]): { command: Command; rest: 
  * the message about an unknown command; empty when no group matches.
  */
 export function commandsUnder(words: readonly string[]): Command[] {
-  for (let n = Math.min(2, words.length); n > 0; n--) {
+  for (let n = Math.min(3, words.length); n > 0; n--) {
     const p = words.slice(0, n).join(' ');
     const under = [...COMMANDS.values()].filter((c) => c.name.startsWith(`${p} `));
     if (under.length > 0) return under;

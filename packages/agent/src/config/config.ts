@@ -34,6 +34,27 @@ export interface AgentConfig {
   raft: RaftTimings;
   /** How often a client heartbeats a server over RPC. */
   heartbeatIntervalMs: number;
+  /**
+   * `server { encrypt }`, `-encrypt`: the gossip key (base64 of 16, 24 or 32 bytes) a server
+   * starts its keyring with; empty: gossip in the clear. A keyring kept in the data dir wins.
+   */
+  encrypt: string;
+  /** `tls { … }`: mutual TLS on the RPC port. */
+  tls: TlsConfig;
+}
+
+export interface TlsConfig {
+  /** TLS on every RPC connection, both ways, with certificates checked against `caFile`. */
+  rpc: boolean;
+  /**
+   * Servers prove `server.<region>.nomad` in their certificate (an agent dialing a server
+   * checks it; a server takes Raft traffic only from such a certificate), so a client
+   * certificate cannot pose as a server.
+   */
+  verifyServerHostname: boolean;
+  caFile: string;
+  certFile: string;
+  keyFile: string;
 }
 
 /** A partial config as read from one source; later sources override earlier ones. */
@@ -68,6 +89,8 @@ export function defaultConfig(hostname: string): AgentConfig {
     gossip: { ...DEFAULT_GOSSIP },
     raft: { ...DEFAULT_RAFT },
     heartbeatIntervalMs: 10_000,
+    encrypt: '',
+    tls: { rpc: false, verifyServerHostname: false, caFile: '', certFile: '', keyFile: '' },
   };
 }
 

@@ -46,6 +46,7 @@ const FLAGS = new Map<string, FlagKind>(
     'retry-interval': 'duration',
     'retry-max': 'int',
     'raft-heartbeat-interval': 'duration',
+    encrypt: 'string',
   }) as Array<[string, FlagKind]>,
 );
 
@@ -105,6 +106,7 @@ export function parseFlags(argv: string[]): ParsedFlags {
       heartbeatIntervalMs: v['raft-heartbeat-interval'] as number | undefined,
     },
     heartbeatIntervalMs: v['heartbeat-interval'] as number | undefined,
+    encrypt: v.encrypt as string | undefined,
   };
   return { isDev: v.dev === true, configFiles: (v.config as string[] | undefined) ?? [], layer };
 }

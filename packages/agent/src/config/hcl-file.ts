@@ -3,7 +3,7 @@ import { LOG_LEVELS, type LogLevel } from '@ward/base';
 import { type GossipConfig, isGossipProfile } from '../gossip/config.js';
 import { parseHcl } from '../hcl/parse.js';
 import type { RaftTimings } from '../raft/raft-node.js';
-import type { AgentConfig, ConfigLayer } from './config.js';
+import type { AgentConfig, ConfigLayer, TlsConfig } from './config.js';
 import { parseDurationMs } from './duration.js';
 import { ConfigError } from './errors.js';
 
@@ -57,6 +57,19 @@ export async function parseConfigText(fileName: string, text: string): Promise<C
     gossipProfile: profile,
     gossip: gossipLayer(r, r.block('gossip')),
     raft: raftLayer(r.block('raft')),
+    encrypt: r.str(server, 'encrypt'),
+    tls: tlsLayer(r, r.block('tls')),
+  };
+}
+
+/** The established `tls { rpc, verify_server_hostname, ca_file, cert_file, key_file }` block. */
+function tlsLayer(r: Reader, t: Obj): Partial<TlsConfig> {
+  return {
+    rpc: r.bool(t, 'rpc'),
+    verifyServerHostname: r.bool(t, 'verify_server_hostname'),
+    caFile: r.str(t, 'ca_file'),
+    certFile: r.str(t, 'cert_file'),
+    keyFile: r.str(t, 'key_file'),
   };
 }
 

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { parseGossipKey } from '../gossip/keyring.js';
 import { type AgentConfig, defaultConfig, devLayer, mergeConfig } from './config.js';
 import { ConfigError } from './errors.js';
 import { parseFlags } from './flags.js';
@@ -25,4 +26,17 @@ function validate(c: AgentConfig): void {
   if (c.raft.heartbeatIntervalMs * 2 > c.raft.electionTimeoutMs || c.raft.heartbeatIntervalMs <= 0) {
     throw new ConfigError('raft heartbeat interval must be positive and at most half the election timeout');
   }
+  if (c.encrypt !== '') {
+    try {
+      parseGossipKey(c.encrypt);
+    } catch (err) {
+      throw new ConfigError((err as Error).message);
+    }
+  }
+  const t = c.tls;
+  if (t.rpc && (!t.caFile || !t.certFile || !t.keyFile)) {
+    throw new ConfigError('tls.rpc needs ca_file, cert_file and key_file');
+  }
+  if (t.verifyServerHostname && !t.rpc) throw new ConfigError('tls.verify_server_hostname needs tls.rpc = true');
+  if (t.rpc) throw new ConfigError('tls.rpc is not supported by this build');
 }

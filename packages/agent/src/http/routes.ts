@@ -4,6 +4,7 @@ import { aclRoutes } from './handlers/acl.js';
 import { forceLeave, join } from './handlers/gossip.js';
 import { health } from './handlers/health.js';
 import { host } from './handlers/host.js';
+import { keyringChange, keyringList } from './handlers/keyring.js';
 import { members } from './handlers/members.js';
 import { monitor } from './handlers/monitor.js';
 import { pprof } from './handlers/pprof.js';
@@ -37,6 +38,8 @@ export const ROUTES: readonly Route[] = [
   { methods: WRITE, path: '/v1/agent/join', role: 'server', need: 'none', handler: join },
   { methods: WRITE, path: '/v1/agent/force-leave', role: 'server', need: 'agent:write', handler: forceLeave },
   { methods: GET, path: '/v1/agent/health', need: 'none', handler: health },
+  { methods: GET, path: '/v1/agent/keyring/list', role: 'server', need: 'agent:write', handler: keyringList },
+  { methods: WRITE, path: '/v1/agent/keyring/:op', role: 'server', need: 'agent:write', handler: keyringChange },
   // Host and profiles check the debug gate on the agent that does the work (maybe another one).
   { methods: GET, path: '/v1/agent/host', need: 'none', handler: host },
   { methods: GET, path: '/v1/agent/monitor', need: 'agent:read', handler: monitor },

@@ -8,6 +8,7 @@ import { localMembers } from '../members.js';
 import { followLogs } from '../monitor/local-monitor.js';
 import type { RaftNode } from '../raft/raft-node.js';
 import { parseAppendRequest, parseTimeoutNow, parseVoteRequest } from '../raft/rpc-transport.js';
+import { KEYRING_OPS, type KeyringOp } from '../server/gossip-keys.js';
 import { raftStatus } from '../status.js';
 import type { RpcCall, RpcMethod } from './rpc-server.js';
 
@@ -95,6 +96,15 @@ export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
           gc: Number(args.gc),
         });
         return { ...r, body: r.body.toString('base64') };
+      }),
+    ],
+    [
+      'Agent.Keyring',
+      unary(async ({ token, args }) => {
+        await agent.authorize(token, 'agent:write');
+        const op = String(args.op);
+        if (!KEYRING_OPS.has(op)) throw new InvalidRequestError(`unknown keyring operation ${op}`);
+        return agent.gossipKeys.apply(op as KeyringOp, String(args.key ?? ''));
       }),
     ],
     [

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { AgentProcess, FAST_GOSSIP, runCli, statuses, waitUntil } from './harness.js';
+
+const K1 = Buffer.alloc(32, 1).toString('base64');
+const K2 = Buffer.alloc(32, 2).toString('base64');
+const server = (name: string, ...extra: string[]) =>
+  AgentProcess.start(['-server', `-node=${name}`, '-bootstrap-expect=1', '-acl-enabled', ...FAST_GOSSIP, ...extra]);
+
+async function bootstrap(a: AgentProcess): Promise<string> {
+  await waitUntil('a leader', async () => (await a.fetch('/v1/agent/health')).status === 200);
+  return (await a.json<{ SecretID: string }>('/v1/acl/bootstrap', { method: 'POST' })).SecretID;
+}
+
+async function joinVia(a: AgentProcess, target: AgentProcess): Promise<number> {
+  const res = await a.json<{ num_joined: number }>(`/v1/agent/join?address=${target.serfAddr}`, { method: 'POST' });
+  return res.num_joined;
+}
+
+// Issue 28 point 1: join stays open (as the spec says), and is harmless: a node without the
+// gossip key is never heard, so it cannot enter the pool, let alone hand it its ACL state.
+describe('gossip encryption between real agents', () => {
+  let s1: AgentProcess;
+  let s2: AgentProcess;
+  let root = '';
+
+  before(async () => {
+    s1 = await server('s1', `-encrypt=${K1}`);
+    root = await bootstrap(s1);
+    s2 = await AgentProcess.start(['-server', '-node=s2', '-acl-enabled', ...FAST_GOSSIP, `-encrypt=${K1}`]);
+    assert.equal(await joinVia(s2, s1), 1);
+    await waitUntil('s1 sees s2', async () => (await statuses(s1, root))['s2.global'] === 'alive');
+  });
+  after(async () => {
+    await s1?.kill();
+    await s2?.kill();
+  });
+
+  it('reports encrypted gossip in stats.serf', async () => {
+    const self = await s1.json<{ stats: { serf: { encrypted: string } } }>('/v1/agent/self', { token: root });
+    assert.equal(self.stats.serf.encrypted, 'true');
+  });
+
+  it('keeps a rogue cluster without the key out: no join either way, and the ACLs stay ours', async () => {
+    for (const extra of [[], [`-encrypt=${K2}`]]) {
+      const rogue = await server('rogue', ...extra);
+      try {
+        const rogueRoot = await bootstrap(rogue);
+        // A few writes, so the rogue's ACL state is "newer" than ours by index.
+        for (const n of ['a', 'b', 'c']) {
+          const res = await rogue.fetch(`/v1/acl/policy/${n}`, {
+            method: 'POST',
+            token: rogueRoot,
+            body: JSON.stringify({ Name: n, Rules: 'agent { policy = "read" }' }),
+          });
+          assert.equal(res.status, 200);
+        }
+        assert.equal(await joinVia(s1, rogue), 0, 'the victim asked to join the rogue');
+        assert.equal(await joinVia(rogue, s1), 0, 'the rogue asked to join the victim');
+        await new Promise((r) => setTimeout(r, 1500));
+        assert.deepEqual(Object.keys(await statuses(s1, root)).sort(), ['s1.global', 's2.global']);
+        assert.equal((await s1.fetch('/v1/acl/tokens', { token: root })).status, 200);
+        assert.equal((await s1.fetch('/v1/acl/tokens', { token: rogueRoot })).status, 403);
+        assert.equal((await s2.fetch('/v1/acl/tokens', { token: rogueRoot })).status, 403);
+      } finally {
+        await rogue.kill();
+      }
+    }
+  });
+
+  it('rotates the key with operator gossip keyring, and then only the new key joins', async () => {
+    const cli = (...args: string[]) =>
+      runCli(['operator', 'gossip', 'keyring', ...args, `-address=${s1.url}`, `-token=${root}`]);
+    const generated = await runCli(['operator', 'gossip', 'keyring', 'generate']);
+    assert.equal(generated.code, 0);
+    assert.equal(Buffer.from(generated.stdout.trim(), 'base64').length, 32);
+    const denied = await runCli(['operator', 'gossip', 'keyring', 'list', `-address=${s1.url}`]);
+    assert.equal(denied.code, 1, 'anonymous may not list keys');
+
+    assert.equal((await cli('install', K2)).code, 0);
+    assert.match((await cli('list')).stdout, new RegExp(`${escapeRe(K1)} \\[2/2\\]\\n${escapeRe(K2)} \\[2/2\\]`));
+    const removePrimary = await cli('remove', K1);
+    assert.equal(removePrimary.code, 1);
+    assert.match(removePrimary.stderr, /2\/2 nodes reported failure: Removing the primary key is not allowed/);
+    assert.equal((await cli('use', K2)).code, 0);
+    assert.equal((await cli('remove', K1)).code, 0);
+    const listed = await s1.json<{ Keys: Record<string, number>; NumNodes: number }>('/v1/agent/keyring/list', {
+      token: root,
+    });
+    assert.deepEqual(listed, { Messages: {}, Keys: { [K2]: 2 }, NumNodes: 2 });
+
+    // The pool still hears itself under the new key.
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.deepEqual(await statuses(s1, root), { 's1.global': 'alive', 's2.global': 'alive' });
+    const stale = await AgentProcess.start(['-server', '-node=s3', '-acl-enabled', ...FAST_GOSSIP, `-encrypt=${K1}`]);
+    try {
+      assert.equal(await joinVia(stale, s1), 0);
+    } finally {
+      await stale.kill();
+    }
+    const fresh = await AgentProcess.start(['-server', '-node=s4', '-acl-enabled', ...FAST_GOSSIP, `-encrypt=${K2}`]);
+    try {
+      assert.equal(await joinVia(fresh, s1), 1);
+    } finally {
+      await fresh.kill();
+    }
+  });
+});
+
+function escapeRe(s: string): string {
+  return s.replace(/[+/=]/g, (c) => `\\${c}`);
+}
