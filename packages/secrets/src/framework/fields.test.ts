@@ -168,3 +168,14 @@ describe('field options', () => {
     assert.equal(f.parse('a/b', 'path'), 'a/b');
   });
 });
+
+describe('field.objects', () => {
+  const spec = field.objects({ description: 'd' });
+  it('takes a list of maps, or a JSON string of one (transit batch_input)', () => {
+    assert.deepEqual(spec.parse([{ a: 1 }, { b: '2' }], 'f'), [{ a: 1 }, { b: '2' }]);
+    assert.deepEqual(spec.parse('[{"a":1}]', 'f'), [{ a: 1 }]);
+  });
+  it('refuses a map, a list of strings and a string that is not JSON', () => {
+    for (const raw of [{ a: 1 }, ['x'], '[nope', 'x']) assertRefused(spec, raw);
+  });
+});

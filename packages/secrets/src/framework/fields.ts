@@ -170,6 +170,24 @@ export const field = {
         ),
       o,
     ) as FieldSpec<Valued<number[], O>>,
+  /** A list of maps (transit's `batch_input`); a JSON string of one is decoded, as Go's weak decoding does. */
+  objects: <O extends FieldOptions<Record<string, unknown>[]>>(o: O): FieldSpec<Valued<Record<string, unknown>[], O>> =>
+    make(
+      { type: 'array', items: { type: 'object' } },
+      (raw, name) => {
+        let items = raw;
+        if (typeof raw === 'string' && raw.trim().startsWith('[')) {
+          try {
+            items = JSON.parse(raw);
+          } catch {
+            throw conversionError(name, 'expected a list of maps, got a string that is not JSON');
+          }
+        }
+        if (!Array.isArray(items)) throw conversionError(name, `expected a list of maps, got ${describe(raw)}`);
+        return items.map((item) => parseObject(item, name));
+      },
+      o,
+    ) as FieldSpec<Valued<Record<string, unknown>[], O>>,
   object: <O extends FieldOptions<Record<string, unknown>>>(o: O): FieldSpec<Valued<Record<string, unknown>, O>> =>
     make({ type: 'object' }, parseObject, o) as FieldSpec<Valued<Record<string, unknown>, O>>,
   stringMap: <O extends FieldOptions<Record<string, string>>>(o: O): FieldSpec<Valued<Record<string, string>, O>> =>

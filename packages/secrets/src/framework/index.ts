@@ -16,4 +16,11 @@ export { type FieldSpec, type Fields, type FieldValues, field } from './fields.j
 export { KeyedMutex } from './keyed-mutex.js';
 export { definePath, type HandlerContext, type PathDefinition, type PathOperation, type PathSpec } from './path.js';
 export type { SecretCall, SecretType, StoredSecret } from './secrets.js';
-export { digestOf, HASH_ALGORITHMS, type HashAlgorithm, type SignatureScheme, verifySignature } from './signatures.js';
+export {
+  digestOf,
+  HASH_ALGORITHMS,
+  type HashAlgorithm,
+  nodeHashName,
+  type SignatureScheme,
+  verifySignature,
+} from './signatures.js';

@@ -8,9 +8,18 @@ import {
   type ManagedKeySigner,
 } from '../../framework/index.js';
 import { UnsupportedOperationError } from '../../logical/errors.js';
-import { pathDecrypt, pathEncrypt } from './path-encrypt.js';
-import { pathKeys, pathKeyUpkeep, pathListKeys } from './path-keys.js';
+import { autoRotation } from './auto-rotate.js';
+import { pathBackup, pathRestore } from './path-backup.js';
+import { pathCacheConfig } from './path-cache-config.js';
+import { pathDatakey } from './path-datakey.js';
+import { pathDecrypt, pathRewrap } from './path-decrypt.js';
+import { pathEncrypt } from './path-encrypt.js';
+import { pathExport } from './path-export.js';
+import { pathHmac } from './path-hmac.js';
+import { pathKeyConfig, pathRotate, pathTrim } from './path-key-upkeep.js';
+import { pathKeys, pathListKeys } from './path-keys.js';
 import { pathSign, pathVerify } from './path-sign.js';
+import { pathHash, pathRandom } from './path-utilities.js';
 
 /** What the transit paths share: the mount's managed keys (already checked against `allowed_managed_keys`), randomness, time. */
 export interface TransitDeps {
@@ -23,10 +32,10 @@ export interface TransitDeps {
 }
 
 const HELP =
-  'The transit engine (a subset) encrypts and decrypts with symmetric keys it holds (aes256-gcm96, ' +
-  'aes128-gcm96, chacha20-poly1305; rotated by version), and signs and verifies with keys held in an HSM ' +
-  'or a cloud key service (sys/managed-keys), which never leave it; a mount may use only managed keys ' +
-  'with any_mount or listed in its allowed_managed_keys.';
+  'The transit engine encrypts, decrypts, signs, verifies and MACs with keys it holds (aes256-gcm96, ' +
+  'aes128-gcm96, chacha20-poly1305, ed25519, ecdsa-p256/p384/p521, rsa-2048/3072/4096, hmac; rotated by ' +
+  'version), and signs and verifies with keys held in an HSM or a cloud key service (sys/managed-keys), ' +
+  'which never leave it; a mount may use only managed keys with any_mount or listed in its allowed_managed_keys.';
 
 /** Factory of the `transit` engine. */
 export function createTransitBackend(ctx: BackendContext): Backend {
@@ -46,11 +55,23 @@ export function createTransitBackend(ctx: BackendContext): Backend {
     paths: [
       pathListKeys(),
       pathKeys(deps),
-      ...pathKeyUpkeep(deps),
+      pathRotate(deps),
+      pathKeyConfig(deps),
+      pathTrim(deps),
       pathEncrypt(deps),
       pathDecrypt(),
+      pathRewrap(deps),
+      pathDatakey(deps),
+      ...pathRandom(deps),
+      ...pathHash(),
+      ...pathHmac(),
       ...pathSign(deps),
       ...pathVerify(deps),
+      ...pathExport(),
+      pathBackup(),
+      ...pathRestore(deps),
+      pathCacheConfig(),
     ],
+    periodic: [autoRotation(deps, ctx.storage, () => ctx.clock.now())],
   });
 }

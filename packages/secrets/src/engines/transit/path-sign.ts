@@ -1,39 +1,29 @@
-import {
-  definePath,
-  digestOf,
-  field,
-  HASH_ALGORITHMS,
-  type HashAlgorithm,
-  type ManagedKeySigner,
-  type PathDefinition,
-  verifySignature,
-} from '../../framework/index.js';
-import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
+import { definePath, digestOf, field, type PathDefinition, verifySignature } from '../../framework/index.js';
+import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
+import { signWith, verifyWith } from './asymmetric.js';
 import type { TransitDeps } from './backend.js';
-import { isManaged, transitKeys } from './key-store.js';
+import {
+  decryptionVersion,
+  encryptionVersion,
+  type HeldTransitKey,
+  isManaged,
+  transitKeys,
+  versionOf,
+} from './key-store.js';
+import { privateKeyOf, publicKeyOf, specOf } from './key-types.js';
+import { verifyHmac } from './path-hmac.js';
+import {
+  decodeSignature,
+  encodeSignature,
+  hashOf,
+  type SignData,
+  signatureOptionsOf,
+  signFields,
+  urlAlgorithm,
+} from './sign-fields.js';
+import { base64Field, formatVaultText, itemInt, itemString, parseVaultText, runBatch } from './wire.js';
 
-/** Fields both sign and verify take. */
-const commonFields = {
-  name: field.path({ description: 'Name of the key.' }),
-  input: field.string({ description: 'Base64 of the data.', required: true }),
-  hash_algorithm: field.string({ description: `One of ${HASH_ALGORITHMS.join(', ')} (default sha2-256).` }),
-  signature_algorithm: field.enum({
-    description: 'RSA keys: pss (default) or pkcs1v15.',
-    values: ['pss', 'pkcs1v15'] as const,
-    default: 'pss' as const,
-  }),
-  marshaling_algorithm: field.enum({
-    description: 'Signature encoding: asn1 (the only one here).',
-    values: ['asn1'] as const,
-    default: 'asn1' as const,
-  }),
-};
-
-/** The URL form (`sign/:name/:urlalgorithm`) names the hash in the path. */
-const urlAlgorithm = { urlalgorithm: field.path({ description: 'Hash algorithm, in the URL instead of the body.' }) };
-
-/** The plain and the URL-algorithm pattern of `verb`, each with its own fields. */
 function patterns<F extends object>(verb: string, fields: F) {
   return [
     { pattern: `${verb}/:name`, fields },
@@ -41,42 +31,39 @@ function patterns<F extends object>(verb: string, fields: F) {
   ];
 }
 
-interface CommonData {
-  name: string;
-  input: string;
-  hash_algorithm?: string;
-  urlalgorithm?: unknown;
-  signature_algorithm: 'pss' | 'pkcs1v15';
-}
-
-function hashOf(data: CommonData): HashAlgorithm {
-  const hash = (data.urlalgorithm as string | undefined) || data.hash_algorithm || 'sha2-256';
-  if (!(HASH_ALGORITHMS as readonly string[]).includes(hash))
-    throw new InvalidRequestError(`invalid value for "hash_algorithm": unsupported hash algorithm ${hash}`);
-  return hash as HashAlgorithm;
-}
-
-function inputOf(data: CommonData): Buffer {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data.input))
-    throw new InvalidRequestError('invalid value for "input": unable to decode input as base64');
-  return Buffer.from(data.input, 'base64');
-}
-
-/** `signature_algorithm` only concerns RSA keys (its default, pss, is ignored for EC keys). */
-async function isPss(key: ManagedKeySigner, data: CommonData): Promise<boolean> {
-  return data.signature_algorithm === 'pss' && (await key.publicKey()).asymmetricKeyType === 'rsa';
-}
-
-async function keyOf(d: TransitDeps, storage: Storage, name: string) {
+async function entryOf(storage: Storage, name: string) {
   const entry = await transitKeys.get(storage, name);
-  if (!entry) throw new NotFoundError(`signing key not found`);
-  if (!isManaged(entry)) throw new InvalidRequestError(`key type ${entry.type} does not support signing`);
-  return d.managedKey({ id: entry.managed_key_id });
+  if (!entry) throw new InvalidRequestError('signing key not found');
+  return entry;
 }
 
-/** `sign/:name` and `sign/:name/:urlalgorithm`: sign the input inside the HSM or key service. */
+function signingKind(entry: HeldTransitKey) {
+  const { kind } = specOf(entry.type);
+  if (kind === 'aead' || kind === 'hmac')
+    throw new InvalidRequestError(`key type ${entry.type} does not support signing`);
+  return kind;
+}
+
+function signHeld(entry: HeldTransitKey, data: SignData, input: string, keyVersion: number) {
+  const kind = signingKind(entry);
+  const options = signatureOptionsOf(data);
+  const version = encryptionVersion(entry, keyVersion);
+  const signature = signWith(kind, privateKeyOf(versionOf(entry, version)), base64Field(input, 'input'), options);
+  return { signature: formatVaultText(version, encodeSignature(signature, options.marshaling)), key_version: version };
+}
+
+function verifyHeld(entry: HeldTransitKey, data: SignData, input: string, signature: string): boolean {
+  const kind = signingKind(entry);
+  const options = signatureOptionsOf(data);
+  const { version, payload } = parseVaultText(signature, 'signature');
+  const stored = decryptionVersion(entry, version);
+  const bytes = decodeSignature(payload, options.marshaling);
+  return verifyWith(kind, publicKeyOf(stored), base64Field(input, 'input'), bytes, options);
+}
+
+/** `sign/:name` and `sign/:name/:urlalgorithm`: sign with a key held here, or inside the HSM or key service. */
 export function pathSign(d: TransitDeps): PathDefinition[] {
-  return patterns('sign', commonFields).map(({ pattern, fields }) =>
+  return patterns('sign', signFields).map(({ pattern, fields }) =>
     definePath({
       pattern,
       fields,
@@ -84,43 +71,81 @@ export function pathSign(d: TransitDeps): PathDefinition[] {
         update: {
           summary: 'Sign data with the key.',
           handler: async ({ storage, data }) => {
-            const key = await keyOf(d, storage, data.name);
-            const hash = hashOf(data);
-            const input = inputOf(data);
-            const usePss = await isPss(key, data);
-            const signature = await key.sign(digestOf(input, hash), { hash, usePss });
-            return { data: { signature: `vault:v1:${Buffer.from(signature).toString('base64')}`, key_version: 1 } };
+            const entry = await entryOf(storage, data.name);
+            if (isManaged(entry)) {
+              const key = await d.managedKey({ id: entry.managed_key_id });
+              const hash = hashOf(data);
+              const usePss = data.signature_algorithm === 'pss' && (await key.publicKey()).asymmetricKeyType === 'rsa';
+              const signature = await key.sign(digestOf(base64Field(data.input ?? '', 'input'), hash), {
+                hash,
+                usePss,
+              });
+              return {
+                data: { signature: formatVaultText(1, Buffer.from(signature).toString('base64')), key_version: 1 },
+              };
+            }
+            if (!data.batch_input) return { data: signHeld(entry, data, data.input ?? '', data.key_version) };
+            return runBatch(data.batch_input, async (item) =>
+              signHeld(entry, data, itemString(item, 'input'), itemInt(item, 'key_version') || data.key_version),
+            );
           },
         },
       },
-      help: { synopsis: 'Sign data.', description: 'RSA keys sign with PSS unless signature_algorithm is pkcs1v15.' },
+      help: {
+        synopsis: 'Sign data.',
+        description: 'RSA keys sign with PSS unless signature_algorithm is pkcs1v15; answers `signature` vault:v<n>:….',
+      },
     }),
   );
 }
 
-/** `verify/:name` and `verify/:name/:urlalgorithm`: check a signature with the key's public half. */
+/** `verify/:name` and `verify/:name/:urlalgorithm`: check a signature, or an HMAC made by `hmac/:name`. */
 export function pathVerify(d: TransitDeps): PathDefinition[] {
-  const fields = { ...commonFields, signature: field.string({ description: 'vault:v1:… signature.', required: true }) };
+  const fields = {
+    ...signFields,
+    signature: field.string({ description: 'vault:v<n>:… from sign.' }),
+    hmac: field.string({ description: 'vault:v<n>:… from hmac (instead of signature).' }),
+  };
   return patterns('verify', fields).map(({ pattern, fields }) =>
     definePath({
       pattern,
       fields,
       operations: {
         update: {
-          summary: 'Verify a signature.',
+          summary: 'Verify a signature or an HMAC.',
           handler: async ({ storage, data }) => {
-            const key = await keyOf(d, storage, data.name);
-            const match = /^vault:v1:([A-Za-z0-9+/]*={0,2})$/.exec(data.signature);
-            if (!match) throw new InvalidRequestError('invalid value for "signature": expected vault:v1:<base64>');
-            const valid = verifySignature(await key.publicKey(), inputOf(data), Buffer.from(match[1] ?? '', 'base64'), {
-              hash: hashOf(data),
-              usePss: await isPss(key, data),
-            });
-            return { data: { valid } };
+            const entry = await entryOf(storage, data.name);
+            if (isManaged(entry)) {
+              const key = await d.managedKey({ id: entry.managed_key_id });
+              const { payload } = parseVaultText(data.signature ?? '', 'signature');
+              const publicKey = await key.publicKey();
+              const valid = verifySignature(
+                publicKey,
+                base64Field(data.input ?? '', 'input'),
+                decodeSignature(payload, 'asn1'),
+                {
+                  hash: hashOf(data),
+                  usePss: data.signature_algorithm === 'pss' && publicKey.asymmetricKeyType === 'rsa',
+                },
+              );
+              return { data: { valid } };
+            }
+            const one = (input: string, signature: string, hmac: string) => {
+              if (signature && hmac) throw new InvalidRequestError('provide one of "signature" or "hmac", not both');
+              if (!signature && !hmac) throw new InvalidRequestError('missing signature or hmac to verify');
+              const algorithm = hashOf(data);
+              return {
+                valid: hmac ? verifyHmac(entry, input, hmac, algorithm) : verifyHeld(entry, data, input, signature),
+              };
+            };
+            if (!data.batch_input) return { data: one(data.input ?? '', data.signature ?? '', data.hmac ?? '') };
+            return runBatch(data.batch_input, async (item) =>
+              one(itemString(item, 'input'), itemString(item, 'signature'), itemString(item, 'hmac')),
+            );
           },
         },
       },
-      help: { synopsis: 'Verify a signature.', description: 'Answers valid true or false.' },
+      help: { synopsis: 'Verify a signature or an HMAC.', description: 'Answers `valid` true or false.' },
     }),
   );
 }

@@ -1,52 +1,81 @@
-import { type CipherGCMTypes, createCipheriv, createDecipheriv } from 'node:crypto';
+import { type CipherGCMTypes, createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
 import type { Random } from '@ward/base';
 import { InvalidRequestError } from '../../logical/errors.js';
+import { type HeldTransitKey, versionOf } from './key-store.js';
+import type { HeldKeyType } from './key-types.js';
 
-/** The symmetric key types the engine holds itself: AEADs with a 96-bit nonce and a 128-bit tag. */
-export const SYMMETRIC_KEY_TYPES = ['aes256-gcm96', 'aes128-gcm96', 'chacha20-poly1305'] as const;
-export type SymmetricKeyType = (typeof SYMMETRIC_KEY_TYPES)[number];
-
-const ALGORITHMS = new Map<SymmetricKeyType, { cipher: CipherGCMTypes | 'chacha20-poly1305'; keyBytes: number }>([
-  ['aes256-gcm96', { cipher: 'aes-256-gcm', keyBytes: 32 }],
-  ['aes128-gcm96', { cipher: 'aes-128-gcm', keyBytes: 16 }],
-  ['chacha20-poly1305', { cipher: 'chacha20-poly1305', keyBytes: 32 }],
+const CIPHERS = new Map<HeldKeyType, CipherGCMTypes | 'chacha20-poly1305'>([
+  ['aes256-gcm96', 'aes-256-gcm'],
+  ['aes128-gcm96', 'aes-128-gcm'],
+  ['chacha20-poly1305', 'chacha20-poly1305'],
 ]);
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
+/** HMAC key bytes a convergent key derives after its encryption key. */
+const CONVERGENT_HMAC_BYTES = 32;
 
-function algorithmOf(type: SymmetricKeyType) {
-  const algorithm = ALGORITHMS.get(type);
-  if (!algorithm) throw new InvalidRequestError(`unsupported key type ${type}`);
-  return algorithm;
+function cipherOf(type: HeldKeyType): CipherGCMTypes {
+  const cipher = CIPHERS.get(type);
+  if (!cipher) throw new InvalidRequestError(`key type ${type} does not support this operation`);
+  return cipher as CipherGCMTypes;
 }
 
-/** Fresh key material for `type`. */
-export function generateKey(type: SymmetricKeyType, random: Random): Buffer {
-  return Buffer.from(random.bytes(algorithmOf(type).keyBytes));
+/** The keys one operation uses: the AEAD key and, for convergent keys, the key of the nonce's HMAC. */
+export interface OperationKeys {
+  encKey: Buffer;
+  nonceKey?: Buffer;
 }
 
-/** `nonce ‖ ciphertext ‖ tag`, the established layout of a transit ciphertext's payload. */
-export function seal(type: SymmetricKeyType, key: Buffer, plaintext: Buffer, random: Random): Buffer {
-  const nonce = Buffer.from(random.bytes(NONCE_BYTES));
-  const cipher = createCipheriv(algorithmOf(type).cipher as CipherGCMTypes, key, nonce, { authTagLength: TAG_BYTES });
+/**
+ * The keys of `version` for `context`, as established: the stored key itself, or for a derived key
+ * HKDF-SHA256 (no salt, `context` as info) giving the encryption key and, when convergent, 32 more
+ * bytes that key the nonce.
+ */
+export function operationKeys(entry: HeldTransitKey, version: number, context: Buffer | undefined): OperationKeys {
+  const raw = Buffer.from(versionOf(entry, version).key, 'base64');
+  if (!entry.derived) return { encKey: raw };
+  if (!context || context.length === 0)
+    throw new InvalidRequestError(
+      "missing 'context' for key derivation; the key was created using a derived key, which means additional, per-request information must be included in order to perform operations with the key",
+    );
+  const encBytes = entry.type === 'aes128-gcm96' ? 16 : 32;
+  const total = encBytes + (entry.convergent_encryption ? CONVERGENT_HMAC_BYTES : 0);
+  const derived = Buffer.from(hkdfSync('sha256', raw, Buffer.alloc(0), context, total));
+  return entry.convergent_encryption
+    ? { encKey: derived.subarray(0, encBytes), nonceKey: derived.subarray(encBytes) }
+    : { encKey: derived };
+}
+
+/**
+ * `nonce ‖ ciphertext ‖ tag`, the established layout of a transit ciphertext's payload. A convergent
+ * key's nonce is the first 12 bytes of HMAC-SHA256(nonceKey, plaintext); otherwise it is random.
+ */
+export function seal(
+  type: HeldKeyType,
+  keys: OperationKeys,
+  plaintext: Buffer,
+  random: Random,
+  aad: Buffer | undefined,
+): Buffer {
+  const nonce = keys.nonceKey
+    ? createHmac('sha256', keys.nonceKey).update(plaintext).digest().subarray(0, NONCE_BYTES)
+    : Buffer.from(random.bytes(NONCE_BYTES));
+  const cipher = createCipheriv(cipherOf(type), keys.encKey, nonce, { authTagLength: TAG_BYTES });
+  if (aad) cipher.setAAD(aad, { plaintextLength: plaintext.length });
   const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
   return Buffer.concat([nonce, body, cipher.getAuthTag()]);
 }
 
-/** The plaintext of `payload`, or a 400 when it was not sealed by `key` (tampered, truncated, other key). */
-export function open(type: SymmetricKeyType, key: Buffer, payload: Buffer): Buffer {
-  if (payload.length < NONCE_BYTES + TAG_BYTES) throw new InvalidRequestError('invalid ciphertext: too short');
+/** The plaintext of `payload`, or a 400 when it was not sealed by the key (tampered, truncated, other key). */
+export function open(type: HeldKeyType, keys: OperationKeys, payload: Buffer, aad: Buffer | undefined): Buffer {
+  if (payload.length < NONCE_BYTES + TAG_BYTES) throw new InvalidRequestError('invalid ciphertext length');
   const nonce = payload.subarray(0, NONCE_BYTES);
-  const tag = payload.subarray(payload.length - TAG_BYTES);
-  const decipher = createDecipheriv(algorithmOf(type).cipher as CipherGCMTypes, key, nonce, {
-    authTagLength: TAG_BYTES,
-  });
-  decipher.setAuthTag(tag);
+  const decipher = createDecipheriv(cipherOf(type), keys.encKey, nonce, { authTagLength: TAG_BYTES });
+  decipher.setAuthTag(payload.subarray(payload.length - TAG_BYTES));
+  const body = payload.subarray(NONCE_BYTES, payload.length - TAG_BYTES);
+  if (aad) decipher.setAAD(aad, { plaintextLength: body.length });
   try {
-    return Buffer.concat([
-      decipher.update(payload.subarray(NONCE_BYTES, payload.length - TAG_BYTES)),
-      decipher.final(),
-    ]);
+    return Buffer.concat([decipher.update(body), decipher.final()]);
   } catch {
     throw new InvalidRequestError('cipher: message authentication failed');
   }
