@@ -2,11 +2,12 @@ import { createAppRoleBackend } from './auth/approle/index.js';
 import { createGcpBackend } from './auth/gcp/index.js';
 import { createGitHubBackend } from './auth/github/index.js';
 import { createJwtBackend } from './auth/jwt/index.js';
+import { createLdapAuthBackend } from './auth/ldap/index.js';
 import { createUserpassBackend } from './auth/userpass/index.js';
 import type { DefaultMount } from './core/core-types.js';
-import type { BackendCatalog } from './core/router/mounts.js';
+import type { BackendCatalog, BackendFactory } from './core/router/mounts.js';
 import { createKvBackend } from './engines/kv/backend.js';
-import { createLdapBackend } from './engines/ldap/backend.js';
+import { createLdapBackend } from './engines/ldap/index.js';
 import { createPkiBackend } from './engines/pki/backend.js';
 import { createTotpBackend } from './engines/totp/backend.js';
 import { createTransitBackend } from './engines/transit/backend.js';
@@ -25,11 +26,12 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
     ['totp', createTotpBackend],
     ['transit', createTransitBackend],
   ]),
-  auth: new Map([
+  auth: new Map<string, BackendFactory>([
     ['approle', createAppRoleBackend],
     ['gcp', createGcpBackend],
     ['github', createGitHubBackend],
     ['jwt', createJwtBackend],
+    ['ldap', createLdapAuthBackend],
     // One backend under both established names: `oidc` mounts are used for the browser flow.
     ['oidc', createJwtBackend],
     ['userpass', createUserpassBackend],

@@ -1,4 +1,4 @@
-import { Attribute, Change, type Client, EqualityFilter, NoSuchObjectError } from 'ldapts';
+import { Attribute, Change, type Client, type Entry, EqualityFilter, type Filter, NoSuchObjectError } from 'ldapts';
 import { UpstreamError } from '../../logical/errors.js';
 import type { LdapConfig } from './config-store.js';
 import { upstream } from './directory.js';
@@ -14,6 +14,8 @@ export interface Directory {
   setPassword(ref: EntryRef, password: string): Promise<void>;
   /** Runs one LDIF record (add, modify or delete). With `isMissingOk`, deleting an absent entry succeeds. */
   apply(entry: LdifEntry, o?: { isMissingOk?: boolean }): Promise<void>;
+  /** The entries under `base` matching `filter` (subtree, or the base entry alone), with `attributes`. */
+  search(base: string, o: { scope: 'base' | 'sub'; filter: string | Filter; attributes: string[] }): Promise<Entry[]>;
 }
 
 /** Runs one LDAP operation on a bound client (the pool picks which, and retries on a dead one). */
@@ -36,6 +38,12 @@ export function directoryOps(run: RunOperation, config: LdapConfig): Directory {
         const request = { add: 'AddRequest', delete: 'DelRequest', modify: 'ModifyRequest' }[entry.kind];
         throw upstream(`failed to run ${request}`, err);
       }
+    },
+    async search(base, o) {
+      const { searchEntries } = await run((client) => client.search(base, o)).catch((err) => {
+        throw upstream('LDAP search failed', err);
+      });
+      return searchEntries;
     },
   };
 }

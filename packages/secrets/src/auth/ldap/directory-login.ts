@@ -1,0 +1,140 @@
+import type { Clock } from '@ward/base';
+import type { Client, Entry } from 'ldapts';
+import { ResultCodeError } from 'ldapts';
+import {
+  type ConnectionPool,
+  connectBound,
+  type Directory,
+  type LdapConfig,
+  upstream,
+} from '../../engines/ldap/index.js';
+import { PermissionDeniedError, UpstreamError } from '../../logical/errors.js';
+import { escapeDnValue, groupName, renderFilter } from './filters.js';
+import type { LdapAuthConfig } from './ldap-auth-store.js';
+
+/** LDAP results that refuse a bind: 49 invalid credentials, 34 a name that is no DN (`user@domain` on OpenLDAP). */
+const REFUSED_BIND = new Set([49, 34]);
+
+/** The one answer for an unknown user and a wrong password, so neither tells which it was. */
+export const badCredentials = () => new PermissionDeniedError('ldap operation failed: failed to bind as user');
+
+/** What the directory said about a user who bound with their password. */
+export interface DirectoryUser {
+  /** The `userattr` value of the user's entry, when it was searched; else the name typed. */
+  entryName: string;
+  /** Names of the user's groups (the `groupattr` values; a DN value gives its CN). */
+  groups: string[];
+}
+
+/** The engine's connection settings for the method's config: the pool and `connectBound` take these. */
+export function connectionOf(c: LdapAuthConfig, bind = { dn: c.binddn, password: c.bindpass }): LdapConfig {
+  return {
+    url: c.url,
+    binddn: bind.dn,
+    bindpass: bind.password,
+    upndomain: '',
+    starttls: c.starttls,
+    insecure_tls: c.insecure_tls,
+    certificate: c.certificate,
+    client_tls_cert: c.client_tls_cert,
+    client_tls_key: c.client_tls_key,
+    tls_min_version: c.tls_min_version,
+    tls_max_version: c.tls_max_version,
+    connection_timeout: c.connection_timeout,
+    request_timeout: c.request_timeout,
+    schema: 'ldapdir',
+    userdn: c.userdn,
+    userattr: c.userattr,
+    password_policy: '',
+    length: 0,
+    skip_static_role_import_rotation: false,
+    last_bindpass: '',
+    last_bind_password_rotation_ms: 0,
+  };
+}
+
+const first = (entry: Entry, attr: string): string | undefined => {
+  const key = Object.keys(entry).find((k) => k.toLowerCase() === attr.toLowerCase());
+  const value = key ? entry[key] : undefined;
+  const one = Array.isArray(value) ? value[0] : value;
+  return typeof one === 'string' ? one : one instanceof Buffer ? one.toString('utf8') : undefined;
+};
+
+const all = (entry: Entry, attr: string): string[] => {
+  const key = Object.keys(entry).find((k) => k.toLowerCase() === attr.toLowerCase());
+  const value = key ? entry[key] : undefined;
+  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return list.map((v) => (typeof v === 'string' ? v : v.toString('utf8')));
+};
+
+/**
+ * The established LDAP login: find the user's bind DN (a search as `binddn`; else `<username>@<upndomain>` or `<userattr>=<username>,<userdn>`), bind as it
+ * with the password on a connection of its own (never a pooled one), then search the user's
+ * groups under `groupdn` with `groupfilter` (as `binddn` through the pool, else on the user's
+ * connection). A refused password or unknown user is a 403; a directory that fails is a 502.
+ */
+export async function directoryLogin(
+  config: LdapAuthConfig,
+  pool: ConnectionPool,
+  clock: Clock,
+  username: string,
+  password: string,
+): Promise<DirectoryUser> {
+  const hasServiceBind = config.binddn !== '' && config.bindpass !== '';
+  const asService = <T>(work: (d: Directory) => Promise<T>) =>
+    pool.use(connectionOf(config), async () => connectionOf(config), work);
+  let entryName = username;
+  let bindDn: string;
+  // `discoverdn` needs the service account here (config refuses it without one).
+  if (hasServiceBind) {
+    const filter = renderFilter(config.userfilter, { UserAttr: config.userattr, Username: username });
+    const search = (d: Directory) => d.search(config.userdn, { scope: 'sub', filter, attributes: [config.userattr] });
+    const entries = await asService(search);
+    const [entry] = entries;
+    if (entries.length !== 1 || !entry) throw badCredentials();
+    bindDn = entry.dn;
+    entryName = first(entry, config.userattr) ?? username;
+  } else if (config.upndomain) {
+    bindDn = `${username}@${config.upndomain}`;
+  } else {
+    bindDn = `${config.userattr}=${escapeDnValue(username)},${config.userdn}`;
+  }
+  const userClient = await bindAsUser(config, clock, bindDn, password);
+  try {
+    if (!config.groupdn) return { entryName, groups: [] };
+    const filter = renderFilter(config.groupfilter, { UserDN: bindDn, Username: username });
+    const search = (d: Directory) => d.search(config.groupdn, { scope: 'sub', filter, attributes: [config.groupattr] });
+    const entries = hasServiceBind ? await asService(search) : await search(clientDirectory(userClient));
+    const groups = new Set<string>();
+    for (const entry of entries) for (const value of all(entry, config.groupattr)) groups.add(groupName(value));
+    return { entryName, groups: [...groups] };
+  } finally {
+    await userClient.unbind().catch(() => {});
+  }
+}
+
+async function bindAsUser(config: LdapAuthConfig, clock: Clock, dn: string, password: string): Promise<Client> {
+  try {
+    return await connectBound(connectionOf(config, { dn, password }), clock.now(), async () => undefined);
+  } catch (err) {
+    const cause = err instanceof UpstreamError ? err.cause : undefined;
+    if (cause instanceof ResultCodeError && REFUSED_BIND.has(cause.code)) throw badCredentials();
+    throw err;
+  }
+}
+
+/** A `Directory` over one client already bound (only `search` is used on it). */
+function clientDirectory(client: Client): Directory {
+  const refuse = () => Promise.reject(new UpstreamError('not available on this connection'));
+  return {
+    setPassword: refuse,
+    apply: refuse,
+    search: async (base, o) => {
+      try {
+        return (await client.search(base, o)).searchEntries;
+      } catch (err) {
+        throw upstream('LDAP search failed', err);
+      }
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { createLdapAuthBackend } from './backend.js';

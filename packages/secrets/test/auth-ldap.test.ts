@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Attribute, Change, Client } from 'ldapts';
+import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { ADMIN_DN, ADMIN_PASSWORD, ENGINE_DN, ENGINE_PASSWORD, type Slapd, SUFFIX, startSlapd } from './slapd.js';
+
+// Issue 31: the ldap auth method against a real slapd: users in several groups (groupOfNames
+// with member, posixGroup with memberUid), a DN-valued group attribute on the user (as memberOf),
+// wrong passwords, the lockout, and the directory down.
+
+const USERS = `ou=users,${SUFFIX}`;
+const GROUPS = `ou=groups,${SUFFIX}`;
+
+describe('ldap auth method against slapd', () => {
+  let slapd: Slapd;
+  let t: TestServer;
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await t.request(method, path, { body });
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const login = (user: string, password: string, mount = 'ldap') =>
+    t.request('POST', `auth/${mount}/login/${user}`, { token: null, body: { password } });
+
+  before(async () => {
+    slapd = await startSlapd();
+    const alice = await slapd.addUser('alice', 'alice-pw');
+    const bob = await slapd.addUser('bob', 'bob-pw');
+    await slapd.addUser('carol', 'carol-pw');
+    const admin = new Client({ url: slapd.url });
+    await admin.bind(ADMIN_DN, ADMIN_PASSWORD);
+    await admin.add(GROUPS, { objectClass: 'organizationalUnit', ou: 'groups' });
+    await admin.add(`cn=devs,${GROUPS}`, { objectClass: 'groupOfNames', cn: 'devs', member: [alice, bob] });
+    await admin.add(`cn=Ops,${GROUPS}`, { objectClass: 'groupOfNames', cn: 'Ops', member: [alice] });
+    await admin.add(`cn=staff,${GROUPS}`, {
+      objectClass: 'posixGroup',
+      cn: 'staff',
+      gidNumber: '100',
+      memberUid: ['bob'],
+    });
+    // A DN-valued attribute on the user naming its groups, the way memberOf does.
+    await admin.modify(alice, [
+      new Change({
+        operation: 'add',
+        modification: new Attribute({ type: 'seeAlso', values: [`cn=admins,${GROUPS}`] }),
+      }),
+    ]);
+    await admin.unbind();
+    t = await startTestServer();
+    await ok('POST', 'sys/auth/ldap', { type: 'ldap' });
+    await ok('POST', 'auth/ldap/config', {
+      url: slapd.url,
+      binddn: ENGINE_DN,
+      bindpass: ENGINE_PASSWORD,
+      userdn: USERS,
+      userattr: 'cn',
+      groupdn: GROUPS,
+      token_policies: 'base',
+    });
+    await ok('POST', 'auth/ldap/groups/devs', { policies: 'dev' });
+    await ok('POST', 'auth/ldap/groups/ops', { policies: 'ops,oncall' });
+    await ok('POST', 'auth/ldap/groups/staff', { policies: 'staff' });
+    await ok('POST', 'auth/ldap/users/alice', { policies: 'alice-own', groups: 'local-team' });
+    await ok('POST', 'auth/ldap/groups/local-team', { policies: 'local' });
+  });
+  after(async () => {
+    await t?.stop();
+    await slapd?.stop();
+  });
+
+  it('keeps the config without its secrets, and the group and user mappings', async () => {
+    const config = (await ok('GET', 'auth/ldap/config')).data;
+    assert.equal(config.url, slapd.url);
+    assert.equal(config.bindpass, undefined);
+    assert.equal(config.groupfilter, '(|(memberUid={{.Username}})(member={{.UserDN}})(uniqueMember={{.UserDN}}))');
+    assert.equal(config.groupattr, 'cn');
+    assert.deepEqual(config.token_policies, ['base']);
+    assert.deepEqual((await ok('GET', 'auth/ldap/groups/OPS')).data, { policies: ['oncall', 'ops'] });
+    assert.deepEqual((await ok('LIST', 'auth/ldap/groups')).data.keys, ['devs', 'local-team', 'ops', 'staff']);
+    assert.equal((await t.request('GET', 'auth/ldap/groups/none')).status, 404);
+    for (const body of [{ url: 'http://x' }, { groupfilter: '(member={{.Nope}})' }, { userfilter: 'cn=x' }]) {
+      assert.equal((await t.request('POST', 'auth/ldap/config', { body })).status, 400, JSON.stringify(body));
+    }
+  });
+
+  it('logs a user in with the policies of every group the directory and the mappings put them in', async () => {
+    const accessor = (await ok('GET', 'sys/auth')).data['ldap/'].accessor;
+    const group = (await ok('POST', 'identity/group', { name: 'ldap-devs', type: 'external', policies: ['ext'] })).data
+      .id;
+    await ok('POST', 'identity/group-alias', { name: 'devs', mount_accessor: accessor, canonical_id: group });
+    const alice = await login('alice', 'alice-pw');
+    assert.equal(alice.status, 200, JSON.stringify(alice.body));
+    assert.deepEqual(alice.body.auth.token_policies, ['alice-own', 'base', 'default', 'dev', 'local', 'oncall', 'ops']);
+    assert.deepEqual(alice.body.auth.identity_policies, ['ext']);
+    assert.deepEqual(alice.body.auth.metadata, { username: 'alice' });
+    const bob = await login('bob', 'bob-pw');
+    assert.equal(bob.status, 200, JSON.stringify(bob.body));
+    assert.deepEqual(bob.body.auth.token_policies, ['base', 'default', 'dev', 'staff'], 'memberUid and member');
+  });
+
+  it('refuses a wrong password and an unknown user alike with 403, and an empty password with 400', async () => {
+    const wrong = await login('bob', 'nope');
+    assert.equal(wrong.status, 403);
+    const unknown = await login('mallory', 'nope');
+    assert.equal(unknown.status, 403);
+    assert.deepEqual(wrong.body.errors, unknown.body.errors);
+    assert.equal((await login('bob', '')).status, 400);
+    assert.equal((await login('b*', 'bob-pw')).status, 403, 'a filter character in the name matches nothing');
+  });
+
+  it('locks a user out after five failures, as userpass does', async () => {
+    for (let i = 0; i < 5; i++) assert.equal((await login('carol', `wrong-${i}`)).status, 403);
+    assert.equal((await login('carol', 'carol-pw')).status, 403, 'locked: even the right password is refused');
+    const locked = (await ok('GET', 'sys/locked-users')).data;
+    assert.ok(JSON.stringify(locked).includes('carol'), JSON.stringify(locked));
+  });
+
+  it('binds at userattr=name,userdn without a service account, and reads a DN-valued group attribute', async () => {
+    await ok('POST', 'sys/auth/direct', { type: 'ldap' });
+    await ok('POST', 'auth/direct/config', {
+      url: slapd.url,
+      userdn: USERS,
+      userattr: 'cn',
+      groupdn: USERS,
+      groupfilter: '(&(objectClass=inetOrgPerson)(cn={{.Username}}))',
+      groupattr: 'seeAlso',
+    });
+    await ok('POST', 'auth/direct/groups/admins', { policies: 'admin' });
+    const res = await login('alice', 'alice-pw', 'direct');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.token_policies, ['admin', 'default']);
+    assert.equal((await login('alice', 'wrong', 'direct')).status, 403);
+  });
+
+  it('answers 502 when the directory cannot be reached', async () => {
+    await ok('POST', 'sys/auth/down', { type: 'ldap' });
+    await ok('POST', 'auth/down/config', {
+      url: 'ldap://127.0.0.1:1',
+      binddn: ENGINE_DN,
+      bindpass: ENGINE_PASSWORD,
+      userdn: USERS,
+      connection_timeout: 2,
+    });
+    const res = await login('alice', 'alice-pw', 'down');
+    assert.equal(res.status, 502, JSON.stringify(res.body));
+    await slapd.stop();
+    const stopped = await login('bob', 'bob-pw');
+    assert.equal(stopped.status, 502, JSON.stringify(stopped.body));
+  });
+});
