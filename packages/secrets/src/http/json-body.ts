@@ -133,8 +133,9 @@ export class JsonBodyParser {
   }
 }
 
-function limitError(setting: string, limit: number): InvalidRequestError {
-  return new InvalidRequestError(`failed to parse JSON input: the body exceeds ${setting} (${limit})`);
+/** The 400 for a body past one of the listener's limits (a form body is held to the JSON limits too). */
+export function limitError(setting: string, limit: number, what = 'JSON'): InvalidRequestError {
+  return new InvalidRequestError(`failed to parse ${what} input: the body exceeds ${setting} (${limit})`);
 }
 
 /** Bytes parsed between two turns of the event loop, so a large body never holds it for long. */

@@ -3,6 +3,7 @@ import { parseDurationSeconds } from '../framework/index.js';
 import { InvalidRequestError, UnsupportedMediaTypeError, UnsupportedOperationError } from '../logical/errors.js';
 import { setOwn } from '../logical/own-entries.js';
 import type { Operation } from '../logical/request.js';
+import { parseFormBody } from './form-body.js';
 import { DEFAULT_JSON_LIMITS, type JsonLimits, parseJsonText } from './json-body.js';
 
 /** How a verb maps to an operation; the transport shim turns the wire `LIST` into `req.method === 'LIST'`. */
@@ -58,10 +59,7 @@ export function parseBody(
   const firstChar = text.trimStart()[0];
   if (firstChar === undefined) return {};
   if (contentType?.startsWith('application/x-www-form-urlencoded') && firstChar !== '{' && firstChar !== '[') {
-    const form = new URLSearchParams(text);
-    const data: Record<string, unknown> = {};
-    for (const key of new Set(form.keys())) setOwn(data, key, form.getAll(key).join(','));
-    return data;
+    return parseFormBody(text, limits);
   }
   return bodyObject(parseJsonText(text, limits));
 }
