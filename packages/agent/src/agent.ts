@@ -20,8 +20,9 @@ import { RaftNode } from './raft/raft-node.js';
 import { rpcRaftTransport } from './raft/rpc-transport.js';
 import { fileRaftState, memoryRaftState } from './raft/state-store.js';
 import { rpcMethods } from './rpc/methods.js';
-import { splitHostPort } from './rpc/rpc-client.js';
+import { RpcDialer, splitHostPort } from './rpc/rpc-client.js';
 import { RpcServer } from './rpc/rpc-server.js';
+import { loadRpcTls, type RpcTls } from './rpc/rpc-tls.js';
 import { GossipKeys } from './server/gossip-keys.js';
 import { NodeRegistry } from './server/node-registry.js';
 import { PeersFile } from './server/peers-file.js';
@@ -47,6 +48,9 @@ export class Agent {
   readonly acl: AclService;
   readonly nodes: NodeRegistry;
   readonly profiler: Profiler;
+  /** Every outgoing RPC goes through this (mutual TLS with `tls { rpc = true }`). */
+  readonly rpc: RpcDialer;
+  readonly #rpcTls: RpcTls | undefined;
   /** A server's gossip keyring (none on a client, or without `encrypt`). */
   readonly gossipKeys: GossipKeys;
   memberlist: Memberlist | undefined;
@@ -74,6 +78,8 @@ export class Agent {
       persistence: keepsState ? aclStateFile(config.dataDir) : undefined,
     });
     this.nodes = new NodeRegistry();
+    this.#rpcTls = loadRpcTls(config.tls, config.region);
+    this.rpc = new RpcDialer(this.#rpcTls);
     this.profiler = new Profiler(deps.argv, deps.clock);
     this.#peersFile = keepsState ? new PeersFile(config.dataDir) : undefined;
     this.gossipKeys = GossipKeys.open({
@@ -87,6 +93,7 @@ export class Agent {
       isServer: config.server.enabled,
       leader: () => this.leaderRpc(),
       callServer: (method, args, token) => this.callServer(method, args, token),
+      callAt: (address, method, args, token) => this.rpc.call(address, method, args, { token }),
       commit: (write) => this.#raftOrThrow().apply(write),
     });
   }
@@ -105,10 +112,12 @@ export class Agent {
 
   async #listen(): Promise<void> {
     const c = this.config;
-    this.#rpc = await RpcServer.listen(c.bindAddr, c.ports.rpc, rpcMethods(this), this.log.child({ '@module': 'rpc' }));
+    const rpcLog = this.log.child({ '@module': 'rpc' });
+    this.#rpc = await RpcServer.listen(c.bindAddr, c.ports.rpc, rpcMethods(this), rpcLog, this.#rpcTls);
     if (c.server.enabled) await this.#startGossip();
     if (c.client.enabled) {
       this.serverList = new ServerList({
+        rpc: this.rpc,
         clock: this.deps.clock,
         log: this.log,
         // A combined agent (e.g. -dev) with no servers configured uses itself.
@@ -128,6 +137,7 @@ export class Agent {
       rpc: this.rpcPort,
       serf: this.memberlist?.local.port,
       encrypted: this.gossipKeys.isEnabled,
+      rpc_tls: this.rpc.isTls,
     });
   }
 
@@ -175,7 +185,7 @@ export class Agent {
       clock: this.deps.clock,
       random: this.deps.random,
       log: this.log.child({ '@module': 'raft' }),
-      transport: rpcRaftTransport(c.raft.electionTimeoutMs),
+      transport: rpcRaftTransport(this.rpc, c.raft.electionTimeoutMs),
       fsm: this.aclStore,
       store: c.dataDir ? fileRaftState(c.dataDir) : memoryRaftState(),
       timings: c.raft,

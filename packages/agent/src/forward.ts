@@ -1,10 +1,9 @@
 import type { Agent } from './agent.js';
 import { InternalError, InvalidRequestError } from './errors.js';
-import { rpcCall } from './rpc/rpc-client.js';
 import { regionServers, rpcAddressOf } from './server/servers.js';
 
 /** Where a `server_id`/`node_id` request runs. */
-export type Target = { kind: 'local' } | { kind: 'remote'; address: string; agentId: string };
+export type Target = { kind: 'local' } | { kind: 'remote'; address: string; agentId: string; peer: 'server' | 'agent' };
 
 export interface PeerInfo {
   name: string;
@@ -70,7 +69,7 @@ async function serverTarget(
     address = p.rpcAddr;
     agentId = p.name;
   }
-  return address === agent.rpcAddress ? { kind: 'local' } : { kind: 'remote', address, agentId };
+  return address === agent.rpcAddress ? { kind: 'local' } : { kind: 'remote', address, agentId, peer: 'server' };
 }
 
 async function leaderViaServer(agent: Agent, token: string | undefined): Promise<string | undefined> {
@@ -86,7 +85,7 @@ async function nodeTarget(
   if (agent.isClient && id === agent.nodeId) return { kind: 'local' };
   const address = await findNode(agent, id, false, token);
   if (!address) throw unknownNode(id);
-  return address === agent.rpcAddress ? { kind: 'local' } : { kind: 'remote', address, agentId: id };
+  return address === agent.rpcAddress ? { kind: 'local' } : { kind: 'remote', address, agentId: id, peer: 'agent' };
 }
 
 /** A client's RPC address: from this server's registry, else by asking the servers. */
@@ -104,7 +103,7 @@ export async function findNode(
     : (agent.serverList?.list() ?? []);
   for (const server of servers) {
     try {
-      const r = await rpcCall<{ rpcAddr?: string }>(server, 'Node.Lookup', { id }, { token, timeoutMs: 2000 });
+      const r = await agent.rpc.call<{ rpcAddr?: string }>(server, 'Node.Lookup', { id }, { token, timeoutMs: 2000 });
       if (r.rpcAddr) return r.rpcAddr;
     } catch {
       // That server is down or does not know the node: ask the next.

@@ -27,7 +27,14 @@ describe('gossip encryption between real agents', () => {
   before(async () => {
     s1 = await server('s1', `-encrypt=${K1}`);
     root = await bootstrap(s1);
-    s2 = await AgentProcess.start(['-server', '-node=s2', '-acl-enabled', ...FAST_GOSSIP, `-encrypt=${K1}`]);
+    s2 = await AgentProcess.start([
+      '-server',
+      '-node=s2',
+      '-bootstrap-expect=2',
+      '-acl-enabled',
+      ...FAST_GOSSIP,
+      `-encrypt=${K1}`,
+    ]);
     assert.equal(await joinVia(s2, s1), 1);
     await waitUntil('s1 sees s2', async () => (await statuses(s1, root))['s2.global'] === 'alive');
   });

@@ -1,5 +1,4 @@
 import { InternalError, InvalidRequestError, PermissionDeniedError } from '../errors.js';
-import { rpcCall } from '../rpc/rpc-client.js';
 import { ACL_DISABLED, type Acl } from './acl.js';
 import type { Rules } from './policy.js';
 import type { AclStore, PolicyRecord } from './store.js';
@@ -26,6 +25,8 @@ export interface AclCluster {
   readonly isServer: boolean;
   /** RPC address of the leader, 'self', or undefined while there is none. */
   leader(): string | 'self' | undefined;
+  /** Calls a method on the server at `address` (the leader, for a write). */
+  callAt<T>(address: string, method: string, args: Record<string, unknown>, token: string | undefined): Promise<T>;
   /** Calls a method on some server (a client forwards everything ACL this way). */
   callServer<T>(method: string, args: Record<string, unknown>, token: string | undefined): Promise<T>;
   /** On the leader: runs `write` and resolves once a majority of servers holds it (Raft commit). */
@@ -58,7 +59,7 @@ export class AclService {
     if (!isWrite) return this.#run(token, op);
     const leader = this.cluster.leader();
     if (leader === undefined) throw new InternalError('No cluster leader');
-    if (leader !== 'self') return rpcCall(leader, 'ACL.Op', { ...op }, { token });
+    if (leader !== 'self') return this.cluster.callAt(leader, 'ACL.Op', { ...op }, token);
     return this.cluster.commit(() => this.#run(token, op));
   }
 

@@ -1,8 +1,9 @@
 import type { Cancel, Clock, Logger } from '@ward/base';
 import { InternalError, InvalidRequestError, PermissionDeniedError, UpstreamError } from '../errors.js';
-import { type CallOptions, rpcCall, splitHostPort } from '../rpc/rpc-client.js';
+import { type CallOptions, type RpcDialer, splitHostPort } from '../rpc/rpc-client.js';
 
 export interface ServerListOptions {
+  rpc: RpcDialer;
   clock: Clock;
   log: Logger;
   /** Servers from config; kept even if unreachable at boot, as the established client does. */
@@ -47,7 +48,9 @@ export class ServerList {
   /** Pings every address; replaces the whole list with the ones that answered, or fails with why. */
   async replace(addresses: string[]): Promise<void> {
     const normalised = addresses.map(normaliseServer);
-    const results = await Promise.allSettled(normalised.map((a) => rpcCall(a, 'Status.Ping', {}, { timeoutMs: 2000 })));
+    const results = await Promise.allSettled(
+      normalised.map((a) => this.o.rpc.call(a, 'Status.Ping', {}, { timeoutMs: 2000 })),
+    );
     const alive = normalised.filter((_, i) => results[i]?.status === 'fulfilled');
     if (alive.length === 0) {
       const errors = results.flatMap((r, i) =>
@@ -68,7 +71,7 @@ export class ServerList {
     let last: unknown;
     for (const server of [...this.#servers]) {
       try {
-        return await rpcCall<T>(server, method, args, o);
+        return await this.o.rpc.call<T>(server, method, args, o);
       } catch (err) {
         if (!(err instanceof UpstreamError)) throw err;
         last = err;
@@ -90,7 +93,7 @@ export class ServerList {
     for (let i = 0; i < this.#servers.length && !this.#isStopped; i++) {
       const server = this.#servers[0] as string;
       try {
-        await rpcCall(server, 'Node.Heartbeat', { ...this.o.self }, { token: this.o.token, timeoutMs: 5000 });
+        await this.o.rpc.call(server, 'Node.Heartbeat', { ...this.o.self }, { token: this.o.token, timeoutMs: 5000 });
         this.#lastHeartbeatMs = this.o.clock.now();
         return;
       } catch (err) {

@@ -38,5 +38,4 @@ function validate(c: AgentConfig): void {
     throw new ConfigError('tls.rpc needs ca_file, cert_file and key_file');
   }
   if (t.verifyServerHostname && !t.rpc) throw new ConfigError('tls.verify_server_hostname needs tls.rpc = true');
-  if (t.rpc) throw new ConfigError('tls.rpc is not supported by this build');
 }

@@ -2,7 +2,7 @@ import type { LogLevel } from '@ward/base';
 import type { AclOp } from '../acl/service.js';
 import type { Agent } from '../agent.js';
 import { collectHostData } from '../debug/host-data.js';
-import { InvalidRequestError } from '../errors.js';
+import { InvalidRequestError, PermissionDeniedError } from '../errors.js';
 import { findNode, livePeers } from '../forward.js';
 import { localMembers } from '../members.js';
 import { followLogs } from '../monitor/local-monitor.js';
@@ -26,12 +26,12 @@ export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
   return new Map<string, RpcMethod>([
     ['Status.Ping', unary(async () => ({}))],
     ['Status.Raft', unary(async () => raftStatus(agent))],
-    ['Raft.RequestVote', unary(async ({ args }) => raftOf(agent).handleVote(parseVoteRequest(args)))],
-    ['Raft.AppendEntries', unary(async ({ args }) => raftOf(agent).handleAppend(parseAppendRequest(args)))],
+    ['Raft.RequestVote', unary(async (c) => raftOf(agent, c).handleVote(parseVoteRequest(c.args)))],
+    ['Raft.AppendEntries', unary(async (c) => raftOf(agent, c).handleAppend(parseAppendRequest(c.args)))],
     [
       'Raft.TimeoutNow',
-      unary(async ({ args }) => {
-        raftOf(agent).handleTimeoutNow(parseTimeoutNow(args));
+      unary(async (c) => {
+        raftOf(agent, c).handleTimeoutNow(parseTimeoutNow(c.args));
         return {};
       }),
     ],
@@ -121,7 +121,9 @@ export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
   ]);
 }
 
-function raftOf(agent: Agent): RaftNode {
+/** This server's Raft, for a caller that proved a server certificate (when certificates name roles). */
+function raftOf(agent: Agent, call: RpcCall): RaftNode {
+  if (!call.isServerPeer) throw new PermissionDeniedError('Permission denied: Raft RPC needs a server certificate');
   if (!agent.raft) throw new InvalidRequestError('raft: not a server');
   return agent.raft;
 }

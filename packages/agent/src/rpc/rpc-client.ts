@@ -1,6 +1,8 @@
 import { connect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { errorFromCode, UpstreamError } from '../errors.js';
 import { LineReader, type RpcReply } from './protocol.js';
+import { certNames, type RpcTls } from './rpc-tls.js';
 
 /** `host:port` of another agent's rpc listener. */
 export function splitHostPort(address: string, defaultPort: number): { host: string; port: number } {
@@ -12,67 +14,97 @@ export function splitHostPort(address: string, defaultPort: number): { host: str
 export interface CallOptions {
   token?: string;
   timeoutMs?: number;
-}
-
-/** Calls a unary method on the agent at `address`; remote typed errors come back typed. */
-export function rpcCall<T>(
-  address: string,
-  method: string,
-  args: Record<string, unknown>,
-  o: CallOptions = {},
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const socket = open(address, method, args, o.token);
-    socket.setTimeout(o.timeoutMs ?? 10_000, () => socket.destroy(new Error('i/o timeout')));
-    const reader = new LineReader((value) => {
-      const reply = value as RpcReply;
-      socket.destroy();
-      if ('ok' in reply && reply.ok) resolve(reply.result as T);
-      else if ('ok' in reply) reject(errorFromCode(reply.error.code, reply.error.message));
-    });
-    wire(socket, reader, address, reject);
-    socket.once('close', () => reject(new UpstreamError(`rpc error: connection to ${address} closed`)));
-  });
+  /**
+   * Who is expected at the address: a server (default; with `verify_server_hostname` its
+   * certificate must name `server.<region>.nomad`) or any agent, a client included.
+   */
+  peer?: 'server' | 'agent';
 }
 
 /**
- * Calls a stream method: `onChunk` gets each chunk; resolves when the remote ends the
- * stream, rejects on a remote error. Aborting `signal` hangs up (and resolves).
+ * Dials other agents' RPC ports: plain TCP, or mutual TLS with the agent's certificate
+ * (`tls { rpc = true }`). Built once at the composition root; every RPC goes through it,
+ * so none can bypass TLS.
  */
-export function rpcStream(
-  address: string,
-  method: string,
-  args: Record<string, unknown>,
-  o: CallOptions & { signal: AbortSignal; onChunk: (chunk: Buffer) => void },
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = open(address, method, args, o.token);
-    const hangUp = () => {
-      socket.destroy();
-      resolve();
-    };
-    if (o.signal.aborted) return hangUp();
-    o.signal.addEventListener('abort', hangUp, { once: true });
-    const reader = new LineReader((value) => {
-      const reply = value as RpcReply;
-      if ('chunk' in reply) return o.onChunk(Buffer.from(reply.chunk, 'base64'));
-      socket.destroy();
-      if ('end' in reply) resolve();
-      else if ('ok' in reply && !reply.ok) reject(errorFromCode(reply.error.code, reply.error.message));
-    });
-    wire(socket, reader, address, reject);
-    socket.once('close', () => {
-      o.signal.removeEventListener('abort', hangUp);
-      resolve();
-    });
-  });
-}
+export class RpcDialer {
+  constructor(private readonly tls: RpcTls | undefined) {}
 
-function open(address: string, method: string, args: Record<string, unknown>, token?: string): Socket {
-  const { host, port } = splitHostPort(address, 4647);
-  const socket = connect({ host, port });
-  socket.write(`${JSON.stringify({ method, token, args })}\n`);
-  return socket;
+  get isTls(): boolean {
+    return this.tls !== undefined;
+  }
+
+  /** Calls a unary method on the agent at `address`; remote typed errors come back typed. */
+  call<T>(address: string, method: string, args: Record<string, unknown>, o: CallOptions = {}): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const socket = this.#open(address, method, args, o);
+      socket.setTimeout(o.timeoutMs ?? 10_000, () => socket.destroy(new Error('i/o timeout')));
+      const reader = new LineReader((value) => {
+        const reply = value as RpcReply;
+        socket.destroy();
+        if ('ok' in reply && reply.ok) resolve(reply.result as T);
+        else if ('ok' in reply) reject(errorFromCode(reply.error.code, reply.error.message));
+      });
+      wire(socket, reader, address, reject);
+      socket.once('close', () => reject(new UpstreamError(`rpc error: connection to ${address} closed`)));
+    });
+  }
+
+  /**
+   * Calls a stream method: `onChunk` gets each chunk; resolves when the remote ends the
+   * stream, rejects on a remote error. Aborting `signal` hangs up (and resolves).
+   */
+  stream(
+    address: string,
+    method: string,
+    args: Record<string, unknown>,
+    o: CallOptions & { signal: AbortSignal; onChunk: (chunk: Buffer) => void },
+  ): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const socket = this.#open(address, method, args, o);
+      const hangUp = () => {
+        socket.destroy();
+        resolve();
+      };
+      if (o.signal.aborted) return hangUp();
+      o.signal.addEventListener('abort', hangUp, { once: true });
+      const reader = new LineReader((value) => {
+        const reply = value as RpcReply;
+        if ('chunk' in reply) return o.onChunk(Buffer.from(reply.chunk, 'base64'));
+        socket.destroy();
+        if ('end' in reply) resolve();
+        else if ('ok' in reply && !reply.ok) reject(errorFromCode(reply.error.code, reply.error.message));
+      });
+      wire(socket, reader, address, reject);
+      socket.once('close', () => {
+        o.signal.removeEventListener('abort', hangUp);
+        resolve();
+      });
+    });
+  }
+
+  #open(address: string, method: string, args: Record<string, unknown>, o: CallOptions): Socket {
+    const { host, port } = splitHostPort(address, 4647);
+    const tls = this.tls;
+    const socket = tls
+      ? tlsConnect({
+          host,
+          port,
+          ca: tls.ca,
+          cert: tls.cert,
+          key: tls.key,
+          // The established scheme names roles, not hosts: check the role's name when asked
+          // to (verify_server_hostname), else only that the CA signed the certificate.
+          checkServerIdentity: (_host, cert) => {
+            const want = tls.serverName;
+            if (!want) return undefined;
+            if (certNames(cert, want) || (o.peer === 'agent' && certNames(cert, tls.clientName))) return undefined;
+            return new Error(`rpc: the certificate of ${address} does not name ${want}`);
+          },
+        })
+      : connect({ host, port });
+    socket.write(`${JSON.stringify({ method, token: o.token, args })}\n`);
+    return socket;
+  }
 }
 
 function wire(socket: Socket, reader: LineReader, address: string, reject: (e: Error) => void): void {

@@ -1,13 +1,20 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { Logger } from '@ward/base';
 import { AgentError } from '../errors.js';
 import { LineReader, type RpcReply, type RpcRequest } from './protocol.js';
+import { certNames, type RpcTls } from './rpc-tls.js';
 
 export interface RpcCall {
   token: string | undefined;
   args: Record<string, unknown>;
   /** Aborted when the caller hangs up (streams stop then). */
   signal: AbortSignal;
+  /**
+   * The caller proved a server certificate (`server.<region>.nomad` with
+   * `verify_server_hostname`); true without that check (plain TCP, or TLS that only checks the CA).
+   */
+  isServerPeer: boolean;
 }
 
 /** A unary method returns its result; a stream method writes chunks until done or aborted. */
@@ -23,24 +30,43 @@ export class RpcServer {
     private readonly server: Server,
     private readonly methods: Map<string, RpcMethod>,
     private readonly log: Logger,
+    tls: RpcTls | undefined,
   ) {
-    server.on('connection', (s) => this.#serve(s));
+    if (tls) {
+      server.on('secureConnection', (s: TLSSocket) => this.#serve(s, isServerCert(s, tls)));
+      // A peer without a certificate of our CA (a rogue agent, a stale one): say so once per attempt.
+      server.on('tlsClientError', (err, s) => {
+        this.log.warn('rpc: refused a connection: TLS handshake failed', {
+          from: `${s.remoteAddress}:${s.remotePort}`,
+          error: err.message,
+        });
+      });
+    } else server.on('connection', (s) => this.#serve(s, true));
   }
 
-  static async listen(bind: string, port: number, methods: Map<string, RpcMethod>, log: Logger): Promise<RpcServer> {
-    const server = createServer();
+  /** Listens on `bind:port`; with `tls`, mutual TLS (a client certificate of the CA is required). */
+  static async listen(
+    bind: string,
+    port: number,
+    methods: Map<string, RpcMethod>,
+    log: Logger,
+    tls?: RpcTls,
+  ): Promise<RpcServer> {
+    const server = tls
+      ? createTlsServer({ ca: tls.ca, cert: tls.cert, key: tls.key, requestCert: true, rejectUnauthorized: true })
+      : createServer();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, bind, () => resolve());
     });
-    return new RpcServer(server, methods, log);
+    return new RpcServer(server, methods, log, tls);
   }
 
   get port(): number {
     return (this.server.address() as { port: number }).port;
   }
 
-  #serve(socket: Socket): void {
+  #serve(socket: Socket, isServerPeer: boolean): void {
     this.#sockets.add(socket);
     const abort = new AbortController();
     socket.on('close', () => {
@@ -52,7 +78,7 @@ export class RpcServer {
     const reader = new LineReader((value) => {
       if (started) return;
       started = true;
-      void this.#dispatch(value as RpcRequest, socket, abort.signal);
+      void this.#dispatch(value as RpcRequest, socket, abort.signal, isServerPeer);
     });
     socket.on('data', (chunk) => {
       try {
@@ -63,14 +89,14 @@ export class RpcServer {
     });
   }
 
-  async #dispatch(req: RpcRequest, socket: Socket, signal: AbortSignal): Promise<void> {
+  async #dispatch(req: RpcRequest, socket: Socket, signal: AbortSignal, isServerPeer: boolean): Promise<void> {
     const send = (reply: RpcReply) => {
       if (!socket.destroyed) socket.write(`${JSON.stringify(reply)}\n`);
     };
     const method = this.methods.get(req?.method);
     try {
       if (!method) throw new Error(`rpc: unknown method ${String(req?.method)}`);
-      const call = { token: req.token, args: req.args ?? {}, signal };
+      const call = { token: req.token, args: req.args ?? {}, signal, isServerPeer };
       if (method.kind === 'unary') {
         send({ ok: true, result: await method.handle(call) });
       } else {
@@ -89,4 +115,8 @@ export class RpcServer {
     for (const s of this.#sockets) s.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+function isServerCert(socket: TLSSocket, tls: RpcTls): boolean {
+  return tls.serverName === undefined || certNames(socket.getPeerCertificate(), tls.serverName);
 }

@@ -2,7 +2,6 @@ import type { Agent } from '../../agent.js';
 import { collectHostData, type HostData } from '../../debug/host-data.js';
 import { InvalidRequestError } from '../../errors.js';
 import { resolveTarget } from '../../forward.js';
-import { rpcCall } from '../../rpc/rpc-client.js';
 import { json, type Reply } from '../reply.js';
 import type { AgentRequest } from '../request.js';
 
@@ -17,7 +16,12 @@ export async function host(agent: Agent, req: AgentRequest): Promise<Reply> {
     { server: (id) => new InvalidRequestError(`unknown nomad server ${id}`) },
   );
   if (target.kind === 'remote') {
-    const data = await rpcCall<HostData>(target.address, 'Agent.Host', {}, { token: req.token });
+    const data = await agent.rpc.call<HostData>(
+      target.address,
+      'Agent.Host',
+      {},
+      { token: req.token, peer: target.peer },
+    );
     return json({ AgentID: target.agentId, HostData: data });
   }
   // The debug gate is the target's: checked here only when this agent is the target.

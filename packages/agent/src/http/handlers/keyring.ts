@@ -1,7 +1,6 @@
 import type { Agent } from '../../agent.js';
 import { InternalError, NotFoundError } from '../../errors.js';
 import { livePeers } from '../../forward.js';
-import { rpcCall } from '../../rpc/rpc-client.js';
 import { KEYRING_OPS, type KeyringOp } from '../../server/gossip-keys.js';
 import { json, type Reply } from '../reply.js';
 import type { AgentRequest } from '../request.js';
@@ -36,7 +35,7 @@ async function everyServer(agent: Agent, token: string | undefined, op: KeyringO
     peers.map(async (p) =>
       p.rpcAddr === agent.rpcAddress
         ? agent.gossipKeys.apply(op, key)
-        : rpcCall<string[]>(p.rpcAddr, 'Agent.Keyring', { op, key }, { token, timeoutMs: 5000 }),
+        : agent.rpc.call<string[]>(p.rpcAddr, 'Agent.Keyring', { op, key }, { token, timeoutMs: 5000 }),
     ),
   );
   const out: KeyringResponse = { Messages: {}, Keys: {}, NumNodes: peers.length };

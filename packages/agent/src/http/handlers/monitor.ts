@@ -4,7 +4,6 @@ import { InvalidRequestError, NotFoundError } from '../../errors.js';
 import { resolveTarget, type Target } from '../../forward.js';
 import { LogFramer } from '../../monitor/framer.js';
 import { followLogs } from '../../monitor/local-monitor.js';
-import { rpcStream } from '../../rpc/rpc-client.js';
 import type { Reply } from '../reply.js';
 import { type AgentRequest, queryBool } from '../request.js';
 
@@ -49,12 +48,13 @@ function follow(
   onLine: (line: string) => void,
 ): Promise<void> {
   if (target.kind === 'local') return followLogs(agent.deps.hub, o, onLine);
-  return rpcStream(
+  return agent.rpc.stream(
     target.address,
     'Agent.Monitor',
     { logLevel: o.level, logJson: o.json },
     {
       token: o.token,
+      peer: target.peer,
       signal: o.signal,
       onChunk: (chunk) => onLine(chunk.toString('utf8')),
     },

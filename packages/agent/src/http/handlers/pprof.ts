@@ -2,7 +2,6 @@ import type { Agent } from '../../agent.js';
 import type { ProfileResult } from '../../debug/pprof.js';
 import { InternalError, InvalidRequestError, NotFoundError } from '../../errors.js';
 import { resolveTarget } from '../../forward.js';
-import { rpcCall } from '../../rpc/rpc-client.js';
 import type { Reply } from '../reply.js';
 import { type AgentRequest, queryInt } from '../request.js';
 
@@ -38,10 +37,16 @@ export async function pprof(agent: Agent, req: AgentRequest): Promise<Reply> {
   );
   let result: ProfileResult;
   if (target.kind === 'remote') {
-    const r = await rpcCall<Omit<ProfileResult, 'body'> & { body: string }>(target.address, 'Agent.Pprof', args, {
-      token: req.token,
-      timeoutMs: (args.seconds + 30) * 1000,
-    });
+    const r = await agent.rpc.call<Omit<ProfileResult, 'body'> & { body: string }>(
+      target.address,
+      'Agent.Pprof',
+      args,
+      {
+        token: req.token,
+        peer: target.peer,
+        timeoutMs: (args.seconds + 30) * 1000,
+      },
+    );
     result = { ...r, body: Buffer.from(r.body, 'base64') };
   } else {
     // Availability (enable_debug × ACLs) is decided by the agent that runs the profile.
