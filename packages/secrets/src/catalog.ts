@@ -2,6 +2,7 @@ import { createAppRoleBackend } from './auth/approle/index.js';
 import { createGcpBackend } from './auth/gcp/index.js';
 import { createGitHubBackend } from './auth/github/index.js';
 import { createJwtBackend } from './auth/jwt/index.js';
+import { createKubernetesBackend } from './auth/kubernetes/index.js';
 import { createLdapAuthBackend } from './auth/ldap/index.js';
 import { createUserpassBackend } from './auth/userpass/index.js';
 import type { DefaultMount } from './core/core-types.js';
@@ -31,6 +32,7 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
     ['gcp', createGcpBackend],
     ['github', createGitHubBackend],
     ['jwt', createJwtBackend],
+    ['kubernetes', createKubernetesBackend],
     ['ldap', createLdapAuthBackend],
     // One backend under both established names: `oidc` mounts are used for the browser flow.
     ['oidc', createJwtBackend],

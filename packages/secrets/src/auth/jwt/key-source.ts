@@ -1,15 +1,8 @@
 import type { Clock } from '@ward/base';
-import {
-  type CompactVerifyResult,
-  compactVerify,
-  createLocalJWKSet,
-  errors,
-  importSPKI,
-  importX509,
-  type JSONWebKeySet,
-} from 'jose';
+import { type CompactVerifyResult, compactVerify, createLocalJWKSet, errors, type JSONWebKeySet } from 'jose';
 import { InvalidRequestError, UpstreamError } from '../../logical/errors.js';
 import { requestJson } from '../common/http-json.js';
+import { verifyWithPems } from '../common/pem-keys.js';
 import type { JwtConfig } from './jwt-store.js';
 
 /** How long a fetched JWKS or discovery document is used before it is fetched again. */
@@ -145,37 +138,6 @@ export class KeySource {
     this.#jwks.set(url, { value, fetchedAtMs: this.clock.now() });
     return value;
   }
-}
-
-/** Each PEM (public key or certificate) in turn, imported for the token's own `alg`; the first that verifies wins. */
-async function verifyWithPems(jwt: string, pems: string[], algorithms: string[]): Promise<CompactVerifyResult> {
-  let last: unknown = new errors.JWSSignatureVerificationFailed();
-  for (const pem of pems) {
-    try {
-      return await compactVerify(
-        jwt,
-        (header) => (pem.includes('CERTIFICATE') ? importX509(pem, header.alg) : importSPKI(pem, header.alg)),
-        { algorithms },
-      );
-    } catch (err) {
-      last = err;
-    }
-  }
-  throw last;
-}
-
-/** Whether `pem` is a public key or certificate the method can use (checked at config time). */
-export async function isUsablePem(pem: string): Promise<boolean> {
-  const algs = /BEGIN (RSA )?PUBLIC KEY|CERTIFICATE/.test(pem) ? ['RS256', 'ES256', 'ES384', 'ES512', 'EdDSA'] : [];
-  for (const alg of algs) {
-    try {
-      await (pem.includes('CERTIFICATE') ? importX509(pem, alg) : importSPKI(pem, alg));
-      return true;
-    } catch {
-      // another algorithm may fit the key's type
-    }
-  }
-  return false;
 }
 
 function describe(err: InstanceType<typeof errors.JOSEError>): string {

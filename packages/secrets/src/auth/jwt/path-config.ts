@@ -1,7 +1,8 @@
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError, LogicalError, NotFoundError } from '../../logical/errors.js';
+import { isUsablePem } from '../common/pem-keys.js';
 import { EMPTY_CONFIG, type JwtConfig, jwtStore } from './jwt-store.js';
-import { isUsablePem, type KeySource } from './key-source.js';
+import type { KeySource } from './key-source.js';
 
 const fields = {
   oidc_discovery_url: field.string({

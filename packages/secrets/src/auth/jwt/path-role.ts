@@ -5,7 +5,7 @@ import { DEFAULT_CLOCK_SKEW_LEEWAY, DEFAULT_EXPIRATION_LEEWAY, DEFAULT_NOT_BEFOR
 import { type JwtRole, jwtStore } from './jwt-store.js';
 
 const fields = {
-  name: field.path({ description: 'Role name (case-insensitive).' }),
+  name: field.path({ description: 'Role name (case-insensitive).', caseInsensitive: true }),
   role_type: field.string({ description: '`oidc` (default) or `jwt`.' }),
   bound_audiences: field.commaStrings({ description: 'One of these must be in the token’s `aud`.' }),
   bound_subject: field.string({ description: 'The `sub` the token must carry.' }),

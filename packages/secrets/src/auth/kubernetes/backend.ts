@@ -1,0 +1,32 @@
+import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
+import type { LoginRenewer } from '../../logical/response.js';
+import { renewalUnder } from '../common/index.js';
+import { k8sStore } from './k8s-store.js';
+import { pathConfig } from './path-config.js';
+import { pathLogin } from './path-login.js';
+import { pathRoles } from './path-role.js';
+
+const HELP =
+  'The Kubernetes auth method logs pods in with their service account JWT, checked by the cluster’s TokenReview API.';
+
+export type KubernetesBackend = Backend & LoginRenewer;
+
+/** Factory of the `kubernetes` auth method. */
+export function createKubernetesBackend(ctx: BackendContext): KubernetesBackend {
+  const backend = createBackend({
+    type: 'kubernetes',
+    storage: ctx.storage,
+    help: HELP,
+    paths: [pathConfig(), ...pathRoles(), pathLogin(ctx.clock)],
+    specialPaths: { unauthenticated: ['login'] },
+  });
+  return {
+    ...backend,
+    // Renewal re-reads the role: current TTLs apply, a changed policy set stops renewal.
+    async renewLogin({ metadata, policies }) {
+      const role = metadata.role ? await k8sStore.role(ctx.storage, metadata.role) : undefined;
+      if (!role) return null;
+      return renewalUnder(role.token, policies);
+    },
+  };
+}

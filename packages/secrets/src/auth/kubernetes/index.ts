@@ -1,0 +1,1 @@
+export { createKubernetesBackend } from './backend.js';

@@ -1,0 +1,92 @@
+import { definePath, field, type PathDefinition } from '../../framework/index.js';
+import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
+import { applyTokenFields, EMPTY_TOKEN_PARAMS, tokenFields, tokenReadData } from '../common/index.js';
+import { type KubernetesRole, k8sStore } from './k8s-store.js';
+
+/** `role/:name` and LIST `role/`. */
+export function pathRoles(): PathDefinition[] {
+  return [
+    definePath({
+      pattern: 'role/',
+      fields: {},
+      operations: {
+        list: {
+          summary: 'List the roles.',
+          handler: async ({ storage }) => ({ data: { keys: await k8sStore.roles(storage) } }),
+        },
+      },
+      help: { synopsis: 'List the roles.', description: '404 when there are none.' },
+    }),
+    definePath({
+      pattern: 'role/:name',
+      fields: {
+        name: field.path({ description: 'Role name (case-insensitive).', caseInsensitive: true }),
+        bound_service_account_names: field.commaStrings({
+          description: 'Service account names (`*`: any; globs with `*`).',
+        }),
+        bound_service_account_namespaces: field.commaStrings({ description: 'Namespaces (`*`: any; globs with `*`).' }),
+        audience: field.string({ description: 'The audience the JWT must carry (and TokenReview checks).' }),
+        alias_name_source: field.string({
+          description: '`serviceaccount_uid` (default) or `serviceaccount_name` (<namespace>/<name>).',
+        }),
+        ...tokenFields,
+      },
+      operations: {
+        update: {
+          summary: 'Create or update the role.',
+          handler: async ({ storage, data, supplied }) => {
+            const current = await k8sStore.role(storage, data.name);
+            const source =
+              (supplied.has('alias_name_source') ? data.alias_name_source : current?.alias_name_source) ||
+              'serviceaccount_uid';
+            if (source !== 'serviceaccount_uid' && source !== 'serviceaccount_name')
+              throw new InvalidRequestError(`invalid alias_name_source: ${source}`);
+            const role: KubernetesRole = {
+              bound_service_account_names: supplied.has('bound_service_account_names')
+                ? (data.bound_service_account_names ?? [])
+                : (current?.bound_service_account_names ?? []),
+              bound_service_account_namespaces: supplied.has('bound_service_account_namespaces')
+                ? (data.bound_service_account_namespaces ?? [])
+                : (current?.bound_service_account_namespaces ?? []),
+              audience: supplied.has('audience') ? (data.audience ?? '') : (current?.audience ?? ''),
+              alias_name_source: source,
+              token: applyTokenFields(current?.token ?? EMPTY_TOKEN_PARAMS, data, supplied),
+            };
+            if (role.bound_service_account_names.length === 0)
+              throw new InvalidRequestError('"bound_service_account_names" can not be empty');
+            if (role.bound_service_account_namespaces.length === 0)
+              throw new InvalidRequestError('"bound_service_account_namespaces" can not be empty');
+            for (const [label, list] of [
+              ['bound_service_account_names', role.bound_service_account_names],
+              ['bound_service_account_namespaces', role.bound_service_account_namespaces],
+            ] as const)
+              if (list.length > 1 && list.includes('*'))
+                throw new InvalidRequestError(`can not mix "*" with values in "${label}"`);
+            await k8sStore.putRole(storage, data.name, role);
+            return undefined;
+          },
+        },
+        read: {
+          summary: 'Read the role.',
+          handler: async ({ storage, data }) => {
+            const role = await k8sStore.role(storage, data.name);
+            if (!role) throw new NotFoundError('');
+            const { token, ...rest } = role;
+            return { data: { ...rest, ...tokenReadData(token) } };
+          },
+        },
+        delete: {
+          summary: 'Delete the role.',
+          handler: async ({ storage, data }) => {
+            await k8sStore.deleteRole(storage, data.name);
+            return undefined;
+          },
+        },
+      },
+      help: {
+        synopsis: 'Manage a Kubernetes role.',
+        description: 'A service account whose name and namespace are bound logs in with its JWT.',
+      },
+    }),
+  ];
+}
