@@ -115,7 +115,9 @@ export function planToken(req: CreateTokenRequest, ctx: CreateContext): PlannedT
       type,
       bound_cidrs: role ? role.token_bound_cidrs : parent.bound_cidrs,
       role: role?.name ?? '',
-      entity_id: '',
+      // Inherited, orphan or not, as established (an `entity_alias` replaces it): disabling the
+      // entity then stops every token made from a login's token too (issue 28).
+      entity_id: parent.entity_id,
       namespace_id: ctx.namespaceId ?? 'root',
       orphan,
       last_renewal_time_ms: 0,
