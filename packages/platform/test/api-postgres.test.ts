@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { PostgresServer } from './postgres-server.js';
+import { PostgresServer } from '@ward/base/testing';
 import { POSTGRES_ADMIN_URL_ENV } from './testing.js';
 
 /** The whole-server API and page tests that run on TestPlatform, all of them again on PostgreSQL. */

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { PostgresServer } from '@ward/base/testing';
 import pg from 'pg';
 import { BIN, startCli, stop } from './cli-process.js';
-import { PostgresServer } from './postgres-server.js';
 import { WebClient } from './testing.js';
 
 const TOKEN = 'two-process-token';

@@ -1,12 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeClock, SeededRandom, silentLogger } from '@ward/base';
+import { createDatabase } from '@ward/base/testing';
 import { seedDevAdmin } from '../src/cli/dev-seed.js';
 import type { Edition, PlatformContext } from '../src/context.js';
 import { createMemoryRateLimiter } from '../src/http/rate-limit.js';
 import { buildServer } from '../src/http/server.js';
 import { createDatabaseRateLimiter, openStore, seedCatalogue } from '../src/store/index.js';
-import { createDatabase } from './postgres-server.js';
 
 export const ADMIN_TOKEN = 'admin-test-token';
 /** Set to a PostgreSQL maintenance-database URL to run every TestPlatform on PostgreSQL. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { mountKvV2AtSecret, request } from '../src/server/testing.js';
 import { type EtcdProcess, startEtcd } from '../src/storage/testing.js';
-import { healthBecomes, startHaNode } from './ha-nodes.testing.js';
+import { etcdHaStorage, healthBecomes, startHaNode } from './ha-nodes.testing.js';
 import type { WardProcess } from './ward-process.js';
 
 /** Two `bin/ward server` processes on one etcd with `ha_enabled`: one active, one standby, failover on SIGKILL. */
@@ -16,7 +16,7 @@ describe('HA on storage "etcd": active and standby (issue 19 point 2)', () => {
 
   /** Only `a` has a cluster channel: `b` cannot forward, so it redirects. */
   const start = async (name: string) => {
-    const node = await startHaNode(name, { etcdUrls: [etcd.url], dir, cluster: name === 'a' });
+    const node = await startHaNode(name, { storage: etcdHaStorage([etcd.url]), dir, cluster: name === 'a' });
     wards.push(node.ward);
     return node;
   };

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createDevTls } from '../src/server/dev-tls.js';
 import { request } from '../src/server/testing.js';
 import { type EtcdProcess, startEtcd } from '../src/storage/testing.js';
-import { type HaNode, healthBecomes, initAndUnseal, killAll, startHaNode } from './ha-nodes.testing.js';
+import { etcdHaStorage, type HaNode, healthBecomes, initAndUnseal, killAll, startHaNode } from './ha-nodes.testing.js';
 
 /** Resolves with the status the cluster listener answered, or rejects when it refused the connection. */
 function clusterGet(clusterAddr: string, client: { cert?: string; key?: string }): Promise<number> {
@@ -51,7 +51,7 @@ describe('HA forwarding: a standby passes requests to the active server', () => 
   before(async () => {
     etcd = await startEtcd();
     dir = await mkdtemp(join(tmpdir(), 'ward-ha-forward-'));
-    const common = { etcdUrls: [etcd.url], dir };
+    const common = { storage: etcdHaStorage([etcd.url]), dir };
     a = await startHaNode('a', common);
     nodes.push(a);
     const unsealed = await initAndUnseal(a);

@@ -2,10 +2,60 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PostgresServer } from '@ward/base/testing';
 import { mountKvV2AtSecret, request } from '../src/server/testing.js';
+import { startEtcd } from '../src/storage/testing.js';
 import { startWard, type WardProcess } from './ward-process.js';
 
-/** One `bin/ward server` of an HA cluster on etcd, as the HA tests start it. */
+/** The shared storage an HA cluster's servers are configured with. */
+export interface HaStorage {
+  /** The `storage` block, with the HA lock's TTL. */
+  block(lockTtl: string): string;
+}
+
+/** etcd, at every member's client URL. */
+export function etcdHaStorage(urls: string[]): HaStorage {
+  return {
+    block: (lockTtl) =>
+      `storage "etcd" {\n  address = "${urls.join(',')}"\n  path = "ha/"\n  ha_enabled = "true"\n  lock_ttl = "${lockTtl}"\n}\n`,
+  };
+}
+
+/** A PostgreSQL database (issue 29): the established keys, the lock in the ha table. */
+export function postgresHaStorage(connectionUrl: string): HaStorage {
+  return {
+    block: (lockTtl) =>
+      `storage "postgresql" {\n  connection_url = "${connectionUrl}"\n  ha_enabled = "true"\n  ha_table = "vault_ha_locks"\n  lock_ttl = "${lockTtl}"\n}\n`,
+  };
+}
+
+/** A throwaway shared storage for an HA cluster, started by the test. */
+export interface SharedHaStorage {
+  name: string;
+  storage: HaStorage;
+  stop(): Promise<void>;
+}
+
+/** The shared storages Ward's HA runs on, each started fresh: the HA tests run on every one. */
+export const SHARED_HA_STORAGES: ReadonlyArray<{ name: string; start(): Promise<SharedHaStorage> }> = [
+  {
+    name: 'etcd',
+    async start() {
+      const etcd = await startEtcd();
+      return { name: 'etcd', storage: etcdHaStorage([etcd.url]), stop: () => etcd.stop() };
+    },
+  },
+  {
+    name: 'postgresql',
+    async start() {
+      const server = await PostgresServer.start();
+      const url = await server.createDatabase();
+      return { name: 'postgresql', storage: postgresHaStorage(url), stop: () => server.stop() };
+    },
+  },
+];
+
+/** One `bin/ward server` of an HA cluster, as the HA tests start it. */
 export interface HaNode {
   name: string;
   ward: WardProcess;
@@ -13,8 +63,8 @@ export interface HaNode {
 }
 
 export interface HaNodeOptions {
-  /** Every etcd member's client URL. */
-  etcdUrls: string[];
+  /** The storage every server of the cluster shares. */
+  storage: HaStorage;
   /** Where the configuration file goes. */
   dir: string;
   /** Listen on the cluster channel and forward (default true). */
@@ -30,7 +80,7 @@ export interface HaNodeOptions {
 /** Starts a server of the cluster and waits until it listens; its cluster port is picked by the kernel. */
 export async function startHaNode(name: string, o: HaNodeOptions): Promise<HaNode> {
   const config = join(o.dir, `${name}.hcl`);
-  const storage = `storage "etcd" {\n  address = "${o.etcdUrls.join(',')}"\n  path = "ha/"\n  ha_enabled = "true"\n  lock_ttl = "${o.lockTtl ?? '2s'}"\n}\n`;
+  const storage = o.storage.block(o.lockTtl ?? '2s');
   const listener = `listener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n${o.listenerExtra ?? ''}}\n`;
   const cluster = o.cluster === false ? '' : 'cluster_addr = "https://127.0.0.1:0"\n';
   const standby = o.performanceStandby ? '' : 'disable_performance_standby = true\n';

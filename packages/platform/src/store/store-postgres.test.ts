@@ -1,4 +1,4 @@
-import { PostgresServer } from '../../test/postgres-server.js';
+import { PostgresServer } from '@ward/base/testing';
 import { openStore } from './index.js';
 import { describeStore } from './store.case.js';
 

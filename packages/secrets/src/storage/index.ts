@@ -3,6 +3,7 @@ export { EtcdChangeFeed, EtcdHaLock, EtcdStorage, type EtcdStorageOptions } from
 export { FileStorage, type FileStorageOptions } from './file/index.js';
 export type { HaLock } from './ha-lock.js';
 export { InmemStorage } from './inmem/index.js';
+export { PostgresChangeFeed, PostgresHaLock, PostgresStorage } from './postgresql/index.js';
 export {
   describeStorage,
   type OpenedStorage,

@@ -2,6 +2,7 @@ import { InvalidRequestError } from '../logical/errors.js';
 import { etcdStorage } from './etcd/index.js';
 import { fileStorage } from './file/index.js';
 import { inmemStorage } from './inmem/index.js';
+import { postgresqlStorage } from './postgresql/index.js';
 import { sqliteStorage } from './sqlite/index.js';
 import type { StorageBackend } from './storage.js';
 import type { StorageBlock, StorageHa, StorageType } from './storage-type.js';
@@ -12,6 +13,7 @@ const STORAGE_TYPES: ReadonlyMap<string, StorageType> = new Map([
   ['sqlite', sqliteStorage],
   ['etcd', etcdStorage],
   ['file', fileStorage],
+  ['postgresql', postgresqlStorage],
 ]);
 
 /**

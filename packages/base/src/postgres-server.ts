@@ -1,9 +1,15 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { promisify } from 'node:util';
+
+// A test harness (exported as `@ward/base/testing`, never imported by production code): the
+// throwaway PostgreSQL clusters the platform store and the secrets server's storage are tested on.
+// It drives the server with PostgreSQL's own programs, so `base` needs no database client.
+
+const run = promisify(execFile);
 
 /** Debian's `postgresql` package (packages/platform/system-packages.txt) puts its programs here. */
 function binDir(): string {
@@ -45,6 +51,7 @@ export class PostgresServer {
     readonly port: number,
     private readonly dir: string,
     private readonly child: ChildProcess,
+    private readonly bin: string,
   ) {}
 
   static async start(): Promise<PostgresServer> {
@@ -72,7 +79,7 @@ export class PostgresServer {
       ...settings,
     ]);
     const child = spawn(command, args, { stdio: 'ignore' });
-    const server = new PostgresServer(port, dir, child);
+    const server = new PostgresServer(port, dir, child, bin);
     await server.#waitUntilReady();
     return server;
   }
@@ -84,7 +91,7 @@ export class PostgresServer {
 
   /** The URL of a fresh, empty database on this server. */
   createDatabase(): Promise<string> {
-    return createDatabase(this.adminUrl);
+    return createDatabase(this.adminUrl, this.bin);
   }
 
   async stop(): Promise<void> {
@@ -106,13 +113,10 @@ export class PostgresServer {
     const deadline = Date.now() + 30_000;
     for (;;) {
       if (this.child.exitCode !== null) throw new Error(`postgres exited with ${this.child.exitCode}`);
-      const client = new pg.Client({ connectionString: this.#url('postgres') });
       try {
-        await client.connect();
-        await client.end();
+        await run(join(this.bin, 'pg_isready'), ['-q', '-d', this.adminUrl]);
         return;
       } catch (err) {
-        await client.end().catch(() => {});
         if (Date.now() > deadline) {
           await this.stop();
           throw err;
@@ -126,15 +130,9 @@ export class PostgresServer {
 let databases = 0;
 
 /** A fresh, empty database on the server whose maintenance database is at `adminUrl`; returns its URL. */
-export async function createDatabase(adminUrl: string): Promise<string> {
+export async function createDatabase(adminUrl: string, bin = binDir()): Promise<string> {
   const name = `ward_${process.pid}_${++databases}`;
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
+  await run(join(bin, 'createdb'), ['--maintenance-db', adminUrl, name]);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();

@@ -1,0 +1,1 @@
+export { createDatabase, PostgresServer } from './postgres-server.js';
