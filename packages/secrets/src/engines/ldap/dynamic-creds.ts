@@ -1,4 +1,5 @@
 import { definePath, field, type PathDefinition, type SecretType } from '../../framework/index.js';
+import { TemplateError } from '../../framework/template/index.js';
 import { InvalidRequestError, NotFoundError, UpstreamError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import type { Directory } from './directory-ops.js';
@@ -8,7 +9,6 @@ import { type LdifData, ldifData, renderLdif, renderLdifChecked, renderUsername 
 import { newPassword } from './passwords.js';
 import { roleName } from './role-name.js';
 import { type RotationDeps, reload, requireConfig } from './static-rotation.js';
-import { TemplateError } from './template/index.js';
 
 /** The secret type of a dynamic account's lease. */
 export const DYNAMIC_CREDS = 'dynamic_creds';

@@ -1,5 +1,3 @@
-import { InvalidRequestError } from '../../logical/errors.js';
-import { type LdifEntry, LdifError, parseLdif } from './ldif.js';
 import {
   type FunctionDeps,
   rfc3339,
@@ -8,7 +6,9 @@ import {
   type TemplateFunction,
   templateFunctions,
   type Value,
-} from './template/index.js';
+} from '../../framework/template/index.js';
+import { InvalidRequestError } from '../../logical/errors.js';
+import { type LdifEntry, LdifError, parseLdif } from './ldif.js';
 
 /** What an LDIF template of a dynamic role renders with (spec 001, Templates 3). */
 export interface LdifData {
