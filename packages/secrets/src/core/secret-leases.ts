@@ -52,6 +52,7 @@ export async function leaseSecret(
     await backend.revokeSecret({ leaseId: '', type: secret.type, internal }).catch(() => undefined);
     throw err;
   }
+  if (type.leased) await backend.secretLeased({ leaseId, type: secret.type, internal });
   const warnings = [...(rest.warnings ?? [])];
   if (requested > ttlSeconds) {
     warnings.push(

@@ -120,6 +120,8 @@ export interface Backend {
   secretType(type: string): SecretType | undefined;
   /** Ends a secret this backend leased; throws when its type is unknown or its `revoke` fails. */
   revokeSecret(secret: StoredSecret): Promise<void>;
+  /** Tells the secret's type that its lease is stored (its `leased`, when it has one). */
+  secretLeased(secret: StoredSecret): Promise<void>;
   /** Extends a leased secret: the TTL its type's `renew` granted (`undefined`: the increment as asked). */
   renewSecret(secret: StoredSecret, incrementSeconds: number): Promise<{ ttlSeconds: number } | undefined>;
 }
@@ -196,6 +198,9 @@ export function createBackend(spec: BackendSpec): Backend {
     secretType: (type) => secretTypes.get(type),
     revokeSecret: ({ leaseId, type, internal }) =>
       requireType(type).revoke({ storage: spec.storage, leaseId, internal }),
+    async secretLeased({ leaseId, type, internal }) {
+      await requireType(type).leased?.({ storage: spec.storage, leaseId, internal });
+    },
     async renewSecret({ leaseId, type, internal }, incrementSeconds) {
       const renew = requireType(type).renew;
       if (!renew) throw new InvalidRequestError('lease is not renewable');

@@ -32,6 +32,12 @@ export interface SecretType {
    * fails the revocation: automatic ones retry with backoff, requested ones answer the error.
    */
   revoke(call: SecretCall): Promise<void>;
+  /**
+   * Called once the lease is stored and before the answer leaves, for a type that keeps a
+   * write-ahead record of what it created upstream until a lease will end it. A throw fails the
+   * request (the caller never sees the secret; the lease still ends it).
+   */
+  leased?(call: SecretCall): Promise<void>;
 }
 
 /** A lease's secret as the core stores it and hands it back to the backend. */
