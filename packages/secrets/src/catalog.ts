@@ -7,6 +7,7 @@ import { createLdapAuthBackend } from './auth/ldap/index.js';
 import { createUserpassBackend } from './auth/userpass/index.js';
 import type { DefaultMount } from './core/core-types.js';
 import type { BackendCatalog, BackendFactory } from './core/router/mounts.js';
+import { createDatabaseBackend } from './engines/database/backend.js';
 import { createKvBackend } from './engines/kv/backend.js';
 import { createLdapBackend } from './engines/ldap/index.js';
 import { createPkiBackend } from './engines/pki/backend.js';
@@ -19,6 +20,7 @@ import { createTransitBackend } from './engines/transit/backend.js';
  */
 export const BUILTIN_BACKENDS: BackendCatalog = {
   mounts: new Map([
+    ['database', createDatabaseBackend],
     ['kv', createKvBackend],
     ['ldap', createLdapBackend],
     // The established plugin's name for the same engine.
