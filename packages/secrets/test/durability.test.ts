@@ -3,20 +3,74 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { PostgresServer } from '@ward/base/testing';
+import pg from 'pg';
 import { mountKvV2AtSecret, request } from '../src/server/testing.js';
 import { startWard, type WardProcess } from './ward-process.js';
 
 const SECRET_MARKER = 'plaintext-marker-7f3a9c';
 
-/** The storage blocks under test, each given the directory its data goes in. */
-const STORAGES = [
-  { name: 'SQLite', block: (data: string) => `storage "sqlite" {\n  path = "${join(data, 'ward.db')}"\n}\n` },
+/** A storage under test: its block, and every byte it holds (to look for plaintext in). */
+interface DurableStorage {
+  block: string;
+  storedBytes(): Promise<Buffer>;
+  stop(): Promise<void>;
+}
+
+/** Every file under `dir`, concatenated. */
+async function filesUnder(dir: string): Promise<Buffer> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return Buffer.concat(await Promise.all(files.map((f) => readFile(f))));
+}
+
+/** The storages under test, each given the directory its data goes in. */
+const STORAGES: ReadonlyArray<{ name: string; start(data: string): Promise<DurableStorage> }> = [
+  {
+    name: 'SQLite',
+    start: async (data) => ({
+      block: `storage "sqlite" {\n  path = "${join(data, 'ward.db')}"\n}\n`,
+      storedBytes: () => filesUnder(data),
+      stop: async () => {},
+    }),
+  },
   // Issue 29: the established single-server backend, one file per key.
-  { name: 'file', block: (data: string) => `storage "file" {\n  path = "${data}"\n}\n` },
+  {
+    name: 'file',
+    start: async (data) => ({
+      block: `storage "file" {\n  path = "${data}"\n}\n`,
+      storedBytes: () => filesUnder(data),
+      stop: async () => {},
+    }),
+  },
+  // Issue 29: a write is acknowledged only once PostgreSQL committed it.
+  {
+    name: 'PostgreSQL',
+    async start() {
+      const server = await PostgresServer.start();
+      const url = await server.createDatabase();
+      return {
+        block: `storage "postgresql" {\n  connection_url = "${url}"\n}\n`,
+        async storedBytes() {
+          const client = new pg.Client({ connectionString: url });
+          await client.connect();
+          try {
+            const { rows } = await client.query<{ key: string; value: Buffer }>(
+              'SELECT path || key AS key, value FROM vault_kv_store',
+            );
+            return Buffer.concat(rows.flatMap((r) => [Buffer.from(r.key), r.value]));
+          } finally {
+            await client.end();
+          }
+        },
+        stop: () => server.stop(),
+      };
+    },
+  },
 ];
 
 /**
- * Each single-server storage keeps every acknowledged write through a SIGKILL (with more writes
+ * Each storage keeps every acknowledged write through a SIGKILL of the server (with more writes
  * in flight at the moment of the kill), and nothing secret reaches its files unencrypted.
  */
 for (const storage of STORAGES)
@@ -24,6 +78,7 @@ for (const storage of STORAGES)
     let dir: string;
     let config: string;
     let ward: WardProcess | undefined;
+    let stored: DurableStorage;
 
     const start = async () => {
       ward = startWard(['server', `-config=${config}`]);
@@ -34,13 +89,16 @@ for (const storage of STORAGES)
     before(async () => {
       dir = await mkdtemp(join(tmpdir(), 'ward-durability-'));
       config = join(dir, 'ward.hcl');
+      stored = await storage.start(join(dir, 'data'));
       await writeFile(
         config,
-        `${storage.block(join(dir, 'data'))}\nlistener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\n`,
+        `${stored.block}\nlistener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\n`,
       );
     });
     after(async () => {
       ward?.child.kill('SIGKILL');
+      await ward?.exited;
+      await stored?.stop();
       await rm(dir, { recursive: true, force: true });
     });
 
@@ -97,12 +155,10 @@ for (const storage of STORAGES)
       assert.equal(v1.body.data.password, `${SECRET_MARKER}-v1`);
     });
 
-    it('leaves no plaintext secret, token or key in the storage files', async () => {
+    it('leaves no plaintext secret, token or key in what the storage holds', async () => {
       ward?.child.kill('SIGTERM');
       assert.equal(await ward?.exited, 0);
-      const entries = await readdir(join(dir, 'data'), { recursive: true, withFileTypes: true });
-      const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
-      const bytes = Buffer.concat(await Promise.all(files.map((f) => readFile(f))));
+      const bytes = await stored.storedBytes();
       assert.ok(bytes.length > 0);
       const haystack = bytes.toString('latin1');
       assert.ok(!haystack.includes(SECRET_MARKER), 'secret values are encrypted');
