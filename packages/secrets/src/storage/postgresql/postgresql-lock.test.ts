@@ -71,6 +71,34 @@ describe('PostgresHaLock', () => {
     await storage.pool.query(`DELETE FROM ${storage.names.ha}`);
   });
 
+  it('steps down (reports the lock lost) when the database stays unreachable for the TTL', async () => {
+    const url = await server.createDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const cut = new PostgresStorage(parsePostgresConfig({ connection_url: url, ha_enabled: true }, {}));
+    await cut.get('warm-up');
+    const held = new PostgresHaLock({
+      pool: cut.pool,
+      table: cut.names.ha,
+      key: 'core/lock',
+      value: 'a',
+      ttlSeconds: 2,
+    });
+    await held.acquire();
+    let lostAt = 0;
+    held.onLost(() => {
+      lostAt = Date.now();
+    });
+    // Nothing can reach the database any more: the renewals fail rather than being refused by another holder.
+    const cutAt = Date.now();
+    await storage.pool.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    await storage.pool.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    for (let i = 0; i < 50 && lostAt === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(lostAt > 0, 'the lock was reported lost');
+    assert.ok(lostAt - cutAt < 2_000, 'before the row expired in the database');
+    await held.release();
+    await cut.close().catch(() => {});
+  });
+
   it('refuses to wait once released', async () => {
     const a = lock('a');
     await a.acquire();
