@@ -85,8 +85,11 @@ export interface SysApi {
   /** Whether the server has been initialised (`GET sys/init`). */
   isInitialized(): Promise<boolean>;
   init(request: InitRequest): Promise<InitResponse>;
-  /** Submits one unseal key share (hex or base64); returns the progress. */
-  unseal(key: string): Promise<SealStatus>;
+  /**
+   * Submits one unseal key share (hex or base64), or a recovery share with an auto seal; returns
+   * the progress. With `migrate`, the share is the old seal's, toward a seal migration.
+   */
+  unseal(key: string, options?: { migrate?: boolean }): Promise<SealStatus>;
   /** Forgets the shares submitted so far. */
   unsealReset(): Promise<SealStatus>;
   /** Needs a root token or `sudo` on `sys/seal`. */
@@ -111,7 +114,9 @@ export function sysApi(t: Transport): SysApi {
     status: async () => (await t.call('GET', 'sys/seal-status')).body as SealStatus,
     isInitialized: async () => ((await t.call('GET', 'sys/init')).body as { initialized: boolean }).initialized,
     init: async (request) => (await t.call('PUT', 'sys/init', { body: request })).body as InitResponse,
-    unseal: async (key) => (await t.call('PUT', 'sys/unseal', { body: { key } })).body as SealStatus,
+    unseal: async (key, options = {}) =>
+      (await t.call('PUT', 'sys/unseal', { body: { key, ...(options.migrate ? { migrate: true } : {}) } }))
+        .body as SealStatus,
     unsealReset: async () => (await t.call('PUT', 'sys/unseal', { body: { reset: true } })).body as SealStatus,
     seal: async () => {
       await t.call('PUT', 'sys/seal');

@@ -51,21 +51,27 @@ export interface SealStatus {
   build_date?: string;
   migration: boolean;
   recovery_seal: boolean;
+  /** `shamir` with an auto seal (then `t`, `n` and `progress` count recovery shares). */
+  recovery_seal_type?: string;
   storage_type?: string;
   cluster_name?: string;
   cluster_id?: string;
 }
 
-/** `PUT sys/init` input. */
+/** `PUT sys/init` input: `secret_*` for a Shamir seal, `recovery_*` for an auto seal. */
 export interface InitRequest {
-  secret_shares: number;
-  secret_threshold: number;
+  secret_shares?: number;
+  secret_threshold?: number;
+  recovery_shares?: number;
+  recovery_threshold?: number;
 }
 
-/** `PUT sys/init` answer: the key shares (hex and base64) and the root token. */
+/** `PUT sys/init` answer: the key shares (hex and base64), recovery shares with an auto seal, and the root token. */
 export interface InitResponse {
   keys: string[];
   keys_base64: string[];
+  recovery_keys?: string[];
+  recovery_keys_base64?: string[];
   root_token: string;
 }
 

@@ -14,6 +14,7 @@ import { ManagedKeyDirectory } from '../sys/managed-keys/directory.js';
 import { type ListenerConfig, readListenerTls, type ServerConfig } from './config.js';
 import { haWiring } from './ha-wiring.js';
 import { createServerMetrics, type ServerMetrics } from './metrics.js';
+import { createSealSetup } from './seal-wiring.js';
 import { BUILD_DATE, VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -51,7 +52,10 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
         core: () => core,
       })
     : undefined;
-  const managedKeys = new ManagedKeyDirectory({ libraries: config.kmsLibraries, pkcs11: new Pkcs11Modules() });
+  // One per process: a PKCS#11 library is initialised once, for the managed keys and the seal alike.
+  const pkcs11 = new Pkcs11Modules();
+  const managedKeys = new ManagedKeyDirectory({ libraries: config.kmsLibraries, pkcs11 });
+  const seal = createSealSetup(config.seals, { pkcs11, random, logger: logger.child({ component: 'seal' }) });
   const core = new Core({
     physical,
     storageType: config.storage.type,
@@ -65,6 +69,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     version: VERSION,
     metrics,
     ha: ha?.options,
+    seal,
   });
   metrics.watchCore({ isSealed: () => core.isSealed(), leaseCount: () => core.expiration.count() });
   const listeners: Listener[] = [];
@@ -72,6 +77,8 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
   return {
     core,
     start: async () => {
+      // Auto-unseal before the listeners open: a client that reaches the server finds it unsealed.
+      await autoUnseal(core, logger);
       bound = await Promise.all(listeners.map((l) => l.listen()));
       await ha?.start(core, {
         info: serverInfo(deps),
@@ -88,6 +95,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
       if (forcedClosed > 0)
         logger.warn('connections still open after the shutdown grace period were closed', { forcedClosed });
       await core.seal();
+      await core.sealKeys.close();
       await physical.close();
     },
   };
@@ -121,6 +129,18 @@ async function buildListener(
     forwarder,
   });
   return listener;
+}
+
+/**
+ * With an auto seal, unseals through the key service. A service that cannot be reached leaves
+ * the server sealed (logged): it can still be unsealed with recovery keys, or restarted.
+ */
+async function autoUnseal(core: Core, logger: Logger): Promise<void> {
+  try {
+    if (await core.unsealWithStoredKeys()) logger.info('unsealed with the auto seal', { type: core.sealKeys.type });
+  } catch (err) {
+    logger.error('auto-unseal failed; the server stays sealed', { err });
+  }
 }
 
 function serverInfo(deps: ServerDeps): ServerInfo {

@@ -10,7 +10,12 @@ export const operatorUnsealCommand = defineCommand({
   summary: 'Submit one unseal key share; prints the progress.',
   usage: '[KEY | -]',
   example: 'ward operator unseal',
-  flags: { reset: flag.bool('Discard the shares submitted so far.') },
+  description:
+    'With an auto seal the keys are recovery keys. With -migrate they are the old seal\'s keys, toward a seal migration (the configuration names the new seal and, for an old auto seal, keeps its stanza with disabled = "true").',
+  flags: {
+    reset: flag.bool('Discard the shares submitted so far.'),
+    migrate: flag.bool('The key is part of a seal migration.'),
+  },
   args: { min: 0, max: 1 },
   async run({ flags, args }, { client, out, readStdin, readSecret }) {
     let status: Awaited<ReturnType<typeof client.sys.status>>;
@@ -24,16 +29,18 @@ export const operatorUnsealCommand = defineCommand({
             ? (await readStdin()).trim()
             : arg;
       if (key === '') throw new UsageError('an unseal key is required');
-      status = await client.sys.unseal(key);
+      status = await client.sys.unseal(key, { migrate: flags.migrate === true });
     }
     out.fields(
       {
         'Seal Type': status.type,
+        ...(status.recovery_seal ? { 'Recovery Seal Type': status.recovery_seal_type ?? 'shamir' } : {}),
         Initialized: status.initialized,
         Sealed: status.sealed,
-        'Total Shares': status.n,
+        [status.recovery_seal ? 'Total Recovery Shares' : 'Total Shares']: status.n,
         Threshold: status.t,
         'Unseal Progress': `${status.progress}/${status.t}`,
+        ...(status.migration ? { 'Seal Migration in Progress': true } : {}),
         Version: status.version,
       },
       status,
