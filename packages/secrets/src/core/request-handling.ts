@@ -189,6 +189,7 @@ function backendRequest(
   // Assigned, not spread from literals: this runs on every request.
   if (req.rawBody) backendReq.rawBody = req.rawBody;
   if (req.wrapTtlSeconds) backendReq.wrapTtlSeconds = req.wrapTtlSeconds;
+  if (req.tlsConnection) backendReq.tlsConnection = req.tlsConnection;
   // Only the token store (for `*-self` on tokens without an accessor) and the system backend
   // (whose unauthenticated `internal/ui/mounts` looks at the token if one is sent) get its text.
   const type = matched?.route.entry.type;

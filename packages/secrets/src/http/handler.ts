@@ -4,7 +4,7 @@ import { ReadOnlyStorageError } from '../core/barrier/index.js';
 import type { Core } from '../core/core.js';
 import type { MetricsReport } from '../core/system-core.js';
 import { InvalidRequestError, RequestTooLargeError, UnsupportedOperationError } from '../logical/errors.js';
-import type { LogicalRequest, RequestTrace } from '../logical/request.js';
+import type { LogicalRequest, RequestTrace, TlsConnection } from '../logical/request.js';
 import type { LogicalResponse } from '../logical/response.js';
 import type { ClusterForwarder } from './cluster-forwarder.js';
 import { applyCors } from './cors.js';
@@ -138,6 +138,8 @@ async function serve(
     trace,
     wrapTtlSeconds,
   };
+  // A TLS socket (or the shim over one) answers for the client's certificate.
+  if ('encrypted' in req.socket && req.socket.encrypted) logical.tlsConnection = req.socket as unknown as TlsConnection;
   if (isWrite && BYTE_BODY_PATHS.has(path)) logical.rawBody = req;
   else if (isWrite) logical.readData = () => readData(o, req);
   const response = await handleOrHandOver(o.core, logical);

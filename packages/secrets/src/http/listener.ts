@@ -277,9 +277,14 @@ function parseAddress(address: string): { host: string | undefined; port: number
   return { host: match[1] ?? (match[2] || undefined), port };
 }
 
+/**
+ * Clients are asked for a certificate but not required to send one, as the established server
+ * asks by default: the `cert` auth method verifies it against its own trusted certificates.
+ */
 function tlsOptions(options: ListenerTlsOptions) {
   const { cert, key, ca } = options;
-  return ca === undefined ? { cert, key } : { cert, key, ca, requestCert: true, rejectUnauthorized: false };
+  const asked = { requestCert: true, rejectUnauthorized: false };
+  return ca === undefined ? { cert, key, ...asked } : { cert, key, ca, ...asked };
 }
 
 function describeAddress(server: NetServer, isTls: boolean): ListenerAddress {

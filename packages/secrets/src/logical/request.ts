@@ -1,3 +1,10 @@
+import type { DetailedPeerCertificate } from 'node:tls';
+
+/** What a TLS connection tells about the client: `TLSSocket.getPeerCertificate(true)` (an empty object without one). */
+export interface TlsConnection {
+  getPeerCertificate(detailed: true): DetailedPeerCertificate | Record<string, never> | undefined;
+}
+
 /** What a request asks a backend to do. `create` vs `update` comes from the existence check, never the verb. */
 export type Operation = 'read' | 'create' | 'update' | 'patch' | 'delete' | 'list' | 'help';
 
@@ -25,6 +32,12 @@ export interface LogicalRequest {
   clientToken: string;
   /** The caller's IP address, for CIDR-bound tokens. */
   remoteAddress: string;
+  /**
+   * The TLS connection the request came over (absent without TLS), narrowed to the client's
+   * certificates: the `cert` auth method logs in with them. Read only by who needs them, so a
+   * request costs nothing for it.
+   */
+  tlsConnection?: TlsConnection;
   /** Namespace path from the header (`''` = root, else `ns1/ns2/`). */
   namespace: string;
   /** Filled in by the core for the request log: who asked and why a refusal happened (never the token). */
@@ -55,6 +68,8 @@ export interface BackendRequest {
   /** Mount point with trailing slash (`secret/`, `auth/userpass/`). */
   mountPoint: string;
   remoteAddress: string;
+  /** The client's TLS connection (see `LogicalRequest.tlsConnection`). */
+  tlsConnection?: TlsConnection;
   /** The authenticated caller, absent on unauthenticated paths. */
   caller?: Caller;
   /** The response-wrapping TTL the client asked for, if any (`sys/wrapping/wrap` requires one). */
