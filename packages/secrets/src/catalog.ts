@@ -1,4 +1,5 @@
 import { createAppRoleBackend } from './auth/approle/index.js';
+import { createCertBackend } from './auth/cert/index.js';
 import { createGcpBackend } from './auth/gcp/index.js';
 import { createGitHubBackend } from './auth/github/index.js';
 import { createJwtBackend } from './auth/jwt/index.js';
@@ -31,6 +32,7 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
   ]),
   auth: new Map<string, BackendFactory>([
     ['approle', createAppRoleBackend],
+    ['cert', createCertBackend],
     ['gcp', createGcpBackend],
     ['github', createGitHubBackend],
     ['jwt', createJwtBackend],

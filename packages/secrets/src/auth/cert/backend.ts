@@ -1,0 +1,34 @@
+import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
+import type { LoginRenewer } from '../../logical/response.js';
+import { renewalUnder } from '../common/index.js';
+import { certStore } from './cert-store.js';
+import { pathCerts } from './path-certs.js';
+import { pathConfig } from './path-config.js';
+import { pathCrls } from './path-crls.js';
+import { pathLogin } from './path-login.js';
+
+const HELP =
+  'The cert auth method logs clients in with the TLS client certificate of their connection, checked against ' +
+  'trusted certificates (`certs/`) and CRLs (`crls/`).';
+
+export type CertBackend = Backend & LoginRenewer;
+
+/** Factory of the `cert` auth method. */
+export function createCertBackend(ctx: BackendContext): CertBackend {
+  const backend = createBackend({
+    type: 'cert',
+    storage: ctx.storage,
+    help: HELP,
+    paths: [pathConfig(), ...pathCerts(), ...pathCrls(), pathLogin(ctx.clock)],
+    specialPaths: { unauthenticated: ['login'] },
+  });
+  return {
+    ...backend,
+    // Renewal re-reads the trusted entry: current TTLs apply, a changed policy set or a removed entry stops renewal.
+    async renewLogin({ metadata, policies }) {
+      const entry = metadata.cert_name ? await certStore.cert(ctx.storage, metadata.cert_name) : undefined;
+      if (!entry) return null;
+      return renewalUnder(entry.token, policies);
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { createCertBackend } from './backend.js';
