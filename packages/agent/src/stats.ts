@@ -83,7 +83,9 @@ function raftStats(agent: Agent): Record<string, string> {
   const raft = agent.raft!;
   const peers = agent.raftPeers();
   const ids = new Map((agent.memberlist?.members() ?? []).map((m) => [m.name, m.tags.id ?? '']));
-  const config = peers.map((p) => `{Suffrage:Voter ID:${ids.get(p.id) ?? ''} Address:${p.address}}`);
+  const voters = new Set(raft.voters().map((p) => p.id));
+  const suffrage = (id: string) => (voters.has(id) ? 'Voter' : 'Nonvoter');
+  const config = peers.map((p) => `{Suffrage:${suffrage(p.id)} ID:${ids.get(p.id) ?? ''} Address:${p.address}}`);
   const last = raft.position;
   const contact = raft.lastContactMs;
   return {
@@ -95,7 +97,7 @@ function raftStats(agent: Agent): Record<string, string> {
     // The state machine is the replicated state itself: what is held is what is applied.
     applied_index: String(last.index),
     fsm_pending: '0',
-    num_peers: String(Math.max(0, peers.length - 1)),
+    num_peers: String(Math.max(0, voters.size - 1)),
     latest_configuration: `[${config.join(' ')}]`,
     last_contact: raft.isLeader
       ? '0'

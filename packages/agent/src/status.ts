@@ -10,8 +10,8 @@ export interface RaftStatus {
 /** The Raft view of a server; a client asks one of its servers. */
 export async function raftStatus(agent: Agent): Promise<RaftStatus> {
   if (!agent.raft) return agent.callServer<RaftStatus>('Status.Raft', {}, undefined);
-  const peers = agent
-    .raftPeers()
+  const peers = agent.raft
+    .voters()
     .map((p) => p.address)
     .sort();
   return { leader: agent.raft.leader?.address ?? '', peers };

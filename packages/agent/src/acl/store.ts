@@ -1,6 +1,6 @@
 import { type Clock, type Random, randomUuid } from '@ward/base';
 import { InvalidRequestError, NotFoundError, PermissionDeniedError } from '../errors.js';
-import type { LogPosition, RaftFsm } from '../raft/messages.js';
+import type { ClusterMeta, LogPosition, RaftFsm } from '../raft/messages.js';
 import type { Acl } from './acl.js';
 import { combineRules, parseRules, type Rules } from './policy.js';
 
@@ -36,6 +36,8 @@ export interface AclSnapshot {
   bootstrapIndex: number;
   policies: PolicyRecord[];
   tokens: TokenRecord[];
+  /** Which cluster this state belongs to, and its voters; absent until a leader claims it. */
+  cluster?: ClusterMeta;
 }
 
 const NAME = /^[a-zA-Z0-9-]{1,128}$/;
@@ -85,6 +87,21 @@ export class AclStore implements RaftFsm {
     this.#s.index++;
     this.#s.term = term;
     this.#save();
+  }
+
+  cluster(): ClusterMeta | undefined {
+    return this.#s.cluster ? structuredClone(this.#s.cluster) : undefined;
+  }
+
+  setCluster(meta: ClusterMeta, term: number): void {
+    this.#s.index++;
+    this.#s.term = term;
+    this.#s.cluster = structuredClone(meta);
+    this.#save();
+  }
+
+  isBlank(): boolean {
+    return this.#s.bootstrapIndex === 0 && this.#s.policies.length === 0 && this.#s.tokens.length === 0;
   }
 
   /** The ACL of a secret; no secret means the anonymous token. Unknown → 403 `ACL token not found`. */

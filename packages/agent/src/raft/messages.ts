@@ -15,6 +15,8 @@ export interface VoteRequest {
   last: LogPosition;
   /** The old leader asked for this election (leadership transfer): voters must not wait out their leader. */
   isTransfer?: boolean;
+  /** The candidate's cluster (see `ClusterMeta`); undefined before it belongs to one. */
+  clusterId?: string;
 }
 
 export interface VoteReply {
@@ -35,6 +37,8 @@ export interface AppendRequest {
   last: LogPosition;
   commitIndex: number;
   state?: unknown;
+  /** The leader's cluster (see `ClusterMeta`). */
+  clusterId?: string;
 }
 
 export interface AppendReply {
@@ -42,6 +46,21 @@ export interface AppendReply {
   /** The follower's position now equals the leader's. */
   isSuccess: boolean;
   last: LogPosition;
+  /** The follower belongs to another cluster and will not follow this leader. */
+  isRefused?: boolean;
+}
+
+/**
+ * Which cluster a replicated state belongs to, and its voters: written by the first leader
+ * (a random id and the servers that elected it) and grown by the leader as new servers
+ * catch up. A server that holds it votes only for, and follows only, a leader of the same
+ * cluster that is one of its voters; a newcomer becomes a voter only after it took the
+ * leader's state, so a newcomer's own state never replaces the cluster's.
+ */
+export interface ClusterMeta {
+  id: string;
+  /** Raft ids (member names) of the voters. */
+  voters: string[];
 }
 
 /** One voter of the server peer set. */
@@ -70,6 +89,12 @@ export interface RaftFsm {
   restore(state: unknown): void;
   /** Appends an entry that changes nothing in `term` (a new leader's first entry, as in Raft). */
   noop(term: number): void;
+  /** The cluster this state belongs to; undefined for a state no leader has claimed yet. */
+  cluster(): ClusterMeta | undefined;
+  /** A leader's entry (next index, in `term`) that sets the cluster's identity and voters. */
+  setCluster(meta: ClusterMeta, term: number): void;
+  /** Holds nothing a user wrote (ACL bootstrap, policies, tokens): another cluster's state may replace it. */
+  isBlank(): boolean;
 }
 
 /** `currentTerm` and `votedFor`, which Raft must keep across restarts. */

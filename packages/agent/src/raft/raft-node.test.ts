@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock, SeededRandom, silentLogger } from '@ward/base';
-import type { LogPosition, RaftFsm, RaftPeer, RaftTransport } from './messages.js';
+import type { ClusterMeta, LogPosition, RaftFsm, RaftPeer, RaftTransport } from './messages.js';
 import { RaftNode } from './raft-node.js';
 import { memoryRaftState } from './state-store.js';
 
@@ -9,16 +9,28 @@ import { memoryRaftState } from './state-store.js';
 class CounterFsm implements RaftFsm {
   pos: LogPosition = { index: 0, term: 0 };
   value = 0;
+  meta: ClusterMeta | undefined;
   position(): LogPosition {
     return { ...this.pos };
   }
   snapshot(): unknown {
-    return { pos: this.pos, value: this.value };
+    return { pos: this.pos, value: this.value, meta: this.meta };
   }
   restore(state: unknown): void {
-    const s = state as { pos: LogPosition; value: number };
+    const s = state as { pos: LogPosition; value: number; meta: ClusterMeta | undefined };
     this.pos = { ...s.pos };
     this.value = s.value;
+    this.meta = s.meta && structuredClone(s.meta);
+  }
+  cluster(): ClusterMeta | undefined {
+    return this.meta && structuredClone(this.meta);
+  }
+  setCluster(meta: ClusterMeta, term: number): void {
+    this.meta = structuredClone(meta);
+    this.pos = { index: this.pos.index + 1, term };
+  }
+  isBlank(): boolean {
+    return this.value === 0;
   }
   noop(term: number): void {
     this.pos = { index: this.pos.index + 1, term };

@@ -3,6 +3,7 @@ import { InternalError } from '../errors.js';
 import type {
   AppendReply,
   AppendRequest,
+  ClusterMeta,
   LogPosition,
   RaftFsm,
   RaftPeer,
@@ -58,6 +59,8 @@ export class RaftNode {
   lastContactMs: number | undefined;
   #electionTimer: Cancel | undefined;
   #replicator: Replicator | undefined;
+  /** Leaders (or followers) of another cluster already logged, so each is named once. */
+  readonly #refusedLogged = new Set<string>();
 
   constructor(private readonly o: RaftNodeOptions) {
     const saved = o.store.load();
@@ -83,6 +86,11 @@ export class RaftNode {
 
   get position(): LogPosition {
     return this.o.fsm.position();
+  }
+
+  /** The voters: the cluster's (see `ClusterMeta`) that gossip shows, or all servers before there is a cluster. */
+  voters(): RaftPeer[] {
+    return this.#voters();
   }
 
   /** Number of voters needed for a decision. */
@@ -121,6 +129,11 @@ export class RaftNode {
   }
 
   handleVote(req: VoteRequest): VoteReply {
+    // Only a voter of our own cluster may lead it; a stranger's term is not even adopted.
+    const meta = this.o.fsm.cluster();
+    if (meta && (req.clusterId !== meta.id || !meta.voters.includes(req.candidateId))) {
+      return { term: this.term, isGranted: false };
+    }
     if (req.term < this.term) return { term: this.term, isGranted: false };
     // Leader stickiness: while a leader is heard from, ignore a disrupting candidate
     // (unless that leader asked for the election).
@@ -136,22 +149,76 @@ export class RaftNode {
   }
 
   handleAppend(req: AppendRequest): AppendReply {
+    const meta = this.o.fsm.cluster();
+    const isStranger = meta !== undefined && (req.clusterId !== meta.id || !meta.voters.includes(req.leaderId));
+    const isJoining = this.#canJoin(meta) && (isStranger || req.term < this.term);
+    if (isStranger && !isJoining) {
+      this.#logRefusal(
+        `leader:${req.leaderId}`,
+        'raft: refusing leader of another cluster: this server holds its own ACL state',
+        {
+          leader: req.leaderId,
+          leader_cluster: req.clusterId ?? '',
+          cluster: meta.id,
+        },
+      );
+      return { term: this.term, isSuccess: false, last: this.position, isRefused: true };
+    }
+    if (isJoining) {
+      // Nothing of ours to lose (no ACL bootstrap, policy or token, no other voter): take
+      // this leader's cluster, term and state, as a fresh server does.
+      this.o.log.info('raft: joining the cluster of leader', { leader: req.leaderId, cluster: req.clusterId ?? '' });
+      this.#replicator?.stop();
+      this.#replicator = undefined;
+      this.role = 'Follower';
+      this.term = req.term;
+      this.#votedFor = undefined;
+      this.#persist();
+    }
     if (req.term < this.term) return { term: this.term, isSuccess: false, last: this.position };
     if (req.term > this.term || this.role !== 'Follower') this.#stepDown(req.term, undefined);
     if (this.leader?.id !== req.leaderId) this.o.log.info('raft: following leader', { leader: req.leaderId });
     this.leader = { id: req.leaderId, address: req.leaderAddress };
     this.lastContactMs = this.o.clock.now();
     this.#resetElectionTimer();
-    if (req.state !== undefined && isNewer(req.last, this.position)) this.o.fsm.restore(req.state);
+    if (req.state !== undefined && (isJoining || isNewer(req.last, this.position))) this.o.fsm.restore(req.state);
     const mine = this.position;
     const isSuccess = mine.index === req.last.index && mine.term === req.last.term;
     if (isSuccess) this.commitIndex = Math.max(this.commitIndex, Math.min(req.commitIndex, mine.index));
     return { term: this.term, isSuccess, last: mine };
   }
 
-  #voters(): RaftPeer[] {
+  /** Every server of the region that has not left, this one included: where the leader replicates to. */
+  #targets(): RaftPeer[] {
     const peers = this.o.peers();
     return peers.some((p) => p.id === this.o.self.id) ? peers : [...peers, this.o.self];
+  }
+
+  #voters(): RaftPeer[] {
+    const meta = this.o.fsm.cluster();
+    const all = this.#targets();
+    return meta ? all.filter((p) => meta.voters.includes(p.id)) : all;
+  }
+
+  #isVoter(): boolean {
+    const meta = this.o.fsm.cluster();
+    return !meta || meta.voters.includes(this.o.self.id);
+  }
+
+  /**
+   * Whether this server may give up its cluster for another leader's: only while its state
+   * holds nothing a user wrote and no other server votes in its cluster (a server that
+   * elected itself alone before it was joined to the pool).
+   */
+  #canJoin(meta: ClusterMeta | undefined): boolean {
+    return this.o.fsm.isBlank() && (meta === undefined || meta.voters.every((v) => v === this.o.self.id));
+  }
+
+  /** Logs a refusal once per `key` (the role refused and its id). */
+  #logRefusal(key: string, msg: string, fields: Record<string, string>): void {
+    if (this.#refusedLogged.has(key)) return;
+    this.#refusedLogged.add(key);
+    this.o.log.warn(msg, fields);
   }
 
   #hasLiveLeader(): boolean {
@@ -174,7 +241,9 @@ export class RaftNode {
   #startElection(isTransfer = false): void {
     if (this.role === 'Shutdown' || this.role === 'Leader') return;
     // Before the first leader, wait until bootstrap_expect servers are known.
-    if (this.term === 0 && !this.o.canBootstrap()) {
+    // Before the first leader, wait until bootstrap_expect servers are known; a server the
+    // leader has not made a voter yet (it is still catching up) never stands.
+    if ((this.term === 0 && !this.o.canBootstrap()) || !this.#isVoter()) {
       this.#resetElectionTimer();
       return;
     }
@@ -193,7 +262,13 @@ export class RaftNode {
       if (this.role === 'Candidate' && this.term === term && votes >= needed) this.#becomeLeader();
     };
     tally();
-    const req: VoteRequest = { term, candidateId: this.o.self.id, last: this.position, isTransfer };
+    const req: VoteRequest = {
+      term,
+      candidateId: this.o.self.id,
+      last: this.position,
+      isTransfer,
+      clusterId: this.o.fsm.cluster()?.id,
+    };
     for (const peer of voters) {
       if (peer.id === this.o.self.id) continue;
       this.o.transport.requestVote(peer, req).then(
@@ -214,10 +289,26 @@ export class RaftNode {
     this.leader = this.o.self;
     this.lastContactMs = this.o.clock.now();
     this.o.fsm.noop(this.term);
+    const meta = this.o.fsm.cluster();
+    // The first leader names the cluster; its voters are the servers that elected it.
+    if (!meta)
+      this.o.fsm.setCluster({ id: newClusterId(this.o.random), voters: this.#voters().map((p) => p.id) }, this.term);
     this.#replicator = new Replicator({
       ...this.o,
       term: this.term,
       voters: () => this.#voters(),
+      targets: () => this.#targets(),
+      clusterId: () => this.o.fsm.cluster()?.id,
+      onCaughtUp: (peer) => this.#addVoter(peer),
+      onRefused: (peer) =>
+        this.#logRefusal(
+          `server:${peer.id}`,
+          'raft: refusing server: it holds the ACL state of another cluster; it is not a voter and its state is ignored (wipe its data dir to let it join)',
+          {
+            server: peer.id,
+            address: peer.address,
+          },
+        ),
       onCommit: (index) => {
         this.commitIndex = Math.max(this.commitIndex, index);
       },
@@ -231,6 +322,14 @@ export class RaftNode {
       },
     });
     this.#replicator.start();
+  }
+
+  /** A server that took this leader's state becomes a voter (an entry of its own, replicated). */
+  #addVoter(peer: RaftPeer): void {
+    const meta = this.o.fsm.cluster();
+    if (this.role !== 'Leader' || !meta || meta.voters.includes(peer.id)) return;
+    this.o.log.info('raft: adding voter', { server: peer.id });
+    this.o.fsm.setCluster({ ...meta, voters: [...meta.voters, peer.id] }, this.term);
   }
 
   #stepDown(term: number, leader: RaftPeer | undefined): void {
@@ -251,4 +350,9 @@ export class RaftNode {
   #persist(): void {
     this.o.store.save({ term: this.term, votedFor: this.#votedFor });
   }
+}
+
+/** A cluster id: 16 random bytes, hex. */
+function newClusterId(random: Random): string {
+  return Buffer.from(random.bytes(16)).toString('hex');
 }

@@ -11,7 +11,15 @@ export interface ReplicatorOptions {
   fsm: RaftFsm;
   timings: RaftTimings;
   term: number;
+  /** Who counts for commit and quorum. */
   voters(): RaftPeer[];
+  /** Who gets the state: the voters and the servers catching up to become one. */
+  targets(): RaftPeer[];
+  clusterId(): string | undefined;
+  /** A server that is not a voter holds the leader's state now. */
+  onCaughtUp(peer: RaftPeer): void;
+  /** A server refused this leader (it belongs to another cluster). */
+  onRefused(peer: RaftPeer): void;
   onCommit(index: number): void;
   onHigherTerm(term: number): void;
   /** No majority answered within an election timeout: the leader must step down. */
@@ -102,7 +110,7 @@ export class Replicator {
   }
 
   #sendAll(): void {
-    for (const peer of this.o.voters()) if (peer.id !== this.o.self.id) this.#send(peer);
+    for (const peer of this.o.targets()) if (peer.id !== this.o.self.id) this.#send(peer);
   }
 
   #follower(id: string): Follower {
@@ -132,6 +140,7 @@ export class Replicator {
         last,
         commitIndex: this.#commitIndex(),
         state: isBehind ? this.o.fsm.snapshot() : undefined,
+        clusterId: this.o.clusterId(),
       })
       .then(
         (reply) => this.#onReply(peer, f, reply),
@@ -144,8 +153,14 @@ export class Replicator {
   #onReply(peer: RaftPeer, f: Follower, reply: AppendReply): void {
     f.isInFlight = false;
     if (this.#isStopped) return;
+    const isVoter = this.o.voters().some((p) => p.id === peer.id);
+    if (reply.isRefused) {
+      this.o.onRefused(peer);
+      return;
+    }
+    // A server that is not a voter cannot depose the leader (its term may be its own cluster's).
     if (reply.term > this.o.term) {
-      this.o.onHigherTerm(reply.term);
+      if (isVoter) this.o.onHigherTerm(reply.term);
       return;
     }
     f.lastContactMs = this.o.clock.now();
@@ -153,6 +168,7 @@ export class Replicator {
     this.#advanceCommit();
     const last = this.o.fsm.position();
     const isBehind = reply.last.index !== last.index || reply.last.term !== last.term;
+    if (!isVoter && reply.isSuccess && !isBehind) this.o.onCaughtUp(peer);
     if (f.isResendWanted || isBehind) this.#send(peer);
   }
 

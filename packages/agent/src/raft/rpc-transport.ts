@@ -27,6 +27,10 @@ function str(v: unknown, name: string): string {
   return v;
 }
 
+function optionalStr(v: unknown, name: string): string | undefined {
+  return v === undefined ? undefined : str(v, name);
+}
+
 function position(v: unknown): LogPosition {
   const p = (v ?? {}) as Record<string, unknown>;
   return { index: int(p.index, 'last.index'), term: int(p.term, 'last.term') };
@@ -39,6 +43,7 @@ export function parseVoteRequest(a: Record<string, unknown>): VoteRequest {
     candidateId: str(a.candidateId, 'candidateId'),
     last: position(a.last),
     isTransfer: a.isTransfer === true,
+    clusterId: optionalStr(a.clusterId, 'clusterId'),
   };
 }
 
@@ -56,5 +61,6 @@ export function parseAppendRequest(a: Record<string, unknown>): AppendRequest {
     last: position(a.last),
     commitIndex: int(a.commitIndex, 'commitIndex'),
     state: a.state,
+    clusterId: optionalStr(a.clusterId, 'clusterId'),
   };
 }
