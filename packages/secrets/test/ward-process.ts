@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempHome } from '../src/cli/testing.js';
@@ -110,10 +110,11 @@ export interface SqliteWard {
 }
 
 /**
- * Starts `ward server` on a SQLite file in `dir` (durable writes: each acknowledged write is on
+ * Starts `ward server` on a SQLite file in `dir` (made when missing; durable writes: each acknowledged write is on
  * disk), initialises it with one key share over HTTP and unseals it.
  */
 export async function startSqliteWard(dir: string): Promise<SqliteWard> {
+  await mkdir(dir, { recursive: true });
   const databasePath = join(dir, 'ward.db');
   const config = join(dir, 'ward.hcl');
   await writeFile(

@@ -6,7 +6,8 @@ import { loadConfigFile, type ServerConfig } from '../../server/config.js';
 import { type DevCredentials, initializeDev } from '../../server/dev-mode.js';
 import { createDevTls, type DevTlsFiles } from '../../server/dev-tls.js';
 import { VERSION } from '../../server/version.js';
-import { parseStorageBlock } from '../../storage/index.js';
+import { parseStorageBlock, StorageUnusableError } from '../../storage/index.js';
+import { CliError } from '../command.js';
 import { flagBool, flagValue, type ParsedArgs, UsageError } from '../flags.js';
 
 /** The flags of `ward server`. */
@@ -66,7 +67,10 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
     level: logLevel,
     json: logFormat === undefined ? config.logJson : logFormat === 'json',
   });
-  const server = await buildServer({ config, clock: systemClock, random: cryptoRandom, logger });
+  const server = await buildServer({ config, clock: systemClock, random: cryptoRandom, logger }).catch((err) => {
+    // A damaged store: the message names the file and the fix; a stack trace would only hide it.
+    throw err instanceof StorageUnusableError ? new CliError(err.message, 1) : err;
+  });
   // Listen for signals before anything is printed: whoever reads the banner may signal at once,
   // and a signal before the handler exists would kill the process without a clean shutdown.
   const signalled = waitForSignal();

@@ -1,9 +1,10 @@
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { InternalError } from '../../logical/errors.js';
 import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from '../storage.js';
+import { StorageUnusableError } from '../storage-errors.js';
 import { encodeGroup } from './sqlite-group.js';
 import type { GroupAnswer, WriterSetup } from './sqlite-writer.js';
 
@@ -17,6 +18,66 @@ const BUSY_TIMEOUT_MS = 5_000;
 
 /** Rows staged per transaction during a restore: few enough to stay small, many enough to be fast. */
 const RESTORE_BATCH = 1_000;
+
+/** The one-line fix for a damaged store, in every refusal. */
+const RESTORE_HINT =
+  'restore the file from a backup, or move it aside, start the server on a new file and restore a snapshot ' +
+  '(ward operator raft snapshot restore)';
+
+/**
+ * Refuses a database file that exists and is empty with no write-ahead log beside it: no store
+ * this server wrote is ever like that (the first start writes the header), so it is a store
+ * emptied by accident, and starting a new one over it would let an operator initialise over
+ * their data. A missing file is a new store.
+ */
+function refuseEmptyFile(path: string): void {
+  const size = fileSize(path);
+  if (size !== 0 || (fileSize(`${path}-wal`) ?? 0) > 0) return;
+  throw new StorageUnusableError(
+    `storage file ${path} is empty (0 bytes) but was already there: ${RESTORE_HINT}; delete the file to start a new store`,
+  );
+}
+
+function fileSize(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Opens the database in WAL mode with every commit synced, after `PRAGMA quick_check` (every page
+ * read once: O(size), at start only). A file SQLite cannot read, or one with damaged pages, is a
+ * `StorageUnusableError` naming the file, not a server that answers 500 to every request.
+ */
+function openChecked(path: string): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    db.pragma('journal_mode = WAL');
+    // In WAL mode NORMAL may lose the last commits on power loss; FULL syncs the WAL on
+    // every commit, so a write is on disk before its promise resolves.
+    db.pragma('synchronous = FULL');
+    const check = db.pragma('quick_check', { simple: true });
+    if (check !== 'ok') {
+      // SQLite's report spans lines ("*** in database main ***", one per damaged page): the first finding is enough.
+      const finding =
+        String(check)
+          .split('\n')
+          .find((l) => l.trim() !== '' && !l.startsWith('***')) ?? 'quick_check failed';
+      throw new StorageUnusableError(`storage file ${path} is damaged (${finding.trim()}): ${RESTORE_HINT}`);
+    }
+    db.exec('CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID');
+    return db;
+  } catch (err) {
+    db?.close();
+    if (err instanceof StorageUnusableError || !(err instanceof Database.SqliteError)) throw err;
+    const what = /^SQLITE_(NOTADB|CORRUPT)/.test(err.code) ? 'damaged' : 'unusable';
+    throw new StorageUnusableError(`storage file ${path} is ${what} (${err.message}): ${RESTORE_HINT}`, { cause: err });
+  }
+}
 
 /** A write waiting for its group's commit, with its caller's promise. */
 interface PendingWrite {
@@ -58,17 +119,12 @@ export class SqliteStorage implements StorageBackend {
   constructor(options: SqliteStorageOptions) {
     this.#path = options.path;
     mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
+    refuseEmptyFile(options.path);
     // Create the file ourselves so it is never readable by others, not even for a moment;
     // SQLite gives its -wal and -shm files the mode of the database file.
     closeSync(openSync(options.path, 'a', 0o600));
     chmodSync(options.path, 0o600);
-
-    this.#db = new Database(options.path, { timeout: BUSY_TIMEOUT_MS });
-    this.#db.pragma('journal_mode = WAL');
-    // In WAL mode NORMAL may lose the last commits on power loss; FULL syncs the WAL on
-    // every commit, so a write is on disk before its promise resolves.
-    this.#db.pragma('synchronous = FULL');
-    this.#db.exec('CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID');
+    this.#db = openChecked(options.path);
 
     this.#get = this.#db.prepare<[string], Buffer>('SELECT value FROM entries WHERE key = ?').pluck();
     // Text keys compare as UTF-8 bytes (BINARY collation), so every key with a given prefix
