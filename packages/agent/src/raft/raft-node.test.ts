@@ -83,6 +83,15 @@ class Cluster {
     };
   }
 
+  /** Gossip joins two pools: each now sees the other's servers (as `peers`) and can call them. */
+  merge(other: Cluster): void {
+    for (const [id, n] of other.nodes) this.nodes.set(id, n);
+    for (const [id, n] of this.nodes) other.nodes.set(id, n);
+    const all = [...this.peers, ...other.peers];
+    this.peers.splice(0, this.peers.length, ...all);
+    other.peers.splice(0, other.peers.length, ...all);
+  }
+
   kill(id: string): void {
     this.down.add(id);
     this.nodes.get(id)!.raft.stop();
@@ -117,6 +126,56 @@ class Cluster {
     throw new Error('no agreed leader');
   }
 }
+
+describe('raft cluster identity (issue 28 point 1)', () => {
+  it('never lets a joined pool with its own state replace ours, however far ahead its index', async () => {
+    const ours = new Cluster(['a', 'b', 'c']);
+    await ours.timeToAgreedLeader(2000);
+    const ourLeader = ours.leaders()[0]!;
+    const leaderFsm = ours.nodes.get(ourLeader.leader!.id)!.fsm;
+    await ourLeader.apply(() => leaderFsm.increment(ourLeader.term));
+    const rogue = new Cluster(['x']);
+    await rogue.timeToAgreedLeader(2000);
+    const x = rogue.nodes.get('x')!;
+    for (let i = 0; i < 20; i++) await x.raft.apply(() => x.fsm.increment(x.raft.term));
+    ours.merge(rogue);
+    await ours.run(5000);
+    for (const id of ['a', 'b', 'c']) {
+      const n = ours.nodes.get(id)!;
+      assert.equal(n.fsm.value, 1, `${id} kept our state`);
+      assert.equal(n.raft.leader?.id, ourLeader.leader!.id, `${id} follows our leader`);
+    }
+    assert.deepEqual(
+      ourLeader.voters().map((p) => p.id),
+      ['a', 'b', 'c'],
+    );
+    assert.equal(x.fsm.value, 20, 'and the rogue keeps its own');
+    assert.ok(x.raft.isLeader);
+  });
+
+  it('takes in a blank server: first the state, then a vote', async () => {
+    const ours = new Cluster(['a', 'b', 'c']);
+    await ours.timeToAgreedLeader(2000);
+    const leader = ours.leaders()[0]!;
+    const fsm = ours.nodes.get(leader.leader!.id)!.fsm;
+    await leader.apply(() => fsm.increment(leader.term));
+    // It elected itself alone, so it has a cluster of its own, but nothing in it.
+    const fresh = new Cluster(['d']);
+    await fresh.timeToAgreedLeader(2000);
+    ours.merge(fresh);
+    await ours.run(3000);
+    const d = ours.nodes.get('d')!;
+    assert.equal(d.fsm.value, 1);
+    assert.equal(d.raft.leader?.id, leader.leader!.id);
+    assert.deepEqual(
+      leader
+        .voters()
+        .map((p) => p.id)
+        .sort(),
+      ['a', 'b', 'c', 'd'],
+    );
+  });
+});
 
 describe('raft election', () => {
   it('elects exactly one leader that all three servers follow, within two election timeouts', async () => {
