@@ -25,6 +25,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
     'operator raft snapshot restore',
     async () => (await import('./commands/operator-raft-snapshot-restore.js')).operatorRaftSnapshotRestoreCommand,
   ],
+  ['operator migrate', async () => (await import('./commands/operator-migrate.js')).operatorMigrateCommand],
   ['operator unseal', async () => (await import('./commands/operator-unseal.js')).operatorUnsealCommand],
   ['login', async () => (await import('./commands/login.js')).loginCommand],
   ['token capabilities', async () => (await import('./commands/token-capabilities.js')).tokenCapabilitiesCommand],

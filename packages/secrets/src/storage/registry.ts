@@ -24,8 +24,9 @@ const REFUSED_TYPES: ReadonlyMap<string, string> = new Map([
   [
     'raft',
     'storage "raft" is not available in Ward; for several servers sharing replicated storage use storage "etcd" ' +
-      'or "postgresql" with ha_enabled = "true". To move the data: `ward operator raft snapshot save <file>` on the ' +
-      'old server, then `ward operator raft snapshot restore <file>` (with -force from another cluster) on the new one',
+      'or "postgresql" with ha_enabled = "true". To move the data: save a snapshot on the old server ' +
+      '(`operator raft snapshot save <file>`), then `ward operator raft snapshot restore -force <file>` on a Ward ' +
+      'server with the new storage (between two Ward stores, `ward operator migrate` also copies everything offline)',
   ],
 ]);
 
