@@ -59,8 +59,8 @@ export const gossipKeyringList: Command = {
   synopsis: 'List the gossip keys installed on the servers',
   help: `Usage: ward-agent operator gossip keyring list [options]
 
-  Lists every gossip key installed on the servers (the primary is the one each encrypts
-  with), with how many servers hold it.
+  Lists every gossip key installed on the servers, as the established CLI prints them
+  (GET /v1/agent/keyring/list also says how many servers hold each).
 ${SERVERS_NOTE}
 
 Example:
@@ -72,7 +72,7 @@ ${COMMON_FLAGS_HELP}`,
     ctx.out.write('Gathering installed encryption keys...\n');
     const r = await ctx.api.get<KeyringResponse>('/v1/agent/keyring/list');
     ctx.out.write('Key\n');
-    for (const [key, count] of Object.entries(r.Keys)) ctx.out.write(`${key} [${count}/${r.NumNodes}]\n`);
+    for (const key of Object.keys(r.Keys)) ctx.out.write(`${key}\n`);
     return 0;
   },
 };
