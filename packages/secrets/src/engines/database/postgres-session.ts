@@ -16,7 +16,20 @@ const MAX_ATTEMPTS = 5;
  */
 function isConcurrencyConflict(err: unknown): boolean {
   const { code, message } = err as { code?: string; message?: string };
-  return code === '40001' || code === '40P01' || (code === 'XX000' && /concurrently/.test(message ?? ''));
+  if (code === '40001' || code === '40P01') return true;
+  return code === 'XX000' && /concurrently/.test(message ?? '');
+}
+
+/** Runs `work` again (after a short random pause) while it fails with a concurrency conflict. */
+async function withRetries(work: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= MAX_ATTEMPTS || !isConcurrencyConflict(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
+  }
 }
 
 async function runTransaction(pool: pg.Pool, statements: readonly string[]): Promise<void> {
@@ -55,16 +68,7 @@ export function openPostgres(target: ConnectionTarget, limits: PoolLimits): SqlS
   // An idle connection the server ended (a restart, a terminated backend) must not crash the process.
   pool.on('error', () => {});
   return {
-    async transaction(statements) {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await runTransaction(pool, statements);
-        } catch (err) {
-          if (attempt >= MAX_ATTEMPTS || !isConcurrencyConflict(err)) throw err;
-          await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
-        }
-      }
-    },
+    transaction: (statements) => withRetries(() => runTransaction(pool, statements)),
     async each(statements) {
       const failures: string[] = [];
       for (const statement of statements) {
@@ -76,14 +80,15 @@ export function openPostgres(target: ConnectionTarget, limits: PoolLimits): SqlS
       const result = await pool.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [username]);
       return (result.rowCount ?? 0) > 0;
     },
-    async dropUser(username) {
-      const client = await pool.connect();
-      try {
-        await dropPostgresUser(client, username);
-      } finally {
-        client.release();
-      }
-    },
+    dropUser: (username) =>
+      withRetries(async () => {
+        const client = await pool.connect();
+        try {
+          await dropPostgresUser(client, username);
+        } finally {
+          client.release();
+        }
+      }),
     async ping() {
       await pool.query('SELECT 1');
     },
@@ -111,7 +116,12 @@ async function dropPostgresUser(client: pg.PoolClient, username: string): Promis
     );
   }
   statements.push(`REVOKE CONNECT ON DATABASE ${quoteIdent(database)} FROM ${user}`);
-  for (const statement of statements) await client.query(statement).catch(() => {});
+  // Past failures, as established (a schema may be gone), except a lost race, which is tried again.
+  for (const statement of statements) {
+    await client.query(statement).catch((err) => {
+      if (isConcurrencyConflict(err)) throw err;
+    });
+  }
   await client.query(`DROP ROLE IF EXISTS ${user}`);
 }
 
