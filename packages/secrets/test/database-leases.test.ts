@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import { FakeClock } from '@ward/base';
+import { createLogger, FakeClock } from '@ward/base';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
 import { PG_ROOT, PG_ROOT_PASSWORD, PostgresServer } from './postgres.js';
 
@@ -18,6 +18,8 @@ describe('database credentials as secret leases of the core (PostgreSQL)', () =>
   let pg: PostgresServer;
   let clock: FakeClock;
   let t: TestServer;
+  /** Warnings and errors of the server, shown when an assertion fails. */
+  let log: string[] = [];
   before(async () => {
     pg = await PostgresServer.start();
     await pg.query('CREATE TABLE IF NOT EXISTS fruit (name text)');
@@ -25,7 +27,9 @@ describe('database credentials as secret leases of the core (PostgreSQL)', () =>
   after(() => pg?.stop());
   beforeEach(async () => {
     clock = new FakeClock(Date.now());
-    t = await startTestServer({ clock });
+    log = [];
+    const logger = createLogger({ level: 'warn', sink: { write: (line) => log.push(line) } });
+    t = await startTestServer({ clock, logger });
     assert.equal((await t.request('POST', 'sys/mounts/db', { body: { type: 'database' } })).status, 204);
     const config = {
       plugin_name: 'postgresql-database-plugin',
@@ -77,7 +81,7 @@ describe('database credentials as secret leases of the core (PostgreSQL)', () =>
       (await pg.query<{ n: string }>('SELECT count(*) AS n FROM pg_roles WHERE rolname = ANY($1)', [[...names]]))[0]?.n;
     assert.equal(await live(), '50');
     await expire(601_000);
-    assert.equal(await live(), '0');
+    assert.equal(await live(), '0', log.join('\n'));
     assert.equal(await pg.canLogin(answers[0]?.body.data.username, answers[0]?.body.data.password), false);
   });
 
