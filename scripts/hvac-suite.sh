@@ -73,7 +73,7 @@ cp "$ROOT/scripts/hvac-suite/conftest.py" "$WORK/hvac/conftest.py"
 cat >"$WORK/bin/vault" <<SHIM
 #!/bin/sh
 if [ "\$1" = "-version" ] || [ "\$1" = "version" ]; then echo "Vault v\${WARD_AS_VAULT_VERSION:-1.15.0}"; exit 0; fi
-exec node "$ROOT/bin/ward" "\$@"
+exec "$ROOT/bin/ward" "\$@"
 SHIM
 chmod +x "$WORK/bin/vault"
 

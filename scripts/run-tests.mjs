@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every compiled test file (packages/*/dist/**/*.test.js) with Node's own test runner.
-// Node 20's `--test` takes no globs, so this script finds the files and hands them over.
+// It finds the files itself (rather than passing `--test` a glob) so that `*.slow.test.js` can run apart.
 // Usage: node scripts/run-tests.mjs [substring ...]   (only files whose path contains a substring)
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';

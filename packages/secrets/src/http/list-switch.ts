@@ -45,7 +45,7 @@ export function listRequestBytes(err: ParserError): Buffer | undefined {
   return Buffer.concat([LI.subarray(0, LI.length - seen.length), packet]);
 }
 
-/** The listeners Node's HTTP server puts on a connection (Node 20 `_http_server.js`), by function name. */
+/** The listeners Node's HTTP server puts on a connection (`_http_server.js`, the same in Node 20 and 24), by function name. */
 const HTTP_SERVER_LISTENERS: ReadonlyArray<[string, string]> = [
   ['data', 'bound socketOnData'],
   ['end', 'bound socketOnEnd'],
