@@ -18,9 +18,13 @@ export interface WardProcess {
   exited: Promise<number | string>;
 }
 
-/** Starts `bin/ward` with `args`; output is collected for `waitFor`. */
-export function startWard(args: string[], env: NodeJS.ProcessEnv = {}): WardProcess {
-  const child = spawn(process.execPath, [WARD_BIN, ...args], {
+/**
+ * Starts `bin/ward` with `args`; output is collected for `waitFor`. `launcher` runs it through
+ * another program (`['unshare', '-m', …]`): its words come first, then node and bin/ward.
+ */
+export function startWard(args: string[], env: NodeJS.ProcessEnv = {}, launcher: string[] = []): WardProcess {
+  const [program = process.execPath, ...programArgs] = [...launcher, process.execPath];
+  const child = spawn(program, [...programArgs, WARD_BIN, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -20,6 +20,7 @@ export const STATUS: Record<ErrorCode, number> = {
   internal: 500,
   upstream_failed: 502,
   sealed: 503,
+  storage_full: 507,
 };
 
 const BASE_HEADERS = { 'Cache-Control': 'no-store', 'Content-Type': 'application/json' };
@@ -51,6 +52,8 @@ export function sendNoContent(res: ServerResponse, status = 204): void {
 export function sendError(res: ServerResponse, err: unknown, logger: Logger): void {
   if (err instanceof LogicalError) {
     if (err.code === 'internal') logger.error('internal error', { err });
+    // One line, no stack: every write fails the same way until space is freed.
+    if (err.code === 'storage_full') logger.error('storage full: write refused', { detail: String(err.cause ?? '') });
     const message = err.code === 'internal' ? ['internal error'] : err.errors;
     sendJson(res, STATUS[err.code], { errors: message });
     return;

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'precondition_failed'
   | 'request_too_large'
   | 'too_many_requests'
+  | 'storage_full'
   | 'upstream_failed'
   | 'sealed'
   | 'internal';
@@ -85,6 +86,17 @@ export class RequestTooLargeError extends LogicalError {
 /** The server will not take this request now (a bounded queue is full or its wait ran out); retry later. 429. */
 export class TooManyRequestsError extends LogicalError {
   readonly code = 'too_many_requests';
+}
+
+/**
+ * The store has no room for a write (the disk is full): nothing of the write happened. 507
+ * Insufficient Storage, with one log line; reads go on working.
+ */
+export class StorageFullError extends LogicalError {
+  readonly code = 'storage_full';
+  constructor(options?: { cause?: unknown }) {
+    super("storage full: the write was not stored; free space on the server's disk", options);
+  }
 }
 
 /** A required call to a third party (LDAP, KMS, object store) failed. 502. */

@@ -1,5 +1,6 @@
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { StorageFullError } from '../../logical/errors.js';
 
 /**
  * Makes a directory's entries durable (a created, renamed or removed name). Without it a crash
@@ -39,7 +40,8 @@ export async function writeFileDurably(file: string, temp: string, bytes: Uint8A
   } catch (err) {
     await handle.close();
     await unlink(temp).catch(() => {});
-    throw err;
+    // A full disk is the caller's 507, not an internal error (issue 28); nothing was replaced.
+    throw (err as NodeJS.ErrnoException).code === 'ENOSPC' ? new StorageFullError({ cause: err }) : err;
   }
   await handle.close();
   await rename(temp, file);

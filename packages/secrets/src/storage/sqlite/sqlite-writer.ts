@@ -14,8 +14,19 @@ export interface WriterSetup {
   busyTimeoutMs: number;
 }
 
-/** `null` for a write that committed, else the message of the error that rolled it back; or the commit's error. */
-export type GroupAnswer = { outcomes: Array<string | null> } | { failure: string };
+/** Why a write (or a whole commit) failed: SQLite's message and code (`SQLITE_FULL` for a full disk). */
+export interface WriteFailure {
+  message: string;
+  code: string;
+}
+
+/** `null` for a write that committed, else the error that rolled it back; or the commit's error. */
+export type GroupAnswer = { outcomes: Array<WriteFailure | null> } | { failure: WriteFailure };
+
+function failureOf(err: unknown, fallback: string): WriteFailure {
+  const e = err as { message?: string; code?: unknown };
+  return { message: e.message ?? fallback, code: typeof e.code === 'string' ? e.code : '' };
+}
 
 const setup = workerData as WriterSetup;
 const db = new Database(setup.path, { timeout: setup.busyTimeoutMs });
@@ -45,7 +56,7 @@ const commitEach = db.transaction((writes: StorageOperation[][]) =>
       apply(operations);
       return null;
     } catch (err) {
-      return (err as Error).message ?? 'storage write failed';
+      return failureOf(err, 'storage write failed');
     }
   }),
 );
@@ -56,7 +67,7 @@ const commitEach = db.transaction((writes: StorageOperation[][]) =>
  * seldom fail, and two savepoint statements per write were a fifth of this thread's time per write.
  * The failed attempt left nothing behind (rolled back whole), so each write still happens once.
  */
-function commitGroup(writes: StorageOperation[][]): Array<string | null> {
+function commitGroup(writes: StorageOperation[][]): Array<WriteFailure | null> {
   try {
     commitWhole(writes);
     return writes.map(() => null);
@@ -76,7 +87,7 @@ parentPort?.on('message', (group: GroupRequest | 'close') => {
     answer = { outcomes: commitGroup(decodeGroup(group)) };
   } catch (err) {
     // The commit itself failed (disk full, I/O error): none of the writes happened.
-    answer = { failure: (err as Error).message ?? 'storage commit failed' };
+    answer = { failure: failureOf(err, 'storage commit failed') };
   }
   parentPort?.postMessage(answer);
 });

@@ -2,11 +2,11 @@ import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { InternalError } from '../../logical/errors.js';
+import { InternalError, StorageFullError } from '../../logical/errors.js';
 import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from '../storage.js';
 import { StorageUnusableError } from '../storage-errors.js';
 import { encodeGroup } from './sqlite-group.js';
-import type { GroupAnswer, WriterSetup } from './sqlite-writer.js';
+import type { GroupAnswer, WriteFailure, WriterSetup } from './sqlite-writer.js';
 
 export interface SqliteStorageOptions {
   /** The database file; its directory is created (mode 0700) when missing. */
@@ -18,6 +18,12 @@ const BUSY_TIMEOUT_MS = 5_000;
 
 /** Rows staged per transaction during a restore: few enough to stay small, many enough to be fast. */
 const RESTORE_BATCH = 1_000;
+
+/** A failed write as the caller sees it: `StorageFullError` (507) for a full disk, else an internal error. */
+function writeError(what: string, failure: WriteFailure): Error {
+  if (failure.code === 'SQLITE_FULL') return new StorageFullError({ cause: failure.message });
+  return new InternalError(`${what}: ${failure.message}`);
+}
 
 /** The one-line fix for a damaged store, in every refusal. */
 const RESTORE_HINT =
@@ -230,13 +236,13 @@ export class SqliteStorage implements StorageBackend {
     this.#inFlight = undefined;
     this.#writer.unref();
     if ('failure' in answer) {
-      const err = new InternalError(`storage commit failed: ${answer.failure}`);
+      const err = writeError('storage commit failed', answer.failure);
       for (const write of group) write.reject(err);
     } else {
       group.forEach((write, i) => {
         const failure = answer.outcomes[i];
-        if (failure === null) write.resolve();
-        else write.reject(new InternalError(`storage write failed: ${failure}`));
+        if (!failure) write.resolve();
+        else write.reject(writeError('storage write failed', failure));
       });
     }
     this.#send(); // what queued meanwhile goes at once: it has already waited one fsync
