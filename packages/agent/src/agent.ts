@@ -1,5 +1,5 @@
-import type { Clock, Logger, Random } from '@ward/base';
-import { allows, allowsAgentDebug, type Capability } from './acl/acl.js';
+import type { Logger } from '@ward/base';
+import { allows, allowsAgentDebug } from './acl/acl.js';
 import { AclService } from './acl/service.js';
 import { aclStateFile } from './acl/state-file.js';
 import { AclStore } from './acl/store.js';
@@ -13,7 +13,6 @@ import { Memberlist } from './gossip/memberlist.js';
 import { NetTransport } from './gossip/net-transport.js';
 import { parseHcl } from './hcl/parse.js';
 import { HttpServer } from './http/server.js';
-import type { LogHub } from './monitor/log-hub.js';
 import { loadNodeId } from './node-id.js';
 import type { RaftPeer } from './raft/messages.js';
 import { RaftNode } from './raft/raft-node.js';
@@ -28,21 +27,10 @@ import { NodeRegistry } from './server/node-registry.js';
 import { PeersFile } from './server/peers-file.js';
 import { RetryJoiner } from './server/retry-join.js';
 import { isBootstrapReached, peerSet, rpcAddressOf, SERVER_ROLE } from './server/servers.js';
-
-export interface AgentDeps {
-  clock: Clock;
-  random: Random;
-  hub: LogHub;
-  /** The process command line, for `pprof/cmdline`. */
-  argv: string[];
-  env: NodeJS.ProcessEnv;
-}
-
-/** What a request needs before it may run (route table and RPC methods). */
-export type Requirement = Capability | 'none' | 'debug' | 'pprof';
+import type { AgentDeps, AgentServices, Requirement } from './services.js';
 
 /** One running agent: the composition root that owns every listener and timer. */
-export class Agent {
+export class Agent implements AgentServices {
   readonly log: Logger;
   readonly aclStore: AclStore;
   readonly acl: AclService;

@@ -1,6 +1,13 @@
-import type { Agent } from './agent.js';
 import { InternalError, InvalidRequestError } from './errors.js';
 import { regionServers, rpcAddressOf } from './server/servers.js';
+import type { AgentServices } from './services.js';
+
+/** What finding live servers needs: the gossip view on a server, a server to ask on a client. */
+export type PeersView = Pick<AgentServices, 'memberlist' | 'config' | 'callServer'>;
+
+/** What resolving and reaching a `server_id`/`node_id` target needs. */
+export type ForwardView = PeersView &
+  Pick<AgentServices, 'isClient' | 'leaderRpc' | 'nodeId' | 'nodes' | 'rpc' | 'rpcAddress' | 'serverList'>;
 
 /** Where a `server_id`/`node_id` request runs. */
 export type Target = { kind: 'local' } | { kind: 'remote'; address: string; agentId: string; peer: 'server' | 'agent' };
@@ -15,7 +22,7 @@ export interface PeerInfo {
  * Live servers of the agent's region, from its own gossip view or, on a client, a
  * server's. `token` is the token of the request being forwarded: the RPC checks it.
  */
-export async function livePeers(agent: Agent, token: string | undefined): Promise<PeerInfo[]> {
+export async function livePeers(agent: PeersView, token: string | undefined): Promise<PeerInfo[]> {
   if (agent.memberlist) {
     const live = regionServers(agent.memberlist.members(), agent.config.region).filter(
       (m) => m.state === 'alive' || m.state === 'suspect',
@@ -38,7 +45,7 @@ export interface UnknownTargetErrors {
  * is `unknownServer`'s error, since endpoints differ on its status.
  */
 export async function resolveTarget(
-  agent: Agent,
+  agent: ForwardView,
   ids: { serverId?: string; nodeId?: string; token: string | undefined },
   unknown: UnknownTargetErrors,
 ): Promise<Target> {
@@ -49,7 +56,7 @@ export async function resolveTarget(
 }
 
 async function serverTarget(
-  agent: Agent,
+  agent: ForwardView,
   id: string,
   token: string | undefined,
   unknownServer: (id: string) => Error,
@@ -72,12 +79,12 @@ async function serverTarget(
   return address === agent.rpcAddress ? { kind: 'local' } : { kind: 'remote', address, agentId, peer: 'server' };
 }
 
-async function leaderViaServer(agent: Agent, token: string | undefined): Promise<string | undefined> {
+async function leaderViaServer(agent: ForwardView, token: string | undefined): Promise<string | undefined> {
   return (await agent.callServer<{ leader: string }>('Status.Leader', {}, token)).leader || undefined;
 }
 
 async function nodeTarget(
-  agent: Agent,
+  agent: ForwardView,
   id: string,
   token: string | undefined,
   unknownNode: (id: string) => Error = (x) => new InternalError(`node not found: ${x}`),
@@ -90,7 +97,7 @@ async function nodeTarget(
 
 /** A client's RPC address: from this server's registry, else by asking the servers. */
 export async function findNode(
-  agent: Agent,
+  agent: ForwardView,
   id: string,
   isLocalOnly: boolean,
   token: string | undefined,

@@ -1,5 +1,5 @@
-import type { Agent } from './agent.js';
 import type { MemberRecord } from './gossip/messages.js';
+import type { AgentServices } from './services.js';
 
 /** A member as the API shows it (spec Part B "member"). */
 export interface ApiMember {
@@ -63,7 +63,7 @@ export interface MembersResponse {
 }
 
 /** This server's view of the pool, sorted by name. */
-export function localMembers(agent: Agent): MembersResponse {
+export function localMembers(agent: Pick<AgentServices, 'config' | 'memberlist'>): MembersResponse {
   const members = agent.memberlist?.members() ?? [];
   return {
     ServerName: agent.config.name,

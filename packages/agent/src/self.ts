@@ -1,16 +1,18 @@
-import type { Agent } from './agent.js';
 import { VERSION } from './config/config.js';
 import { toApiMember, ZERO_MEMBER } from './members.js';
-import { type Stats, stats } from './stats.js';
+import type { AgentServices } from './services.js';
+import { type Stats, type StatsView, stats } from './stats.js';
+
+type SelfView = StatsView & Pick<AgentServices, 'advertiseIp' | 'httpPort' | 'rpcPort'>;
 
 /** GET /v1/agent/self: `config`, `member` and `stats`. */
-export function selfResponse(agent: Agent): { config: unknown; member: unknown; stats: Stats } {
+export function selfResponse(agent: SelfView): { config: unknown; member: unknown; stats: Stats } {
   const self = agent.memberlist?.self();
   return { config: configView(agent), member: self ? toApiMember(self) : ZERO_MEMBER, stats: stats(agent) };
 }
 
 /** The effective configuration under the established Go field names. */
-function configView(agent: Agent): Record<string, unknown> {
+function configView(agent: SelfView): Record<string, unknown> {
   const c = agent.config;
   const ip = agent.advertiseIp;
   const serf = agent.memberlist?.local.port ?? c.ports.serf;

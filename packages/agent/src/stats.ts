@@ -1,7 +1,24 @@
 import { availableParallelism } from 'node:os';
-import type { Agent } from './agent.js';
 import { formatDuration } from './config/duration.js';
 import { localMembers } from './members.js';
+import type { AgentServices } from './services.js';
+
+/** What the `stats` sections read. */
+export type StatsView = Pick<
+  AgentServices,
+  | 'config'
+  | 'deps'
+  | 'gossipKeys'
+  | 'isClient'
+  | 'isServer'
+  | 'leader'
+  | 'memberName'
+  | 'memberlist'
+  | 'nodeId'
+  | 'raft'
+  | 'raftPeers'
+  | 'serverList'
+>;
 
 export type Stats = Record<string, Record<string, string>>;
 
@@ -10,7 +27,7 @@ export type Stats = Record<string, Record<string, string>>;
  * values strings. A section for a role the agent does not run says so with
  * `enabled = "false"` instead of being left out.
  */
-export function stats(agent: Agent): Stats {
+export function stats(agent: StatsView): Stats {
   return {
     runtime: runtimeStats(),
     nomad: agentStats(agent),
@@ -33,7 +50,7 @@ function runtimeStats(): Record<string, string> {
 }
 
 /** The agent's own section (`nomad` in the established API). */
-function agentStats(agent: Agent): Record<string, string> {
+function agentStats(agent: StatsView): Record<string, string> {
   const leader = agent.leader();
   const members = agent.memberlist ? localMembers(agent).Members : [];
   return {
@@ -46,7 +63,7 @@ function agentStats(agent: Agent): Record<string, string> {
   };
 }
 
-function clientStats(agent: Agent): Record<string, string> {
+function clientStats(agent: StatsView): Record<string, string> {
   const list = agent.serverList!;
   const last = list.lastHeartbeatMs;
   return {
@@ -59,7 +76,7 @@ function clientStats(agent: Agent): Record<string, string> {
   };
 }
 
-function serfStats(agent: Agent): Record<string, string> {
+function serfStats(agent: StatsView): Record<string, string> {
   const ml = agent.memberlist!;
   const members = localMembers(agent).Members;
   return {
@@ -79,7 +96,7 @@ function serfStats(agent: Agent): Record<string, string> {
 }
 
 /** The `raft` section: this server's real election and replication state. */
-function raftStats(agent: Agent): Record<string, string> {
+function raftStats(agent: StatsView): Record<string, string> {
   const raft = agent.raft!;
   const peers = agent.raftPeers();
   const ids = new Map((agent.memberlist?.members() ?? []).map((m) => [m.name, m.tags.id ?? '']));

@@ -1,4 +1,4 @@
-import type { Agent } from './agent.js';
+import type { AgentServices } from './services.js';
 
 /** What `/v1/status/leader` and `/v1/status/peers` show: RPC addresses of the Raft leader and voters. */
 export interface RaftStatus {
@@ -8,7 +8,7 @@ export interface RaftStatus {
 }
 
 /** The Raft view of a server; a client asks one of its servers. */
-export async function raftStatus(agent: Agent): Promise<RaftStatus> {
+export async function raftStatus(agent: Pick<AgentServices, 'callServer' | 'raft'>): Promise<RaftStatus> {
   if (!agent.raft) return agent.callServer<RaftStatus>('Status.Raft', {}, undefined);
   const peers = agent.raft
     .voters()

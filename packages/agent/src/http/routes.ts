@@ -1,4 +1,3 @@
-import type { Agent, Requirement } from '../agent.js';
 import { InvalidRequestError } from '../errors.js';
 import { aclRoutes } from './handlers/acl.js';
 import { forceLeave, join } from './handlers/gossip.js';
@@ -11,19 +10,9 @@ import { pprof } from './handlers/pprof.js';
 import { self } from './handlers/self.js';
 import { listServers, updateServers } from './handlers/servers.js';
 import { statusLeader, statusPeers } from './handlers/status.js';
-import type { Reply } from './reply.js';
-import type { AgentRequest } from './request.js';
+import type { Route } from './route.js';
 
-export interface Route {
-  methods: readonly string[];
-  /** Literal segments, `:name` captures one segment, a final `*` captures the rest. */
-  path: string;
-  /** Server-only or client-only endpoints answer 501 `Invalid method` on the other kind. */
-  role?: 'server' | 'client';
-  /** Checked before the handler runs (403 on failure). */
-  need: Requirement;
-  handler(agent: Agent, req: AgentRequest): Promise<Reply>;
-}
+export type { Route } from './route.js';
 
 const GET = ['GET'] as const;
 /** "POST" endpoints also accept PUT, as the established agent does. */

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Agent } from '../agent.js';
 import { MethodNotAllowedError, NotApplicableError, NotFoundError } from '../errors.js';
+import type { AgentServices } from '../services.js';
 import { type AgentRequest, parseJsonBody, readBody, requestToken } from './request.js';
 import { sendError, sendReply } from './respond.js';
 import { matchRoute } from './routes.js';
@@ -9,7 +9,7 @@ import { matchRoute } from './routes.js';
 export class HttpServer {
   private constructor(private readonly server: Server) {}
 
-  static async listen(agent: Agent, bind: string, port: number): Promise<HttpServer> {
+  static async listen(agent: AgentServices, bind: string, port: number): Promise<HttpServer> {
     const server = createServer((req, res) => void handle(agent, req, res));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -28,7 +28,7 @@ export class HttpServer {
   }
 }
 
-async function handle(agent: Agent, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(agent: AgentServices, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const startMs = agent.deps.clock.now();
   const url = new URL(req.url ?? '/', 'http://agent');
   const method = req.method ?? 'GET';

@@ -109,3 +109,13 @@ export interface RaftStateStore {
   /** Must be durable before it returns (a vote is only valid once stored). */
   save(s: RaftVoteState): void;
 }
+
+export interface RaftTimings {
+  /** A follower that hears no leader for a random time in [T, 2T) starts an election. */
+  electionTimeoutMs: number;
+  /** How often a leader contacts each follower. */
+  heartbeatIntervalMs: number;
+}
+
+/** Raft's defaults: a dead leader is replaced within 1–2 s plus one election round. */
+export const DEFAULT_RAFT: RaftTimings = { electionTimeoutMs: 1000, heartbeatIntervalMs: 100 };

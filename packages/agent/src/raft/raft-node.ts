@@ -12,20 +12,13 @@ import type {
   VoteReply,
   VoteRequest,
 } from './messages.js';
-import { isNewer } from './messages.js';
+import { isNewer, type RaftTimings } from './messages.js';
+
+export { DEFAULT_RAFT, type RaftTimings } from './messages.js';
+
 import { Replicator } from './replicator.js';
 
 export type RaftRole = 'Follower' | 'Candidate' | 'Leader' | 'Shutdown';
-
-export interface RaftTimings {
-  /** A follower that hears no leader for a random time in [T, 2T) starts an election. */
-  electionTimeoutMs: number;
-  /** How often a leader contacts each follower. */
-  heartbeatIntervalMs: number;
-}
-
-/** Raft's defaults: a dead leader is replaced within 1–2 s plus one election round. */
-export const DEFAULT_RAFT: RaftTimings = { electionTimeoutMs: 1000, heartbeatIntervalMs: 100 };
 
 export interface RaftNodeOptions {
   self: RaftPeer;

@@ -1,7 +1,6 @@
 import type { Cancel, Clock, Logger } from '@ward/base';
 import { InternalError } from '../errors.js';
-import type { AppendReply, LogPosition, RaftFsm, RaftPeer, RaftTransport } from './messages.js';
-import type { RaftTimings } from './raft-node.js';
+import type { AppendReply, LogPosition, RaftFsm, RaftPeer, RaftTimings, RaftTransport } from './messages.js';
 
 export interface ReplicatorOptions {
   self: RaftPeer;

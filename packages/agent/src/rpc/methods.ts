@@ -1,6 +1,5 @@
 import type { LogLevel } from '@ward/base';
 import type { AclOp } from '../acl/service.js';
-import type { Agent } from '../agent.js';
 import { collectHostData } from '../debug/host-data.js';
 import { InvalidRequestError, PermissionDeniedError } from '../errors.js';
 import { findNode, livePeers } from '../forward.js';
@@ -9,6 +8,7 @@ import { followLogs } from '../monitor/local-monitor.js';
 import type { RaftNode } from '../raft/raft-node.js';
 import { parseAppendRequest, parseTimeoutNow, parseVoteRequest } from '../raft/rpc-transport.js';
 import { KEYRING_OPS, type KeyringOp } from '../server/gossip-keys.js';
+import type { AgentServices } from '../services.js';
 import { raftStatus } from '../status.js';
 import type { RpcCall, RpcMethod } from './rpc-server.js';
 
@@ -22,7 +22,7 @@ const unary = (handle: (call: RpcCall) => Promise<unknown>): RpcMethod => ({ kin
  * and the server-to-server Raft methods are open; like the gossip port, the RPC port
  * must only be reachable by the cluster.
  */
-export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
+export function rpcMethods(agent: AgentServices): Map<string, RpcMethod> {
   return new Map<string, RpcMethod>([
     ['Status.Ping', unary(async () => ({}))],
     ['Status.Raft', unary(async () => raftStatus(agent))],
@@ -122,13 +122,13 @@ export function rpcMethods(agent: Agent): Map<string, RpcMethod> {
 }
 
 /** This server's Raft, for a caller that proved a server certificate (when certificates name roles). */
-function raftOf(agent: Agent, call: RpcCall): RaftNode {
+function raftOf(agent: AgentServices, call: RpcCall): RaftNode {
   if (!call.isServerPeer) throw new PermissionDeniedError('Permission denied: Raft RPC needs a server certificate');
   if (!agent.raft) throw new InvalidRequestError('raft: not a server');
   return agent.raft;
 }
 
-function leaderAddress(agent: Agent): string {
+function leaderAddress(agent: AgentServices): string {
   const l = agent.leaderRpc();
   return l === 'self' ? agent.rpcAddress : (l ?? '');
 }

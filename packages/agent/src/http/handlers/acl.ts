@@ -1,8 +1,8 @@
 import type { AclOp } from '../../acl/service.js';
-import type { Agent } from '../../agent.js';
+import type { AgentServices } from '../../services.js';
 import { empty, json, type Reply } from '../reply.js';
 import type { AgentRequest } from '../request.js';
-import type { Route } from '../routes.js';
+import type { Route } from '../route.js';
 
 type OpFor = (req: AgentRequest) => Promise<AclOp>;
 
@@ -12,7 +12,7 @@ function aclRoute(methods: readonly string[], path: string, opFor: OpFor): Route
     methods,
     path,
     need: 'none', // The ACL service checks: bootstrap needs nothing, token/self a valid token, the rest management.
-    handler: async (agent: Agent, req: AgentRequest): Promise<Reply> => {
+    handler: async (agent: Pick<AgentServices, 'acl'>, req: AgentRequest): Promise<Reply> => {
       const result = await agent.acl.execute(req.token, await opFor(req));
       return result === undefined ? empty : json(result);
     },

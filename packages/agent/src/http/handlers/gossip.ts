@@ -1,10 +1,10 @@
-import type { Agent } from '../../agent.js';
 import { InvalidRequestError } from '../../errors.js';
+import type { AgentServices } from '../../services.js';
 import { empty, json, type Reply } from '../reply.js';
 import { type AgentRequest, queryBool } from '../request.js';
 
 /** PUT|POST /v1/agent/join?address=…: push-pull with each; `error` is empty once one succeeded. */
-export async function join(agent: Agent, req: AgentRequest): Promise<Reply> {
+export async function join(agent: Pick<AgentServices, 'join' | 'log'>, req: AgentRequest): Promise<Reply> {
   const addresses = req.query.getAll('address').filter(Boolean);
   if (addresses.length === 0) throw new InvalidRequestError('missing address to join');
   const { numJoined, errors } = await agent.join(addresses);
@@ -20,7 +20,7 @@ export async function join(agent: Agent, req: AgentRequest): Promise<Reply> {
  * PUT|POST /v1/agent/force-leave?node=…[&prune=true]: a failed member becomes left;
  * `prune` also erases it, and is refused (400) for a member that is alive.
  */
-export async function forceLeave(agent: Agent, req: AgentRequest): Promise<Reply> {
+export async function forceLeave(agent: Pick<AgentServices, 'memberlist'>, req: AgentRequest): Promise<Reply> {
   const node = req.query.get('node');
   if (!node) throw new InvalidRequestError('missing node to force leave');
   let prune: boolean;

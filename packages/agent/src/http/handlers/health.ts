@@ -1,7 +1,9 @@
-import type { Agent } from '../../agent.js';
 import { UnhealthyError } from '../../errors.js';
+import type { AgentServices } from '../../services.js';
 import { json, type Reply } from '../reply.js';
 import type { AgentRequest } from '../request.js';
+
+type HealthView = Pick<AgentServices, 'isClient' | 'isServer' | 'leader' | 'serverList'>;
 
 interface Check {
   ok: boolean;
@@ -12,7 +14,7 @@ interface Check {
  * GET /v1/agent/health[?type=client&type=server]: a client is healthy when it knows a
  * server, a server when the pool has a leader. Unhealthy → 500 with the same JSON as text.
  */
-export async function health(agent: Agent, req: AgentRequest): Promise<Reply> {
+export async function health(agent: HealthView, req: AgentRequest): Promise<Reply> {
   const types = req.query.getAll('type');
   const wants = (t: 'client' | 'server', runs: boolean) => (types.length > 0 ? types.includes(t) : runs);
   const out: { client?: Check; server?: Check } = {};
@@ -22,12 +24,12 @@ export async function health(agent: Agent, req: AgentRequest): Promise<Reply> {
   return json(out);
 }
 
-function clientCheck(agent: Agent): Check {
+function clientCheck(agent: HealthView): Check {
   if (!agent.serverList) return { ok: false, message: 'client not enabled' };
   return agent.serverList.list().length > 0 ? { ok: true, message: 'ok' } : { ok: false, message: 'no known servers' };
 }
 
-function serverCheck(agent: Agent): Check {
+function serverCheck(agent: HealthView): Check {
   if (!agent.isServer) return { ok: false, message: 'server not enabled' };
   return agent.leader() ? { ok: true, message: 'ok' } : { ok: false, message: 'no leader' };
 }

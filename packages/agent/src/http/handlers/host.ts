@@ -1,12 +1,14 @@
-import type { Agent } from '../../agent.js';
 import { collectHostData, type HostData } from '../../debug/host-data.js';
 import { InvalidRequestError } from '../../errors.js';
-import { resolveTarget } from '../../forward.js';
+import { type ForwardView, resolveTarget } from '../../forward.js';
+import type { AgentServices } from '../../services.js';
 import { json, type Reply } from '../reply.js';
 import type { AgentRequest } from '../request.js';
 
+type HostView = ForwardView & Pick<AgentServices, 'authorize' | 'deps' | 'isServer' | 'memberName'>;
+
 /** GET /v1/agent/host[?server_id=…|node_id=…]: `{AgentID, HostData}` of this or another agent. */
-export async function host(agent: Agent, req: AgentRequest): Promise<Reply> {
+export async function host(agent: HostView, req: AgentRequest): Promise<Reply> {
   const serverId = req.query.get('server_id') || undefined;
   const nodeId = req.query.get('node_id') || undefined;
   if (serverId && nodeId) throw new InvalidRequestError('Can only forward to either client node or server');

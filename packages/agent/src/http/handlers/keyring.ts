@@ -1,12 +1,14 @@
-import type { Agent } from '../../agent.js';
 import { InternalError, NotFoundError } from '../../errors.js';
-import { livePeers } from '../../forward.js';
+import { livePeers, type PeersView } from '../../forward.js';
 import { KEYRING_OPS, type KeyringOp } from '../../server/gossip-keys.js';
+import type { AgentServices } from '../../services.js';
 import { json, type Reply } from '../reply.js';
 import type { AgentRequest } from '../request.js';
 
+type KeyringView = PeersView & Pick<AgentServices, 'gossipKeys' | 'rpc' | 'rpcAddress'>;
+
 /** GET /v1/agent/keyring/list: every server's gossip keys, with how many servers hold each. */
-export async function keyringList(agent: Agent, req: AgentRequest): Promise<Reply> {
+export async function keyringList(agent: KeyringView, req: AgentRequest): Promise<Reply> {
   return json(await everyServer(agent, req.token, 'list', ''));
 }
 
@@ -14,7 +16,7 @@ export async function keyringList(agent: Agent, req: AgentRequest): Promise<Repl
  * PUT|POST /v1/agent/keyring/install|use|remove `{"Key": "<base64>"}`: the change on every
  * live server of the region; 500 `<n>/<m> nodes reported failure` when any could not.
  */
-export async function keyringChange(agent: Agent, req: AgentRequest): Promise<Reply> {
+export async function keyringChange(agent: KeyringView, req: AgentRequest): Promise<Reply> {
   const op = req.params.op ?? '';
   if (op === 'list' || !KEYRING_OPS.has(op)) throw new NotFoundError(`Invalid method`);
   const body = await req.body();
@@ -29,7 +31,7 @@ interface KeyringResponse {
 }
 
 /** Runs `op` on each live server (this one directly, the others over RPC with the caller's token). */
-async function everyServer(agent: Agent, token: string | undefined, op: KeyringOp, key: string) {
+async function everyServer(agent: KeyringView, token: string | undefined, op: KeyringOp, key: string) {
   const peers = await livePeers(agent, token);
   const results = await Promise.allSettled(
     peers.map(async (p) =>

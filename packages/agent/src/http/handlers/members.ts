@@ -1,10 +1,13 @@
-import type { Agent } from '../../agent.js';
 import { localMembers, type MembersResponse } from '../../members.js';
+import type { AgentServices } from '../../services.js';
 import { json, type Reply } from '../reply.js';
 import type { AgentRequest } from '../request.js';
 
 /** GET /v1/agent/members: the server gossip pool; a client asks one of its servers. */
-export async function members(agent: Agent, req: AgentRequest): Promise<Reply> {
+export async function members(
+  agent: Pick<AgentServices, 'callServer' | 'config' | 'isServer' | 'memberlist'>,
+  req: AgentRequest,
+): Promise<Reply> {
   if (agent.isServer) return json(localMembers(agent));
   return json(await agent.callServer<MembersResponse>('Status.Members', {}, req.token));
 }

@@ -1,17 +1,19 @@
 import { LOG_LEVELS, type LogLevel } from '@ward/base';
-import type { Agent } from '../../agent.js';
 import { InvalidRequestError, NotFoundError } from '../../errors.js';
-import { resolveTarget, type Target } from '../../forward.js';
+import { type ForwardView, resolveTarget, type Target } from '../../forward.js';
 import { LogFramer } from '../../monitor/framer.js';
 import { followLogs } from '../../monitor/local-monitor.js';
+import type { AgentServices } from '../../services.js';
 import type { Reply } from '../reply.js';
 import { type AgentRequest, queryBool } from '../request.js';
+
+type MonitorView = ForwardView & Pick<AgentServices, 'deps'>;
 
 /**
  * GET /v1/agent/monitor: streams this agent's (or a forwarded agent's) log lines at
  * `log_level` as JSON frames, or raw text with `plain=true`, until the client hangs up.
  */
-export async function monitor(agent: Agent, req: AgentRequest): Promise<Reply> {
+export async function monitor(agent: MonitorView, req: AgentRequest): Promise<Reply> {
   const q = req.query;
   const rawLevel = q.get('log_level') ?? 'info';
   const level = rawLevel.toLowerCase() as LogLevel;
@@ -42,7 +44,7 @@ export async function monitor(agent: Agent, req: AgentRequest): Promise<Reply> {
 }
 
 function follow(
-  agent: Agent,
+  agent: MonitorView,
   target: Target,
   o: { level: LogLevel; json: boolean; signal: AbortSignal; token: string | undefined },
   onLine: (line: string) => void,

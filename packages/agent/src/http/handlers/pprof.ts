@@ -1,9 +1,11 @@
-import type { Agent } from '../../agent.js';
 import type { ProfileResult } from '../../debug/pprof.js';
 import { InternalError, InvalidRequestError, NotFoundError } from '../../errors.js';
-import { resolveTarget } from '../../forward.js';
+import { type ForwardView, resolveTarget } from '../../forward.js';
+import type { AgentServices } from '../../services.js';
 import type { Reply } from '../reply.js';
 import { type AgentRequest, queryInt } from '../request.js';
+
+type PprofView = ForwardView & Pick<AgentServices, 'authorize' | 'profiler'>;
 
 /** Default profile length; the spec's default (the established code uses 1). */
 const DEFAULT_SECONDS = 3;
@@ -11,7 +13,7 @@ const DEFAULT_SECONDS = 3;
 const MAX_SECONDS = 300;
 
 /** GET /v1/agent/pprof/<profile>: runtime profiles in pprof format, or text with `debug=1`. */
-export async function pprof(agent: Agent, req: AgentRequest): Promise<Reply> {
+export async function pprof(agent: PprofView, req: AgentRequest): Promise<Reply> {
   const profile = req.params['*'] ?? '';
   if (!profile) throw new NotFoundError('Invalid method');
   const seconds = queryInt(req.query, 'seconds', DEFAULT_SECONDS);
