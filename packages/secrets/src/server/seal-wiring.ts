@@ -1,6 +1,9 @@
 import type { Logger, Random } from '@ward/base';
 import type { SealSetup, SealWrapper } from '../core/seal/index.js';
 import type { Pkcs11Modules } from '../sys/kms/index.js';
+import { AwsKmsSeal } from '../sys/kms/seals/aws-kms-seal.js';
+import { AzureKeyVaultSeal } from '../sys/kms/seals/azure-key-vault-seal.js';
+import { GcpKmsSeal } from '../sys/kms/seals/gcp-kms-seal.js';
 import { Pkcs11Seal } from '../sys/kms/seals/pkcs11-seal.js';
 import { TransitSeal } from '../sys/kms/seals/transit-seal.js';
 import type { SealStanza, SealsConfig } from './seal-config.js';
@@ -35,7 +38,11 @@ function createSealWrapper(stanza: SealStanza, deps: SealWiringDeps): SealWrappe
       return new Pkcs11Seal(stanza.type, deps.pkcs11, settings, deps.random);
     case 'transit':
       return new TransitSeal(stanza.type, settings);
-    default:
-      throw new Error(`seal "${stanza.type}" is not wired`);
+    case 'alphakms':
+      return new AwsKmsSeal(stanza.type, settings);
+    case 'betakeyvault':
+      return new AzureKeyVaultSeal(stanza.type, settings);
+    case 'gammackms':
+      return new GcpKmsSeal(stanza.type, settings);
   }
 }

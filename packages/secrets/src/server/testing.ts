@@ -8,6 +8,7 @@ import { parseStorageBlock } from '../storage/index.js';
 import { buildServer, type WardServer } from './build-server.js';
 import type { ListenerConfig, StorageConfig } from './config.js';
 import { initializeDev } from './dev-mode.js';
+import type { SealsConfig } from './seal-config.js';
 
 /** A response as a test sees it: status, parsed JSON body (or undefined), headers. */
 export interface TestResponse {
@@ -52,6 +53,8 @@ export interface TestServerOptions {
   kmsLibraries?: ReadonlyMap<string, string>;
   /** Wraps the backends every namespace has (default: as built). */
   wrapBuiltins?: (builtins: BuiltinBackends) => BuiltinBackends;
+  /** `seal` stanzas (auto-unseal); give `uninitialized` too, as dev initialisation is Shamir's. */
+  seals?: SealsConfig;
 }
 
 /**
@@ -67,6 +70,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       logLevel: 'info',
       logJson: false,
       kmsLibraries: options.kmsLibraries ?? new Map(),
+      seals: options.seals,
     },
     clock,
     random: options.random ?? cryptoRandom,

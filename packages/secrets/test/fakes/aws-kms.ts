@@ -1,4 +1,11 @@
-import { generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+  randomUUID,
+} from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signDigest } from './digest-signing.js';
@@ -7,12 +14,17 @@ import { signDigest } from './digest-signing.js';
  * A small AWS KMS speaking its real wire protocol (`POST /`, `X-Amz-Target: TrentService.<Op>`,
  * JSON 1.1 with base64 blobs, errors as `{"__type", "message"}` with 400) for the real SDK.
  * It holds real keys and returns real signatures, so a wrong digest or algorithm fails
- * verification. Only what managed keys use: DescribeKey, CreateKey, CreateAlias, GetPublicKey, Sign.
+ * verification. Only what managed keys and the `awskms` seal use: DescribeKey, CreateKey,
+ * CreateAlias, GetPublicKey, Sign, Encrypt and Decrypt (symmetric keys: AES-256-GCM, the key id
+ * inside the ciphertext blob as KMS does, so Decrypt needs no KeyId).
  */
 export interface FakeAwsKms {
   endpoint: string;
-  /** Adds a key (and optionally an alias for it); returns its id. */
-  addKey(spec: 'RSA_2048' | 'RSA_3072' | 'ECC_NIST_P256' | 'ECC_NIST_P384', alias?: string): string;
+  /** Adds a key (and optionally points an alias at it, a new alias or an existing one); returns its id. */
+  addKey(
+    spec: 'RSA_2048' | 'RSA_3072' | 'ECC_NIST_P256' | 'ECC_NIST_P384' | 'SYMMETRIC_DEFAULT',
+    alias?: string,
+  ): string;
   /** Operations received, in order (`Sign`, `DescribeKey`, …). */
   calls: string[];
   close(): Promise<void>;
@@ -21,8 +33,10 @@ export interface FakeAwsKms {
 interface Key {
   id: string;
   spec: string;
-  privateKey: KeyObject;
-  publicKey: KeyObject;
+  privateKey?: KeyObject;
+  publicKey?: KeyObject;
+  /** SYMMETRIC_DEFAULT keys. */
+  secret?: Buffer;
 }
 
 class KmsError extends Error {
@@ -41,6 +55,7 @@ const HASH_OF = new Map([
 ] as const);
 
 function makeKey(spec: string): Omit<Key, 'id' | 'spec'> {
+  if (spec === 'SYMMETRIC_DEFAULT') return { secret: randomBytes(32) };
   if (spec.startsWith('RSA_')) return generateKeyPairSync('rsa', { modulusLength: Number(spec.slice(4)) });
   return generateKeyPairSync('ec', { namedCurve: spec === 'ECC_NIST_P384' ? 'P-384' : 'P-256' });
 }
@@ -65,7 +80,7 @@ export async function startFakeAwsKms(): Promise<FakeAwsKms> {
     KeyId: k.id,
     Arn: `arn:aws:kms:us-east-1:000000000000:key/${k.id}`,
     KeySpec: k.spec,
-    KeyUsage: 'SIGN_VERIFY',
+    KeyUsage: k.secret ? 'ENCRYPT_DECRYPT' : 'SIGN_VERIFY',
     Enabled: true,
     KeyState: 'Enabled',
   });
@@ -87,11 +102,23 @@ export async function startFakeAwsKms(): Promise<FakeAwsKms> {
           KeyId: k.id,
           KeySpec: k.spec,
           KeyUsage: 'SIGN_VERIFY',
-          PublicKey: k.publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
+          PublicKey: k.publicKey?.export({ format: 'der', type: 'spki' }).toString('base64'),
         };
       },
     ],
     ['Sign', (b) => sign(find(b.KeyId ?? ''), b)],
+    ['Encrypt', (b) => encrypt(find(b.KeyId ?? ''), b)],
+    [
+      'Decrypt',
+      (b) => {
+        const blob = Buffer.from(b.CiphertextBlob ?? '', 'base64');
+        const key = keys.get(blob.subarray(0, 36).toString());
+        if (!key?.secret) throw new KmsError('InvalidCiphertextException', 'no key made this ciphertext');
+        if (b.KeyId && find(b.KeyId).id !== key.id)
+          throw new KmsError('IncorrectKeyException', 'the ciphertext was made with another key');
+        return { KeyId: arnOf(key), Plaintext: decrypt(key.secret, blob.subarray(36)).toString('base64') };
+      },
+    ],
   ]);
   const server = createServer((req, res) => void handle(req, res, operations, calls));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -102,6 +129,27 @@ export async function startFakeAwsKms(): Promise<FakeAwsKms> {
     calls,
     close: () => close(server),
   };
+}
+
+const arnOf = (k: Key) => `arn:aws:kms:us-east-1:000000000000:key/${k.id}`;
+
+function encrypt(key: Key, b: Record<string, string>) {
+  if (!key.secret) throw new KmsError('InvalidKeyUsageException', `${key.spec} keys do not encrypt here`);
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key.secret, iv);
+  const sealed = Buffer.concat([cipher.update(Buffer.from(b.Plaintext ?? '', 'base64')), cipher.final()]);
+  const blob = Buffer.concat([Buffer.from(key.id), iv, cipher.getAuthTag(), sealed]);
+  return { KeyId: arnOf(key), CiphertextBlob: blob.toString('base64'), EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' };
+}
+
+function decrypt(secret: Buffer, rest: Buffer): Buffer {
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', secret, rest.subarray(0, 12));
+    decipher.setAuthTag(rest.subarray(12, 28));
+    return Buffer.concat([decipher.update(rest.subarray(28)), decipher.final()]);
+  } catch {
+    throw new KmsError('InvalidCiphertextException', 'the ciphertext does not decrypt');
+  }
 }
 
 function sign(key: Key, b: Record<string, string>) {
@@ -116,6 +164,7 @@ function sign(key: Key, b: Record<string, string>) {
   const hash = HASH_OF.get(bits as '256') ?? 'sha256';
   if (digest.length !== Number(bits) / 8)
     throw new KmsError('ValidationException', `Digest is invalid length for algorithm ${b.SigningAlgorithm}.`);
+  if (!key.privateKey) throw new KmsError('InvalidKeyUsageException', `${key.spec} keys do not sign`);
   const signature = signDigest(key.privateKey, digest, hash, scheme === 'RSASSA_PSS');
   return { KeyId: key.id, Signature: signature.toString('base64'), SigningAlgorithm: b.SigningAlgorithm };
 }

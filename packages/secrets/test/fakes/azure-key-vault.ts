@@ -1,4 +1,4 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { constants, generateKeyPairSync, type KeyObject, privateDecrypt, publicEncrypt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signDigest } from './digest-signing.js';
@@ -7,7 +7,9 @@ import { signDigest } from './digest-signing.js';
  * A small Azure Key Vault (keys data plane) speaking its real wire format to the real SDK:
  * the bearer challenge (a request without a token gets 401 and `WWW-Authenticate`), JWK key
  * bundles with base64url members, `POST …/sign` taking a base64url digest. Real keys, real
- * signatures (ECDSA as JWS r‖s, as Key Vault answers). Only: get key, create key, sign.
+ * signatures (ECDSA as JWS r‖s, as Key Vault answers). Only: get key, create key, sign, and
+ * (the `azurekeyvault` seal) `wrapkey`/`unwrapkey` with RSA-OAEP-256. Adding a key under a name
+ * it has adds a version; older versions stay usable by their kid.
  */
 export interface FakeAzureKeyVault {
   /** The vault URL to give the client. */
@@ -31,18 +33,27 @@ const HASH = new Map([
 
 export async function startFakeAzureKeyVault(): Promise<FakeAzureKeyVault> {
   const keys = new Map<string, Key>();
+  /** Every version, by `name/version`. */
+  const versions = new Map<string, Key>();
   const addKey = (name: string, kind: 'RSA' | 'EC', bits = 2048) => {
     const pair =
       kind === 'RSA'
         ? generateKeyPairSync('rsa', { modulusLength: bits })
         : generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    keys.set(name, { name, version: `v${keys.size + 1}`, ...pair });
+    const key = { name, version: `v${versions.size + 1}`, ...pair };
+    keys.set(name, key);
+    versions.set(`${name}/${key.version}`, key);
   };
   let base = '';
   const bundle = (k: Key) => {
     const jwk = k.publicKey.export({ format: 'jwk' });
     return {
-      key: { kid: `${base}/keys/${k.name}/${k.version}`, key_ops: ['sign', 'verify'], ...jwk, kty: jwk.kty },
+      key: {
+        kid: `${base}/keys/${k.name}/${k.version}`,
+        key_ops: ['sign', 'verify', 'wrapKey', 'unwrapKey'],
+        ...jwk,
+        kty: jwk.kty,
+      },
       attributes: { enabled: true, created: 1_700_000_000, updated: 1_700_000_000, recoveryLevel: 'Purgeable' },
     };
   };
@@ -67,7 +78,7 @@ export async function startFakeAzureKeyVault(): Promise<FakeAzureKeyVault> {
       addKey(name, String(body.kty).startsWith('EC') ? 'EC' : 'RSA', Number(body.key_size ?? 2048));
       return reply(200, bundle(keys.get(name) as Key));
     }
-    const key = keys.get(name);
+    const key = (third && versions.get(`${name}/${third}`)) || keys.get(name);
     if (!key)
       return reply(404, {
         error: { code: 'KeyNotFound', message: `A key with (name/id) ${name} was not found in this key vault.` },
@@ -83,6 +94,23 @@ export async function startFakeAzureKeyVault(): Promise<FakeAzureKeyVault> {
       const der = signDigest(key.privateKey, digest, HASH.get(m[2] as '256') ?? 'sha256', m[1] === 'PS');
       const value = m[1] === 'ES' ? derToRaw(der, 32) : der;
       return reply(200, { kid: bundle(key).key.kid, value: value.toString('base64url') });
+    }
+    if (req.method === 'POST' && (fourth === 'wrapkey' || fourth === 'unwrapkey')) {
+      if (body.alg !== 'RSA-OAEP-256')
+        return reply(400, {
+          error: { code: 'BadParameter', message: `this fake wraps with RSA-OAEP-256, not ${body.alg}` },
+        });
+      const oaep = { padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' };
+      const value = Buffer.from(String(body.value), 'base64url');
+      try {
+        const out =
+          fourth === 'wrapkey'
+            ? publicEncrypt({ key: key.publicKey, ...oaep }, value)
+            : privateDecrypt({ key: key.privateKey, ...oaep }, value);
+        return reply(200, { kid: bundle(key).key.kid, value: out.toString('base64url') });
+      } catch {
+        return reply(400, { error: { code: 'BadParameter', message: 'The parameter is incorrect.' } });
+      }
     }
     return reply(405, { error: { code: 'BadRequest', message: 'unsupported operation' } });
   }

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signDigest } from './digest-signing.js';
@@ -8,12 +8,16 @@ import { signDigest } from './digest-signing.js';
  * `fallback: true`): `GET /v1/<version>/publicKey`, `POST /v1/<version>:asymmetricSign`,
  * `POST /v1/<keyRing>/cryptoKeys?cryptoKeyId=`, `GET /v1/<version>`, enums as numbers
  * (`$alt=json;enum-encoding=int`), errors as `{"error": {code, message, status}}`. Real keys,
- * real signatures (PSS salt = digest length, ECDSA DER).
+ * real signatures (PSS salt = digest length, ECDSA DER). Symmetric keys (the `gcpckms` seal):
+ * `GET /v1/<cryptoKey>`, `POST /v1/<cryptoKey>:encrypt` with the primary version and
+ * `:decrypt` with the version the ciphertext names (AES-256-GCM).
  */
 export interface FakeGcpKms {
   endpoint: string;
   /** Adds version 1 of a crypto key in `keyRing` (a key ring path: projects/…/keyRings/…). */
   addKey(keyRing: string, cryptoKey: string, algorithm: string): void;
+  /** Adds a version of a symmetric crypto key (version 1 the first time) and makes it primary: a rotation. */
+  rotateSymmetricKey(keyRing: string, cryptoKey: string): void;
   close(): Promise<void>;
 }
 
@@ -56,8 +60,42 @@ class GcpError extends Error {
   }
 }
 
+/** A symmetric crypto key: its versions' AES keys, the last one primary. */
+type SymmetricKey = Buffer[];
+
+function seal(secret: Buffer, version: number, plaintext: Buffer): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', secret, iv);
+  const sealed = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(version);
+  return Buffer.concat([head, iv, cipher.getAuthTag(), sealed]);
+}
+
+function open(key: SymmetricKey, ciphertext: Buffer): Buffer {
+  const secret = key[ciphertext.readUInt32BE(0) - 1];
+  try {
+    if (!secret) throw new Error('no such version');
+    const decipher = createDecipheriv('aes-256-gcm', secret, ciphertext.subarray(4, 16));
+    decipher.setAuthTag(ciphertext.subarray(16, 32));
+    return Buffer.concat([decipher.update(ciphertext.subarray(32)), decipher.final()]);
+  } catch {
+    throw new GcpError(400, 'INVALID_ARGUMENT', 'Decryption failed: the ciphertext is invalid.');
+  }
+}
+
 export async function startFakeGcpKms(): Promise<FakeGcpKms> {
   const versions = new Map<string, Version>();
+  const symmetric = new Map<string, SymmetricKey>();
+  const rotateSymmetricKey = (keyRing: string, cryptoKey: string) => {
+    const name = `${keyRing}/cryptoKeys/${cryptoKey}`;
+    symmetric.set(name, [...(symmetric.get(name) ?? []), randomBytes(32)]);
+  };
+  const findSymmetric = (name: string) => {
+    const key = symmetric.get(name);
+    if (!key) throw new GcpError(404, 'NOT_FOUND', `CryptoKey ${name} not found.`);
+    return key;
+  };
   const addKey = (keyRing: string, cryptoKey: string, algorithm: string) => {
     versions.set(`${keyRing}/cryptoKeys/${cryptoKey}/cryptoKeyVersions/1`, makeVersion(algorithm));
   };
@@ -73,6 +111,20 @@ export async function startFakeGcpKms(): Promise<FakeGcpKms> {
       const v = find(name);
       const pem = v.publicKey.export({ format: 'pem', type: 'spki' }).toString();
       return { pem, algorithm: ALGORITHMS.get(v.algorithm), name, protectionLevel: 1 };
+    }
+    if (method === 'POST' && path.endsWith(':encrypt')) {
+      const name = path.slice(0, -':encrypt'.length);
+      const key = findSymmetric(name);
+      const ciphertext = seal(key.at(-1) as Buffer, key.length, Buffer.from(String(body.plaintext ?? ''), 'base64'));
+      return { name: `${name}/cryptoKeyVersions/${key.length}`, ciphertext: ciphertext.toString('base64') };
+    }
+    if (method === 'POST' && path.endsWith(':decrypt')) {
+      const key = findSymmetric(path.slice(0, -':decrypt'.length));
+      return { plaintext: open(key, Buffer.from(String(body.ciphertext ?? ''), 'base64')).toString('base64') };
+    }
+    if (method === 'GET' && symmetric.has(path)) {
+      const primary = { name: `${path}/cryptoKeyVersions/${symmetric.get(path)?.length}`, state: ENABLED };
+      return { name: path, purpose: 1, primary };
     }
     if (method === 'POST' && path.endsWith(':asymmetricSign')) {
       const name = path.slice(0, -':asymmetricSign'.length);
@@ -111,7 +163,7 @@ export async function startFakeGcpKms(): Promise<FakeGcpKms> {
   const server = createServer((req, res) => void handle(req, res, route));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { endpoint: `http://127.0.0.1:${port}`, addKey, close: () => close(server) };
+  return { endpoint: `http://127.0.0.1:${port}`, addKey, rotateSymmetricKey, close: () => close(server) };
 }
 
 async function handle(

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { SealsConfig } from '../src/server/seal-config.js';
+import { request, startTestServer, type TestServer } from '../src/server/testing.js';
+import { parseStorageBlock } from '../src/storage/index.js';
+import { type FakeAwsKms, startFakeAwsKms } from './fakes/aws-kms.js';
+
+// Issue 29 point 4: a whole server with `seal "awskms"` (the official SDK against the KMS fake):
+// init with recovery keys, restart unsealed, rekey of the recovery keys, a root token from them,
+// and the barrier rekey refused as it does not apply.
+
+const OTP = 'BMjzW3wAsEzINXCM05Wbas3u9zSl';
+const decode = (encoded: string) =>
+  Buffer.from(Buffer.from(encoded, 'base64').map((b, i) => b ^ OTP.charCodeAt(i))).toString('utf8');
+
+describe('seal "awskms" on a whole server', () => {
+  let kms: FakeAwsKms;
+  let dir: string;
+  let t: TestServer | undefined;
+  let seals: SealsConfig;
+  const call = (method: string, path: string, body?: unknown, token: string | null = null) =>
+    request(t?.url ?? '', method, path, { body, token });
+  const start = async () => {
+    const storage = parseStorageBlock('sqlite', { path: join(dir, 'ward.db') });
+    t = await startTestServer({ storage, seals, uninitialized: true });
+  };
+
+  before(async () => {
+    kms = await startFakeAwsKms();
+    kms.addKey('SYMMETRIC_DEFAULT', 'alias/ward');
+    dir = await mkdtemp(join(tmpdir(), 'ward-seal-awskms-'));
+    const settings = {
+      provider: 'alphakms' as const,
+      region: 'us-east-1',
+      accessKey: 'AKIDEXAMPLE',
+      secretKey: 'example-secret',
+      kmsKeyId: 'alias/ward',
+      endpoint: kms.endpoint,
+    };
+    seals = { enabled: { type: 'awskms', disabled: false, settings, inertKeys: [] } };
+  });
+  after(async () => {
+    await t?.stop();
+    await kms.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('initialises with recovery keys, restarts unsealed, rekeys the recovery keys and makes a root token from them', async () => {
+    await start();
+    const init = await call('PUT', 'sys/init', { recovery_shares: 5, recovery_threshold: 3 });
+    assert.equal(init.status, 200, JSON.stringify(init.body));
+    let keys: string[] = init.body.recovery_keys_base64;
+    const rootToken: string = init.body.root_token;
+    assert.equal(keys.length, 5);
+    assert.equal((await call('GET', 'sys/seal-status')).body.sealed, false);
+    assert.ok(kms.calls.includes('Encrypt') && kms.calls.includes('Decrypt'));
+    assert.equal((await call('PUT', 'secret/a', { v: '1' }, rootToken)).status, 204);
+    await t?.stop();
+    await start();
+    const status = (await call('GET', 'sys/seal-status')).body;
+    assert.deepEqual([status.type, status.sealed, status.t, status.n], ['awskms', false, 3, 5]);
+    assert.equal((await call('GET', 'secret/a', undefined, rootToken)).body.data.v, '1');
+
+    // The barrier rekey does not apply; the recovery keys are rekeyed instead.
+    const barrier = await call('PUT', 'sys/rekey/init', { secret_shares: 3, secret_threshold: 2 });
+    assert.equal(barrier.status, 400);
+    const begun = await call('PUT', 'sys/rekey-recovery-key/init', { secret_shares: 3, secret_threshold: 2 });
+    assert.equal(begun.status, 200, JSON.stringify(begun.body));
+    assert.equal(begun.body.required, 3, JSON.stringify(begun.body));
+    let done: Record<string, unknown> = {};
+    for (const key of keys.slice(0, 3)) {
+      done = (await call('PUT', 'sys/rekey-recovery-key/update', { key, nonce: begun.body.nonce })).body;
+    }
+    assert.equal(done.complete, true);
+    const oldKeys = keys;
+    keys = done.keys_base64 as string[];
+    assert.equal(keys.length, 3);
+    assert.deepEqual(
+      [(await call('GET', 'sys/seal-status')).body.t, (await call('GET', 'sys/seal-status')).body.n],
+      [2, 3],
+    );
+
+    // A root token from two of the new recovery keys; the old ones no longer count.
+    const attempt = await call('PUT', 'sys/generate-root/attempt', { otp: OTP });
+    assert.equal(attempt.body.required, 2);
+    const nonce = attempt.body.nonce;
+    await call('PUT', 'sys/generate-root/update', { key: oldKeys[0], nonce });
+    const stale = await call('PUT', 'sys/generate-root/update', { key: oldKeys[1], nonce });
+    assert.equal(stale.status, 400, 'old recovery keys do not combine to the new recovery key');
+    // The attempt stays, its shares dropped, as established.
+    assert.equal((await call('GET', 'sys/generate-root/attempt')).body.progress, 0);
+    let last = await call('PUT', 'sys/generate-root/update', { key: keys[0], nonce });
+    last = await call('PUT', 'sys/generate-root/update', { key: keys[2], nonce });
+    assert.equal(last.body.complete, true, JSON.stringify(last.body));
+    const newRoot = decode(last.body.encoded_root_token);
+    assert.equal((await call('GET', 'secret/a', undefined, newRoot)).body.data.v, '1');
+
+    // Sealed by hand, the new recovery keys unseal it.
+    assert.equal((await call('PUT', 'sys/seal', undefined, rootToken)).status, 204);
+    for (const key of keys.slice(1, 3)) await call('PUT', 'sys/unseal', { key });
+    assert.equal((await call('GET', 'sys/seal-status')).body.sealed, false);
+  });
+});
