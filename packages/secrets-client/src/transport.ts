@@ -18,6 +18,8 @@ export interface ClientOptions {
   caCert?: string;
   /** Accept any server certificate. Only for development. */
   skipVerify?: boolean;
+  /** PEM client certificate (and its key) presented in the TLS handshake: the `cert` auth method logs in with it. */
+  clientCert?: { cert: string; key: string };
   /** Replaces the global `fetch` (a test double, a proxying fetch, …). */
   fetch?: FetchFunction;
 }
@@ -66,10 +68,11 @@ export interface Transport {
 
 export function createTransport(options: ClientOptions): Transport {
   const dispatcher =
-    options.caCert !== undefined || options.skipVerify
+    options.caCert !== undefined || options.skipVerify || options.clientCert
       ? new Agent({
           connect: {
             ...(options.caCert !== undefined ? { ca: options.caCert } : {}),
+            ...(options.clientCert ? { cert: options.clientCert.cert, key: options.clientCert.key } : {}),
             rejectUnauthorized: !options.skipVerify,
           },
         })

@@ -61,6 +61,9 @@ describe('kubernetes auth method', () => {
     ])
       assert.equal((await t.request('POST', 'auth/kubernetes/role/bad', { body })).status, 400, JSON.stringify(body));
     assert.equal((await t.request('POST', 'auth/kubernetes/config', { body: { kubernetes_host: '' } })).status, 400);
+    const noCa = { kubernetes_host: k8s.url, disable_local_ca_jwt: true };
+    assert.equal((await t.request('POST', 'sys/auth/k8s-noca', { body: { type: 'kubernetes' } })).status, 204);
+    assert.equal((await t.request('POST', 'auth/k8s-noca/config', { body: noCa })).status, 400);
   });
 
   it('logs a bound service account in through TokenReview (projected and legacy tokens)', async () => {
@@ -143,7 +146,12 @@ describe('kubernetes auth method', () => {
       token_reviewer_jwt: reviewerJwt,
     });
     assert.equal((await login('web', await k8s.projectedToken('apps', 'web'), 'k8s-bad')).status, 502);
-    await ok('POST', 'auth/k8s-bad/config', { kubernetes_host: 'https://127.0.0.1:1' });
+    // A CA of the right shape that does not parse is kept (as established) and fails the login's TLS.
+    const garbled = '-----BEGIN CERTIFICATE-----\\n.....\\n-----END CERTIFICATE-----';
+    await ok('POST', 'auth/k8s-bad/config', { kubernetes_host: k8s.url, kubernetes_ca_cert: garbled });
+    assert.equal((await ok('GET', 'auth/k8s-bad/config')).data.kubernetes_ca_cert, garbled);
+    assert.equal((await login('web', await k8s.projectedToken('apps', 'web'), 'k8s-bad')).status, 502);
+    await ok('POST', 'auth/k8s-bad/config', { kubernetes_host: 'https://127.0.0.1:1', kubernetes_ca_cert: k8s.caPem });
     assert.equal((await login('web', await k8s.projectedToken('apps', 'web'), 'k8s-bad')).status, 502);
   });
 });

@@ -122,6 +122,8 @@ const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   ),
   'ca-cert': flag.string('PEM file of the CA that signed the server certificate (env VAULT_CACERT).'),
   'tls-skip-verify': flag.bool('Do not verify the server certificate (env VAULT_SKIP_VERIFY). Insecure.'),
+  'client-cert': flag.string('PEM client certificate for TLS (env VAULT_CLIENT_CERT); with -client-key.'),
+  'client-key': flag.string('PEM key of the client certificate (env VAULT_CLIENT_KEY).'),
   format: flag.string('Output format: table, json or yaml (env VAULT_FORMAT).'),
   field: flag.string('Print only this field of the result, without decoration.'),
 };

@@ -20,12 +20,23 @@ export function contextFactory(rt: Runtime): ContextFactory {
     const env = rt.env;
     const tokenFile = tokenFileIn(env.HOME || homedir());
     const caPath = flagValue(globals, 'ca-cert') ?? env.VAULT_CACERT;
+    const certPath = flagValue(globals, 'client-cert') ?? env.VAULT_CLIENT_CERT;
+    const keyPath = flagValue(globals, 'client-key') ?? env.VAULT_CLIENT_KEY;
+    if (!certPath !== !keyPath) throw new CliError('-client-cert and -client-key go together', 1);
     const client = createClient({
       address: flagValue(globals, 'address') ?? (env.WARD_ADDR || env.VAULT_ADDR || DEFAULT_ADDRESS),
       token: env.VAULT_TOKEN || (await tokenFile.read()),
       namespace: flagValue(globals, 'namespace') ?? env.VAULT_NAMESPACE,
       wrapTtl: flagValue(globals, 'wrap-ttl') ?? env.VAULT_WRAP_TTL,
-      ...(caPath ? { caCert: await readCaCert(caPath) } : {}),
+      ...(caPath ? { caCert: await readPem(caPath, 'CA certificate') } : {}),
+      ...(certPath && keyPath
+        ? {
+            clientCert: {
+              cert: await readPem(certPath, 'client certificate'),
+              key: await readPem(keyPath, 'client key'),
+            },
+          }
+        : {}),
       skipVerify: flagBool(globals, 'tls-skip-verify') || parseBoolEnv('VAULT_SKIP_VERIFY', env.VAULT_SKIP_VERIFY),
     });
     const out = createOutput(
@@ -52,11 +63,11 @@ export function contextFactory(rt: Runtime): ContextFactory {
   };
 }
 
-async function readCaCert(path: string): Promise<string> {
+async function readPem(path: string, what: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
-    throw new CliError(`cannot read the CA certificate ${path}: ${(err as Error).message}`, 1);
+    throw new CliError(`cannot read the ${what} ${path}: ${(err as Error).message}`, 1);
   }
 }
 

@@ -1,6 +1,7 @@
 import { CliError, defineCommand, flag } from '../command.js';
 import { UsageError } from '../flags.js';
 import { parseDataArgs } from '../input.js';
+import { checkOidcParams, oidcLogin } from './login-oidc.js';
 
 /**
  * `ward login [TOKEN]` (method token) or `ward login -method=userpass username=U password=P`.
@@ -13,11 +14,14 @@ export const loginCommand = defineCommand({
   example: 'ward login -method=userpass username=alice',
   description:
     'Methods: token (the default: TOKEN, "-" for stdin, or asked for without echo; checked with\n' +
-    'lookup-self) and userpass (username=… [password=…], the password asked for without echo when\n' +
-    'not given; POST auth/<path>/login/<username>).\n' +
+    'lookup-self); userpass and ldap (username=… [password=…], the password asked for without echo\n' +
+    'when not given; POST auth/<path>/login/<username>); jwt and kubernetes (role=… jwt=…, jwt=@file);\n' +
+    'cert (with -client-cert and -client-key; [name=…]); oidc (role=… [port=8250 listenaddress=localhost\n' +
+    'callbackhost=localhost callbackmethod=http callbackport=… skip_browser=true]: prints the provider\n' +
+    'URL, opens a browser, and waits at <callbackmethod>://<callbackhost>:<port>/oidc/callback).\n' +
     'The token goes to ~/.ward-token, used when VAULT_TOKEN is unset.',
   flags: {
-    method: flag.string('Auth method: token or userpass.', 'token'),
+    method: flag.string('Auth method: token, userpass, ldap, jwt, kubernetes, cert or oidc.', 'token'),
     path: flag.string('Mount path of the auth method (default: the method name).'),
     'no-store': flag.bool('Do not save the token.'),
   },
@@ -36,14 +40,18 @@ export const loginCommand = defineCommand({
       if (!params.token) throw new UsageError('a token is required');
     } else {
       params = Object.fromEntries(Object.entries(await parseDataArgs(args, ctx)).map(([k, v]) => [k, String(v)]));
-      if (flags.method === 'userpass' && !params.username)
-        throw new UsageError('login -method=userpass needs username=…');
-      if (flags.method === 'userpass' && params.password === undefined) {
+      const needsPassword = flags.method === 'userpass' || flags.method === 'ldap';
+      if (needsPassword && !params.username) throw new UsageError(`login -method=${flags.method} needs username=…`);
+      if (needsPassword && params.password === undefined) {
         params.password = await ctx.readSecret('Password (will be hidden): ');
         if (params.password === '') throw new UsageError('no password given (password=…, the terminal, or stdin)');
       }
     }
-    const auth = await ctx.client.login(flags.method, params, flags.path);
+    if (flags.method === 'oidc') checkOidcParams(params);
+    const auth =
+      flags.method === 'oidc'
+        ? await oidcLogin(ctx, flags.path ?? 'oidc', params)
+        : await ctx.client.login(flags.method, params, flags.path);
     if (!auth.client_token) throw new CliError('the server returned no token', 2);
     if (!flags['no-store']) await ctx.tokenFile.save(auth.client_token);
     ctx.out.success(
