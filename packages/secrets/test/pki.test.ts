@@ -5,7 +5,7 @@ import { FakeClock } from '@ward/base';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
 
 // Issue 18: hvac's lease tests issue a certificate from a PKI mount with generate_lease. The
-// engine's subset: one RSA root per mount, roles, issue (optionally leased), certs, revoke.
+// engine's first cut: RSA root, roles, issue (optionally leased), certs, revoke (issue 32 grew it).
 // Certificates are checked with Node's own X.509 parser, independent of the issuing code.
 
 describe('PKI engine', () => {
@@ -21,7 +21,7 @@ describe('PKI engine', () => {
   before(async () => {
     clock = new FakeClock('2030-01-01T00:00:00Z');
     t = await startTestServer({ clock });
-    await ok('POST', 'sys/mounts/pki', { type: 'pki' });
+    await ok('POST', 'sys/mounts/pki', { type: 'pki', config: { max_lease_ttl: '87600h' } });
   });
   after(() => t.stop());
 
@@ -44,8 +44,10 @@ describe('PKI engine', () => {
     const served = await t.request('GET', 'pki/ca/pem', { token: null });
     assert.equal(served.status, 200);
     assert.equal(String(served.body).trim(), caPem);
-    const again = await t.request('POST', 'pki/root/generate/internal', { body: { common_name: 'x' } });
-    assert.equal(again.status, 400, 'one root per mount');
+    // Issue 32: a second root is another issuer of the mount; the first stays the default.
+    const again = await ok('POST', 'pki/root/generate/internal', { common_name: 'second root' });
+    assert.notEqual(again.data.issuer_id, root.issuer_id);
+    assert.equal(String((await t.request('GET', 'pki/ca/pem', { token: null })).body).trim(), caPem);
   });
 
   it('issues a certificate for an allowed name, signed by the CA, with the names and URLs', async () => {
@@ -75,7 +77,8 @@ describe('PKI engine', () => {
       cert.publicKey.export({ type: 'spki', format: 'pem' }),
     );
     const stored = await t.request('GET', `pki/cert/${issued.serial_number}`, { token: null });
-    assert.deepEqual(stored.body.data, { certificate: issued.certificate, revocation_time: 0 });
+    assert.equal(stored.body.data.certificate, issued.certificate);
+    assert.equal(stored.body.data.revocation_time, 0);
     const list = (await ok('LIST', 'pki/certs')).data.keys;
     assert.ok(list.includes(issued.serial_number));
   });

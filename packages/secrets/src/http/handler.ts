@@ -140,7 +140,7 @@ async function serve(
   };
   // A TLS socket (or the shim over one) answers for the client's certificate.
   if ('encrypted' in req.socket && req.socket.encrypted) logical.tlsConnection = req.socket as unknown as TlsConnection;
-  if (isWrite && BYTE_BODY_PATHS.has(path)) logical.rawBody = req;
+  if (isWrite && isByteBody(path, req)) logical.rawBody = req;
   else if (isWrite) logical.readData = () => readData(o, req);
   const response = await handleOrHandOver(o.core, logical);
   if (response === HANDED_OVER) return forwardRequest(o, req, res, path);
@@ -157,7 +157,7 @@ function readData(o: ApiHandlerOptions, req: IncomingMessage) {
 /** Hands the request to the active server (this one is a standby, or a read here tried to write). */
 function forwardRequest(o: ApiHandlerOptions, req: IncomingMessage, res: ServerResponse, path: string) {
   const limits = { maxRequestSize: o.maxRequestSize, jsonLimits: o.jsonLimits ?? DEFAULT_JSON_LIMITS };
-  const forward = { ...limits, core: o.core, forwarder: o.forwarder, isByteBody: BYTE_BODY_PATHS.has(path) };
+  const forward = { ...limits, core: o.core, forwarder: o.forwarder, isByteBody: isByteBody(path, req) };
   return forwardToActive(forward, req, res);
 }
 
@@ -178,6 +178,11 @@ async function handleOrHandOver(
 
 /** Paths whose body is bytes (a snapshot), handed to the backend unparsed. */
 const BYTE_BODY_PATHS: ReadonlySet<string> = new Set(['sys/storage/raft/snapshot', 'sys/storage/raft/snapshot-force']);
+
+/** Whether the body is bytes: a snapshot, or a DER OCSP request (RFC 6960 A.1) to a PKI mount's `ocsp`. */
+function isByteBody(path: string, req: IncomingMessage): boolean {
+  return BYTE_BODY_PATHS.has(path) || (req.headers['content-type'] ?? '').startsWith('application/ocsp-request');
+}
 
 /** For requests the core did not route (raw routes, a sealed server): the mount type of the path, or `''`. */
 function mountTypeOf(core: Core, req: IncomingMessage): string {

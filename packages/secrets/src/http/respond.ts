@@ -70,7 +70,8 @@ export function sendLogicalResponse(res: ServerResponse, requestId: string, resp
   if (response?.raw) {
     const { status, body, contentType, stream } = response.raw;
     if (contentType && stream) return sendStream(res, status, contentType, stream);
-    if (contentType) sendText(res, status, contentType, String(body));
+    // DER bodies (PKI's `ca`, `crl`) go out as the bytes they are; anything else as its text.
+    if (contentType) sendText(res, status, contentType, body instanceof Uint8Array ? body : String(body));
     else sendJson(res, status, body);
     return;
   }
@@ -88,7 +89,7 @@ function sendStream(res: ServerResponse, status: number, contentType: string, bo
   pipeline(Readable.from(body), res).catch(() => res.destroy());
 }
 
-export function sendText(res: ServerResponse, status: number, contentType: string, body: string): void {
+export function sendText(res: ServerResponse, status: number, contentType: string, body: string | Uint8Array): void {
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }

@@ -1,25 +1,33 @@
 import type { Clock, Random } from '@ward/base';
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
-import { pathCerts } from './path-certs.js';
+import { pathCrl } from './path-crl.js';
+import { pathFetch, UNAUTHENTICATED_PATHS } from './path-fetch.js';
+import { pathImport } from './path-import.js';
 import { certificateSecretType, pathIssue } from './path-issue.js';
+import { pathIssuers } from './path-issuers.js';
+import { pathKeys } from './path-keys.js';
+import { pathOcsp } from './path-ocsp.js';
+import { pathRevoke } from './path-revoke.js';
 import { pathRoles } from './path-roles.js';
-import { pathCaPem, pathGenerateRoot, pathRoot } from './path-root.js';
+import { pathDeleteRoot, pathGenerateIntermediate, pathGenerateRoot } from './path-root.js';
+import { pathSignIssuers } from './path-sign-issuers.js';
+import { pathTidy } from './path-tidy.js';
 import { pathConfigUrls } from './path-urls.js';
 
 /** What the PKI paths share. */
 export interface PkiDeps {
   clock: Clock;
   random: Random;
-  /** Serialises changes of the CA, of one role, of one certificate. */
+  /** Serialises changes of the issuers, of one role, of one certificate, of the CRLs. */
   locks: KeyedMutex;
   defaultTtlSeconds(): number;
   maxTtlSeconds(): number;
 }
 
 const HELP =
-  'The PKI engine (a subset) is a certificate authority: one self-signed root CA per mount (RSA), ' +
-  'roles that say which names a certificate may carry and for how long, and issue/:role, which ' +
-  'answers a new key and its certificate, under a lease when the role says generate_lease.';
+  'The PKI engine is a certificate authority: root and intermediate CAs (RSA, EC, Ed25519) as issuers of ' +
+  'the mount, with their keys; roles that say which names a certificate may carry and for how long; ' +
+  'issue, sign and sign-verbatim; revocation with CRLs (full and delta) readable without a token.';
 
 /** Factory of the `pki` engine. */
 export function createPkiBackend(ctx: BackendContext): Backend {
@@ -36,14 +44,22 @@ export function createPkiBackend(ctx: BackendContext): Backend {
     help: HELP,
     secrets: [certificateSecretType(d)],
     paths: [
-      pathGenerateRoot(d),
-      pathRoot(d),
-      pathCaPem(),
+      ...pathGenerateRoot(d),
+      ...pathGenerateIntermediate(d),
+      pathDeleteRoot(d),
+      ...pathSignIssuers(d),
+      ...pathImport(d),
+      ...pathIssuers(d),
+      ...pathKeys(d),
       pathConfigUrls(),
+      ...pathCrl(d),
       ...pathRoles(d),
-      pathIssue(d),
-      ...pathCerts(d),
+      ...pathIssue(d),
+      ...pathRevoke(d),
+      ...pathFetch(d),
+      ...pathTidy(d),
+      ...pathOcsp(d),
     ],
-    specialPaths: { unauthenticated: ['cert/*', 'ca/pem'] },
+    specialPaths: { unauthenticated: UNAUTHENTICATED_PATHS },
   });
 }

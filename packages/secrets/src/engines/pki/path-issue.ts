@@ -1,11 +1,14 @@
-import type { SecretType } from '../../framework/index.js';
-import { definePath, field } from '../../framework/index.js';
+import { definePath, type FieldValues, field, type PathDefinition, type SecretType } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
-import type { LogicalResponse } from '../../logical/response.js';
+import type { Storage } from '../../logical/storage.js';
 import type { PkiDeps } from './backend.js';
-import { issueCertificate, newRsaKey, showSerial } from './certificates.js';
-import { checkedNames } from './names.js';
-import { pkiStore } from './pki-store.js';
+import { certificateFields } from './ca-fields.js';
+import { resolveIssuer } from './issuers.js';
+import { checkKeyParams, cryptoKeyPair, newPrivateKey, signingAlgorithm } from './keys.js';
+import { csrNames, issueLeaf, type LeafRequest, requireIssuerCanSign } from './leaf.js';
+import { revokeSerial } from './revocation.js';
+import { DEFAULT_ROLE, type RoleRecord, roleStore } from './role-store.js';
+import { parseCsr } from './x509.js';
 
 /** The lease type of certificates issued by roles with `generate_lease`: revoking the lease revokes the certificate. */
 export function certificateSecretType(d: PkiDeps): SecretType {
@@ -17,97 +20,122 @@ export function certificateSecretType(d: PkiDeps): SecretType {
   };
 }
 
-/** Marks the stored certificate revoked (idempotent); answers its revocation time. */
-export async function revokeSerial(d: PkiDeps, storage: Parameters<typeof pkiStore.cert>[0], serial: string) {
-  return d.locks.run(`cert/${serial}`, async () => {
-    const cert = await pkiStore.cert(storage, serial);
-    if (!cert) return undefined;
-    if (cert.revocation_time === 0) {
-      cert.revocation_time = Math.floor(d.clock.now() / 1000);
-      await pkiStore.putCert(storage, serial, cert);
-    }
-    return cert.revocation_time;
-  });
-}
+const issueFields = {
+  ...certificateFields,
+  role: field.path({ description: 'The role to issue against.' }),
+  csr: field.string({ description: 'sign: the PEM certificate request.', default: '' }),
+  remove_roots_from_chain: field.bool({ description: 'Leave self-signed roots out of ca_chain.', default: false }),
+  key_usage: field.commaStrings({ description: 'sign-verbatim: key usages.' }),
+  ext_key_usage: field.commaStrings({ description: 'sign-verbatim: extended key usages.' }),
+  ext_key_usage_oids: field.commaStrings({ description: 'sign-verbatim: extended key usage OIDs.' }),
+};
+type IssueData = FieldValues<typeof issueFields> & { issuer_ref?: string };
+type Mode = 'issue' | 'sign' | 'sign-verbatim';
 
-/** The validity of a new certificate: asked, or the role's, or the mount's; never beyond max_ttl nor the CA. */
-function ttlOf(d: PkiDeps, asked: number, role: { ttl: number; max_ttl: number }, caExpiration: number) {
-  const max = role.max_ttl || d.maxTtlSeconds();
-  const warnings: string[] = [];
-  let ttl = asked || role.ttl || d.defaultTtlSeconds();
-  if (ttl > max) {
-    warnings.push(`TTL "${ttl}s" is longer than permitted maxTTL "${max}s", so maxTTL is being used`);
-    ttl = max;
+async function roleOf(storage: Storage, name: string, mode: Mode, data: IssueData): Promise<RoleRecord> {
+  if (mode === 'sign-verbatim') {
+    const base = name ? await roleStore.get(storage, name) : undefined;
+    if (name && !base) throw new InvalidRequestError(`unknown role: ${name}`);
+    const role: RoleRecord = {
+      ...DEFAULT_ROLE,
+      ...base,
+      allow_any_name: true,
+      key_type: 'any',
+      enforce_hostnames: false,
+    };
+    if (data.key_usage) role.key_usage = data.key_usage;
+    if (data.ext_key_usage) role.ext_key_usage = data.ext_key_usage;
+    if (data.ext_key_usage_oids) role.ext_key_usage_oids = data.ext_key_usage_oids;
+    return role;
   }
-  if (Math.floor(d.clock.now() / 1000) + ttl > caExpiration)
-    throw new InvalidRequestError(
-      'cannot satisfy request, as TTL would result in notAfter of the certificate beyond the expiration of the CA certificate',
-    );
-  return { ttl, warnings };
+  const role = await roleStore.get(storage, name);
+  if (!role) throw new InvalidRequestError(`unknown role: ${name}`);
+  return role;
 }
 
-/** `issue/:role`: a new key and a certificate for it, signed by the mount's CA under the role's rules. */
-export function pathIssue(d: PkiDeps) {
-  return definePath({
-    pattern: 'issue/:role',
-    fields: {
-      role: field.path({ description: 'The role to issue against.' }),
-      common_name: field.string({ description: 'Common name of the certificate.', required: true }),
-      alt_names: field.commaStrings({ description: 'More DNS names.', default: [] }),
-      ip_sans: field.commaStrings({ description: 'IP addresses.', default: [] }),
-      ttl: field.durationSeconds({ description: 'Validity; default the role’s ttl.', default: 0 }),
-      format: field.enum({
-        description: 'pem (the only format here).',
-        values: ['pem'] as const,
-        default: 'pem' as const,
-      }),
-    },
-    operations: {
-      update: {
-        summary: 'Issue a certificate and its private key.',
-        handler: async ({ storage, data }): Promise<LogicalResponse> => {
-          const role = await pkiStore.role(storage, data.role);
-          if (!role) throw new InvalidRequestError(`unknown role: ${data.role}`);
-          const ca = await pkiStore.ca(storage);
-          if (!ca) throw new InvalidRequestError('no CA on this mount: generate one at root/generate/internal');
-          const names = checkedNames(role, data.common_name, data.alt_names, data.ip_sans);
-          const { ttl, warnings } = ttlOf(d, data.ttl, role, ca.expiration);
-          const key = await newRsaKey(role.key_bits);
-          const now = d.clock.now();
-          const { pem, serialHex } = issueCertificate(
-            {
-              publicKeyPem: key.publicKey,
-              commonName: data.common_name,
-              ...names,
-              notBeforeMs: now - 30_000,
-              notAfterMs: now + ttl * 1000,
-              isCa: false,
-              urls: await pkiStore.urls(storage),
-            },
-            d.random,
-            { certificatePem: ca.certificate, privateKeyPem: ca.private_key },
-          );
-          if (!role.no_store) await pkiStore.putCert(storage, serialHex, { certificate: pem, revocation_time: 0 });
-          const serial_number = showSerial(serialHex);
-          const issued = {
-            certificate: pem.trim(),
-            issuing_ca: ca.certificate.trim(),
-            ca_chain: [ca.certificate.trim()],
-            private_key: key.privateKey.trim(),
-            private_key_type: 'rsa',
-            serial_number,
-            expiration: Math.floor(now / 1000) + ttl,
-          };
-          const extra = warnings.length > 0 ? { warnings } : {};
-          if (!role.generate_lease) return { data: issued, ...extra };
-          return { secret: { type: 'pki', data: issued, internal: { serial_number }, ttlSeconds: ttl }, ...extra };
+async function handle(d: PkiDeps, storage: Storage, data: IssueData, mode: Mode) {
+  const role = await roleOf(storage, data.role ?? '', mode, data);
+  const issuer = await resolveIssuer(storage, data.issuer_ref ?? role.issuer_ref);
+  requireIssuerCanSign(issuer);
+  if (data.other_sans.length > 0) throw new InvalidRequestError('other_sans are not supported by this PKI engine');
+  const req: LeafRequest = {
+    commonName: data.common_name,
+    altNames: data.alt_names,
+    ipSans: data.ip_sans,
+    uriSans: data.uri_sans,
+    ttl: data.ttl,
+    notAfter: data.not_after,
+    excludeCnFromSans: data.exclude_cn_from_sans,
+    format: data.format,
+    privateKeyFormat: data.private_key_format,
+    publicKey: undefined as never,
+  };
+  if (mode === 'issue') {
+    if (role.key_type === 'any')
+      throw new InvalidRequestError('role key type "any" not allowed for issuing certificates, only signing');
+    const { type, bits } = checkKeyParams(role.key_type, role.key_bits);
+    req.privateKeyPem = await newPrivateKey(type, bits);
+    req.publicKey = (await cryptoKeyPair(req.privateKeyPem, signingAlgorithm(type, bits))).publicKey;
+  } else {
+    if (!data.csr) throw new InvalidRequestError('"csr" is empty');
+    const csr = await parseCsr(data.csr);
+    req.publicKey = csr.publicKey;
+    const asked = csrNames(csr);
+    if (mode === 'sign-verbatim') {
+      req.verbatimSubject = csr.subjectName.toJSON();
+      req.altNames = [...asked.dns, ...data.alt_names];
+      req.ipSans = [...asked.ips, ...data.ip_sans];
+      req.uriSans = [...asked.uris, ...data.uri_sans];
+    } else {
+      if (role.key_type !== 'any') {
+        const algorithm = csr.publicKey.algorithm.name;
+        const type = algorithm === 'ECDSA' ? 'ec' : algorithm === 'Ed25519' ? 'ed25519' : 'rsa';
+        if (type !== role.key_type) throw new InvalidRequestError(`role requires keys of type ${role.key_type}`);
+      }
+      if (!req.commonName && role.use_csr_common_name) req.commonName = asked.commonName;
+      if (role.use_csr_sans) {
+        req.altNames = [...new Set([...req.altNames, ...asked.dns])];
+        req.ipSans = [...new Set([...req.ipSans, ...asked.ips])];
+        req.uriSans = [...new Set([...req.uriSans, ...asked.uris])];
+      }
+    }
+  }
+  return issueLeaf(d, storage, issuer, role, req);
+}
+
+/**
+ * `issue/:role`, `sign/:role`, `sign-verbatim[/:role]`, and the same under `issuer/:issuer_ref/`:
+ * a certificate for a new key (answered once, not kept) or for a CSR's key.
+ */
+export function pathIssue(d: PkiDeps): PathDefinition[] {
+  const issuerRef = { issuer_ref: field.path({ description: 'The issuer to sign with (id, name or default).' }) };
+  const noRole = {
+    ...issueFields,
+    role: field.string({ description: 'Optional role for TTLs and usages.', default: '' }),
+  };
+  const make = (pattern: string, mode: Mode, fields: object) =>
+    definePath({
+      pattern,
+      fields: fields as typeof issueFields,
+      operations: {
+        update: {
+          summary: mode === 'issue' ? 'Issue a certificate and its private key.' : 'Sign a certificate request.',
+          handler: async ({ storage, data }) => handle(d, storage, data as IssueData, mode),
         },
       },
-    },
-    help: {
-      synopsis: 'Issue a certificate.',
-      description:
-        'The private key is answered once and not kept. With the role’s generate_lease, the certificate comes under a lease.',
-    },
-  });
+      help: {
+        synopsis: mode === 'issue' ? 'Issue a certificate.' : 'Sign a CSR.',
+        description: 'With the role’s generate_lease, the certificate comes under a lease; no_store keeps no copy.',
+      },
+    });
+  return [
+    make('issue/:role', 'issue', issueFields),
+    make('sign/:role', 'sign', issueFields),
+    make('sign-verbatim', 'sign-verbatim', noRole),
+    make('sign-verbatim/:role', 'sign-verbatim', issueFields),
+    make('issuer/:issuer_ref/issue/:role', 'issue', { ...issueFields, ...issuerRef }),
+    make('issuer/:issuer_ref/sign/:role', 'sign', { ...issueFields, ...issuerRef }),
+    make('issuer/:issuer_ref/sign-verbatim', 'sign-verbatim', { ...noRole, ...issuerRef }),
+    make('issuer/:issuer_ref/sign-verbatim/:role', 'sign-verbatim', { ...issueFields, ...issuerRef }),
+  ];
 }

@@ -1,29 +1,66 @@
-import { definePath, field, type PathDefinition } from '../../framework/index.js';
+import { definePath, type FieldSpec, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { PkiDeps } from './backend.js';
-import { RSA_KEY_BITS } from './certificates.js';
-import { pkiStore, type RoleRecord } from './pki-store.js';
+import { checkKeyParams } from './keys.js';
+import { DEFAULT_ROLE, type RoleRecord, roleStore } from './role-store.js';
 
-const DEFAULT_ROLE: RoleRecord = {
-  allowed_domains: [],
-  allow_subdomains: false,
-  allow_bare_domains: false,
-  allow_localhost: true,
-  allow_any_name: false,
-  allow_ip_sans: true,
-  enforce_hostnames: true,
-  ttl: 0,
-  max_ttl: 0,
-  generate_lease: false,
-  no_store: false,
-  key_type: 'rsa',
-  key_bits: 2048,
-};
+const DURATIONS = new Set(['ttl', 'max_ttl', 'not_before_duration']);
+const KEY_TYPES = ['rsa', 'ec', 'ed25519', 'any'] as const;
 
-const flag = (description: string) => field.bool({ description });
+/** One field per role setting, typed after its default (booleans, durations, lists, strings). */
+function roleFields(): Record<string, FieldSpec<unknown>> {
+  const fields: Record<string, FieldSpec<unknown>> = {};
+  for (const [name, fallback] of Object.entries(DEFAULT_ROLE)) {
+    const description = `Role setting ${name} (default ${JSON.stringify(fallback)}).`;
+    if (name === 'key_type') fields[name] = field.enum({ description, values: KEY_TYPES });
+    else if (typeof fallback === 'boolean') fields[name] = field.bool({ description });
+    else if (DURATIONS.has(name)) fields[name] = field.durationSeconds({ description });
+    else if (typeof fallback === 'number') fields[name] = field.int({ description });
+    else if (Array.isArray(fallback)) fields[name] = field.commaStrings({ description });
+    else fields[name] = field.string({ description });
+  }
+  return fields;
+}
 
-/** `roles/:name` and LIST `roles`: which names a certificate may carry, for how long, with or without a lease. */
+function checkRole(role: RoleRecord): void {
+  if (role.key_type !== 'any') {
+    const checked = checkKeyParams(role.key_type, role.key_bits);
+    role.key_bits = checked.bits;
+  }
+  if (role.ttl < 0 || role.max_ttl < 0) throw new InvalidRequestError('ttl and max_ttl cannot be negative');
+  if (role.max_ttl > 0 && role.ttl > role.max_ttl)
+    throw new InvalidRequestError('"ttl" value must be less than "max_ttl" value');
+  if (role.generate_lease && role.no_store)
+    throw new InvalidRequestError('"no_store" cannot be set when "generate_lease" is set');
+  for (const v of role.cn_validations)
+    if (!['email', 'hostname', 'disabled'].includes(v))
+      throw new InvalidRequestError(`unknown cn_validations value ${v}`);
+}
+
+/** `roles/:name` and LIST `roles`: which names a certificate may carry, its key, usages, subject and validity. */
 export function pathRoles(d: PkiDeps): PathDefinition[] {
+  const fields = { name: field.path({ description: 'Role name.' }), ...roleFields() };
+  const write = async ({
+    storage,
+    data,
+    supplied,
+  }: {
+    storage: never;
+    data: Record<string, unknown>;
+    supplied: ReadonlySet<string>;
+  }) => {
+    const name = String(data.name);
+    return d.locks.run(`role/${name}`, async () => {
+      const role: RoleRecord = { ...DEFAULT_ROLE, ...(await roleStore.get(storage, name)) };
+      for (const key of Object.keys(DEFAULT_ROLE))
+        if (supplied.has(key) && data[key] !== undefined) (role as unknown as Record<string, unknown>)[key] = data[key];
+      // A new key type without key_bits takes that type's default size, as established.
+      if (supplied.has('key_type') && !supplied.has('key_bits')) role.key_bits = 0;
+      checkRole(role);
+      await roleStore.put(storage, name, role);
+      return { data: { ...role } };
+    });
+  };
   return [
     definePath({
       pattern: 'roles/',
@@ -31,39 +68,22 @@ export function pathRoles(d: PkiDeps): PathDefinition[] {
       operations: {
         list: {
           summary: 'List the roles.',
-          handler: async ({ storage }) => ({ data: { keys: await pkiStore.roles(storage) } }),
+          handler: async ({ storage }) => ({ data: { keys: await roleStore.list(storage) } }),
         },
       },
       help: { synopsis: 'List the roles.', description: '404 when there are none.' },
     }),
     definePath({
       pattern: 'roles/:name',
-      fields: {
-        name: field.path({ description: 'Role name.' }),
-        allowed_domains: field.commaStrings({
-          description: 'Domains names may be in (see allow_subdomains, allow_bare_domains).',
-        }),
-        allow_subdomains: flag('Names below an allowed domain.'),
-        allow_bare_domains: flag('An allowed domain itself.'),
-        allow_localhost: flag('The name localhost (default true).'),
-        allow_any_name: flag('Any name.'),
-        allow_ip_sans: flag('IP subject alternative names (default true).'),
-        enforce_hostnames: flag('Names must be valid host names (default true).'),
-        ttl: field.durationSeconds({ description: 'Default validity; default: the mount’s default lease TTL.' }),
-        max_ttl: field.durationSeconds({ description: 'Longest validity; default: the mount’s max lease TTL.' }),
-        generate_lease: flag('Issue certificates under a lease; revoking the lease revokes the certificate.'),
-        no_store: flag('Do not keep issued certificates (cannot be combined with generate_lease).'),
-        key_type: field.enum({ description: 'rsa (the only type here).', values: ['rsa'] as const }),
-        key_bits: field.int({ description: '2048 (default), 3072 or 4096.' }),
-      },
-      existenceCheck: async ({ storage, data }) => (await pkiStore.role(storage, data.name)) !== undefined,
+      fields,
+      existenceCheck: async ({ storage, data }) => (await roleStore.get(storage, data.name)) !== undefined,
       operations: {
-        create: { summary: 'Create the role.', handler: async (c) => writeRole(d, c) },
-        update: { summary: 'Update the role.', handler: async (c) => writeRole(d, c) },
+        create: { summary: 'Create the role.', handler: async (c) => write(c as never) },
+        update: { summary: 'Update the role.', handler: async (c) => write(c as never) },
         read: {
           summary: 'Read the role.',
           handler: async ({ storage, data }) => {
-            const role = await pkiStore.role(storage, data.name);
+            const role = await roleStore.get(storage, data.name);
             if (!role) throw new NotFoundError('');
             return { data: { ...role } };
           },
@@ -71,40 +91,15 @@ export function pathRoles(d: PkiDeps): PathDefinition[] {
         delete: {
           summary: 'Delete the role.',
           handler: async ({ storage, data }) => {
-            await pkiStore.deleteRole(storage, data.name);
+            await roleStore.delete(storage, data.name);
             return undefined;
           },
         },
       },
-      help: { synopsis: 'Manage a role.', description: 'Certificates are issued against a role at issue/:name.' },
+      help: {
+        synopsis: 'Manage a role.',
+        description: 'Certificates are issued against a role at issue/:name and sign/:name.',
+      },
     }),
   ];
-}
-
-type RoleInput = Partial<Omit<RoleRecord, 'key_type'>> & { name: string; key_type?: 'rsa' };
-
-async function writeRole(
-  d: PkiDeps,
-  {
-    storage,
-    data,
-    supplied,
-  }: { storage: Parameters<typeof pkiStore.role>[0]; data: RoleInput; supplied: ReadonlySet<string> },
-) {
-  return d.locks.run(`role/${data.name}`, async () => {
-    const role: RoleRecord = { ...DEFAULT_ROLE, ...(await pkiStore.role(storage, data.name)) };
-    for (const key of Object.keys(DEFAULT_ROLE) as (keyof RoleRecord)[]) {
-      const value = data[key];
-      if (supplied.has(key) && value !== undefined) (role as unknown as Record<string, unknown>)[key] = value;
-    }
-    if (!(RSA_KEY_BITS as readonly number[]).includes(role.key_bits))
-      throw new InvalidRequestError(`invalid key_bits ${role.key_bits}: 2048, 3072 or 4096`);
-    if (role.ttl < 0 || role.max_ttl < 0) throw new InvalidRequestError('ttl and max_ttl cannot be negative');
-    if (role.max_ttl > 0 && role.ttl > role.max_ttl)
-      throw new InvalidRequestError('ttl cannot be greater than max_ttl');
-    if (role.generate_lease && role.no_store)
-      throw new InvalidRequestError('generate_lease needs stored certificates: no_store cannot be true');
-    await pkiStore.putRole(storage, data.name, role);
-    return undefined;
-  });
 }

@@ -1,104 +1,176 @@
-import { definePath, field } from '../../framework/index.js';
+import { definePath, type FieldValues, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
+import type { Storage } from '../../logical/storage.js';
 import type { PkiDeps } from './backend.js';
-import { issueCertificate, newRsaKey, RSA_KEY_BITS, showSerial } from './certificates.js';
-import { pkiStore } from './pki-store.js';
+import { caFields } from './ca-fields.js';
+import { formatIssued, subjectOf, validityOf } from './issuance.js';
+import { importIssuer, importKey, resolveKey } from './issuers.js';
+import { checkKeyParams, cryptoKeyPair, newPrivateKey, signingAlgorithm } from './keys.js';
+import { type KeyRecord, pkiStore } from './pki-store.js';
+import { newSerialHex, pemOf, signCertificate, signCsr, type x509 } from './x509.js';
 
-/** `root/generate/internal|exported`: a self-signed root CA (RSA); `exported` also answers its private key, once. */
-export function pathGenerateRoot(d: PkiDeps) {
-  return definePath({
-    pattern: 'root/generate/:exported',
-    fields: {
-      exported: field.path({ description: '`internal` (the key never leaves) or `exported` (answered once).' }),
-      common_name: field.string({ description: 'Common name of the CA.', required: true }),
-      ttl: field.durationSeconds({ description: 'Validity; default: the mount’s max lease TTL.' }),
-      key_type: field.enum({
-        description: 'rsa (the only type here).',
-        values: ['rsa'] as const,
-        default: 'rsa' as const,
-      }),
-      key_bits: field.int({ description: '2048 (default), 3072 or 4096.', default: 2048 }),
-    },
-    operations: {
-      update: {
-        summary: 'Generate the root CA.',
-        handler: async ({ storage, data }) =>
-          d.locks.run('ca', async () => {
-            if (data.exported !== 'internal' && data.exported !== 'exported')
-              throw new InvalidRequestError('exported must be "internal" or "exported"');
-            if (!(RSA_KEY_BITS as readonly number[]).includes(data.key_bits))
-              throw new InvalidRequestError(`invalid key_bits ${data.key_bits}: 2048, 3072 or 4096`);
-            if (await pkiStore.ca(storage))
-              throw new InvalidRequestError('a root CA exists already: DELETE root first');
-            const key = await newRsaKey(data.key_bits);
-            const now = d.clock.now();
-            const ttl = data.ttl || d.maxTtlSeconds();
-            const { pem, serialHex } = issueCertificate(
-              {
-                publicKeyPem: key.publicKey,
-                commonName: data.common_name,
-                dnsNames: [],
-                ipAddresses: [],
-                notBeforeMs: now - 30_000,
-                notAfterMs: now + ttl * 1000,
-                isCa: true,
-                urls: await pkiStore.urls(storage),
-              },
-              d.random,
-              { selfKeyPem: key.privateKey },
-            );
-            const expiration = Math.floor(now / 1000) + ttl;
-            const serial_number = showSerial(serialHex);
-            await pkiStore.putCa(storage, { certificate: pem, private_key: key.privateKey, serial_number, expiration });
-            await pkiStore.putCert(storage, serialHex, { certificate: pem, revocation_time: 0 });
-            const shown = { certificate: pem.trim(), issuing_ca: pem.trim(), serial_number, expiration };
-            return {
-              data:
-                data.exported === 'exported'
-                  ? { ...shown, private_key: key.privateKey.trim(), private_key_type: 'rsa' }
-                  : shown,
-            };
-          }),
-      },
-    },
-    help: { synopsis: 'Generate a root CA.', description: 'One root per mount; DELETE root removes it.' },
-  });
+type CaData = FieldValues<typeof caFields> & { exported: string };
+
+/** The key of a new CA: generated (internal/exported) or an existing one (existing); kms is refused here. */
+async function caKey(d: PkiDeps, storage: Storage, data: CaData): Promise<{ key: KeyRecord; exported: boolean }> {
+  if (!['internal', 'exported', 'existing', 'kms'].includes(data.exported))
+    throw new InvalidRequestError('type must be internal, exported, existing or kms');
+  if (data.exported === 'kms') throw new InvalidRequestError('managed keys are not supported by this PKI engine');
+  if (data.other_sans.length > 0) throw new InvalidRequestError('other_sans are not supported by this PKI engine');
+  if (data.permitted_dns_domains.length > 0)
+    throw new InvalidRequestError('permitted_dns_domains are not supported by this PKI engine');
+  if (data.exported === 'existing') return { key: await resolveKey(storage, data.key_ref), exported: false };
+  const { type, bits } = checkKeyParams(data.key_type, data.key_bits);
+  const { key } = await importKey(d, storage, await newPrivateKey(type, bits), data.key_name);
+  return { key, exported: data.exported === 'exported' };
 }
 
-/** `root` (DELETE): removes the CA and its key; issued certificates stay readable. */
-export function pathRoot(d: PkiDeps) {
+const subjectFieldsOf = (data: CaData) => ({ ...data, common_name: data.common_name });
+
+/** `root/generate/:exported` and `issuers/generate/root/:exported`: a self-signed root, a new issuer of the mount. */
+export function pathGenerateRoot(d: PkiDeps): PathDefinition[] {
+  const fields = { ...caFields, exported: field.path({ description: 'internal, exported, existing or kms.' }) };
+  const handler = async ({ storage, data }: { storage: Storage; data: CaData }) =>
+    d.locks.run('issuers', async () => {
+      if (!data.common_name) throw new InvalidRequestError('the common_name field is required');
+      const { key, exported } = await caKey(d, storage, data);
+      const algorithm = signingAlgorithm(key.key_type, key.key_bits, data.signature_bits, data.use_pss);
+      const keys = await cryptoKeyPair(key.private_key, algorithm);
+      const { notBefore, notAfter, warnings } = validityOf(
+        d,
+        {
+          ttl: data.ttl,
+          notAfter: data.not_after,
+          roleTtl: 0,
+          roleMaxTtl: 0,
+          notBeforeDuration: data.not_before_duration,
+        },
+        undefined,
+      );
+      const cert = await signCertificate(
+        {
+          subject: subjectOf(subjectFieldsOf(data)),
+          publicKey: keys.publicKey,
+          serialHex: newSerialHex(d.random),
+          notBefore,
+          notAfter,
+          isCa: true,
+          maxPathLength: data.max_path_length,
+          dnsNames: data.exclude_cn_from_sans
+            ? [...data.alt_names]
+            : [data.common_name, ...data.alt_names].filter((n) => !n.includes(' ')),
+          ipAddresses: data.ip_sans,
+          uris: data.uri_sans,
+          emails: [],
+          keyUsage: 0,
+          extKeyUsage: [],
+          policyIdentifiers: [],
+          urls: await pkiStore.urls(storage),
+          basicConstraintsForLeaf: false,
+        },
+        { privateKey: keys.privateKey, algorithm },
+      );
+      const { issuer } = await importIssuer(d, storage, cert, data.issuer_name);
+      await pkiStore.putCert(storage, issuer.serial_number, {
+        certificate: issuer.certificate,
+        revocation_time: 0,
+        issuer_id: issuer.issuer_id,
+        expiration: issuer.expiration,
+      });
+      const shown = formatIssued(data.format, {
+        certificate: issuer.certificate,
+        chain: [issuer.certificate],
+        privateKey: exported ? key.private_key : undefined,
+        privateKeyFormat: data.private_key_format,
+      });
+      return {
+        data: {
+          ...shown,
+          expiration: issuer.expiration,
+          serial_number: issuer.serial_number,
+          issuer_id: issuer.issuer_id,
+          issuer_name: issuer.issuer_name,
+          key_id: key.key_id,
+          key_name: key.key_name,
+        },
+        ...(warnings.length ? { warnings } : {}),
+      };
+    });
+  const operations = { update: { summary: 'Generate a root CA.', handler } };
+  const help = {
+    synopsis: 'Generate a root CA.',
+    description: 'Each call adds an issuer; the first becomes the default.',
+  };
+  return ['root/generate/:exported', 'issuers/generate/root/:exported'].map((pattern) =>
+    definePath({ pattern, fields, operations, help }),
+  );
+}
+
+/** `intermediate/generate/:exported` and `issuers/generate/intermediate/:exported`: a key and a CSR to have signed. */
+export function pathGenerateIntermediate(d: PkiDeps): PathDefinition[] {
+  const fields = { ...caFields, exported: field.path({ description: 'internal, exported, existing or kms.' }) };
+  const handler = async ({ storage, data }: { storage: Storage; data: CaData }) => {
+    const { key, exported } = await caKey(d, storage, data);
+    const algorithm = signingAlgorithm(key.key_type, key.key_bits, data.signature_bits);
+    const keys = await cryptoKeyPair(key.private_key, algorithm);
+    const names: x509.JsonGeneralName[] = [
+      ...(data.common_name && !data.exclude_cn_from_sans ? [data.common_name] : []),
+      ...data.alt_names,
+    ].map((value) => ({ type: value.includes('@') ? ('email' as const) : ('dns' as const), value }));
+    for (const value of data.ip_sans) names.push({ type: 'ip', value });
+    const csr = await signCsr(subjectOf(subjectFieldsOf(data)), keys, algorithm, names);
+    const der = Buffer.from(csr.rawData);
+    const out: Record<string, unknown> = {
+      csr: data.format === 'der' ? der.toString('base64') : pemOf(der, 'CERTIFICATE REQUEST'),
+      key_id: key.key_id,
+      key_name: key.key_name,
+    };
+    if (exported)
+      Object.assign(
+        out,
+        formatIssued(data.format === 'der' ? 'der' : 'pem', {
+          certificate: '',
+          chain: [],
+          privateKey: key.private_key,
+          privateKeyFormat: data.private_key_format,
+        }),
+      );
+    delete out.certificate;
+    delete out.issuing_ca;
+    delete out.ca_chain;
+    return { data: out };
+  };
+  const operations = { update: { summary: 'Generate an intermediate CSR.', handler } };
+  const help = {
+    synopsis: 'Generate an intermediate CA key and CSR.',
+    description: 'Have the CSR signed (root/sign-intermediate), then give the certificate to intermediate/set-signed.',
+  };
+  return ['intermediate/generate/:exported', 'issuers/generate/intermediate/:exported'].map((pattern) =>
+    definePath({ pattern, fields, operations, help }),
+  );
+}
+
+/** `root` (DELETE): removes every issuer and key of the mount; issued certificates stay readable. */
+export function pathDeleteRoot(d: PkiDeps) {
   return definePath({
     pattern: 'root',
     fields: {},
     operations: {
       delete: {
-        summary: 'Delete the root CA.',
+        summary: 'Delete every issuer and key.',
         handler: async ({ storage }) =>
-          d.locks.run('ca', async () => {
-            await pkiStore.deleteCa(storage);
+          d.locks.run('issuers', async () => {
+            for (const id of await pkiStore.issuerIds(storage)) {
+              await pkiStore.deleteIssuer(storage, id);
+              await pkiStore.deleteCrl(storage, id);
+            }
+            for (const id of await pkiStore.keyIds(storage)) await pkiStore.deleteKey(storage, id);
+            await pkiStore.putIssuersConfig(storage, { default: '', default_follows_latest_issuer: false });
+            await pkiStore.putKeysConfig(storage, { default: '' });
             return undefined;
           }),
       },
     },
-    help: { synopsis: 'Delete the root CA.', description: 'Its key is gone for good; issue fails until a new root.' },
-  });
-}
-
-/** `ca/pem`: the CA certificate as PEM, without a token, as established (204 before there is one). */
-export function pathCaPem() {
-  return definePath({
-    pattern: 'ca/pem',
-    fields: {},
-    operations: {
-      read: {
-        summary: 'Read the CA certificate.',
-        handler: async ({ storage }) => {
-          const ca = await pkiStore.ca(storage);
-          if (!ca) return undefined;
-          return { raw: { status: 200, body: ca.certificate, contentType: 'application/pem-certificate-chain' } };
-        },
-      },
-    },
-    help: { synopsis: 'The CA certificate (PEM).', description: 'No token needed.' },
+    help: { synopsis: 'Delete the CA.', description: 'The keys are gone for good; issuing fails until a new CA.' },
   });
 }

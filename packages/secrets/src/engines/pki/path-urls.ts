@@ -1,7 +1,7 @@
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
-import type { CertificateUrls } from './certificates.js';
 import { pkiStore } from './pki-store.js';
+import type { CertificateUrls } from './x509.js';
 
 const urlList = (description: string) => field.commaStrings({ description });
 
@@ -45,7 +45,7 @@ export function pathConfigUrls() {
     },
     help: {
       synopsis: 'URLs written into issued certificates.',
-      description: 'They apply to certificates issued after the change; Ward serves no CRL or OCSP itself.',
+      description: 'They apply to certificates issued after the change.',
     },
   });
 }

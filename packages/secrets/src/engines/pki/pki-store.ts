@@ -1,52 +1,111 @@
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
-import type { CertificateUrls } from './certificates.js';
+import type { PkiKeyType } from './keys.js';
+import type { CertificateUrls } from './x509.js';
 
-/** The mount's root CA: its certificate and key (behind the barrier; the key is never returned after an internal generate). */
-export interface CaRecord {
-  certificate: string;
+/** A key of the mount (`keys/*`): behind the barrier, answered only once by an `exported` generate. */
+export interface KeyRecord {
+  key_id: string;
+  key_name: string;
+  key_type: PkiKeyType;
+  key_bits: number;
+  /** PKCS#8 PEM. */
   private_key: string;
+}
+
+/** An issuer of the mount (`issuers/*`): a CA certificate, with the key that signs for it when the mount has it. */
+export interface IssuerRecord {
+  issuer_id: string;
+  issuer_name: string;
+  /** '' when the mount holds no key for this certificate (an imported parent). */
+  key_id: string;
+  certificate: string;
   serial_number: string;
+  /** Unix seconds. */
   expiration: number;
+  leaf_not_after_behavior: 'err' | 'truncate' | 'permit';
+  usage: string[];
+  manual_chain: string[];
+  revoked: boolean;
+  revocation_time: number;
 }
 
 /** An issued certificate, kept unless the role says `no_store`; `revocation_time` (Unix seconds) once revoked. */
 export interface CertRecord {
   certificate: string;
   revocation_time: number;
+  /** The issuer that signed it ('' for records of earlier releases: the default issuer). */
+  issuer_id?: string;
+  /** Unix seconds. */
+  expiration?: number;
 }
 
-export interface RoleRecord {
-  allowed_domains: string[];
-  allow_subdomains: boolean;
-  allow_bare_domains: boolean;
-  allow_localhost: boolean;
-  allow_any_name: boolean;
-  allow_ip_sans: boolean;
-  enforce_hostnames: boolean;
-  ttl: number;
-  max_ttl: number;
-  generate_lease: boolean;
-  no_store: boolean;
-  key_type: 'rsa';
-  key_bits: number;
+/** A CRL as last built for an issuer. */
+export interface CrlRecord {
+  der: string;
+  number: number;
+  /** Unix ms of the build; revocations after it go to the delta CRL. */
+  built_at_ms: number;
+  next_update_ms: number;
 }
+
+export interface CrlConfig {
+  expiry: number;
+  disable: boolean;
+  ocsp_disable: boolean;
+  ocsp_expiry: number;
+  auto_rebuild: boolean;
+  auto_rebuild_grace_period: number;
+  enable_delta: boolean;
+  delta_rebuild_interval: number;
+}
+
+export const DEFAULT_CRL_CONFIG: CrlConfig = {
+  expiry: 72 * 3600,
+  disable: false,
+  ocsp_disable: false,
+  ocsp_expiry: 12 * 3600,
+  auto_rebuild: false,
+  auto_rebuild_grace_period: 12 * 3600,
+  enable_delta: false,
+  delta_rebuild_interval: 15 * 60,
+};
 
 export const EMPTY_URLS: CertificateUrls = { issuing_certificates: [], crl_distribution_points: [], ocsp_servers: [] };
 
-/** Serials are stored as `certs/<hex>`; the API shows and takes them as colon-separated pairs. */
-const certKey = (serial: string) => `certs/${serial.replaceAll(':', '').toLowerCase()}`;
+/** Serials are stored as lower-case hex without separators; the API shows them as colon-separated pairs. */
+export const serialKey = (serial: string) => serial.replaceAll(':', '').replaceAll('-', '').toLowerCase();
 
+/** The mount's records. Stateless: every call reads or writes the mount's storage. */
 export const pkiStore = {
-  ca: (s: Storage) => getJson<CaRecord>(s, 'ca'),
-  putCa: (s: Storage, ca: CaRecord) => putJson(s, 'ca', ca),
-  deleteCa: (s: Storage) => s.delete('ca'),
+  key: (s: Storage, id: string) => getJson<KeyRecord>(s, `config/key/${id}`),
+  putKey: (s: Storage, key: KeyRecord) => putJson(s, `config/key/${key.key_id}`, key),
+  deleteKey: (s: Storage, id: string) => s.delete(`config/key/${id}`),
+  keyIds: (s: Storage) => s.list('config/key/'),
+  issuer: (s: Storage, id: string) => getJson<IssuerRecord>(s, `config/issuer/${id}`),
+  putIssuer: (s: Storage, issuer: IssuerRecord) => putJson(s, `config/issuer/${issuer.issuer_id}`, issuer),
+  deleteIssuer: (s: Storage, id: string) => s.delete(`config/issuer/${id}`),
+  issuerIds: (s: Storage) => s.list('config/issuer/'),
+  issuersConfig: async (s: Storage) =>
+    (await getJson<{ default: string; default_follows_latest_issuer: boolean }>(s, 'config/issuers')) ?? {
+      default: '',
+      default_follows_latest_issuer: false,
+    },
+  putIssuersConfig: (s: Storage, c: { default: string; default_follows_latest_issuer: boolean }) =>
+    putJson(s, 'config/issuers', c),
+  keysConfig: async (s: Storage) => (await getJson<{ default: string }>(s, 'config/keys')) ?? { default: '' },
+  putKeysConfig: (s: Storage, c: { default: string }) => putJson(s, 'config/keys', c),
   urls: async (s: Storage) => (await getJson<CertificateUrls>(s, 'config/urls')) ?? EMPTY_URLS,
   putUrls: (s: Storage, urls: CertificateUrls) => putJson(s, 'config/urls', urls),
-  role: (s: Storage, name: string) => getJson<RoleRecord>(s, `role/${name}`),
-  putRole: (s: Storage, name: string, role: RoleRecord) => putJson(s, `role/${name}`, role),
-  deleteRole: (s: Storage, name: string) => s.delete(`role/${name}`),
-  roles: (s: Storage) => s.list('role/'),
-  cert: (s: Storage, serial: string) => getJson<CertRecord>(s, certKey(serial)),
-  putCert: (s: Storage, serial: string, cert: CertRecord) => putJson(s, certKey(serial), cert),
+  crlConfig: async (s: Storage) => ({ ...DEFAULT_CRL_CONFIG, ...(await getJson<Partial<CrlConfig>>(s, 'config/crl')) }),
+  putCrlConfig: (s: Storage, c: CrlConfig) => putJson(s, 'config/crl', c),
+  crl: (s: Storage, issuerId: string) => getJson<CrlRecord>(s, `crls/${issuerId}`),
+  putCrl: (s: Storage, issuerId: string, crl: CrlRecord) => putJson(s, `crls/${issuerId}`, crl),
+  deleteCrl: (s: Storage, issuerId: string) => s.delete(`crls/${issuerId}`),
+  cert: (s: Storage, serial: string) => getJson<CertRecord>(s, `certs/${serialKey(serial)}`),
+  putCert: (s: Storage, serial: string, cert: CertRecord) => putJson(s, `certs/${serialKey(serial)}`, cert),
+  deleteCert: (s: Storage, serial: string) => s.delete(`certs/${serialKey(serial)}`),
   certs: (s: Storage) => s.list('certs/'),
+  markRevoked: (s: Storage, serial: string) => putJson(s, `revoked/${serialKey(serial)}`, {}),
+  unmarkRevoked: (s: Storage, serial: string) => s.delete(`revoked/${serialKey(serial)}`),
+  revoked: (s: Storage) => s.list('revoked/'),
 };

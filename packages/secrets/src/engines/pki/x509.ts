@@ -1,0 +1,199 @@
+import { webcrypto } from 'node:crypto';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { CRLNumber, id_ce_cRLNumber, id_ce_deltaCRLIndicator } from '@peculiar/asn1-x509';
+import * as x509 from '@peculiar/x509';
+import type { Random } from '@ward/base';
+import { InvalidRequestError } from '../../logical/errors.js';
+
+export { x509 };
+/** Node's WebCrypto, handed to every @peculiar/x509 call (its own default provider is module state). */
+export const crypto = webcrypto as unknown as Crypto;
+
+export type JsonName = x509.JsonName;
+export type SigningAlgorithm = { name: string; hash?: string; namedCurve?: string };
+
+/** Where relying parties find the issuer and its revocations (`config/urls`), written into each certificate. */
+export interface CertificateUrls {
+  issuing_certificates: string[];
+  crl_distribution_points: string[];
+  ocsp_servers: string[];
+}
+
+/** A serial as established shows it: lower-case hex byte pairs joined by colons. */
+export function showSerial(hex: string): string {
+  const even = hex.length % 2 ? `0${hex}` : hex;
+  return (even.toLowerCase().match(/../g) ?? []).join(':');
+}
+
+/** A positive random serial of 20 bytes (a leading byte below 0x80 keeps the DER integer positive). */
+export function newSerialHex(random: Random): string {
+  const bytes = Buffer.from(random.bytes(20));
+  bytes[0] = (bytes[0] ?? 0) & 0x7f || 0x01;
+  return bytes.toString('hex');
+}
+
+export interface Signer {
+  /** The issuer's certificate; absent for a self-signed certificate. */
+  certificate?: x509.X509Certificate;
+  privateKey: CryptoKey;
+  algorithm: SigningAlgorithm;
+}
+
+/** What a new certificate says. */
+export interface CertificateSpec {
+  subject: JsonName;
+  publicKey: CryptoKey | x509.PublicKey;
+  serialHex: string;
+  notBefore: Date;
+  notAfter: Date;
+  isCa: boolean;
+  /** CA only: -1 for none. */
+  maxPathLength: number;
+  dnsNames: string[];
+  ipAddresses: string[];
+  uris: string[];
+  emails: string[];
+  /** Leaf only: key usage flags (x509.KeyUsageFlags) and extended key usage OIDs. */
+  keyUsage: number;
+  extKeyUsage: string[];
+  policyIdentifiers: string[];
+  urls: CertificateUrls;
+  /** Leaf only: include Basic Constraints (CA false), as `basic_constraints_valid_for_non_ca` asks. */
+  basicConstraintsForLeaf: boolean;
+}
+
+async function extensionsOf(spec: CertificateSpec, signer: Signer): Promise<x509.Extension[]> {
+  const extensions: x509.Extension[] = [];
+  if (spec.isCa) {
+    const pathLength = spec.maxPathLength >= 0 ? spec.maxPathLength : undefined;
+    extensions.push(new x509.BasicConstraintsExtension(true, pathLength, true));
+    const usage = x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature;
+    extensions.push(new x509.KeyUsagesExtension(usage, true));
+  } else {
+    if (spec.basicConstraintsForLeaf) extensions.push(new x509.BasicConstraintsExtension(false, undefined, false));
+    if (spec.keyUsage) extensions.push(new x509.KeyUsagesExtension(spec.keyUsage, true));
+    if (spec.extKeyUsage.length > 0) extensions.push(new x509.ExtendedKeyUsageExtension(spec.extKeyUsage, false));
+  }
+  const publicKey = spec.publicKey instanceof x509.PublicKey ? await spec.publicKey.export(crypto) : spec.publicKey;
+  const ski = await x509.SubjectKeyIdentifierExtension.create(publicKey, false, crypto);
+  extensions.push(ski);
+  const issuerSki = signer.certificate?.getExtension(x509.SubjectKeyIdentifierExtension);
+  extensions.push(new x509.AuthorityKeyIdentifierExtension(issuerSki?.keyId ?? ski.keyId, false));
+  const names: x509.JsonGeneralName[] = [
+    ...spec.dnsNames.map((value) => ({ type: 'dns' as const, value })),
+    ...spec.emails.map((value) => ({ type: 'email' as const, value })),
+    ...spec.ipAddresses.map((value) => ({ type: 'ip' as const, value })),
+    ...spec.uris.map((value) => ({ type: 'url' as const, value })),
+  ];
+  if (names.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(names, false));
+  if (spec.policyIdentifiers.length > 0)
+    extensions.push(new x509.CertificatePolicyExtension(spec.policyIdentifiers, false));
+  const { ocsp_servers: ocsp, issuing_certificates: caIssuers, crl_distribution_points: crls } = spec.urls;
+  if (ocsp.length > 0 || caIssuers.length > 0)
+    extensions.push(new x509.AuthorityInfoAccessExtension({ ocsp, caIssuers }, false));
+  if (crls.length > 0) extensions.push(new x509.CRLDistributionPointsExtension(crls, false));
+  return extensions;
+}
+
+/** Signs a certificate for `spec` with `signer` (self-signed when the signer has no certificate). */
+export async function signCertificate(spec: CertificateSpec, signer: Signer): Promise<x509.X509Certificate> {
+  const subject = new x509.Name(spec.subject);
+  return x509.X509CertificateGenerator.create(
+    {
+      serialNumber: spec.serialHex,
+      subject,
+      issuer: signer.certificate ? signer.certificate.subjectName : subject,
+      notBefore: spec.notBefore,
+      notAfter: spec.notAfter,
+      publicKey: spec.publicKey,
+      signingKey: signer.privateKey,
+      signingAlgorithm: signer.algorithm,
+      extensions: await extensionsOf(spec, signer),
+    },
+    crypto,
+  );
+}
+
+/** A PKCS#10 request for `subject`, signed by the key it asks a certificate for. */
+export async function signCsr(
+  subject: JsonName,
+  keys: CryptoKeyPair,
+  algorithm: SigningAlgorithm,
+  names: x509.JsonGeneralName[],
+) {
+  const extensions = names.length > 0 ? [new x509.SubjectAlternativeNameExtension(names, false)] : [];
+  return x509.Pkcs10CertificateRequestGenerator.create(
+    { name: new x509.Name(subject), keys, signingAlgorithm: algorithm, extensions },
+    crypto,
+  );
+}
+
+/** A CSR from PEM, its signature checked; 400 otherwise. */
+export async function parseCsr(pem: string): Promise<x509.Pkcs10CertificateRequest> {
+  let csr: x509.Pkcs10CertificateRequest;
+  try {
+    csr = new x509.Pkcs10CertificateRequest(pem.trim());
+  } catch (err) {
+    throw new InvalidRequestError(
+      `certificate request could not be parsed: ${err instanceof Error ? err.message : err}`,
+    );
+  }
+  if (!(await csr.verify(crypto))) throw new InvalidRequestError('request signature invalid');
+  return csr;
+}
+
+/** Every certificate in a PEM text, in order; 400 when one does not parse. */
+export function parseCertificates(pem: string): x509.X509Certificate[] {
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  try {
+    return blocks.map((block) => new x509.X509Certificate(block));
+  } catch {
+    throw new InvalidRequestError('unable to parse the certificate');
+  }
+}
+
+export function certificatePem(cert: x509.X509Certificate): string {
+  return cert.toString('pem').trim();
+}
+
+export interface CrlEntry {
+  serialHex: string;
+  revokedAt: Date;
+}
+
+/** A CRL of `entries` signed by `signer` (whose certificate names the issuer); a delta CRL names its base's number. */
+export async function signCrl(
+  signer: Required<Signer>,
+  entries: CrlEntry[],
+  o: { number: number; thisUpdate: Date; nextUpdate: Date; deltaOf?: number },
+): Promise<Buffer> {
+  const extensions: x509.Extension[] = [
+    new x509.AuthorityKeyIdentifierExtension(
+      signer.certificate.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId ?? '',
+      false,
+    ),
+    new x509.Extension(id_ce_cRLNumber, false, AsnConvert.serialize(new CRLNumber(o.number))),
+  ];
+  if (o.deltaOf !== undefined)
+    extensions.push(new x509.Extension(id_ce_deltaCRLIndicator, true, AsnConvert.serialize(new CRLNumber(o.deltaOf))));
+  const crl = await x509.X509CrlGenerator.create(
+    {
+      issuer: signer.certificate.subjectName,
+      thisUpdate: o.thisUpdate,
+      nextUpdate: o.nextUpdate,
+      entries: entries.map((e) => ({ serialNumber: e.serialHex, revocationDate: e.revokedAt })),
+      signingKey: signer.privateKey,
+      signingAlgorithm: signer.algorithm,
+      extensions,
+    },
+    crypto,
+  );
+  return Buffer.from(crl.rawData);
+}
+
+/** PEM text of DER bytes under `label` (`X509 CRL`, `CERTIFICATE REQUEST`, …). */
+export function pemOf(der: ArrayBuffer | Uint8Array, label: string): string {
+  const bytes = der instanceof Uint8Array ? der : new Uint8Array(der);
+  const copy = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  return x509.PemConverter.encode(copy, label).trim();
+}
