@@ -16,6 +16,7 @@ export function autoRotation(d: TransitDeps, storage: Storage, nowMs: () => numb
         await d.locks.run(name, async () => {
           const entry = await transitKeys.get(storage, name);
           if (!entry || isManaged(entry) || entry.auto_rotate_period === 0) return;
+          if (entry.imported_key && !entry.allow_imported_key_rotation) return;
           const latest = entry.versions[String(entry.latest_version)];
           if (!latest || Date.parse(latest.creation_time) + entry.auto_rotate_period * 1000 > nowMs()) return;
           rotateHeldKey(d, entry);

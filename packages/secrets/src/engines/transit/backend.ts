@@ -16,6 +16,7 @@ import { pathDecrypt, pathRewrap } from './path-decrypt.js';
 import { pathEncrypt } from './path-encrypt.js';
 import { pathExport } from './path-export.js';
 import { pathHmac } from './path-hmac.js';
+import { pathImport } from './path-import.js';
 import { pathKeyConfig, pathRotate, pathTrim } from './path-key-upkeep.js';
 import { pathKeys, pathListKeys } from './path-keys.js';
 import { pathSign, pathVerify } from './path-sign.js';
@@ -71,6 +72,7 @@ export function createTransitBackend(ctx: BackendContext): Backend {
       pathBackup(),
       ...pathRestore(deps),
       pathCacheConfig(),
+      ...pathImport(deps),
     ],
     periodic: [autoRotation(deps, ctx.storage, () => ctx.clock.now())],
   });

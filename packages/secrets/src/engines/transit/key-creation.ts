@@ -80,8 +80,10 @@ export function newHeldKey(d: TransitDeps, data: KeyCreation): HeldTransitKey {
   return entry;
 }
 
-/** Adds a version to `entry` (rotate, auto-rotation). */
+/** Adds a version to `entry` (rotate, auto-rotation); imported keys only with `allow_rotation`, as established. */
 export function rotateHeldKey(d: TransitDeps, entry: HeldTransitKey): void {
+  if (entry.imported_key && !entry.allow_imported_key_rotation)
+    throw new InvalidRequestError('imported keys do not allow rotation');
   entry.latest_version += 1;
   entry.versions[String(entry.latest_version)] = newVersion(entry.type, d.random, d.now(), entry.key_size);
 }

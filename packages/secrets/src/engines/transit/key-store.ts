@@ -51,6 +51,9 @@ export interface HeldTransitKey {
   auto_rotate_period: number;
   /** type hmac: bytes of key material (32..512). */
   key_size?: number;
+  /** The material came from keys/:name/import (BYOK); rotation then needs `allow_imported_key_rotation`. */
+  imported_key?: boolean;
+  allow_imported_key_rotation?: boolean;
 }
 
 export type TransitKeyEntry = ManagedTransitKey | HeldTransitKey;

@@ -105,6 +105,43 @@ export function newVersion(type: HeldKeyType, random: Random, now: string, keySi
   };
 }
 
+/**
+ * A version made of imported material (BYOK): raw key bytes for AEAD and HMAC types, a PKCS#8 DER
+ * private key for asymmetric ones; 400 when it does not fit `type`.
+ */
+export function versionFromMaterial(type: HeldKeyType, material: Buffer, random: Random, now: string): KeyVersion {
+  const spec = specOf(type);
+  const hmacKey = Buffer.from(random.bytes(32)).toString('base64');
+  if (spec.kind === 'aead') {
+    if (material.length !== spec.keyBytes)
+      throw new InvalidRequestError(`invalid key size ${material.length} bytes for key type ${type}`);
+    return { key: material.toString('base64'), hmac_key: hmacKey, creation_time: now };
+  }
+  if (spec.kind === 'hmac') {
+    if (material.length < 32 || material.length > 512)
+      throw new InvalidRequestError(`invalid key size ${material.length} bytes for key type hmac`);
+    return { key: material.toString('base64'), hmac_key: material.toString('base64'), creation_time: now };
+  }
+  let key: KeyObject;
+  try {
+    key = createPrivateKey({ key: material, format: 'der', type: 'pkcs8' });
+  } catch {
+    throw new InvalidRequestError('error parsing the imported key: expected a PKCS#8 DER private key');
+  }
+  const details = key.asymmetricKeyDetails;
+  const fits =
+    (spec.kind === 'ed25519' && key.asymmetricKeyType === 'ed25519') ||
+    (spec.kind === 'ecdsa' && key.asymmetricKeyType === 'ec' && details?.namedCurve === spec.curve?.node) ||
+    (spec.kind === 'rsa' && key.asymmetricKeyType === 'rsa' && details?.modulusLength === spec.rsaBits);
+  if (!fits) throw new InvalidRequestError(`the imported key does not match key type ${type}`);
+  return {
+    key: key.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+    hmac_key: hmacKey,
+    public_key: formattedPublicKey(spec.kind, createPublicKey(key)),
+    creation_time: now,
+  };
+}
+
 /** The public half of an asymmetric version. */
 export function publicKeyOf(version: KeyVersion): KeyObject {
   return createPublicKey(privateKeyOf(version));

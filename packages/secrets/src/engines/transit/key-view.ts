@@ -34,8 +34,9 @@ export function heldKeyView(name: string, entry: HeldTransitKey): Record<string,
     allow_plaintext_backup: entry.allow_plaintext_backup,
     ...capabilities(entry.type),
     auto_rotate_period: entry.auto_rotate_period,
-    imported_key: false,
+    imported_key: entry.imported_key === true,
   };
+  if (entry.imported_key) view.imported_key_allow_rotation = entry.allow_imported_key_rotation === true;
   if (entry.key_size !== undefined) view.key_size = entry.key_size;
   if (entry.derived) {
     view.kdf = 'hkdf_sha256';

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import {
+  constants,
+  createCipheriv,
+  createDecipheriv,
+  generateKeyPairSync,
+  publicEncrypt,
+  randomBytes,
+  verify,
+} from 'node:crypto';
+import { describe, it } from 'node:test';
+import { InvalidRequestError } from '../../logical/errors.js';
+import { b64, transitForTest } from './testing.js';
+
+// Issue 32: bring your own key, wrapped as established (RSA-OAEP of an ephemeral AES key, then AES-KWP).
+
+function wrap(wrappingPem: string, material: Buffer, hash = 'sha256'): string {
+  const ephemeral = randomBytes(32);
+  const rsa = publicEncrypt({ key: wrappingPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: hash }, ephemeral);
+  const kwp = createCipheriv('id-aes256-wrap-pad', ephemeral, Buffer.from('A65959A6', 'hex'));
+  return Buffer.concat([rsa, kwp.update(material), kwp.final()]).toString('base64');
+}
+
+describe('transit BYOK import', () => {
+  it('imports an AES key whose ciphertexts the caller opens with the material, and an ed25519 key that signs', async () => {
+    const t = await transitForTest();
+    const { public_key } = await t.get('wrapping_key');
+    assert.match(public_key, /BEGIN PUBLIC KEY/);
+    const material = randomBytes(32);
+    const imported = await t.ok('keys/byok/import', { ciphertext: wrap(public_key, material) });
+    assert.equal(imported.imported_key, true);
+    const { ciphertext } = await t.ok('encrypt/byok', { plaintext: b64('mine') });
+    const payload = Buffer.from(ciphertext.split(':')[2], 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', material, payload.subarray(0, 12));
+    decipher.setAuthTag(payload.subarray(payload.length - 16));
+    assert.equal(
+      Buffer.concat([decipher.update(payload.subarray(12, payload.length - 16)), decipher.final()]).toString(),
+      'mine',
+    );
+    await assert.rejects(
+      t.write('keys/byok/rotate'),
+      InvalidRequestError,
+      'imported keys do not rotate without allow_rotation',
+    );
+    await assert.rejects(
+      t.write('keys/byok/import', { ciphertext: wrap(public_key, material) }),
+      InvalidRequestError,
+      'exists',
+    );
+    const v2 = await t.ok('keys/byok/import_version', {
+      ciphertext: wrap(public_key, randomBytes(32), 'sha512'),
+      hash_function: 'SHA512',
+    });
+    assert.equal(v2.latest_version, 2);
+
+    const pair = generateKeyPairSync('ed25519');
+    const der = pair.privateKey.export({ format: 'der', type: 'pkcs8' });
+    await t.ok('keys/signer/import', { ciphertext: wrap(public_key, der), type: 'ed25519', allow_rotation: true });
+    const { signature } = await t.ok('sign/signer', { input: b64('hello') });
+    assert.ok(verify(null, Buffer.from('hello'), pair.publicKey, Buffer.from(signature.split(':')[2], 'base64')));
+    await t.ok('keys/signer/rotate');
+  });
+
+  it('refuses material of the wrong size or type, and ciphertexts not made with the wrapping key', async () => {
+    const t = await transitForTest();
+    const { public_key } = await t.get('wrapping_key');
+    await assert.rejects(
+      t.write('keys/short/import', { ciphertext: wrap(public_key, randomBytes(16)) }),
+      InvalidRequestError,
+    );
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'der', type: 'pkcs8' });
+    await assert.rejects(
+      t.write('keys/ed/import', { ciphertext: wrap(public_key, ec), type: 'ed25519' }),
+      InvalidRequestError,
+    );
+    const other = generateKeyPairSync('rsa', { modulusLength: 4096 })
+      .publicKey.export({ format: 'pem', type: 'spki' })
+      .toString();
+    await assert.rejects(t.write('keys/x/import', { ciphertext: wrap(other, randomBytes(32)) }), InvalidRequestError);
+    assert.equal(await t.read('keys/x').catch((e) => e.code), 'not_found');
+  });
+});
