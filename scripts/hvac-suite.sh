@@ -46,7 +46,9 @@ fi
 
 # The Debian packages hvac's tests import (issue 18 lists them).
 PACKAGES=(python3-pytest python3-pytest-timeout python3-parameterized python3-packaging python3-pyhcl
-  python3-requests python3-requests-mock)
+  python3-requests python3-requests-mock
+  # test_oidc.py's mock OAuth provider (issue 31).
+  python3-flask python3-flask-sqlalchemy python3-authlib python3-werkzeug python3-jwcrypto)
 missing=()
 for p in "${PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -37,9 +37,12 @@ export function chainTo(
   return undefined;
 }
 
-/** A pinned (non-CA) trusted certificate matches only itself, and only while valid. */
-export function isPinnedMatch(leaf: X509Certificate, trusted: X509Certificate, nowMs: number): boolean {
-  return !trusted.ca && leaf.raw.equals(trusted.raw) && isCurrent(leaf, nowMs) && allowsClientAuth(leaf);
+/**
+ * A pinned (non-CA) trusted certificate matches only itself. As established, its validity dates
+ * are not checked: trusting the exact certificate is the operator's decision (delete it to stop).
+ */
+export function isPinnedMatch(leaf: X509Certificate, trusted: X509Certificate): boolean {
+  return !trusted.ca && leaf.raw.equals(trusted.raw) && allowsClientAuth(leaf);
 }
 
 function allowsClientAuth(cert: X509Certificate): boolean {

@@ -59,7 +59,7 @@ async function matchEntry(
     const entry = await certStore.cert(storage, candidate);
     if (!entry) continue;
     for (const trusted of parseCertificates(entry.certificate)) {
-      const path = isPinnedMatch(leaf, trusted, nowMs) ? [leaf] : chainTo(leaf, intermediates, trusted, nowMs);
+      const path = isPinnedMatch(leaf, trusted) ? [leaf] : chainTo(leaf, intermediates, trusted, nowMs);
       if (!path) continue;
       if (path.some((c) => revoked.has(decimalSerial(c.serialNumber)))) continue;
       if (meetsConstraints(entry, facts)) return { name: candidate, entry };
