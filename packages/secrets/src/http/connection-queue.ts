@@ -21,6 +21,11 @@ interface Exchange {
  */
 export class ConnectionQueue {
   readonly #lastExchange = new WeakMap<Duplex, Exchange>();
+  /**
+   * What waits for each connection to close: one `close` listener per connection, however many
+   * pipelined requests wait on it (a listener each passed Node's limit of 10 and warned; issue 28).
+   */
+  readonly #closeWaiters = new WeakMap<Duplex, Set<() => void>>();
 
   /**
    * Runs `run` (the handler of `req`) once every earlier response on its connection is complete.
@@ -39,7 +44,7 @@ export class ConnectionQueue {
       drop(req, res);
       return;
     }
-    void turnEnd(previous.res, socket).then(() => {
+    void this.#turnEnd(previous.res, socket).then(() => {
       if (socket.destroyed) drop(req, res);
       else if (!res.headersSent) run(req, res);
     });
@@ -54,19 +59,33 @@ export class ConnectionQueue {
   afterLast(socket: Duplex, fn: () => void): void {
     const last = this.#lastExchange.get(socket);
     if (last === undefined || last.res.closed || socket.destroyed) fn();
-    else void turnEnd(last.res, socket).then(fn);
+    else void this.#turnEnd(last.res, socket).then(fn);
   }
-}
 
-/** Resolves once `res` is complete, or its connection has closed (a queued response then never closes). */
-function turnEnd(res: ServerResponse, socket: Duplex): Promise<void> {
-  return new Promise((resolve) => {
-    const end = () => {
-      res.off('close', end);
-      socket.off('close', end);
-      resolve();
-    };
-    res.once('close', end);
-    socket.once('close', end);
-  });
+  /** Resolves once `res` is complete, or its connection has closed (a queued response then never closes). */
+  #turnEnd(res: ServerResponse, socket: Duplex): Promise<void> {
+    return new Promise((resolve) => {
+      const end = () => {
+        res.off('close', end);
+        this.#closeWaiters.get(socket)?.delete(end);
+        resolve();
+      };
+      res.once('close', end);
+      this.#whenClosed(socket, end);
+    });
+  }
+
+  #whenClosed(socket: Duplex, fn: () => void): void {
+    let waiters = this.#closeWaiters.get(socket);
+    if (!waiters) {
+      const all = new Set<() => void>();
+      waiters = all;
+      this.#closeWaiters.set(socket, all);
+      socket.once('close', () => {
+        this.#closeWaiters.delete(socket);
+        for (const waiter of all) waiter();
+      });
+    }
+    waiters.add(fn);
+  }
 }
