@@ -10,17 +10,15 @@ import { Profiler } from './debug/pprof.js';
 import { InternalError, PermissionDeniedError } from './errors.js';
 import { EncryptedTransport } from './gossip/encrypted-transport.js';
 import { Memberlist } from './gossip/memberlist.js';
-import { NetTransport } from './gossip/net-transport.js';
-import { parseHcl } from './hcl/parse.js';
-import { HttpServer } from './http/server.js';
+import { NET_NETWORK } from './net-network.js';
+import type { AgentNetwork, Listener } from './network.js';
 import { loadNodeId } from './node-id.js';
 import type { RaftPeer } from './raft/messages.js';
 import { RaftNode } from './raft/raft-node.js';
 import { rpcRaftTransport } from './raft/rpc-transport.js';
 import { fileRaftState, memoryRaftState } from './raft/state-store.js';
 import { rpcMethods } from './rpc/methods.js';
-import { RpcDialer, splitHostPort } from './rpc/rpc-client.js';
-import { RpcServer } from './rpc/rpc-server.js';
+import { type RpcClient, splitHostPort } from './rpc/rpc-client.js';
 import { loadRpcTls, type RpcTls } from './rpc/rpc-tls.js';
 import { GossipKeys } from './server/gossip-keys.js';
 import { NodeRegistry } from './server/node-registry.js';
@@ -37,7 +35,7 @@ export class Agent implements AgentServices {
   readonly nodes: NodeRegistry;
   readonly profiler: Profiler;
   /** Every outgoing RPC goes through this (mutual TLS with `tls { rpc = true }`). */
-  readonly rpc: RpcDialer;
+  readonly rpc: RpcClient;
   readonly #rpcTls: RpcTls | undefined;
   /** A server's gossip keyring (none on a client, or without `encrypt`). */
   readonly gossipKeys: GossipKeys;
@@ -45,8 +43,9 @@ export class Agent implements AgentServices {
   /** The leader election and ACL replication of a server; undefined on a client-only agent. */
   raft: RaftNode | undefined;
   serverList: ServerList | undefined;
-  #rpc: RpcServer | undefined;
-  #http: HttpServer | undefined;
+  readonly #network: AgentNetwork;
+  #rpc: Listener | undefined;
+  #http: Listener | undefined;
   #isStopping = false;
   #retryJoin: RetryJoiner | undefined;
   readonly #peersFile: PeersFile | undefined;
@@ -56,6 +55,7 @@ export class Agent implements AgentServices {
     readonly deps: AgentDeps,
     readonly nodeId: string,
     readonly advertiseIp: string,
+    network: AgentNetwork,
   ) {
     this.log = deps.hub.logger();
     const keepsState = config.dataDir !== '' && config.server.enabled;
@@ -67,7 +67,8 @@ export class Agent implements AgentServices {
     });
     this.nodes = new NodeRegistry();
     this.#rpcTls = loadRpcTls(config.tls, config.region);
-    this.rpc = new RpcDialer(this.#rpcTls);
+    this.#network = network;
+    this.rpc = this.#network.rpcClient(this.#rpcTls);
     this.profiler = new Profiler(deps.argv, deps.clock);
     this.#peersFile = keepsState ? new PeersFile(config.dataDir) : undefined;
     this.gossipKeys = GossipKeys.open({
@@ -86,9 +87,10 @@ export class Agent implements AgentServices {
     });
   }
 
-  static async start(config: AgentConfig, deps: AgentDeps): Promise<Agent> {
+  /** Starts an agent; `network` is every socket it opens (the real network unless a test gives its own). */
+  static async start(config: AgentConfig, deps: AgentDeps, network: AgentNetwork = NET_NETWORK): Promise<Agent> {
     const nodeId = await loadNodeId(config.dataDir, deps.random);
-    const agent = new Agent(config, deps, nodeId, advertiseAddress(config.bindAddr));
+    const agent = new Agent(config, deps, nodeId, advertiseAddress(config.bindAddr), network);
     try {
       await agent.#listen();
     } catch (err) {
@@ -101,7 +103,7 @@ export class Agent implements AgentServices {
   async #listen(): Promise<void> {
     const c = this.config;
     const rpcLog = this.log.child({ '@module': 'rpc' });
-    this.#rpc = await RpcServer.listen(c.bindAddr, c.ports.rpc, rpcMethods(this), rpcLog, this.#rpcTls);
+    this.#rpc = await this.#network.rpcServer(c.bindAddr, c.ports.rpc, rpcMethods(this), rpcLog, this.#rpcTls);
     if (c.server.enabled) await this.#startGossip();
     if (c.client.enabled) {
       this.serverList = new ServerList({
@@ -116,7 +118,7 @@ export class Agent implements AgentServices {
       });
       this.serverList.start();
     }
-    this.#http = await HttpServer.listen(this, c.bindAddr, c.ports.http);
+    this.#http = await this.#network.http(this, c.bindAddr, c.ports.http);
     this.log.info('agent: started', {
       name: c.name,
       server: c.server.enabled,
@@ -131,7 +133,7 @@ export class Agent implements AgentServices {
 
   async #startGossip(): Promise<void> {
     const c = this.config;
-    const net = await NetTransport.listen(c.bindAddr, c.ports.serf, this.advertiseIp);
+    const net = await this.#network.gossip(c.bindAddr, c.ports.serf, this.advertiseIp);
     const keyring = this.gossipKeys.keyring;
     const transport = keyring ? new EncryptedTransport(net, keyring, this.log.child({ '@module': 'serf' })) : net;
     this.memberlist = new Memberlist({
@@ -181,10 +183,6 @@ export class Agent implements AgentServices {
       canBootstrap: () => isBootstrapReached(this.memberlist?.members() ?? [], c.region, c.server.bootstrapExpect),
     });
     this.raft.start();
-    // The HCL parser (wasm) blocks this process for up to a second when first loaded; pay
-    // that at start rather than inside the first ACL policy write, where a stalled leader
-    // would look dead to its followers.
-    if (c.acl.enabled) void parseHcl('warm-up.hcl', '').catch(() => {});
   }
 
   /** The Raft voters as gossip shows them: the region's servers that have not left. */

@@ -9,7 +9,7 @@ import type { Memberlist } from './gossip/memberlist.js';
 import type { LogHub } from './monitor/log-hub.js';
 import type { RaftPeer } from './raft/messages.js';
 import type { RaftNode } from './raft/raft-node.js';
-import type { RpcDialer } from './rpc/rpc-client.js';
+import type { RpcClient } from './rpc/rpc-client.js';
 import type { GossipKeys } from './server/gossip-keys.js';
 import type { NodeRegistry } from './server/node-registry.js';
 
@@ -48,7 +48,7 @@ export interface AgentServices {
   readonly nodes: NodeRegistry;
   readonly profiler: Profiler;
   readonly gossipKeys: GossipKeys;
-  readonly rpc: RpcDialer;
+  readonly rpc: RpcClient;
   /** A server's gossip pool; undefined on a client-only agent. */
   readonly memberlist: Memberlist | undefined;
   /** A server's leader election and ACL replication; undefined on a client-only agent. */

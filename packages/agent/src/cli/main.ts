@@ -4,6 +4,7 @@ import { VERSION } from '../config/config.js';
 import { ConfigError } from '../config/errors.js';
 import { isAgentHelp } from '../config/flags.js';
 import { loadConfig } from '../config/load.js';
+import { warmUpHcl } from '../hcl/warm-up.js';
 import { LogHub } from '../monitor/log-hub.js';
 import { COMMANDS, commandsUnder, findCommand } from './command-table.js';
 import { runCommand } from './run-command.js';
@@ -86,6 +87,7 @@ async function runAgent(args: string[]): Promise<number> {
   hub.subscribe({ level: config.logLevel, json: config.logJson, sink: process.stderr });
   let agent: Agent;
   try {
+    await warmUpHcl(config);
     agent = await Agent.start(config, {
       clock: systemClock,
       random: cryptoRandom,

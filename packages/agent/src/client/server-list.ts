@@ -1,9 +1,9 @@
 import type { Cancel, Clock, Logger } from '@ward/base';
 import { InternalError, InvalidRequestError, PermissionDeniedError, UpstreamError } from '../errors.js';
-import { type CallOptions, type RpcDialer, splitHostPort } from '../rpc/rpc-client.js';
+import { type CallOptions, type RpcClient, splitHostPort } from '../rpc/rpc-client.js';
 
 export interface ServerListOptions {
-  rpc: RpcDialer;
+  rpc: RpcClient;
   clock: Clock;
   log: Logger;
   /** Servers from config; kept even if unreachable at boot, as the established client does. */

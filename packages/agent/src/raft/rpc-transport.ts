@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../errors.js';
-import type { RpcDialer } from '../rpc/rpc-client.js';
+import type { RpcClient } from '../rpc/rpc-client.js';
 import type { AppendRequest, LogPosition, RaftTransport, VoteRequest } from './messages.js';
 
 /**
@@ -7,7 +7,7 @@ import type { AppendRequest, LogPosition, RaftTransport, VoteRequest } from './m
  * takes longer than `timeoutMs` counts as no answer, so a dead peer never holds up a
  * round for longer than that.
  */
-export function rpcRaftTransport(rpc: RpcDialer, timeoutMs: number): RaftTransport {
+export function rpcRaftTransport(rpc: RpcClient, timeoutMs: number): RaftTransport {
   return {
     requestVote: (peer, req) => rpc.call(peer.address, 'Raft.RequestVote', { ...req }, { timeoutMs }),
     appendEntries: (peer, req) => rpc.call(peer.address, 'Raft.AppendEntries', { ...req }, { timeoutMs }),

@@ -21,12 +21,24 @@ export interface CallOptions {
   peer?: 'server' | 'agent';
 }
 
+/** How an agent calls other agents' RPC methods (`RpcDialer` over sockets; in memory in tests). */
+export interface RpcClient {
+  readonly isTls: boolean;
+  call<T>(address: string, method: string, args: Record<string, unknown>, o?: CallOptions): Promise<T>;
+  stream(
+    address: string,
+    method: string,
+    args: Record<string, unknown>,
+    o: CallOptions & { signal: AbortSignal; onChunk: (chunk: Buffer) => void },
+  ): Promise<void>;
+}
+
 /**
  * Dials other agents' RPC ports: plain TCP, or mutual TLS with the agent's certificate
  * (`tls { rpc = true }`). Built once at the composition root; every RPC goes through it,
  * so none can bypass TLS.
  */
-export class RpcDialer {
+export class RpcDialer implements RpcClient {
   constructor(private readonly tls: RpcTls | undefined) {}
 
   get isTls(): boolean {
