@@ -207,6 +207,30 @@ describe('PKI chains, formats and CRLs checked with openssl', () => {
     assert.match(text, /Cert Status: revoked/);
   });
 
+  it('writes permitted_dns_domains as name constraints openssl enforces, and cross-signs an existing key', async () => {
+    await ok('POST', 'sys/mounts/pki_nc', { type: 'pki', config: { max_lease_ttl: '8760h' } });
+    const root = await ok('POST', 'pki_nc/root/generate/internal', {
+      common_name: 'Constrained Root',
+      ttl: '8760h',
+      permitted_dns_domains: 'allowed.test',
+    });
+    const text = openssl('x509', '-noout', '-text', '-in', file('nc-root.pem', root.certificate)).stdout;
+    assert.match(text, /X509v3 Name Constraints: critical\s+Permitted:\s+DNS:allowed\.test/);
+    await ok('POST', 'pki_nc/roles/any', { allow_any_name: true });
+    const inside = await ok('POST', 'pki_nc/issue/any', { common_name: 'www.allowed.test', ttl: '1h' });
+    const outside = await ok('POST', 'pki_nc/issue/any', { common_name: 'www.elsewhere.test', ttl: '1h' });
+    assert.match(openssl('verify', '-CAfile', join(dir, 'nc-root.pem'), file('nc-in.pem', inside.certificate)).stdout, /: OK/);
+    const refused = openssl('verify', '-CAfile', join(dir, 'nc-root.pem'), file('nc-out.pem', outside.certificate));
+    assert.match(refused.stdout + refused.stderr, /permitted subtree violation/);
+
+    const cross = await ok('POST', 'pki_nc/intermediate/cross-sign', { common_name: 'Constrained Root', key_ref: root.key_id });
+    assert.equal(cross.key_id, root.key_id, 'a CSR for the root’s own key');
+    const signed = await ok('POST', 'pki/root/sign-intermediate', { csr: cross.csr, use_csr_values: true, ttl: '100h' });
+    const crossCert = new X509Certificate(signed.certificate);
+    assert.equal(crossCert.publicKey.export({ format: 'pem', type: 'spki' }), new X509Certificate(root.certificate).publicKey.export({ format: 'pem', type: 'spki' }));
+    assert.match(openssl('verify', '-CAfile', join(dir, 'root.pem'), file('cross.pem', signed.certificate)).stdout, /: OK/);
+  });
+
   it('signs CSRs with a role, verbatim, and refuses a CSR key type the role does not allow', async () => {
     const key = join(dir, 'csr.key');
     execFileSync('openssl', [

@@ -11,7 +11,7 @@ import { pathRevoke } from './path-revoke.js';
 import { pathRoles } from './path-roles.js';
 import { pathDeleteRoot, pathGenerateIntermediate, pathGenerateRoot } from './path-root.js';
 import { pathSignIssuers } from './path-sign-issuers.js';
-import { pathTidy } from './path-tidy.js';
+import { autoTidyTask, pathTidy, TidyState } from './path-tidy.js';
 import { pathConfigUrls } from './path-urls.js';
 
 /** What the PKI paths share. */
@@ -38,6 +38,7 @@ export function createPkiBackend(ctx: BackendContext): Backend {
     defaultTtlSeconds: () => ctx.system.defaultLeaseTtlSeconds(),
     maxTtlSeconds: () => ctx.system.maxLeaseTtlSeconds(),
   };
+  const tidyState = new TidyState();
   return createBackend({
     type: 'pki',
     storage: ctx.storage,
@@ -57,9 +58,10 @@ export function createPkiBackend(ctx: BackendContext): Backend {
       ...pathIssue(d),
       ...pathRevoke(d),
       ...pathFetch(d),
-      ...pathTidy(d),
+      ...pathTidy(d, tidyState),
       ...pathOcsp(d),
     ],
     specialPaths: { unauthenticated: UNAUTHENTICATED_PATHS },
+    periodic: [autoTidyTask(d, ctx.storage, tidyState)],
   });
 }

@@ -50,7 +50,7 @@ export const caFields = {
   }),
   key_bits: field.int({ description: 'RSA 2048 (default)/3072/4096/8192; EC 224/256 (default)/384/521.', default: 0 }),
   max_path_length: field.int({ description: 'Path length constraint (-1: none).', default: -1 }),
-  permitted_dns_domains: list('Name constraints: not supported here.'),
+  permitted_dns_domains: list('DNS names the CA may issue for (Name Constraints, critical).'),
   issuer_name: field.string({ description: 'Name of the new issuer.', default: '' }),
   key_name: field.string({ description: 'Name of the new key.', default: '' }),
   key_ref: field.string({ description: 'type existing: the key to use.', default: '' }),

@@ -96,6 +96,19 @@ describe('pki issuers and keys', () => {
     await ok('tidy', { tidy_cert_store: true, safety_buffer: '1h' });
     assert.equal((await get('tidy-status')).cert_store_deleted_count, 1);
     assert.equal(await t.read(`cert/${leaf.serial_number}`).catch((e) => e.code), 'not_found');
+    const second = await ok('issue/short', { common_name: 'second.example', ttl: '1h' });
+    await ok('config/auto-tidy', {
+      enabled: true,
+      interval_duration: '1h',
+      tidy_cert_store: true,
+      safety_buffer: '1h',
+    });
+    const [task] = t.backend.periodic;
+    await task?.run();
+    assert.ok(await t.read(`cert/${second.serial_number}`), 'not expired yet');
+    clock.advance(3 * 3600_000);
+    await task?.run();
+    assert.equal(await t.read(`cert/${second.serial_number}`).catch((e) => e.code), 'not_found', 'tidied by itself');
     const config = await ok('config/crl', { expiry: '24h', auto_rebuild: true, enable_delta: true });
     assert.deepEqual([config.expiry, config.auto_rebuild, config.enable_delta], ['24h', true, true]);
     await assert.rejects(

@@ -17,8 +17,6 @@ async function caKey(d: PkiDeps, storage: Storage, data: CaData): Promise<{ key:
     throw new InvalidRequestError('type must be internal, exported, existing or kms');
   if (data.exported === 'kms') throw new InvalidRequestError('managed keys are not supported by this PKI engine');
   if (data.other_sans.length > 0) throw new InvalidRequestError('other_sans are not supported by this PKI engine');
-  if (data.permitted_dns_domains.length > 0)
-    throw new InvalidRequestError('permitted_dns_domains are not supported by this PKI engine');
   if (data.exported === 'existing') return { key: await resolveKey(storage, data.key_ref), exported: false };
   const { type, bits } = checkKeyParams(data.key_type, data.key_bits);
   const { key } = await importKey(d, storage, await newPrivateKey(type, bits), data.key_name);
@@ -67,6 +65,7 @@ export function pathGenerateRoot(d: PkiDeps): PathDefinition[] {
           policyIdentifiers: [],
           urls: await pkiStore.urls(storage),
           basicConstraintsForLeaf: false,
+          permittedDnsDomains: data.permitted_dns_domains,
         },
         { privateKey: keys.privateKey, algorithm },
       );
@@ -145,9 +144,23 @@ export function pathGenerateIntermediate(d: PkiDeps): PathDefinition[] {
     synopsis: 'Generate an intermediate CA key and CSR.',
     description: 'Have the CSR signed (root/sign-intermediate), then give the certificate to intermediate/set-signed.',
   };
-  return ['intermediate/generate/:exported', 'issuers/generate/intermediate/:exported'].map((pattern) =>
-    definePath({ pattern, fields, operations, help }),
-  );
+  return [
+    ...['intermediate/generate/:exported', 'issuers/generate/intermediate/:exported'].map((pattern) =>
+      definePath({ pattern, fields, operations, help }),
+    ),
+    // As established, cross-signing starts with a CSR for a key the mount has (an issuer's, by key_ref).
+    definePath({
+      pattern: 'intermediate/cross-sign',
+      fields: caFields,
+      operations: {
+        update: {
+          summary: 'Generate a CSR for an existing key, to have another CA cross-sign it.',
+          handler: async ({ storage, data }) => handler({ storage, data: { ...data, exported: 'existing' } }),
+        },
+      },
+      help,
+    }),
+  ];
 }
 
 /** `root` (DELETE): removes every issuer and key of the mount; issued certificates stay readable. */

@@ -68,6 +68,7 @@ async function signIntermediate(d: PkiDeps, storage: Storage, data: SignData) {
       policyIdentifiers: [],
       urls: await pkiStore.urls(storage),
       basicConstraintsForLeaf: false,
+      permittedDnsDomains: data.permitted_dns_domains,
     },
     signer,
   );

@@ -1,5 +1,5 @@
-import { definePath, field, type PathDefinition } from '../../framework/index.js';
-import type { Storage } from '../../logical/storage.js';
+import { definePath, field, type PathDefinition, type PeriodicTask } from '../../framework/index.js';
+import { getJson, putJson, type Storage } from '../../logical/storage.js';
 import type { PkiDeps } from './backend.js';
 import { pkiStore } from './pki-store.js';
 import { rebuildAllCrls } from './revocation.js';
@@ -13,31 +13,30 @@ interface TidyStatus {
   error: string | null;
 }
 
-/** Deletes certificates (and revocations) expired longer than `safetyBufferSeconds` ago. */
-async function tidy(
-  d: PkiDeps,
-  storage: Storage,
-  o: { certStore: boolean; revoked: boolean; safetyBufferSeconds: number },
-  status: TidyStatus,
-) {
-  const cutoff = Math.floor(d.clock.now() / 1000) - o.safetyBufferSeconds;
-  for (const serial of await pkiStore.certs(storage)) {
-    const cert = await pkiStore.cert(storage, serial);
-    if (!cert || cert.expiration === undefined || cert.expiration > cutoff) continue;
-    const isRevoked = cert.revocation_time > 0;
-    if (isRevoked ? !o.revoked : !o.certStore) continue;
-    await pkiStore.deleteCert(storage, serial);
-    if (isRevoked) {
-      await pkiStore.unmarkRevoked(storage, serial);
-      status.revoked_cert_deleted_count++;
-    } else status.cert_store_deleted_count++;
-  }
-  if (status.revoked_cert_deleted_count > 0) await rebuildAllCrls(d, storage);
+interface TidyOptions {
+  tidy_cert_store: boolean;
+  tidy_revoked_certs: boolean;
+  safety_buffer: number;
 }
 
-/** `tidy` (runs at once; answers 202 as established), `tidy-status`, and `config/auto-tidy` (kept, shown). */
-export function pathTidy(d: PkiDeps): PathDefinition[] {
-  let status: TidyStatus = {
+interface AutoTidyConfig extends TidyOptions {
+  enabled: boolean;
+  interval_duration: number;
+}
+
+const AUTO_TIDY_KEY = 'config/auto-tidy';
+const DEFAULT_AUTO_TIDY: AutoTidyConfig = {
+  enabled: false,
+  interval_duration: 12 * 3600,
+  tidy_cert_store: false,
+  tidy_revoked_certs: false,
+  safety_buffer: 72 * 3600,
+};
+const AUTO_TIDY_CHECK_MS = 60_000;
+
+/** The last tidy of a mount (manual or automatic), as `tidy-status` shows it; one per backend. */
+export class TidyState {
+  status: TidyStatus = {
     state: 'Inactive',
     time_started: null,
     time_finished: null,
@@ -45,23 +44,69 @@ export function pathTidy(d: PkiDeps): PathDefinition[] {
     revoked_cert_deleted_count: 0,
     error: null,
   };
-  const tidyFields = {
-    tidy_cert_store: field.bool({ description: 'Delete expired certificates.', default: false }),
-    tidy_revoked_certs: field.bool({
-      description: 'Delete expired revoked certificates (and their CRL entries).',
-      default: false,
-    }),
-    tidy_revoked_cert_issuer_associations: field.bool({
-      description: 'Accepted; associations are kept here.',
-      default: false,
-    }),
-    tidy_expired_issuers: field.bool({ description: 'Accepted; issuers are not tidied here.', default: false }),
-    safety_buffer: field.durationSeconds({
-      description: 'How long past expiry a certificate is kept (default 72h).',
-      default: 72 * 3600,
-    }),
-    pause_duration: field.string({ description: 'Accepted; there is no pause here.', default: '0s' }),
+  lastRunMs = 0;
+}
+
+/** Deletes certificates (and revocations) expired longer than `safety_buffer` ago; records the outcome in `state`. */
+async function tidy(d: PkiDeps, storage: Storage, o: TidyOptions, state: TidyState): Promise<void> {
+  const status: TidyStatus = {
+    state: 'Running',
+    time_started: new Date(d.clock.now()).toISOString(),
+    time_finished: null,
+    cert_store_deleted_count: 0,
+    revoked_cert_deleted_count: 0,
+    error: null,
   };
+  state.status = status;
+  state.lastRunMs = d.clock.now();
+  try {
+    await d.locks.run('tidy', async () => {
+      const cutoff = Math.floor(d.clock.now() / 1000) - o.safety_buffer;
+      for (const serial of await pkiStore.certs(storage)) {
+        const cert = await pkiStore.cert(storage, serial);
+        if (!cert || cert.expiration === undefined || cert.expiration > cutoff) continue;
+        const isRevoked = cert.revocation_time > 0;
+        if (isRevoked ? !o.tidy_revoked_certs : !o.tidy_cert_store) continue;
+        await pkiStore.deleteCert(storage, serial);
+        if (isRevoked) {
+          await pkiStore.unmarkRevoked(storage, serial);
+          status.revoked_cert_deleted_count++;
+        } else status.cert_store_deleted_count++;
+      }
+      if (status.revoked_cert_deleted_count > 0) await rebuildAllCrls(d, storage);
+    });
+    status.state = 'Finished';
+  } catch (err) {
+    status.state = 'Error';
+    status.error = err instanceof Error ? err.message : String(err);
+  }
+  status.time_finished = new Date(d.clock.now()).toISOString();
+}
+
+/** Runs the configured tidy once `interval_duration` has passed since the last one, while `config/auto-tidy` enables it. */
+export function autoTidyTask(d: PkiDeps, storage: Storage, state: TidyState): PeriodicTask {
+  return {
+    name: 'pki auto-tidy',
+    intervalMs: AUTO_TIDY_CHECK_MS,
+    run: async () => {
+      const config = { ...DEFAULT_AUTO_TIDY, ...(await getJson<Partial<AutoTidyConfig>>(storage, AUTO_TIDY_KEY)) };
+      if (!config.enabled || d.clock.now() - state.lastRunMs < config.interval_duration * 1000) return;
+      await tidy(d, storage, config, state);
+    },
+  };
+}
+
+const tidyFields = {
+  tidy_cert_store: field.bool({ description: 'Delete expired certificates.' }),
+  tidy_revoked_certs: field.bool({ description: 'Delete expired revoked certificates (and their CRL entries).' }),
+  tidy_revoked_cert_issuer_associations: field.bool({ description: 'Accepted; associations are kept here.' }),
+  tidy_expired_issuers: field.bool({ description: 'Accepted; issuers are not tidied here.' }),
+  safety_buffer: field.durationSeconds({ description: 'How long past expiry a certificate is kept (default 72h).' }),
+  pause_duration: field.string({ description: 'Accepted; there is no pause here.' }),
+};
+
+/** `tidy` (runs at once; answers 202 as established), `tidy-status`, and `config/auto-tidy` (run by a periodic task). */
+export function pathTidy(d: PkiDeps, state: TidyState): PathDefinition[] {
   return [
     definePath({
       pattern: 'tidy',
@@ -70,42 +115,19 @@ export function pathTidy(d: PkiDeps): PathDefinition[] {
         update: {
           summary: 'Tidy the certificate store.',
           handler: async ({ storage, data }) => {
-            status = {
-              ...status,
-              state: 'Running',
-              time_started: new Date(d.clock.now()).toISOString(),
-              time_finished: null,
-              cert_store_deleted_count: 0,
-              revoked_cert_deleted_count: 0,
-              error: null,
-            };
-            const run = status;
-            try {
-              await d.locks.run('tidy', () =>
-                tidy(
-                  d,
-                  storage,
-                  {
-                    certStore: data.tidy_cert_store,
-                    revoked: data.tidy_revoked_certs,
-                    safetyBufferSeconds: data.safety_buffer,
-                  },
-                  run,
-                ),
-              );
-              run.state = 'Finished';
-            } catch (err) {
-              run.state = 'Error';
-              run.error = err instanceof Error ? err.message : String(err);
-            }
-            run.time_finished = new Date(d.clock.now()).toISOString();
-            return {
-              data: null,
-              warnings: [
-                "Tidy operation successfully started. Any information from the operation will be printed to Vault's server logs.",
-              ],
-              status: 202,
-            };
+            await tidy(
+              d,
+              storage,
+              {
+                tidy_cert_store: data.tidy_cert_store ?? false,
+                tidy_revoked_certs: data.tidy_revoked_certs ?? false,
+                safety_buffer: data.safety_buffer ?? DEFAULT_AUTO_TIDY.safety_buffer,
+              },
+              state,
+            );
+            const warning =
+              "Tidy operation successfully started. Any information from the operation will be printed to Vault's server logs.";
+            return { data: null, warnings: [warning], status: 202 };
           },
         },
       },
@@ -115,7 +137,7 @@ export function pathTidy(d: PkiDeps): PathDefinition[] {
       pattern: 'tidy-status',
       fields: {},
       operations: {
-        read: { summary: 'Read the last tidy’s outcome.', handler: async () => ({ data: { ...status } }) },
+        read: { summary: 'Read the last tidy’s outcome.', handler: async () => ({ data: { ...state.status } }) },
       },
       help: { synopsis: 'Tidy status.', description: 'Of this server since it started.' },
     }),
@@ -123,27 +145,32 @@ export function pathTidy(d: PkiDeps): PathDefinition[] {
       pattern: 'config/auto-tidy',
       fields: {
         ...tidyFields,
-        enabled: field.bool({ description: 'Kept and shown; tidy runs only when asked here.', default: false }),
-        interval_duration: field.durationSeconds({ description: 'Kept and shown.', default: 12 * 3600 }),
+        enabled: field.bool({ description: 'Run tidy every interval_duration.' }),
+        interval_duration: field.durationSeconds({ description: 'Time between automatic tidies (default 12h).' }),
       },
       operations: {
         read: {
           summary: 'Read the auto-tidy configuration.',
           handler: async ({ storage }) => ({
-            data: (await storage.get('config/auto-tidy'))
-              ? JSON.parse(Buffer.from((await storage.get('config/auto-tidy')) ?? []).toString())
-              : { enabled: false, interval_duration: 43200 },
+            data: { ...DEFAULT_AUTO_TIDY, ...(await getJson<Partial<AutoTidyConfig>>(storage, AUTO_TIDY_KEY)) },
           }),
         },
         update: {
           summary: 'Set the auto-tidy configuration.',
-          handler: async ({ storage, data }) => {
-            await storage.put('config/auto-tidy', Buffer.from(JSON.stringify(data)));
-            return { data: { ...data } };
+          handler: async ({ storage, data, supplied }) => {
+            const config: AutoTidyConfig = {
+              ...DEFAULT_AUTO_TIDY,
+              ...(await getJson<Partial<AutoTidyConfig>>(storage, AUTO_TIDY_KEY)),
+            };
+            for (const key of Object.keys(DEFAULT_AUTO_TIDY) as (keyof AutoTidyConfig)[])
+              if (supplied.has(key) && data[key] !== undefined)
+                (config as unknown as Record<string, unknown>)[key] = data[key];
+            await putJson(storage, AUTO_TIDY_KEY, config);
+            return { data: { ...config } };
           },
         },
       },
-      help: { synopsis: 'Auto-tidy configuration.', description: 'Kept for clients; no automatic tidy runs here.' },
+      help: { synopsis: 'Auto-tidy configuration.', description: 'Checked every minute while the server is active.' },
     }),
   ];
 }

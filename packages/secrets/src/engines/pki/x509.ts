@@ -1,6 +1,15 @@
 import { webcrypto } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
-import { CRLNumber, id_ce_cRLNumber, id_ce_deltaCRLIndicator } from '@peculiar/asn1-x509';
+import {
+  CRLNumber,
+  GeneralName,
+  GeneralSubtree,
+  GeneralSubtrees,
+  id_ce_cRLNumber,
+  id_ce_deltaCRLIndicator,
+  id_ce_nameConstraints,
+  NameConstraints,
+} from '@peculiar/asn1-x509';
 import * as x509 from '@peculiar/x509';
 import type { Random } from '@ward/base';
 import { InvalidRequestError } from '../../logical/errors.js';
@@ -60,6 +69,8 @@ export interface CertificateSpec {
   urls: CertificateUrls;
   /** Leaf only: include Basic Constraints (CA false), as `basic_constraints_valid_for_non_ca` asks. */
   basicConstraintsForLeaf: boolean;
+  /** CA only: DNS name constraints (`permitted_dns_domains`), critical as established. */
+  permittedDnsDomains?: string[];
 }
 
 async function extensionsOf(spec: CertificateSpec, signer: Signer): Promise<x509.Extension[]> {
@@ -69,6 +80,12 @@ async function extensionsOf(spec: CertificateSpec, signer: Signer): Promise<x509
     extensions.push(new x509.BasicConstraintsExtension(true, pathLength, true));
     const usage = x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature;
     extensions.push(new x509.KeyUsagesExtension(usage, true));
+    const permitted = spec.permittedDnsDomains ?? [];
+    if (permitted.length > 0) {
+      const subtrees = new GeneralSubtrees(permitted.map((d) => new GeneralSubtree({ base: new GeneralName({ dNSName: d }) })));
+      const value = AsnConvert.serialize(new NameConstraints({ permittedSubtrees: subtrees }));
+      extensions.push(new x509.Extension(id_ce_nameConstraints, true, value));
+    }
   } else {
     if (spec.basicConstraintsForLeaf) extensions.push(new x509.BasicConstraintsExtension(false, undefined, false));
     if (spec.keyUsage) extensions.push(new x509.KeyUsagesExtension(spec.keyUsage, true));
