@@ -103,4 +103,52 @@ describe('seal "awskms" on a whole server', () => {
     for (const key of keys.slice(1, 3)) await call('PUT', 'sys/unseal', { key });
     assert.equal((await call('GET', 'sys/seal-status')).body.sealed, false);
   });
+
+  it('migrates from a transit seal (its stanza disabled) to awskms with the recovery keys', async () => {
+    await t?.stop();
+    const keeper = await startTestServer();
+    let keeperRunning = true;
+    try {
+      assert.equal((await keeper.request('POST', 'sys/mounts/transit', { body: { type: 'transit' } })).status, 204);
+      const transit = {
+        type: 'transit',
+        disabled: false,
+        inertKeys: [],
+        settings: {
+          provider: 'transit' as const,
+          address: keeper.url,
+          token: keeper.rootToken,
+          keyName: 'old-seal',
+          mountPath: 'transit',
+          tlsSkipVerify: false,
+        },
+      };
+      const storage = parseStorageBlock('sqlite', { path: join(dir, 'auto-to-auto.db') });
+      t = await startTestServer({ storage, seals: { enabled: transit }, uninitialized: true });
+      const init = await call('PUT', 'sys/init', { recovery_shares: 3, recovery_threshold: 2 });
+      const keys: string[] = init.body.recovery_keys_base64;
+      assert.equal((await call('PUT', 'secret/moved', { v: 'kept' }, init.body.root_token)).status, 204);
+      await t.stop();
+
+      const both = { enabled: seals.enabled, disabled: { ...transit, disabled: true } };
+      t = await startTestServer({ storage, seals: both, uninitialized: true });
+      const pending = (await call('GET', 'sys/seal-status')).body;
+      assert.deepEqual([pending.type, pending.sealed, pending.migration, pending.t], ['awskms', true, true, 2]);
+      for (const key of keys.slice(0, 2)) await call('PUT', 'sys/unseal', { key, migrate: true });
+      assert.equal((await call('GET', 'sys/seal-status')).body.sealed, false);
+      await t.stop();
+
+      // The transit server is gone: the new seal alone unseals it, and the recovery keys are the same.
+      await keeper.stop();
+      keeperRunning = false;
+      t = await startTestServer({ storage, seals, uninitialized: true });
+      assert.equal((await call('GET', 'sys/seal-status')).body.sealed, false);
+      assert.equal((await call('GET', 'secret/moved', undefined, init.body.root_token)).body.data.v, 'kept');
+      assert.equal((await call('PUT', 'sys/seal', undefined, init.body.root_token)).status, 204);
+      for (const key of keys.slice(1)) await call('PUT', 'sys/unseal', { key });
+      assert.equal((await call('GET', 'sys/seal-status')).body.sealed, false);
+    } finally {
+      if (keeperRunning) await keeper.stop();
+    }
+  });
 });
