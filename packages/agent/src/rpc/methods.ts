@@ -19,8 +19,9 @@ const unary = (handle: (call: RpcCall) => Promise<unknown>): RpcMethod => ({ kin
  * checks a token on the agent that does the work: the token of the user a forwarded
  * request acts for, or, for a client's heartbeat, its agent token (`acl { agent_token }`).
  * Only `Status.Ping`, `Status.Raft` (leader and peers, as `/v1/status/*` answer anyone)
- * and the server-to-server Raft methods are open; like the gossip port, the RPC port
- * must only be reachable by the cluster.
+ * and the server-to-server Raft methods take no token: with `tls { rpc,
+ * verify_server_hostname }` the Raft methods answer only a peer with a server certificate;
+ * without TLS the RPC port must only be reachable by the cluster.
  */
 export function rpcMethods(agent: AgentServices): Map<string, RpcMethod> {
   return new Map<string, RpcMethod>([
