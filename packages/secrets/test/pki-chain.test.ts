@@ -219,16 +219,32 @@ describe('PKI chains, formats and CRLs checked with openssl', () => {
     await ok('POST', 'pki_nc/roles/any', { allow_any_name: true });
     const inside = await ok('POST', 'pki_nc/issue/any', { common_name: 'www.allowed.test', ttl: '1h' });
     const outside = await ok('POST', 'pki_nc/issue/any', { common_name: 'www.elsewhere.test', ttl: '1h' });
-    assert.match(openssl('verify', '-CAfile', join(dir, 'nc-root.pem'), file('nc-in.pem', inside.certificate)).stdout, /: OK/);
+    assert.match(
+      openssl('verify', '-CAfile', join(dir, 'nc-root.pem'), file('nc-in.pem', inside.certificate)).stdout,
+      /: OK/,
+    );
     const refused = openssl('verify', '-CAfile', join(dir, 'nc-root.pem'), file('nc-out.pem', outside.certificate));
     assert.match(refused.stdout + refused.stderr, /permitted subtree violation/);
 
-    const cross = await ok('POST', 'pki_nc/intermediate/cross-sign', { common_name: 'Constrained Root', key_ref: root.key_id });
+    const cross = await ok('POST', 'pki_nc/intermediate/cross-sign', {
+      common_name: 'Constrained Root',
+      key_ref: root.key_id,
+    });
     assert.equal(cross.key_id, root.key_id, 'a CSR for the root’s own key');
-    const signed = await ok('POST', 'pki/root/sign-intermediate', { csr: cross.csr, use_csr_values: true, ttl: '100h' });
+    const signed = await ok('POST', 'pki/root/sign-intermediate', {
+      csr: cross.csr,
+      use_csr_values: true,
+      ttl: '100h',
+    });
     const crossCert = new X509Certificate(signed.certificate);
-    assert.equal(crossCert.publicKey.export({ format: 'pem', type: 'spki' }), new X509Certificate(root.certificate).publicKey.export({ format: 'pem', type: 'spki' }));
-    assert.match(openssl('verify', '-CAfile', join(dir, 'root.pem'), file('cross.pem', signed.certificate)).stdout, /: OK/);
+    assert.equal(
+      crossCert.publicKey.export({ format: 'pem', type: 'spki' }),
+      new X509Certificate(root.certificate).publicKey.export({ format: 'pem', type: 'spki' }),
+    );
+    assert.match(
+      openssl('verify', '-CAfile', join(dir, 'root.pem'), file('cross.pem', signed.certificate)).stdout,
+      /: OK/,
+    );
   });
 
   it('signs CSRs with a role, verbatim, and refuses a CSR key type the role does not allow', async () => {

@@ -71,7 +71,7 @@ export function checkedNames(
       throw new InvalidRequestError(`subject alternate name ${name} not allowed by this role`);
   if (o.ipSans.length > 0 && !role.allow_ip_sans)
     throw new InvalidRequestError(
-      'IP Subject Alternative Names are not allowed in this role, but was provided ' + o.ipSans.join(', '),
+      `IP Subject Alternative Names are not allowed in this role, but was provided ${o.ipSans.join(', ')}`,
     );
   for (const ip of o.ipSans)
     if (isIP(ip) === 0) throw new InvalidRequestError(`the value "${ip}" is not a valid IP address`);

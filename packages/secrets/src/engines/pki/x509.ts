@@ -82,7 +82,9 @@ async function extensionsOf(spec: CertificateSpec, signer: Signer): Promise<x509
     extensions.push(new x509.KeyUsagesExtension(usage, true));
     const permitted = spec.permittedDnsDomains ?? [];
     if (permitted.length > 0) {
-      const subtrees = new GeneralSubtrees(permitted.map((d) => new GeneralSubtree({ base: new GeneralName({ dNSName: d }) })));
+      const subtrees = new GeneralSubtrees(
+        permitted.map((d) => new GeneralSubtree({ base: new GeneralName({ dNSName: d }) })),
+      );
       const value = AsnConvert.serialize(new NameConstraints({ permittedSubtrees: subtrees }));
       extensions.push(new x509.Extension(id_ce_nameConstraints, true, value));
     }
