@@ -11,6 +11,7 @@ import type { ServerInfo } from '../http/sys-raw.js';
 import { openStorage } from '../storage/index.js';
 import { Pkcs11Modules } from '../sys/kms/index.js';
 import { ManagedKeyDirectory } from '../sys/managed-keys/directory.js';
+import { AutoUnsealer } from './auto-unseal.js';
 import { type ListenerConfig, readListenerTls, type ServerConfig } from './config.js';
 import { haWiring } from './ha-wiring.js';
 import { createServerMetrics, type ServerMetrics } from './metrics.js';
@@ -71,6 +72,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     ha: ha?.options,
     seal,
   });
+  const autoUnsealer = new AutoUnsealer(core, { clock, logger: logger.child({ component: 'seal' }) });
   metrics.watchCore({ isSealed: () => core.isSealed(), leaseCount: () => core.expiration.count() });
   const listeners: Listener[] = [];
   for (const l of config.listeners) listeners.push(await buildListener(l, core, metrics, deps, ha?.forwarder));
@@ -78,7 +80,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     core,
     start: async () => {
       // Auto-unseal before the listeners open: a client that reaches the server finds it unsealed.
-      await autoUnseal(core, logger);
+      await autoUnsealer.start();
       bound = await Promise.all(listeners.map((l) => l.listen()));
       await ha?.start(core, {
         info: serverInfo(deps),
@@ -94,6 +96,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
       const forcedClosed = closed.reduce((n, c) => n + c.forcedClosed, 0);
       if (forcedClosed > 0)
         logger.warn('connections still open after the shutdown grace period were closed', { forcedClosed });
+      autoUnsealer.stop();
       await core.seal();
       await core.sealKeys.close();
       await physical.close();
@@ -129,18 +132,6 @@ async function buildListener(
     forwarder,
   });
   return listener;
-}
-
-/**
- * With an auto seal, unseals through the key service. A service that cannot be reached leaves
- * the server sealed (logged): it can still be unsealed with recovery keys, or restarted.
- */
-async function autoUnseal(core: Core, logger: Logger): Promise<void> {
-  try {
-    if (await core.unsealWithStoredKeys()) logger.info('unsealed with the auto seal', { type: core.sealKeys.type });
-  } catch (err) {
-    logger.error('auto-unseal failed; the server stays sealed', { err });
-  }
 }
 
 function serverInfo(deps: ServerDeps): ServerInfo {
