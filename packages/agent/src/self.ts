@@ -38,6 +38,8 @@ function configView(agent: SelfView): Record<string, unknown> {
       ProbeIntervalMs: c.gossip.probeIntervalMs,
       ProbeTimeoutMs: c.gossip.probeTimeoutMs,
       SuspicionMult: c.gossip.suspicionMult,
+      // Shown only as set or not, as the established agent does.
+      EncryptKey: c.encrypt ? '<redacted>' : '',
     },
     ACL: { Enabled: c.acl.enabled, ReplicationToken: '', AgentToken: c.acl.agentToken ? '<redacted>' : '' },
     Telemetry: { CollectionInterval: '1s', DisableHostname: false, CirconusAPIToken: '' },
@@ -49,7 +51,14 @@ function configView(agent: SelfView): Record<string, unknown> {
     // Integrations the established agent has; Ward runs without them, so they are shown disabled.
     Consul: { Address: '', Auth: '', ServerAutoJoin: false, ClientAutoJoin: false, Token: '' },
     Vault: { Enabled: false, Addr: '', Token: '' },
-    TLSConfig: { EnableHTTP: false, EnableRPC: false, VerifyServerHostname: false },
+    TLSConfig: {
+      EnableHTTP: false,
+      EnableRPC: c.tls.rpc,
+      VerifyServerHostname: c.tls.verifyServerHostname,
+      CAFile: c.tls.caFile,
+      CertFile: c.tls.certFile,
+      KeyFile: c.tls.keyFile,
+    },
     DevMode: c.devMode,
     Revision: '',
     Version: VERSION,

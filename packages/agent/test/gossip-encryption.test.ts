@@ -44,8 +44,12 @@ describe('gossip encryption between real agents', () => {
   });
 
   it('reports encrypted gossip in stats.serf', async () => {
-    const self = await s1.json<{ stats: { serf: { encrypted: string } } }>('/v1/agent/self', { token: root });
+    const self = await s1.json<{ stats: { serf: { encrypted: string } }; config: { Server: { EncryptKey: string } } }>(
+      '/v1/agent/self',
+      { token: root },
+    );
     assert.equal(self.stats.serf.encrypted, 'true');
+    assert.equal(self.config.Server.EncryptKey, '<redacted>');
   });
 
   it('keeps a rogue cluster without the key out: no join either way, and the ACLs stay ours', async () => {

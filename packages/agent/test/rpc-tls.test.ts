@@ -117,6 +117,9 @@ describe('mutual TLS on server RPC between real agents', () => {
   });
 
   it('replicates ACL writes between servers, and serves a client, over TLS', async () => {
+    const self = await s1.json<{ config: { TLSConfig: Record<string, unknown> } }>('/v1/agent/self', { token: root });
+    assert.equal(self.config.TLSConfig.EnableRPC, true);
+    assert.equal(self.config.TLSConfig.VerifyServerHostname, true);
     const res = await s2.fetch('/v1/acl/policy/readers', {
       method: 'POST',
       token: root,
