@@ -184,3 +184,29 @@ describe('PolicyStore: compiled ACLs', () => {
     assert.equal(parses, 1);
   });
 });
+
+describe('PolicyStore: a long policy (issue 28 point 9)', () => {
+  const text = Array.from({ length: 5_000 }, (_, i) => `path "s/app${i}/*" {\n  capabilities = ["read"]\n}\n`).join('');
+
+  /** Milliseconds of this thread's CPU that `fn` costs (other threads, and waiting, not counted). */
+  async function threadCpuMs(fn: () => Promise<unknown>): Promise<number> {
+    const before = process.threadCpuUsage();
+    await fn();
+    const used = process.threadCpuUsage(before);
+    return (used.user + used.system) / 1000;
+  }
+
+  it('parses 5,000 paths off the event loop thread: writing and compiling cost this thread little', async () => {
+    const store = await PolicyStore.open({ storage: new InmemStorage() });
+    const inline = await threadCpuMs(() => parsePolicy('big', text));
+    const written = await threadCpuMs(() => store.write('big', text));
+    console.log(`# parse on this thread ${Math.round(inline)} ms; write ${Math.round(written)} ms`);
+    assert.ok(
+      written < inline / 2,
+      `write used ${Math.round(written)} ms of this thread (parse: ${Math.round(inline)})`,
+    );
+    const acl = await store.acl(['big']);
+    assert.ok(acl, 'the first ACL naming it parses it (off-thread too) and compiles');
+    await assert.rejects(store.write('bad', `${text}path {`), InvalidRequestError);
+  });
+});

@@ -8,8 +8,8 @@ import {
   RESPONSE_WRAPPING_POLICY_TEXT,
   ROOT_POLICY,
 } from './builtin-policies.js';
+import { OFF_THREAD_POLICY_CHARS, parseOffThread, parsePolicyAnywhere } from './parse-off-thread.js';
 import type { Policy, PolicyParser } from './policy.js';
-import { parsePolicy } from './policy-parser.js';
 
 export interface PolicyStoreOptions {
   /** Where policies live, one key per name: the core hands in a barrier view of `sys/policy/`. */
@@ -37,6 +37,7 @@ const ROOT: Policy = Object.freeze({ name: ROOT_POLICY, paths: [] });
 export class PolicyStore {
   readonly #storage: Storage;
   readonly #parse: PolicyParser;
+  readonly #isDefaultParser: boolean;
   readonly #parsed = new Map<string, Promise<Policy | undefined>>();
   readonly #acls = new Map<string, Promise<Acl>>();
   /** The ACL each settled build in `#acls` gave, for `cachedAcl`. */
@@ -44,7 +45,8 @@ export class PolicyStore {
 
   private constructor(options: PolicyStoreOptions) {
     this.#storage = options.storage;
-    this.#parse = options.parse ?? parsePolicy;
+    this.#parse = options.parse ?? parsePolicyAnywhere;
+    this.#isDefaultParser = options.parse === undefined;
   }
 
   /** Opens the store, writing the `default` policy on first setup (an edited one is kept). */
@@ -74,11 +76,14 @@ export class PolicyStore {
     if (lower === ROOT_POLICY || lower === RESPONSE_WRAPPING_POLICY) {
       throw new InvalidRequestError(`cannot update "${lower}" policy`);
     }
-    const policy = await this.#parse(lower, text);
+    // A long policy is only checked, on a worker thread: copying its rules back would hold this
+    // thread for as long as the copy, and the first ACL that names it parses it (off-thread) anyway.
+    const isChecked = this.#isDefaultParser && text.length > OFF_THREAD_POLICY_CHARS;
+    const policy = isChecked ? await parseOffThread(lower, text, false) : await this.#parse(lower, text);
     await putJson(this.#storage, lower, { name: lower, policy: text });
     this.invalidate(lower);
     // Keep the parse just done: the next ACL that names this policy need not parse it again.
-    this.#parsed.set(lower, Promise.resolve(policy));
+    if (policy) this.#parsed.set(lower, Promise.resolve(policy));
     return { name: lower, warnings: lower === name ? [] : [`policy name was converted to ${lower}`] };
   }
 
