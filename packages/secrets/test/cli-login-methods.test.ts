@@ -105,6 +105,10 @@ describe('ward login -method=jwt and -method=cert', () => {
     };
     await runWard(['auth', 'enable', 'jwt'], env);
     await write(['auth/jwt/config', `jwt_validation_pubkeys=${await exportSPKI(publicKey)}`]);
+    const help = await runWard(['auth', 'help', 'jwt'], env);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /JWT\/OIDC auth method/);
+    assert.equal((await runWard(['auth', 'help', 'nothing-here'], env)).code, 2);
     await write(['auth/jwt/role/ci', 'role_type=jwt', 'user_claim=sub', 'bound_subject=ci-1', 'token_policies=ci']);
     const now = Math.floor(Date.now() / 1000);
     const jwt = await new SignJWT({ sub: 'ci-1', iat: now, exp: now + 60 })

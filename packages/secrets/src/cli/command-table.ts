@@ -57,6 +57,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['auth disable', async () => (await import('./commands/auth-disable.js')).authDisableCommand],
   ['auth enable', async () => (await import('./commands/auth-enable.js')).authEnableCommand],
   ['auth list', async () => (await import('./commands/auth-list.js')).authListCommand],
+  ['auth help', async () => (await import('./commands/auth-help.js')).authHelpCommand],
   ['auth tune', async () => (await import('./commands/auth-tune.js')).authTuneCommand],
   ['policy delete', async () => (await import('./commands/policy-delete.js')).policyDeleteCommand],
   ['policy fmt', async () => (await import('./commands/policy-fmt.js')).policyFmtCommand],
