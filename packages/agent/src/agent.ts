@@ -129,6 +129,13 @@ export class Agent implements AgentServices {
       encrypted: this.gossipKeys.isEnabled,
       rpc_tls: this.rpc.isTls,
     });
+    if (c.server.enabled && c.acl.enabled && !c.devMode && !(this.gossipKeys.isEnabled && this.rpc.isTls)) {
+      // Join is open by design: without both, whoever reaches the gossip and RPC ports can
+      // become a member, and a member holds the replicated ACL state, token secrets included.
+      this.log.warn(
+        'agent: ACLs are on without gossip encryption (encrypt) and RPC TLS (tls { rpc }): anyone who reaches the gossip and RPC ports can join and receive the ACL state',
+      );
+    }
   }
 
   async #startGossip(): Promise<void> {

@@ -26,6 +26,10 @@ describe('ACL state comes only from the cluster leader (real agents, no encrypti
     victim = await server('victim', '-bootstrap-expect=1');
     root = await bootstrap(victim);
   });
+
+  it('warns at start that ACLs without gossip encryption and RPC TLS leave the ACL state open', () => {
+    assert.match(victim.logs, /\[WARN\] agent: ACLs are on without gossip encryption \(encrypt\) and RPC TLS/);
+  });
   after(async () => {
     await victim?.kill();
   });

@@ -120,6 +120,7 @@ describe('mutual TLS on server RPC between real agents', () => {
     const self = await s1.json<{ config: { TLSConfig: Record<string, unknown> } }>('/v1/agent/self', { token: root });
     assert.equal(self.config.TLSConfig.EnableRPC, true);
     assert.equal(self.config.TLSConfig.VerifyServerHostname, true);
+    assert.doesNotMatch(s1.logs, /ACLs are on without gossip encryption/);
     const res = await s2.fetch('/v1/acl/policy/readers', {
       method: 'POST',
       token: root,
