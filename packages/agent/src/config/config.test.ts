@@ -87,6 +87,48 @@ gossip { probe_interval = "200ms" }
     await assert.rejects(parseConfigText('b.hcl', 'gossip_profile = "moon"\n'), ConfigError);
   });
 
+  it('reads server { encrypt } and tls { }, takes -encrypt, and refuses a bad key or a half TLS block', async () => {
+    const key = Buffer.alloc(32, 9).toString('base64');
+    const layer = await parseConfigText(
+      'agent.hcl',
+      `server {
+  enabled = true
+  encrypt = "${key}"
+}
+tls {
+  rpc = true
+  verify_server_hostname = true
+  ca_file = "/etc/ca.pem"
+  cert_file = "/etc/s.pem"
+  key_file = "/etc/s.key"
+}
+`,
+    );
+    const c = mergeConfig(defaultConfig('h'), layer);
+    assert.equal(c.encrypt, key);
+    assert.deepEqual(c.tls, {
+      rpc: true,
+      verifyServerHostname: true,
+      caFile: '/etc/ca.pem',
+      certFile: '/etc/s.pem',
+      keyFile: '/etc/s.key',
+    });
+    assert.equal(parseFlags([`-encrypt=${key}`]).layer.encrypt, key);
+    await assert.rejects(loadConfig(['-server', '-encrypt=not-a-key']), ConfigError);
+    await assert.rejects(loadConfig(['-server', `-encrypt=${Buffer.alloc(20).toString('base64')}`]), /16, 24 or 32/);
+    const dir = await mkdtemp(join(tmpdir(), 'ward-agent-tls-config-'));
+    try {
+      const half = join(dir, 'half.hcl');
+      await writeFile(half, 'tls {\n  rpc = true\n  ca_file = "/x"\n}\n');
+      await assert.rejects(
+        loadConfig(['-server', `-config=${half}`]),
+        /tls\.rpc needs ca_file, cert_file and key_file/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('rejects values of the wrong type', async () => {
     await assert.rejects(parseConfigText('a.hcl', 'ports { http = "x" }'), ConfigError);
     await assert.rejects(parseConfigText('a.hcl', 'log_level = "loud"'), ConfigError);
