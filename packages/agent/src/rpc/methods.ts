@@ -2,7 +2,7 @@ import type { LogLevel } from '@ward/base';
 import type { AclOp } from '../acl/service.js';
 import { collectHostData } from '../debug/host-data.js';
 import { InvalidRequestError, PermissionDeniedError } from '../errors.js';
-import { findNode, livePeers } from '../forward.js';
+import { type ForwardView, findNode, livePeers } from '../forward.js';
 import { localMembers } from '../members.js';
 import { followLogs } from '../monitor/local-monitor.js';
 import type { RaftNode } from '../raft/raft-node.js';
@@ -23,7 +23,14 @@ const unary = (handle: (call: RpcCall) => Promise<unknown>): RpcMethod => ({ kin
  * verify_server_hostname }` the Raft methods answer only a peer with a server certificate;
  * without TLS the RPC port must only be reachable by the cluster.
  */
-export function rpcMethods(agent: AgentServices): Map<string, RpcMethod> {
+/** What the RPC methods use of the agent. */
+type RpcMethodsView = ForwardView &
+  Pick<
+    AgentServices,
+    'acl' | 'aclStore' | 'authorize' | 'deps' | 'gossipKeys' | 'isServer' | 'profiler' | 'raft' | 'rpcAddress'
+  >;
+
+export function rpcMethods(agent: RpcMethodsView): Map<string, RpcMethod> {
   return new Map<string, RpcMethod>([
     ['Status.Ping', unary(async () => ({}))],
     ['Status.Raft', unary(async () => raftStatus(agent))],
@@ -123,13 +130,13 @@ export function rpcMethods(agent: AgentServices): Map<string, RpcMethod> {
 }
 
 /** This server's Raft, for a caller that proved a server certificate (when certificates name roles). */
-function raftOf(agent: AgentServices, call: RpcCall): RaftNode {
+function raftOf(agent: Pick<AgentServices, 'raft'>, call: RpcCall): RaftNode {
   if (!call.isServerPeer) throw new PermissionDeniedError('Permission denied: Raft RPC needs a server certificate');
   if (!agent.raft) throw new InvalidRequestError('raft: not a server');
   return agent.raft;
 }
 
-function leaderAddress(agent: AgentServices): string {
+function leaderAddress(agent: Pick<AgentServices, 'leaderRpc' | 'rpcAddress'>): string {
   const l = agent.leaderRpc();
   return l === 'self' ? agent.rpcAddress : (l ?? '');
 }
