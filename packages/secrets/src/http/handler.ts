@@ -143,11 +143,24 @@ async function serve(
   if (isWrite && isByteBody(path, req)) logical.rawBody = req;
   else if (isWrite) logical.readData = () => readData(o, req);
   const response = await handleOrHandOver(o.core, logical);
-  if (response === HANDED_OVER) return forwardRequest(o, req, res, path);
+  if (response === HANDED_OVER) {
+    // The body is gone (read here before the storage turned read-only: the HA lock was lost
+    // mid-request), so there is nothing left to forward (issue 28). The write did not happen.
+    if (req.readableEnded || req.readableDidRead) return sendRetryLater(res);
+    return forwardRequest(o, req, res, path);
+  }
   setIndexHeaders(o.core, res);
   // As established servers answer: a read that finds nothing is a 404, whatever the backend.
   if (response === undefined && operation === 'read') return sendJson(res, 404, { errors: [] });
   sendLogicalResponse(res, requestId, response);
+}
+
+/** 503 with `Retry-After: 1`: this server stopped being the active one while the request ran. */
+function sendRetryLater(res: ServerResponse): void {
+  res.setHeader('Retry-After', '1');
+  sendJson(res, 503, {
+    errors: ['this server stopped being the active server while the request ran; nothing was written: retry it'],
+  });
 }
 
 function readData(o: ApiHandlerOptions, req: IncomingMessage) {
