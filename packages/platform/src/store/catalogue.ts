@@ -1,6 +1,6 @@
-import type { Store } from './index.js';
+import type { FeatureSetStore } from './feature-sets.js';
 import type { FeatureSetRow } from './records.js';
-import { insertStatement } from './sql.js';
+import { type Database, insertStatement } from './sql.js';
 
 const UNLIMITED = {
   run_task_limit: null,
@@ -156,7 +156,7 @@ export const TRIAL_IDENTIFIER = 'trial';
  * in one transaction, then loads the catalogue into memory. Every process seeds the same rows,
  * so processes starting together on one database are harmless to each other.
  */
-export async function seedCatalogue(store: Pick<Store, 'database' | 'featureSets'>): Promise<void> {
+export async function seedCatalogue(store: { database: Database; featureSets: FeatureSetStore }): Promise<void> {
   await store.database.transaction(async (tx) => {
     for (const row of CATALOGUE) {
       const [insert, params] = insertStatement('feature_sets', { ...row });
