@@ -6,6 +6,7 @@ import { isAgentHelp } from '../config/flags.js';
 import { loadConfig } from '../config/load.js';
 import { warmUpHcl } from '../hcl/warm-up.js';
 import { LogHub } from '../monitor/log-hub.js';
+import { NET_NETWORK } from '../net-network.js';
 import { COMMANDS, commandsUnder, findCommand } from './command-table.js';
 import { runCommand } from './run-command.js';
 
@@ -88,13 +89,12 @@ async function runAgent(args: string[]): Promise<number> {
   let agent: Agent;
   try {
     await warmUpHcl(config);
-    agent = await Agent.start(config, {
-      clock: systemClock,
-      random: cryptoRandom,
-      hub,
-      argv: process.argv,
-      env: process.env,
-    });
+    // The process's composition root: real clock, randomness and sockets.
+    agent = await Agent.start(
+      config,
+      { clock: systemClock, random: cryptoRandom, hub, argv: process.argv, env: process.env },
+      NET_NETWORK,
+    );
   } catch (err) {
     process.stderr.write(`==> Error starting agent: ${(err as Error).message}\n`);
     return 1;
