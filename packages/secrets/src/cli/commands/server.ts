@@ -116,8 +116,13 @@ function devConfig(address: string, tls: DevTlsFiles | undefined): ServerConfig 
     logLevel: 'info',
     logJson: false,
     kmsLibraries: new Map(),
+    // As the established dev server: Prometheus metrics kept for 24 h, no hostname in metric names.
+    telemetry: { disableHostname: true, prometheusRetentionSeconds: DEV_PROMETHEUS_RETENTION_SECONDS },
   };
 }
+
+/** Dev mode's `prometheus_retention_time`: 24 h, as established. */
+const DEV_PROMETHEUS_RETENTION_SECONDS = 24 * 3600;
 
 function devBanner(url: string, creds: DevCredentials, tls?: DevTlsFiles): string {
   return [
