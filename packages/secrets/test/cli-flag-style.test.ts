@@ -20,7 +20,7 @@ describe('ward flags as in ward-agent and ward-platform', () => {
     }
   });
 
-  it('refuses an unknown flag with exit 2, naming it, with the usage', async () => {
+  it('refuses an unknown flag with exit 2, naming it, with one line saying where the usage is (issue 35)', async () => {
     for (const args of [
       ['kv', 'get', '-bogus', 'secret/style'],
       ['server', '-bogus'],
@@ -28,7 +28,12 @@ describe('ward flags as in ward-agent and ward-platform', () => {
     ]) {
       const r = await cli.ward(args);
       assert.equal(r.code, 2, args.join(' '));
-      assert.match(r.stderr, new RegExp(`^Error: flag provided but not defined: -bogus\\n\\nUsage: ward ${args[0]}`));
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^Error: flag provided but not defined: -bogus\\nRun "ward ${args[0]}[^"]* -help" for the options[^\\n]*\\n$`,
+        ),
+      );
     }
     for (const args of [[], ['-bogus'], ['kv'], ['frobnicate'], ['kv', 'get', '-field']]) {
       const r = await cli.ward(args);
@@ -38,7 +43,7 @@ describe('ward flags as in ward-agent and ward-platform', () => {
     assert.match((await cli.ward([])).stderr, /^Error: no command given\n\nUsage: ward <command>/);
     assert.match(
       (await cli.ward(['kv', 'get', '-field'])).stderr,
-      /flag needs an argument: -field\n\nUsage: ward kv get/,
+      /flag needs an argument: -field\nRun "ward kv get -help"/,
     );
   });
 
@@ -47,7 +52,7 @@ describe('ward flags as in ward-agent and ward-platform', () => {
     assert.equal(bad.code, 2);
     assert.match(
       bad.stderr,
-      /^Error: invalid value "1fortnight" for flag -ttl: unknown unit "fortnight" in duration "1fortnight"\n\nUsage: ward token create/,
+      /^Error: invalid value "1fortnight" for flag -ttl: unknown unit "fortnight" in duration "1fortnight"\nRun "ward token create -help"/,
     );
     const negative = await cli.ward(['token', 'create', '-ttl', '-1s']);
     assert.equal(negative.code, 2);
@@ -80,7 +85,7 @@ describe('ward flags as in ward-agent and ward-platform', () => {
       assert.match(
         r.stderr,
         new RegExp(
-          `^Error: invalid value "loud" for flag -log-level: not one of trace, debug, info, warn, error\\n\\nUsage: ward ${command[0]}`,
+          `^Error: invalid value "loud" for flag -log-level: not one of trace, debug, info, warn, error\\nRun "ward ${command[0]} -help"`,
         ),
       );
     }

@@ -139,12 +139,14 @@ export function defineCommand<F extends Record<string, FlagSpec>>(spec: CommandS
     help: () => commandHelp(spec),
     flags: kinds,
     async execute(argv, { makeContext }) {
-      const parsed = parseArgs(argv, kinds, commandHelp(spec));
+      // A mistake prints one line and where the usage is, as established, not 25 lines of usage.
+      const hint = `Run "ward ${spec.name} -help" for the options and an example.`;
+      const parsed = parseArgs(argv, kinds, hint);
       const { min, max } = spec.args;
       const n = parsed.args.length;
       if (n < min || (max !== undefined && n > max)) {
         const expected = max === undefined ? `at least ${min}` : min === max ? `${min}` : `${min} to ${max}`;
-        throw new UsageError(`expected ${expected} argument(s), got ${n}\n\n${commandHelp(spec)}`);
+        throw new UsageError(`expected ${expected} argument(s), got ${n}\n${hint}`);
       }
       const ctx = await makeContext(parsed);
       try {

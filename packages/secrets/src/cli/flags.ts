@@ -6,14 +6,15 @@ export type ParsedArgs = ParsedFlags;
 
 /**
  * Parses a command line with the parser all three binaries share (`-name=value`, `-name value`,
- * `--name`, bare booleans; see `parseGoFlags`); a mistake comes with the command's `help`.
+ * `--name`, bare booleans; see `parseGoFlags`); a mistake comes with `help`, one line saying
+ * where the usage is (the whole usage only where no command was found).
  * Durations take the secrets API's forms too: a bare integer is seconds, `7d` is days.
  */
 export function parseArgs(argv: readonly string[], spec: ReadonlyMap<string, FlagKind>, help: string): ParsedArgs {
   try {
     return parseGoFlags(argv, spec, 'api');
   } catch (err) {
-    if (err instanceof UsageError) throw new UsageError(`${err.message}\n\n${help}`);
+    if (err instanceof UsageError) throw new UsageError(`${err.message}\n${help}`);
     throw err;
   }
 }

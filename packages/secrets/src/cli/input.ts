@@ -3,22 +3,14 @@ import { UsageError } from './flags.js';
 
 /**
  * The data arguments of `write`, `kv put` and `login`: `k=v` pairs, where `k=@file` takes
- * the file's contents and `k=-` reads standard input; a lone `-` reads a JSON object from stdin.
+ * the file's contents and `k=-` reads standard input; a lone `-` reads a JSON object from stdin,
+ * a lone `@file` one from a file.
  */
 export async function parseDataArgs(args: string[], ctx: CommandContext): Promise<Record<string, unknown>> {
-  if (args.length === 1 && args[0] === '-') {
-    const text = await ctx.readStdin();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      throw new UsageError(`failed to parse JSON from stdin: ${(err as Error).message}`);
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new UsageError('stdin must hold a JSON object');
-    }
-    return parsed as Record<string, unknown>;
-  }
+  const [only] = args;
+  if (args.length === 1 && only === '-') return jsonObject(await ctx.readStdin(), 'stdin');
+  // A lone `@file` is a JSON object in a file, as established (`ward kv put secret/app @data.json`).
+  if (args.length === 1 && only?.startsWith('@')) return jsonObject(await ctx.readFile(only.slice(1)), only.slice(1));
   // Entries then fromEntries: a `__proto__=…` argument stays an ordinary key.
   const entries: [string, unknown][] = [];
   for (const arg of args) {
@@ -32,6 +24,19 @@ export async function parseDataArgs(args: string[], ctx: CommandContext): Promis
     ]);
   }
   return Object.fromEntries(entries);
+}
+
+function jsonObject(text: string, source: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`failed to parse JSON from ${source}: ${(err as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`${source} must hold a JSON object`);
+  }
+  return parsed as Record<string, unknown>;
 }
 
 /** `k=v` pairs of a repeatable flag (`-metadata=team=ops`, `-options=version=2`). */

@@ -38,7 +38,7 @@ async function main(argv: string[], io: CommandIO): Promise<number> {
   try {
     if (!first) throw new UsageError(`no command given\n\n${usage()}`);
     // Before the command only -help and -version are flags.
-    if (!isVersionFlag(first)) parseArgs([first], NO_FLAGS, usage());
+    if (!isVersionFlag(first)) parseArgs([first], NO_FLAGS, 'Run "ward -help" for the commands.');
     const found = findCommand(isVersionFlag(first) ? ['version', ...argv.slice(1)] : argv);
     if (!found) {
       const words = argv.filter((a) => !a.startsWith('-'));
@@ -55,7 +55,7 @@ async function main(argv: string[], io: CommandIO): Promise<number> {
     const command = await found.load();
     const rest = isVersionFlag(first) ? argv.slice(1) : argv.slice(found.words);
     // The shared parser decides: `-h` as a flag's value (`-field -h`) is a value, not a help request.
-    if (parseArgs(rest, command.flags, command.help()).isHelp) {
+    if (parseArgs(rest, command.flags, `Run "ward ${command.name} -help" for the options and an example.`).isHelp) {
       io.runtime.stdout.write(command.help());
       return 0;
     }

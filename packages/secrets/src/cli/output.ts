@@ -38,10 +38,12 @@ export function createOutput(write: (s: string) => void, format: string, field: 
   // Whatever JSON would print, YAML prints the same value as YAML.
   const json = (value: unknown) =>
     write(format === 'yaml' ? stringifyYaml(value ?? null) : `${JSON.stringify(value, null, 2)}\n`);
-  const pick = (values: Record<string, unknown>) => {
+  // `-field` looks in `values`, then in `fallback` (a secret's top-level fields: `-field=lease_id`).
+  const pick = (values: Record<string, unknown>, fallback?: Record<string, unknown>) => {
     if (field === undefined) return false;
-    if (!Object.hasOwn(values, field)) throw new CliError(`Field "${field}" not present in secret`, 1);
-    const v = values[field];
+    const source = Object.hasOwn(values, field) ? values : fallback && Object.hasOwn(fallback, field) ? fallback : null;
+    if (!source) throw new CliError(`Field "${field}" not present in secret`, 1);
+    const v = source[field];
     write(`${typeof v === 'string' ? v : format === 'table' ? formatValue(v) : JSON.stringify(v)}\n`);
     return true;
   };
@@ -63,8 +65,10 @@ export function createOutput(write: (s: string) => void, format: string, field: 
     format,
     secret(secret) {
       if (secret.wrap_info) return wrapped(secret, secret.wrap_info);
-      const data = (secret.data ?? {}) as Record<string, unknown>;
-      if (pick(data)) return;
+      const top = secret as unknown as Record<string, unknown>;
+      // An answer that is not a secret (sys/health, sys/leader) has its fields at the top level.
+      const data = (secret.data ?? topLevelFields(top)) as Record<string, unknown>;
+      if (pick(data, top)) return;
       if (format !== 'table') return json(secret);
       table({ ...leaseFields(secret), ...data });
       for (const w of secret.warnings ?? []) write(`\nWARNING! ${w}\n`);
@@ -119,7 +123,24 @@ export function createOutput(write: (s: string) => void, format: string, field: 
   };
 }
 
-/** The auth table of the established CLI (`token`, `token_accessor`, …). */
+/** The envelope's own fields, which a secret's table shows as lease rows or not at all. */
+const ENVELOPE_FIELDS = new Set([
+  'request_id',
+  'lease_id',
+  'lease_duration',
+  'renewable',
+  'data',
+  'wrap_info',
+  'warnings',
+  'auth',
+  'mount_type',
+]);
+
+/** What an answer without `data` holds besides the envelope, as the established CLI's table shows it. */
+function topLevelFields(answer: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(answer).filter(([k]) => !ENVELOPE_FIELDS.has(k)));
+}
+
 /** The established names of a wrapped answer's fields (`-field=wrapping_token`). */
 function wrapFields(w: WrapInfo): Record<string, unknown> {
   return {
@@ -132,6 +153,7 @@ function wrapFields(w: WrapInfo): Record<string, unknown> {
   };
 }
 
+/** The auth table of the established CLI (`token`, `token_accessor`, …). */
 function authFields(a: SecretAuth): Record<string, unknown> {
   return {
     token: a.client_token,

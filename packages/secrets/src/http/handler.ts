@@ -19,6 +19,7 @@ import {
   splitTarget,
   wrapTtlHeader,
 } from './logical-request.js';
+import { rawRouteHelp } from './raw-help.js';
 import { closeAfterResponse } from './read-body.js';
 import { readRequestData } from './request-body.js';
 import { checkRequestHeader } from './request-header.js';
@@ -110,6 +111,8 @@ async function serve(
     return sendText(res, answer.status, answer.contentType, answer.body);
   }
   const raw = RAW_ROUTES.get(path);
+  const rawHelp = raw && req.method === 'GET' && url.query.get('help') ? rawRouteHelp(path) : undefined;
+  if (rawHelp) return sendJson(res, 200, rawHelp);
   if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.query, body: () => readData(o, req) });
   if (o.core.isStandby() && !o.core.isPerformanceStandby()) return forwardRequest(o, req, res, path);
   if (req.method === 'HEAD') throw new UnsupportedOperationError('');

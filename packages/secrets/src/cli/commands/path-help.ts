@@ -10,7 +10,8 @@ export const pathHelpCommand = defineCommand({
   args: { min: 1, max: 1 },
   async run({ args: [path = ''] }, { client, out }) {
     const help = await client.help(path);
-    out.text(help.help, help);
+    // Help is text from the server; an answer without it (an older server) says so instead of failing.
+    out.text(help.help ?? `No help available for ${path}`, help);
     return undefined;
   },
 });

@@ -36,7 +36,7 @@ export const proxyCommand: Command = {
   flags: PROXY_FLAGS,
   async execute(argv) {
     try {
-      const args = parseArgs(argv, PROXY_FLAGS, PROXY_HELP);
+      const args = parseArgs(argv, PROXY_FLAGS, 'Run "ward proxy -help" for the options.');
       if (args.args.length > 0) throw new UsageError(`unexpected argument: ${args.args[0]}\n\n${PROXY_HELP}`);
       await runProxy(flagValue(args, 'config'), flagValue(args, 'log-level'), flagValue(args, 'log-format'));
     } catch (err) {

@@ -11,7 +11,7 @@ export const serverCommand: Command = {
   flags: SERVER_FLAGS,
   async execute(argv, { runtime }) {
     try {
-      const args = parseArgs(argv, SERVER_FLAGS, SERVER_HELP);
+      const args = parseArgs(argv, SERVER_FLAGS, 'Run "ward server -help" for the options.');
       if (args.args.length > 0) throw new UsageError(`unexpected argument: ${args.args[0]}\n\n${SERVER_HELP}`);
       await runServer(args, runtime.env, runtime.stdout);
     } catch (err) {
