@@ -57,7 +57,7 @@ describe('ward operator migrate', () => {
     );
     const target = startWard(['server', `-config=${config}`]);
     wards.push(target);
-    const [, targetUrl = ''] = await target.waitFor(/listening: url=(http:\/\/\S+)/);
+    const [, targetUrl = ''] = await target.waitFor(/listening: url=(http:\/\/\S+)/, 60_000);
     assert.equal((await request(targetUrl, 'GET', 'sys/init')).body.initialized, true);
     const unsealed = await request(targetUrl, 'PUT', 'sys/unseal', { body: { key: source.unsealKey } });
     assert.equal(unsealed.body.sealed, false);

@@ -42,7 +42,7 @@ export interface WardServer {
 export async function buildServer(deps: ServerDeps): Promise<WardServer> {
   const { config, clock, random, logger } = deps;
   const metrics = createServerMetrics(config.telemetry ?? { disableHostname: false, prometheusRetentionSeconds: 0 });
-  const storage = openStorage(config.storage);
+  const storage = await openStorage(config.storage);
   const physical = metrics.timeStorage(storage.backend);
   let bound: ListenerAddress[] = [];
   const ha = storage.ha

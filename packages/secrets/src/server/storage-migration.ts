@@ -52,8 +52,14 @@ function oneBlock(value: unknown, what: string): StorageConfig {
  * destination unseals with the source's keys. Returns how many entries were copied.
  */
 export async function migrateStorage(config: MigrationConfig, options: { startKey?: string } = {}): Promise<number> {
-  const source = openStorage(config.source).backend;
-  const destination = openStorage(config.destination).backend;
+  const source = (await openStorage(config.source)).backend;
+  const destination = await openStorage(config.destination).then(
+    (opened) => opened.backend,
+    async (err) => {
+      await source.close();
+      throw err;
+    },
+  );
   try {
     if ((await destination.list('')).length > 0) {
       throw new InvalidRequestError(

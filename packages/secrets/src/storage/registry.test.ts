@@ -10,11 +10,11 @@ import { SqliteStorage } from './sqlite/index.js';
 
 describe('storage registry', () => {
   it('opens the backend a configuration block names', async () => {
-    assert.ok(openStorage(parseStorageBlock('inmem', {})).backend instanceof InmemStorage);
+    assert.ok((await openStorage(parseStorageBlock('inmem', {}))).backend instanceof InmemStorage);
     const dir = mkdtempSync(join(tmpdir(), 'ward-registry-'));
     try {
       const config = parseStorageBlock('sqlite', { path: join(dir, 'ward.db') });
-      const opened = openStorage(config);
+      const opened = await openStorage(config);
       assert.ok(opened.backend instanceof SqliteStorage);
       assert.equal(opened.ha, undefined);
       assert.equal(describeStorage(config), `sqlite (path: ${join(dir, 'ward.db')})`);
@@ -25,10 +25,10 @@ describe('storage registry', () => {
   });
 
   it('gives HA only when the block enables it', async () => {
-    const plain = openStorage(parseStorageBlock('etcd', { address: 'http://127.0.0.1:1' }));
+    const plain = await openStorage(parseStorageBlock('etcd', { address: 'http://127.0.0.1:1' }));
     assert.equal(plain.ha, undefined);
     await plain.backend.close();
-    const shared = openStorage(parseStorageBlock('etcd', { address: 'http://127.0.0.1:1', ha_enabled: 'true' }));
+    const shared = await openStorage(parseStorageBlock('etcd', { address: 'http://127.0.0.1:1', ha_enabled: 'true' }));
     assert.ok(shared.ha);
     await shared.backend.close();
   });

@@ -59,9 +59,9 @@ export function parseStorageBlock(type: string, block: StorageBlock): StorageCon
 }
 
 /** Opens the store a configuration names. */
-export function openStorage(config: StorageConfig): OpenedStorage {
+export async function openStorage(config: StorageConfig): Promise<OpenedStorage> {
   const kind = storageType(config.type);
-  const backend = kind.create(config.settings);
+  const backend = await kind.create(config.settings);
   return { backend, ha: kind.ha?.(backend, config.settings) };
 }
 

@@ -23,8 +23,12 @@ export interface StorageType<S = unknown, B extends StorageBackend = StorageBack
   readonly keys: readonly string[];
   /** Validates a block whose keys are all in `keys`; throws an `InvalidRequestError` naming the key at fault. */
   parse(block: StorageBlock): S;
-  /** Opens the store (reading any files the settings name). */
-  create(settings: S): B;
+  /**
+   * Opens the store (reading any files the settings name). A store that needs a connection or a
+   * repair first resolves once it can be used, and rejects with a `StorageUnusableError` saying
+   * why it cannot (an unreachable database), so the server stops at start with that one line.
+   */
+  create(settings: S): B | Promise<B>;
   /** What the start banner shows after the type, `path: /var/lib/ward` say; `undefined` for nothing. */
   describe(settings: S): string | undefined;
   /** HA on this store, when the settings enable it (`ha_enabled`); absent for a kind that has none. */

@@ -1,5 +1,6 @@
 import { LogicalError } from '../../logical/errors.js';
 import { loadMigrationConfig, migrateStorage } from '../../server/storage-migration.js';
+import { StorageUnusableError } from '../../storage/index.js';
 import { CliError, defineCommand, flag } from '../command.js';
 import { UsageError } from '../flags.js';
 
@@ -28,7 +29,8 @@ export const operatorMigrateCommand = defineCommand({
       const copied = await migrateStorage(await loadMigrationConfig(flags.config), { startKey: flags.start });
       out.success(`All of the keys have been migrated (${copied}).`);
     } catch (err) {
-      if (err instanceof LogicalError) throw new CliError(err.message, 1);
+      // A bad file or an unusable store: one line and exit 1, as `ward server` reports them.
+      if (err instanceof LogicalError || err instanceof StorageUnusableError) throw new CliError(err.message, 1);
       throw err;
     }
     return undefined;

@@ -2,6 +2,7 @@ import { link, mkdir, open, readdir, readFile, readlink, rename, rm, rmdir, syml
 import { join, resolve } from 'node:path';
 import { InternalError } from '../../logical/errors.js';
 import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from '../storage.js';
+import { StorageUnusableError } from '../storage-errors.js';
 import { makeDirDurably, removeFileDurably, syncDir, writeFileDurably } from './durable-fs.js';
 import { decodeJournal, encodeJournal } from './file-journal.js';
 import { keyLocation, prefixDirs } from './file-layout.js';
@@ -41,6 +42,18 @@ export class FileStorage implements StorageBackend {
     this.#ready = this.#open();
     // Every operation awaits #ready and reports a failed open itself.
     this.#ready.catch(() => {});
+  }
+
+  /** A store whose directory is usable and repaired; one that is not is a `StorageUnusableError` naming it. */
+  static async open(options: FileStorageOptions): Promise<FileStorage> {
+    const storage = new FileStorage(options);
+    try {
+      await storage.#ready;
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new StorageUnusableError(`storage "file": cannot use ${storage.#root}: ${reason}`, { cause: err });
+    }
+    return storage;
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {

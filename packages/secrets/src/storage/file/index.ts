@@ -8,6 +8,6 @@ export { FileStorage, type FileStorageOptions } from './file.js';
 export const fileStorage = defineStorage({
   keys: ['path'],
   parse: (block): FileStorageOptions => ({ path: new BlockValues('file', block).requiredText('path') }),
-  create: (options) => new FileStorage(options),
+  create: (options) => FileStorage.open(options),
   describe: (options) => `path: ${options.path}`,
 });

@@ -1,7 +1,7 @@
 import { defineStorage } from '../storage-type.js';
 import { PostgresStorage } from './postgresql.js';
 import { PostgresChangeFeed } from './postgresql-change-feed.js';
-import { POSTGRES_KEYS, parsePostgresConfig } from './postgresql-config.js';
+import { POSTGRES_KEYS, parsePostgresConfig, redactedUrl } from './postgresql-config.js';
 import { PostgresHaLock } from './postgresql-lock.js';
 
 export { PostgresStorage } from './postgresql.js';
@@ -16,7 +16,7 @@ const LOCK_KEY = 'core/lock';
 export const postgresqlStorage = defineStorage({
   keys: POSTGRES_KEYS,
   parse: (block) => parsePostgresConfig(block),
-  create: (config) => new PostgresStorage(config),
+  create: (config) => PostgresStorage.open(config),
   describe: (config) => `connection_url: ${redactedUrl(config.connectionUrl)}, table: ${config.table}`,
   ha: (backend, config) =>
     config.haEnabled
@@ -33,14 +33,3 @@ export const postgresqlStorage = defineStorage({
         }
       : undefined,
 });
-
-/** The banner shows where the database is, never its password. */
-function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = 'redacted';
-    return parsed.toString();
-  } catch {
-    return 'postgres://…';
-  }
-}

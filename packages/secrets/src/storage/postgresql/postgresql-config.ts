@@ -55,3 +55,14 @@ export function parsePostgresConfig(block: StorageBlock, env: NodeJS.ProcessEnv 
     lockTtlSeconds: v.seconds('lock_ttl', DEFAULT_LOCK_TTL_SECONDS, LOCK_TTL_RANGE),
   };
 }
+
+/** Where the database is, never its password (for the banner and errors). */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = 'redacted';
+    return parsed.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { InternalError } from '../../logical/errors.js';
 import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from '../storage.js';
-import type { PostgresConfig } from './postgresql-config.js';
+import { StorageUnusableError } from '../storage-errors.js';
+import { type PostgresConfig, redactedUrl } from './postgresql-config.js';
 import { createSchema, type PostgresNames, postgresNames, splitKey } from './postgresql-schema.js';
 import { openPostgresSnapshot } from './postgresql-snapshot.js';
 
@@ -44,6 +45,25 @@ export class PostgresStorage implements StorageBackend {
       }
     });
     this.#ready.catch(() => {});
+  }
+
+  /**
+   * A store whose connection works and whose tables exist; a database that cannot be reached or
+   * used is a `StorageUnusableError` naming it (without its password) and the reason.
+   */
+  static async open(config: PostgresConfig): Promise<PostgresStorage> {
+    const storage = new PostgresStorage(config);
+    try {
+      await storage.opened();
+    } catch (err) {
+      await storage.close().catch(() => {});
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new StorageUnusableError(
+        `storage "postgresql": cannot use the database at ${redactedUrl(config.connectionUrl)}: ${reason}`,
+        { cause: err },
+      );
+    }
+    return storage;
   }
 
   /** Resolves once the connection works and the tables exist (every operation waits for it). */
