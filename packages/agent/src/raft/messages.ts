@@ -39,6 +39,8 @@ export interface AppendRequest {
   state?: unknown;
   /** The leader's cluster (see `ClusterMeta`). */
   clusterId?: string;
+  /** The leader's state holds nothing a user wrote (it decides which of two empty clusters joins the other). */
+  isBlank?: boolean;
 }
 
 export interface AppendReply {

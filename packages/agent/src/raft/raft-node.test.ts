@@ -153,6 +153,31 @@ describe('raft cluster identity (issue 28 point 1)', () => {
     assert.ok(x.raft.isLeader);
   });
 
+  it('merges two empty single-server clusters into one, whichever is joined to which', async () => {
+    for (const [x, y] of [
+      ['p', 'q'],
+      ['q', 'p'],
+    ] as const) {
+      const one = new Cluster([x]);
+      const two = new Cluster([y]);
+      await one.timeToAgreedLeader(2000);
+      await two.timeToAgreedLeader(2000);
+      one.merge(two);
+      // Each pool keeps its own clock: run both.
+      await Promise.all([one.run(5000), two.run(5000)]);
+      const leaders = one.leaders();
+      assert.equal(leaders.length, 1, `${x}+${y}: one leader`);
+      assert.deepEqual(
+        leaders[0]!
+          .voters()
+          .map((p) => p.id)
+          .sort(),
+        ['p', 'q'],
+      );
+      for (const n of one.live()) assert.equal(n.raft.leader?.id, leaders[0]!.leader!.id);
+    }
+  });
+
   it('takes in a blank server: first the state, then a vote', async () => {
     const ours = new Cluster(['a', 'b', 'c']);
     await ours.timeToAgreedLeader(2000);

@@ -144,7 +144,10 @@ export class RaftNode {
   handleAppend(req: AppendRequest): AppendReply {
     const meta = this.o.fsm.cluster();
     const isStranger = meta !== undefined && (req.clusterId !== meta.id || !meta.voters.includes(req.leaderId));
-    const isJoining = this.#canJoin(meta) && (isStranger || req.term < this.term);
+    // Of two empty clusters joined together, the one with the smaller id gives way (both
+    // giving way at once would leave two non-voters and no leader).
+    const isYielding = !req.isBlank || meta === undefined || (req.clusterId ?? '') > meta.id;
+    const isJoining = this.#canJoin(meta) && isYielding && (isStranger || req.term < this.term);
     if (isStranger && !isJoining) {
       this.#logRefusal(
         `leader:${req.leaderId}`,

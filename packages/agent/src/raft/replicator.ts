@@ -140,6 +140,7 @@ export class Replicator {
         commitIndex: this.#commitIndex(),
         state: isBehind ? this.o.fsm.snapshot() : undefined,
         clusterId: this.o.clusterId(),
+        isBlank: this.o.fsm.isBlank(),
       })
       .then(
         (reply) => this.#onReply(peer, f, reply),

@@ -62,5 +62,6 @@ export function parseAppendRequest(a: Record<string, unknown>): AppendRequest {
     commitIndex: int(a.commitIndex, 'commitIndex'),
     state: a.state,
     clusterId: optionalStr(a.clusterId, 'clusterId'),
+    isBlank: a.isBlank === true,
   };
 }
