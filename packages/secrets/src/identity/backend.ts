@@ -1,6 +1,7 @@
 import type { IdentityStore } from '../core/identity/index.js';
 import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
 import type { AuthMountInfo, IdentityDeps } from './deps.js';
+import { OIDC_UNAUTHENTICATED, pathsOidc } from './oidc/index.js';
 import { pathEntities } from './path-entities.js';
 import { pathEntityAlias } from './path-entity-alias.js';
 import { pathEntityMerge } from './path-entity-merge.js';
@@ -43,6 +44,8 @@ export function createIdentityBackend(ctx: BackendContext, deps: IdentityBackend
       ...pathMfaTotpMethods(d),
       pathLookupEntity(d),
       pathLookupGroup(d),
+      ...pathsOidc({ clock: ctx.clock, random: ctx.random }),
     ],
+    specialPaths: { unauthenticated: OIDC_UNAUTHENTICATED },
   });
 }

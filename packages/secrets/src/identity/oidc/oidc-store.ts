@@ -1,0 +1,39 @@
+import type { JWK } from 'jose';
+import { getJson, putJson, type Storage } from '../../logical/storage.js';
+
+/** A signing key's generations: the current one signs, the previous ones verify until they expire. */
+export interface NamedKey {
+  algorithm: string;
+  allowed_client_ids: string[];
+  /** Seconds. */
+  rotation_period: number;
+  verification_ttl: number;
+  /** Newest first; `private` only on the current one. */
+  generations: Array<{ kid: string; public: JWK; private?: JWK; expires_at_ms: number }>;
+}
+
+export interface OidcRole {
+  key: string;
+  template: string;
+  client_id: string;
+  /** Seconds. */
+  ttl: number;
+}
+
+export const oidcStore = {
+  issuer: async (s: Storage) => (await getJson<{ issuer: string }>(s, 'oidc/config'))?.issuer ?? '',
+  putIssuer: (s: Storage, issuer: string) => putJson(s, 'oidc/config', { issuer }),
+  key: (s: Storage, name: string) => getJson<NamedKey>(s, `oidc/key/${name}`),
+  putKey: (s: Storage, name: string, k: NamedKey) => putJson(s, `oidc/key/${name}`, k),
+  deleteKey: (s: Storage, name: string) => s.delete(`oidc/key/${name}`),
+  keys: (s: Storage) => s.list('oidc/key/'),
+  role: (s: Storage, name: string) => getJson<OidcRole>(s, `oidc/role/${name}`),
+  putRole: (s: Storage, name: string, r: OidcRole) => putJson(s, `oidc/role/${name}`, r),
+  deleteRole: (s: Storage, name: string) => s.delete(`oidc/role/${name}`),
+  roles: (s: Storage) => s.list('oidc/role/'),
+};
+
+/** `<issuer>/v1/identity/oidc`: the `iss` of every token and the discovery base. */
+export function issuerUrl(issuer: string): string {
+  return `${issuer.replace(/\/+$/, '')}/v1/identity/oidc`;
+}

@@ -1,0 +1,92 @@
+import type { Clock } from '@ward/base';
+import { compactVerify, createLocalJWKSet, decodeJwt, errors, importJWK, SignJWT } from 'jose';
+import { definePath, field, type PathDefinition } from '../../framework/index.js';
+import { InvalidRequestError } from '../../logical/errors.js';
+import type { Storage } from '../../logical/storage.js';
+import { issuerUrl, type NamedKey, oidcStore } from './oidc-store.js';
+
+/** Every key generation still verifying, as the public JWKS shows them. */
+export async function publicKeys(storage: Storage, nowMs: number) {
+  const keys = [];
+  for (const name of await oidcStore.keys(storage)) {
+    const key = await oidcStore.key(storage, name);
+    for (const g of key?.generations ?? []) if (g.expires_at_ms > nowMs) keys.push(g.public);
+  }
+  return { keys };
+}
+
+const allows = (key: NamedKey, clientId: string) =>
+  key.allowed_client_ids.includes('*') || key.allowed_client_ids.includes(clientId);
+
+/** `oidc/token/:name` (a signed id token for the caller's entity) and `oidc/introspect`. */
+export function pathOidcToken(d: { clock: Clock }): PathDefinition[] {
+  return [
+    definePath({
+      pattern: 'oidc/token/:name',
+      fields: { name: field.path({ description: 'The role.' }) },
+      operations: {
+        read: {
+          summary: 'Issue an identity token for the caller’s entity.',
+          handler: async ({ storage, data, req }) => {
+            const role = await oidcStore.role(storage, data.name);
+            if (!role) throw new InvalidRequestError(`role "${data.name}" not found`);
+            const key = await oidcStore.key(storage, role.key);
+            const signing = key?.generations[0];
+            if (!key || !signing?.private) throw new InvalidRequestError(`key "${role.key}" not found`);
+            if (!allows(key, role.client_id))
+              throw new InvalidRequestError(
+                `the key "${role.key}" does not list the client ID of the role "${data.name}" as an allowed client ID`,
+              );
+            const entityId = req.caller?.entityId ?? '';
+            if (!entityId) throw new InvalidRequestError("no entity associated with the request's token");
+            const now = Math.floor(d.clock.now() / 1000);
+            const token = await new SignJWT({ namespace: 'root' })
+              .setProtectedHeader({ alg: key.algorithm, kid: signing.kid })
+              .setIssuer(issuerUrl(await oidcStore.issuer(storage)))
+              .setSubject(entityId)
+              .setAudience(role.client_id)
+              .setIssuedAt(now)
+              .setExpirationTime(now + role.ttl)
+              .sign(await importJWK(signing.private, key.algorithm));
+            return { data: { client_id: role.client_id, token, ttl: role.ttl } };
+          },
+        },
+      },
+      help: {
+        synopsis: 'Generate an identity token.',
+        description: 'iss <issuer>/v1/identity/oidc, sub the entity id, aud the role’s client_id.',
+      },
+    }),
+    definePath({
+      pattern: 'oidc/introspect',
+      fields: {
+        token: field.string({ description: 'The token to check.' }),
+        client_id: field.string({ description: 'The audience it must have, if given.' }),
+      },
+      operations: {
+        update: {
+          summary: 'Check a token’s signature and validity.',
+          handler: async ({ storage, data }) => {
+            if (!data.token) throw new InvalidRequestError('missing token');
+            const inactive = (error: string) => ({ data: { active: false, error } });
+            try {
+              await compactVerify(data.token, createLocalJWKSet(await publicKeys(storage, d.clock.now())));
+            } catch (err) {
+              if (err instanceof errors.JOSEError) return inactive(`error validating signature: ${err.message}`);
+              throw err;
+            }
+            const claims = decodeJwt(data.token);
+            if (typeof claims.exp === 'number' && claims.exp * 1000 < d.clock.now())
+              return inactive('token is expired');
+            if (data.client_id && claims.aud !== data.client_id) return inactive('client_id is not an audience claim');
+            return { data: { active: true } };
+          },
+        },
+      },
+      help: {
+        synopsis: 'Introspect an identity token.',
+        description: 'active: true when the signature, expiry and audience hold.',
+      },
+    }),
+  ];
+}
