@@ -12,6 +12,7 @@ import { createDatabaseBackend } from './engines/database/backend.js';
 import { createKvBackend } from './engines/kv/backend.js';
 import { createLdapBackend } from './engines/ldap/index.js';
 import { createPkiBackend } from './engines/pki/backend.js';
+import { createSshBackend } from './engines/ssh/backend.js';
 import { createTotpBackend } from './engines/totp/backend.js';
 import { createTransitBackend } from './engines/transit/backend.js';
 
@@ -27,6 +28,7 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
     // The established plugin's name for the same engine.
     ['openldap', createLdapBackend],
     ['pki', createPkiBackend],
+    ['ssh', createSshBackend],
     ['totp', createTotpBackend],
     ['transit', createTransitBackend],
   ]),

@@ -46,8 +46,11 @@ describe('field.bool', () => {
     for (const raw of [true, 'true', 'TRUE', 'True', 't', 'T', '1', 1]) assert.equal(f.parse(raw, 'f'), true);
     for (const raw of [false, 'false', 'FALSE', 'False', 'f', 'F', '0', 0]) assert.equal(f.parse(raw, 'f'), false);
   });
+  it('reads an empty string as false, as the established weak decoding does (hvac sends "" for unset flags)', () => {
+    assert.equal(f.parse('', 'f'), false);
+  });
   it('refuses anything else', () => {
-    for (const raw of ['yes', 'on', '', 2, [], {}]) assertRefused(f, raw);
+    for (const raw of ['yes', 'on', 2, [], {}]) assertRefused(f, raw);
   });
 });
 

@@ -81,7 +81,8 @@ function parseBool(raw: unknown, name: string): boolean {
   if (typeof raw === 'boolean') return raw;
   if (typeof raw === 'number' && (raw === 0 || raw === 1)) return raw === 1;
   if (typeof raw === 'string' && TRUE_TEXT.has(raw)) return true;
-  if (typeof raw === 'string' && FALSE_TEXT.has(raw)) return false;
+  // An empty string is false, as the established servers' weak decoding reads it (hvac sends `""` for unset flags).
+  if (typeof raw === 'string' && (raw === '' || FALSE_TEXT.has(raw))) return false;
   throw conversionError(name, `expected a boolean, got ${describe(raw)}`);
 }
 
