@@ -1,5 +1,6 @@
 import type { SystemCore } from '../core/system-core.js';
 import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
+import { createCancelGuard } from './ceremony-guard.js';
 import { AUDIT_ROOT_PATHS, pathAudit } from './path-audit.js';
 import { pathCapabilities } from './path-capabilities.js';
 import { pathConfigCors } from './path-cors.js';
@@ -25,12 +26,13 @@ import { pathWrapping, WRAPPING_UNAUTHENTICATED_PATHS } from './path-wrapping.js
 
 /** Paths only the root namespace's `sys/` has: they act on the whole server. */
 function rootOnlyPaths(sys: SystemCore) {
+  const guard = createCancelGuard(sys.policies(), sys.tokenPolicyResolver());
   return [
     ...pathSnapshotAuto(),
     ...pathSealAndKeys(sys),
     ...pathHa(sys),
-    ...pathRekey(sys.sealKeys),
-    ...pathGenerateRoot(sys.sealKeys),
+    ...pathRekey(sys.sealKeys, guard),
+    ...pathGenerateRoot(sys.sealKeys, guard),
     ...pathLeases(sys.expiration),
     ...pathAudit(sys.audit),
     pathConfigCors(sys.cors),

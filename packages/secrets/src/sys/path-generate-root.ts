@@ -1,9 +1,10 @@
 import type { SealKeyAdmin } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
+import type { CancelGuard } from './ceremony-guard.js';
 import { bare, keyFields, requireKey } from './path-rekey.js';
 
 /** `sys/generate-root/*`: a new root token from a threshold of unseal shares. */
-export function pathGenerateRoot(keys: SealKeyAdmin): PathDefinition[] {
+export function pathGenerateRoot(keys: SealKeyAdmin, guard: CancelGuard): PathDefinition[] {
   const { rootGeneration } = keys;
   return [
     definePath({
@@ -24,7 +25,8 @@ export function pathGenerateRoot(keys: SealKeyAdmin): PathDefinition[] {
         },
         delete: {
           summary: 'Cancel the generation; shares submitted so far are forgotten.',
-          handler: async () => {
+          handler: async ({ req }) => {
+            await guard(req, 'sys/generate-root/attempt', (await rootGeneration.status()).progress > 0);
             rootGeneration.cancel();
             return undefined;
           },

@@ -2,6 +2,7 @@ import type { RekeyAdmin, SealKeyAdmin } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
+import type { CancelGuard } from './ceremony-guard.js';
 
 /** These answer without the envelope, as established clients read them (`result["nonce"]`). */
 export const bare = (body: unknown): LogicalResponse => ({ raw: { status: 200, body } });
@@ -18,7 +19,7 @@ export function requireKey(key: string | undefined): string {
 }
 
 /** `sys/rekey/*` (the unseal shares; the root key stays) and `sys/rekey-recovery-key/*` (an auto seal's recovery shares). */
-export function pathRekey(keys: SealKeyAdmin): PathDefinition[] {
+export function pathRekey(keys: SealKeyAdmin, guard: CancelGuard): PathDefinition[] {
   const unseal = () => {
     if (keys.isRecoverySeal) {
       throw new InvalidRequestError(
@@ -31,10 +32,18 @@ export function pathRekey(keys: SealKeyAdmin): PathDefinition[] {
     if (!keys.rekeyRecovery) throw new InvalidRequestError('recovery keys not supported');
     return keys.rekeyRecovery;
   };
-  return [...rekeyPaths('rekey', unseal, 'unseal'), ...rekeyPaths('rekey-recovery-key', recovery, 'recovery')];
+  return [
+    ...rekeyPaths('rekey', unseal, 'unseal', guard),
+    ...rekeyPaths('rekey-recovery-key', recovery, 'recovery', guard),
+  ];
 }
 
-function rekeyPaths(prefix: string, target: () => RekeyAdmin, what: 'unseal' | 'recovery'): PathDefinition[] {
+function rekeyPaths(
+  prefix: string,
+  target: () => RekeyAdmin,
+  what: 'unseal' | 'recovery',
+  guard: CancelGuard,
+): PathDefinition[] {
   const rekey = {
     status: () => target().status(),
     start: (o: Parameters<RekeyAdmin['start']>[0]) => target().start(o),
@@ -75,7 +84,11 @@ function rekeyPaths(prefix: string, target: () => RekeyAdmin, what: 'unseal' | '
         },
         delete: {
           summary: 'Cancel the rekey; shares submitted so far are forgotten.',
-          handler: async () => {
+          handler: async ({ req }) => {
+            const status = await rekey.status();
+            // A rekey awaiting verification has handed out its new shares: cancelling throws them away.
+            const hasProgress = status.progress > 0 || 'verification_nonce' in status;
+            await guard(req, `sys/${prefix}/init`, hasProgress);
             rekey.cancel();
             return undefined;
           },
@@ -110,7 +123,10 @@ function rekeyPaths(prefix: string, target: () => RekeyAdmin, what: 'unseal' | '
         },
         delete: {
           summary: 'Restart the verification with a new nonce.',
-          handler: async () => bare(rekey.restartVerification()),
+          handler: async ({ req }) => {
+            await guard(req, `sys/${prefix}/verify`, rekey.verifyStatus().progress > 0);
+            return bare(rekey.restartVerification());
+          },
         },
       },
       help: {
