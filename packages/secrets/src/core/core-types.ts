@@ -4,6 +4,7 @@ import type { HaOptions } from './ha/index.js';
 import type { BuiltinBackends } from './namespaces/builtin-mounts.js';
 import type { ManagedKeyLookup } from './router/managed-key-access.js';
 import type { BackendCatalog, MountInput } from './router/mounts.js';
+import type { SystemTtls } from './router/system-ttls.js';
 import type { SealSetup } from './seal/index.js';
 import type { MetricsReport } from './system-core.js';
 
@@ -38,6 +39,10 @@ export interface CoreDeps {
   seal?: SealSetup;
   /** Several servers share the storage: an unsealed server is standby until it holds the HA lock. */
   ha?: HaOptions;
+  /** `default_lease_ttl` and `max_lease_ttl` of the configuration; the established 768h each without. */
+  systemTtls?: SystemTtls;
+  /** `cluster_name` of the configuration: the name a newly initialised cluster takes (one is generated without). */
+  clusterName?: string;
 }
 
 export const NO_METRICS: MetricsReport = {

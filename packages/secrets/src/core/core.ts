@@ -13,6 +13,7 @@ import { NamespaceServices } from './namespaces/namespace-services.js';
 import { handleRequest } from './request-handling.js';
 import { MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
+import { ESTABLISHED_SYSTEM_TTLS, type SystemTtls } from './router/system-ttls.js';
 import { Scheduler } from './scheduler/index.js';
 import { type Migration, SealKeys } from './seal/index.js';
 import { serverControls } from './server-controls.js';
@@ -103,6 +104,7 @@ export class Core {
       revokeUnder: (mountPoint) => this.expiration.revokePrefix(mountPoint),
       namespacePath: (id) => this.#namespacePath(id),
       managedKeys: deps.managedKeys,
+      systemTtls: deps.systemTtls,
     });
   }
 
@@ -158,7 +160,8 @@ export class Core {
     let rootToken: string;
     try {
       await putJson(this.barrier, 'core/cluster', {
-        cluster_name: `vault-cluster-${randomUuid(this.deps.random).slice(0, 8)}`,
+        // As established, a configured name is taken once, when the cluster is created.
+        cluster_name: this.deps.clusterName || `vault-cluster-${randomUuid(this.deps.random).slice(0, 8)}`,
         cluster_id: randomUuid(this.deps.random),
       } satisfies ClusterInfo);
       await this.tokens.setup();
@@ -398,6 +401,10 @@ export class Core {
 
   get version(): string {
     return this.deps.version;
+  }
+
+  get systemTtls(): SystemTtls {
+    return this.deps.systemTtls ?? ESTABLISHED_SYSTEM_TTLS;
   }
 
   #newNamespaceServices(): NamespaceServices {

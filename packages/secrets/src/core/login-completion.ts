@@ -3,8 +3,8 @@ import type { LogicalRequest } from '../logical/request.js';
 import { isLoginRenewer, type LogicalResponse, type LoginGrant, type LoginRenewal } from '../logical/response.js';
 import type { Namespace } from './namespaces/namespace-store.js';
 import type { PipelineCore } from './pipeline-core.js';
-import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from './router/mounts.js';
 import type { Route } from './router/router.js';
+import { mountTtls } from './router/system-ttls.js';
 import { isAddressInCidrs } from './tokens/bound-cidrs.js';
 import { authResponse, type IssuedToken, type TokenEntry } from './tokens/index.js';
 
@@ -42,10 +42,7 @@ export async function completeLogin(
     {
       path: site.path,
       mountPoint: route.mountPoint.slice(namespace.path.length),
-      mount: {
-        defaultTtlSeconds: config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS,
-        maxTtlSeconds: config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
-      },
+      mount: mountTtls(config, core.systemTtls),
       namespaceId: namespace.id,
       mountTokenType: config.token_type,
     },

@@ -2,6 +2,7 @@ import type { AuditDevices } from './audit/index.js';
 import type { ExpirationManager } from './expiration/index.js';
 import type { NamespaceServices } from './namespaces/namespace-services.js';
 import type { Router } from './router/router.js';
+import type { SystemTtls } from './router/system-ttls.js';
 import type { TokenStore } from './tokens/index.js';
 import type { ResponseWrapping } from './wrapping/index.js';
 
@@ -19,4 +20,6 @@ export interface PipelineCore {
   readonly version: string;
   /** Wraps the responses of requests that ask for it (`X-Vault-Wrap-TTL`). */
   readonly wrapping: Pick<ResponseWrapping, 'wrap'>;
+  /** `default_lease_ttl` and `max_lease_ttl`: what tokens and leases get where their mount sets none. */
+  readonly systemTtls: SystemTtls;
 }

@@ -124,6 +124,7 @@ async function completeResponse(core: PipelineCore, served: LogicalResponse, at:
       fullPath: at.fullPath,
       namespacePath: namespace.path,
       tokenAccessor: at.auth?.caller.accessor ?? '',
+      systemTtls: core.systemTtls,
     });
   }
   if (req.wrapTtlSeconds && hasEnvelope(response)) {

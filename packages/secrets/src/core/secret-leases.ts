@@ -2,8 +2,8 @@ import { formatDuration, type StoredSecret } from '../framework/index.js';
 import { InternalError } from '../logical/errors.js';
 import type { IssuedSecret, LogicalResponse } from '../logical/response.js';
 import type { ExpirationManager, LeaseEntry } from './expiration/index.js';
-import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from './router/mounts.js';
 import type { Route, Router } from './router/router.js';
+import type { SystemTtls } from './router/system-ttls.js';
 
 /** Where a secret was issued: the route that served it and the request's full path. */
 export interface SecretSite {
@@ -13,6 +13,8 @@ export interface SecretSite {
   namespacePath: string;
   /** Accessor of the caller's token: revoking the token revokes the lease. */
   tokenAccessor: string;
+  /** Where the mount sets no TTL: the configuration's `default_lease_ttl` and `max_lease_ttl`. */
+  systemTtls: SystemTtls;
 }
 
 /**
@@ -30,10 +32,13 @@ export async function leaseSecret(
   const { backend, entry } = site.route;
   const type = backend.secretType(secret.type);
   if (!type) throw new InternalError(`${backend.type}: handler issued a secret of undeclared type "${secret.type}"`);
-  const mountMax = entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS;
+  const mountMax = entry.config.max_lease_ttl || site.systemTtls.maxLeaseTtlSeconds;
   const maxTtlSeconds = Math.min(type.maxTtlSeconds || mountMax, mountMax);
   const requested =
-    secret.ttlSeconds || type.defaultTtlSeconds || entry.config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS;
+    secret.ttlSeconds ||
+    type.defaultTtlSeconds ||
+    entry.config.default_lease_ttl ||
+    site.systemTtls.defaultLeaseTtlSeconds;
   const ttlSeconds = Math.min(requested, maxTtlSeconds);
   const internal = secret.internal ?? {};
   let leaseId: string;

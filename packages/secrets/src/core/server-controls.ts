@@ -21,6 +21,7 @@ export interface ControlledCore extends PipelineCore {
 export function serverControls(core: ControlledCore): ServerControls {
   return {
     version: core.version,
+    systemTtls: core.systemTtls,
     seal: () => core.seal(),
     // A new barrier key term; data written before stays readable.
     rotateKeyring: async () => {

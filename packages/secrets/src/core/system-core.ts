@@ -13,6 +13,7 @@ export type { WrappingTokenRef } from './wrapping/index.js';
 
 import type { HaNodeReport } from './ha/index.js';
 import type { NamespaceMounts } from './router/mounts.js';
+import type { SystemTtls } from './router/system-ttls.js';
 import type { RekeyOperation, RootGeneration } from './seal/index.js';
 import type { SnapshotControls } from './snapshots.js';
 
@@ -109,6 +110,8 @@ export interface ServerControls {
   snapshots: SnapshotControls;
   /** `sys/ha-status` and `sys/step-down` (root namespace only). */
   ha: { nodes(): HaNodeReport[]; stepDown(): Promise<void> };
+  /** `default_lease_ttl` and `max_lease_ttl`: what mounts that set none inherit. */
+  systemTtls: SystemTtls;
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, isIPv6, type Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
+import { createServer as createTlsServer, type SecureVersion, type TLSSocket, type TlsOptions } from 'node:tls';
 import { InternalError, InvalidRequestError } from '../logical/errors.js';
 import { ConnectionQueue } from './connection-queue.js';
 import { listRequestBytes, type ParserError, takeBackFromHttpServer } from './list-switch.js';
@@ -27,8 +27,22 @@ const MARKER_PREFIX = 'x-ward-list-';
 export interface ListenerTlsOptions {
   cert: string | Buffer;
   key: string | Buffer;
-  /** CAs for client certificates. With it, clients are asked for a certificate but not required to send one. */
+  /**
+   * CAs for client certificates. Without `clientCerts`, giving it asks clients for a certificate
+   * without requiring one.
+   */
   ca?: string | Buffer | Array<string | Buffer>;
+  /** Lowest and highest protocol versions (Node's defaults where absent). */
+  minVersion?: SecureVersion;
+  maxVersion?: SecureVersion;
+  /** OpenSSL cipher list for TLS 1.2 and below. */
+  ciphers?: string;
+  /**
+   * `request`: ask every client for a certificate, accept any (certificate login reads it);
+   * `require`: refuse a handshake without a certificate that `ca` (or the system roots) verifies;
+   * `none`: do not ask.
+   */
+  clientCerts?: 'request' | 'require' | 'none';
 }
 
 export interface ListenerOptions {
@@ -278,13 +292,23 @@ function parseAddress(address: string): { host: string | undefined; port: number
 }
 
 /**
- * Clients are asked for a certificate but not required to send one, as the established server
- * asks by default: the `cert` auth method verifies it against its own trusted certificates.
+ * Unless told otherwise, clients are asked for a certificate but not required to send one, as the
+ * established server asks by default: the `cert` auth method verifies it against its own trusted
+ * certificates.
  */
-function tlsOptions(options: ListenerTlsOptions) {
-  const { cert, key, ca } = options;
-  const asked = { requestCert: true, rejectUnauthorized: false };
-  return ca === undefined ? { cert, key, ...asked } : { cert, key, ca, ...asked };
+function tlsOptions(options: ListenerTlsOptions): TlsOptions {
+  const { cert, key, ca, minVersion, maxVersion, ciphers } = options;
+  const clientCerts = options.clientCerts ?? 'request';
+  return {
+    cert,
+    key,
+    ...(ca === undefined ? {} : { ca }),
+    ...(minVersion ? { minVersion } : {}),
+    ...(maxVersion ? { maxVersion } : {}),
+    ...(ciphers ? { ciphers } : {}),
+    requestCert: clientCerts !== 'none',
+    rejectUnauthorized: clientCerts === 'require',
+  };
 }
 
 function describeAddress(server: NetServer, isTls: boolean): ListenerAddress {

@@ -61,8 +61,8 @@ const DEFAULT_SINK_MODE = 0o640;
 
 /** Reads and validates a proxy configuration file (HCL or JSON). */
 export async function loadProxyConfig(file: string): Promise<ProxyConfig> {
-  const { doc, text } = await readConfigFile(file);
-  return parseProxyConfig(doc, { file, text });
+  const { doc, source } = await readConfigFile(file);
+  return parseProxyConfig(doc, source);
 }
 
 /** Keys each block may hold; anything else is refused by name and line, as for the server. */
@@ -218,10 +218,17 @@ function fileSinkConfig(config: Block): FileSinkConfig {
  */
 function fileMode(value: unknown): number {
   if (value === undefined) return DEFAULT_SINK_MODE;
+  // HCL1 reads `mode = 0640` as the octal number it is; a quoted "0640" is read here.
+  if (typeof value === 'number') return checkMode(value);
   const digits = String(value);
   if (!/^0*[0-7]{1,4}$/.test(digits)) throw new InvalidRequestError(`file sink: invalid mode ${JSON.stringify(value)}`);
-  const mode = Number.parseInt(digits, 8);
-  if (mode > 0o777) throw new InvalidRequestError('file sink: mode takes permission bits only (at most 0777)');
+  return checkMode(Number.parseInt(digits, 8));
+}
+
+function checkMode(mode: number): number {
+  if (!Number.isInteger(mode) || mode < 0 || mode > 0o777) {
+    throw new InvalidRequestError('file sink: mode takes permission bits only (at most 0777)');
+  }
   return mode;
 }
 

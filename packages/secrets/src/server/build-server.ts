@@ -71,6 +71,8 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     metrics,
     ha: ha?.options,
     seal,
+    systemTtls: config.systemTtls,
+    clusterName: config.clusterName,
   });
   const autoUnsealer = new AutoUnsealer(core, { clock, logger: logger.child({ component: 'seal' }) });
   metrics.watchCore({ isSealed: () => core.isSealed(), leaseCount: () => core.expiration.count() });
@@ -116,6 +118,8 @@ async function buildListener(
     address: l.address,
     tls,
     maxRequestSize: l.maxRequestSize,
+    requestTimeoutMs: l.maxRequestDurationMs,
+    keepAliveTimeoutMs: l.idleTimeoutMs,
     handler: (req, res) => handler(req, res),
   });
   const handler = createApiHandler({

@@ -108,12 +108,108 @@ describe('server configuration file', () => {
     );
   });
 
-  it('accepts default_lease_ttl and max_lease_ttl restating the system 768h, and refuses other values', async () => {
-    // Issue 18: hvac's vault-tls.hcl sets both to "768h".
-    const ttls = (d: string, m: string) => `default_lease_ttl = "${d}"\nmax_lease_ttl = "${m}"\n`;
-    const config = await load(`backend "inmem" {}\n${listener}${ttls('768h', '768h')}`);
-    assert.equal(config.storage.type, 'inmem');
-    await assert.rejects(load(`backend "inmem" {}\n${listener}${ttls('1h', '768h')}`), { code: 'invalid_request' });
+  it('reads default_lease_ttl and max_lease_ttl as any durations, the default at most the max (issue 29)', async () => {
+    // Issue 18: hvac's vault-tls.hcl sets both to "768h"; issue 29: any value, as established.
+    const ttls = (text: string) => load(`backend "inmem" {}\n${listener}${text}`);
+    assert.deepEqual((await ttls('default_lease_ttl = "1h"\nmax_lease_ttl = "2h"\n')).systemTtls, {
+      defaultLeaseTtlSeconds: 3600,
+      maxLeaseTtlSeconds: 7200,
+    });
+    assert.deepEqual((await ttls('default_lease_ttl = "1h"\n')).systemTtls, {
+      defaultLeaseTtlSeconds: 3600,
+      maxLeaseTtlSeconds: 2_764_800,
+    });
+    assert.equal((await ttls('')).systemTtls, undefined);
+    await assert.rejects(
+      ttls('default_lease_ttl = "3h"\nmax_lease_ttl = "2h"\n'),
+      /cannot be larger than max_lease_ttl/,
+    );
+    await assert.rejects(ttls('max_lease_ttl = "2h"\n'), /default_lease_ttl \(768h0m0s\) cannot be larger/);
+  });
+
+  it('reports every problem of a file at once, in line order, each with its line (issue 29)', async () => {
+    const text = [
+      'storage "inmem" {}', // 1
+      'colour = "blue"', // 2
+      'listener "tcp" {', // 3
+      '  address = "127.0.0.1:0"', // 4
+      '  tls_disable = true', // 5
+      '  tls_min_version = "tls99"', // 6
+      '  # the listener', // 7
+      '}', // 8
+      'cluster_nmae = "x"', // 9
+      'telemetry {', // 10
+      '  statsd_adress = "x"', // 11
+      '}', // 12
+      'flavour = "mint"', // 13
+    ].join('\n');
+    const err = await load(text).then(
+      () => assert.fail('accepted'),
+      (e: Error) => e,
+    );
+    const lines = err.message.split('\n');
+    assert.equal(lines.length, 5, err.message);
+    assert.deepEqual(
+      lines.map((l) => Number(/ward\.hcl:(\d+):/.exec(l)?.[1])),
+      [2, 3, 9, 11, 13],
+    );
+    assert.match(lines[2] as string, /unknown key "cluster_nmae" at the top level; did you mean "cluster_name"\?/);
+    assert.match(lines[1] as string, /unknown TLS version "tls99"/);
+  });
+
+  it('accepts keys it does not act on with a warning naming each and its line (issue 29)', async () => {
+    const config = await load(
+      `ui = true\nstorage "inmem" {}\nplugin_directory = "/opt/plugins"\n${listener}telemetry {\n  statsite_address = "x:8125"\n}\n`,
+    );
+    const warnings = config.warnings ?? [];
+    assert.equal(warnings.length, 3, warnings.join('\n'));
+    assert.match(
+      warnings[0] as string,
+      /ward\.hcl:1: "ui" at the top level has no effect in Ward: Ward has no web UI yet/,
+    );
+    assert.match(warnings[1] as string, /ward\.hcl:3: "plugin_directory" .* no external plugins/);
+    assert.match(warnings[2] as string, /ward\.hcl:9: "statsite_address" in telemetry has no effect in Ward/);
+  });
+
+  it('reads the TLS, client-certificate and proxy settings of a listener (issue 29)', async () => {
+    const config = await load(
+      [
+        'storage "inmem" {}',
+        'listener "tcp" {',
+        '  address = "127.0.0.1:0"',
+        '  cluster_address = "127.0.0.1:8201"',
+        '  tls_cert_file = "/c.pem"',
+        '  tls_key_file = "/k.pem"',
+        '  tls_min_version = "tls13"',
+        '  tls_cipher_suites = "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"',
+        '  tls_client_ca_file = "/ca.pem"',
+        '  tls_require_and_verify_client_cert = "true"',
+        '  x_forwarded_for_authorized_addrs = "10.0.0.0/8, 192.168.1.1"',
+        '  x_forwarded_for_hop_skips = 1',
+        '  x_forwarded_for_reject_not_present = false',
+        '  proxy_protocol_behavior = "allow_authorized"',
+        '  proxy_protocol_authorized_addrs = ["127.0.0.1"]',
+        '}',
+      ].join('\n'),
+    );
+    const l = config.listeners[0];
+    assert.equal(l?.clusterAddress, '127.0.0.1:8201');
+    assert.equal(l?.tlsMinVersion, 'TLSv1.3');
+    assert.equal(l?.tlsCiphers, 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384');
+    assert.equal(l?.clientCertMode, 'require');
+    assert.deepEqual(l?.forwardedFor, {
+      authorizedCidrs: ['10.0.0.0/8', '192.168.1.1/32'],
+      hopSkips: 1,
+      rejectNotAuthorized: true,
+      rejectNotPresent: false,
+    });
+    assert.deepEqual(l?.proxyProtocol, { behavior: 'allow_authorized', authorizedCidrs: ['127.0.0.1/32'] });
+    await assert.rejects(
+      load(
+        `storage "inmem" {}\nlistener "tcp" {\n  tls_disable = true\n  tls_disable_client_certs = true\n  tls_require_and_verify_client_cert = true\n}\n`,
+      ),
+      /mutually exclusive/,
+    );
   });
 
   it('reads kms_library "pkcs11" stanzas by name, case-insensitively unique (issue 16)', async () => {

@@ -1,32 +1,28 @@
-import { readFile } from 'node:fs/promises';
-import { parse } from '@cdktf/hcl2json';
-import { configKeyLine, isLogFormat, LOG_FORMATS, LOG_LEVELS, type LogLevel } from '@ward/base';
-import { closest, distance } from 'fastest-levenshtein';
-import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../core/router/mounts.js';
+import type { LogLevel } from '@ward/base';
+import { ESTABLISHED_SYSTEM_TTLS, type SystemTtls } from '../core/router/system-ttls.js';
 import { formatDuration, parseDurationSeconds } from '../framework/index.js';
-import { DEFAULT_JSON_LIMITS, type JsonLimits, MAX_JSON_DEPTH_SETTING } from '../http/json-body.js';
-import type { ListenerTlsOptions } from '../http/listener.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import { parseStorageBlock, type StorageConfig, storageType as storageTypeOf } from '../storage/index.js';
+import { type Block, blocks, labelled, logSettings, nearest, readConfigFile } from './config-document.js';
+import { LISTENER_NO_EFFECT, type NoEffectKeys, TELEMETRY_NO_EFFECT, TOP_LEVEL_NO_EFFECT } from './config-keys.js';
+import { ConfigProblems, type ConfigSource } from './config-problems.js';
+import { type ListenerConfig, parseBool, SERVER_LISTENER_KEYS, serverListenerConfig } from './listener-config.js';
 import type { TelemetryConfig } from './metrics.js';
 import { parseSeals, type SealsConfig } from './seal-config.js';
 
 export type { StorageConfig };
-
-export interface ListenerConfig {
-  address: string;
-  tlsDisable: boolean;
-  tlsCertFile?: string;
-  tlsKeyFile?: string;
-  /** Bytes; 0 = the default 32 MiB; negative = unlimited. */
-  maxRequestSize: number;
-  /** `require_request_header`: refuse (412) requests without `X-Vault-Request: true`. */
-  requireRequestHeader?: boolean;
-  /** `max_json_depth`, `max_json_string_value_length`, `max_json_object_entry_count`, `max_json_array_element_count`. */
-  jsonLimits?: JsonLimits;
-  /** `telemetry { unauthenticated_metrics_access = true }`: `sys/metrics` needs no token on this listener. */
-  unauthenticatedMetricsAccess?: boolean;
-}
+export {
+  type Block,
+  blocks,
+  isTrue,
+  keyLocation,
+  labelled,
+  logSettings,
+  readConfigFile,
+  unknownKeyCheck,
+} from './config-document.js';
+export type { ConfigSource } from './config-problems.js';
+export { LISTENER_KEYS, type ListenerConfig, listenerConfig, readListenerTls } from './listener-config.js';
 
 /** The server configuration file, in the established HCL layout. */
 export interface ServerConfig {
@@ -35,290 +31,245 @@ export interface ServerConfig {
   apiAddr?: string;
   /** `cluster_addr`: what the active server advertises for server-to-server traffic (HA). */
   clusterAddr?: string;
+  /** `cluster_name`: the name `sys/health` reports, given to the cluster when it is initialised. */
+  clusterName?: string;
   logLevel: LogLevel;
   logJson: boolean;
+  /** `log_file`: log lines also go to this file (appended). */
+  logFile?: string;
+  /** `pid_file`: the process id is written here at start and the file removed at shutdown. */
+  pidFile?: string;
   /** `kms_library "pkcs11" { name, library }` stanzas: lower-case name → library path. */
   kmsLibraries: ReadonlyMap<string, string>;
   /** `log_requests = true`: one `info` line per request (otherwise they are `debug` lines). */
   logRequests?: boolean;
   /** `disable_performance_standby = true`: an HA standby serves nothing itself (reads are redirected too). */
   disablePerformanceStandby?: boolean;
+  /** `default_lease_ttl` and `max_lease_ttl`; absent = the established 768h each. */
+  systemTtls?: SystemTtls;
   /** `seal "<type>" { … }` stanzas (auto-unseal, seal migration); none: Shamir. */
   seals?: SealsConfig;
   /** `telemetry { disable_hostname, prometheus_retention_time }`; absent = hostname label, no Prometheus output. */
   telemetry?: TelemetryConfig;
+  /** What the file holds that Ward does not act on, `file:line: …` each: logged at startup as warnings. */
+  warnings?: string[];
 }
 
-/** One block of a parsed configuration document. */
-export type Block = Record<string, unknown>;
-
-/** Reads and validates an HCL (or JSON) configuration file. */
-export async function loadConfigFile(file: string): Promise<ServerConfig> {
-  const { doc, text } = await readConfigFile(file);
-  return parseConfig(doc, { file, text });
-}
-
-/**
- * Reads an HCL (or JSON) file as a document (labelled blocks become maps of arrays, blocks arrays),
- * with the text it was parsed from, for the line numbers of errors.
- */
-export async function readConfigFile(file: string): Promise<{ doc: Block; text: string }> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new InvalidRequestError(`error loading configuration from ${file}: ${(err as Error).message}`);
-  }
-  try {
-    const doc = text.trimStart().startsWith('{') ? JSON.parse(text) : ((await parse(file, text)) as Block);
-    return { doc, text };
-  } catch (err) {
-    throw new InvalidRequestError(`error loading configuration from ${file}: ${(err as Error).message}`);
-  }
-}
-
-/** The keys of a `listener "tcp"` block. */
-export const LISTENER_KEYS: readonly string[] = [
-  'address',
-  'tls_disable',
-  'tls_cert_file',
-  'tls_key_file',
-  'max_request_size',
-  'require_request_header',
-  'max_json_depth',
-  'max_json_string_value_length',
-  'max_json_object_entry_count',
-  'max_json_array_element_count',
+/** Top-level keys Ward acts on; those it accepts without acting on are in config-keys.ts. */
+const TOP_LEVEL_KEYS = [
+  'storage',
+  'backend',
+  'listener',
+  'seal',
+  'api_addr',
+  'cluster_addr',
+  'cluster_name',
+  'log_level',
+  'log_format',
+  'log_file',
+  'log_requests',
+  'pid_file',
+  'telemetry',
+  'default_lease_ttl',
+  'max_lease_ttl',
+  'kms_library',
+  'disable_performance_standby',
 ];
+const TELEMETRY_KEYS = ['disable_hostname', 'prometheus_retention_time'];
+const LISTENER_TELEMETRY_KEYS = ['unauthenticated_metrics_access'];
+const KMS_LIBRARY_KEYS = ['name', 'library'];
+const NONE: NoEffectKeys = new Map();
 
-/**
- * Keys each part of the file may hold. Anything else is refused with its name and line: a typo
- * such as `tls_cert_fil` must not silently start a plain-HTTP listener.
- */
-const KNOWN_KEYS = {
-  top: [
-    'storage',
-    'backend',
-    'listener',
-    'api_addr',
-    'cluster_addr',
-    'log_level',
-    'log_format',
-    'ui',
-    'telemetry',
-    'disable_mlock',
-    'default_lease_ttl',
-    'max_lease_ttl',
-    'kms_library',
-    'log_requests',
-    'disable_performance_standby',
-    'seal',
-  ],
-  kms_library: ['name', 'library'],
-  // `telemetry { unauthenticated_metrics_access }` is the server's own (the proxy has no metrics).
-  listener: [...LISTENER_KEYS, 'telemetry'],
-  listenerTelemetry: ['unauthenticated_metrics_access'],
-  telemetry: ['disable_hostname', 'prometheus_retention_time'],
-};
-
-/** Where the document came from, so an error can name the file and line. */
-export interface ConfigSource {
-  file: string;
-  text: string;
+/** Reads and validates an HCL1 (or JSON) configuration file; every problem in it is reported at once. */
+export async function loadConfigFile(file: string): Promise<ServerConfig> {
+  const { doc, source } = await readConfigFile(file);
+  return parseConfig(doc, source);
 }
 
-/** Validates a parsed configuration document (HCL as JSON: labelled blocks are maps of arrays). */
+/**
+ * Validates a parsed configuration document. Every problem of the file is collected, and one
+ * `ConfigFileError` lists them all, in line order, each with its line; keys Ward accepts without
+ * acting on them become `warnings`.
+ */
 export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
-  const refuseUnknown = unknownKeyCheck(source);
-  refuseUnknown(doc, KNOWN_KEYS.top, 'at the top level');
-  // `backend` is the legacy name of `storage` (hvac's and node-vault's example configs use it).
-  const storageBlocks = [...labelled(doc.storage, 'storage'), ...labelled(doc.backend, 'backend')];
-  if (storageBlocks.length !== 1) throw new InvalidRequestError('exactly one storage (or backend) block is required');
-  const [storageType, storageBody] = storageBlocks[0] as [string, Block];
-  refuseUnknown(storageBody, storageTypeOf(storageType).keys, `in storage "${storageType}"`);
-  const listeners = labelled(doc.listener, 'listener').map(([type, body]) => {
-    if (type !== 'tcp') throw new InvalidRequestError(`unknown listener type "${type}"; use "tcp"`);
-    refuseUnknown(body, KNOWN_KEYS.listener, 'in listener "tcp"');
-    for (const t of blocks(body.telemetry, 'telemetry')) {
-      refuseUnknown(t, KNOWN_KEYS.listenerTelemetry, 'in listener "tcp" telemetry');
-    }
-    return listenerConfig(body);
-  });
-  if (listeners.length === 0) throw new InvalidRequestError('at least one listener block is required');
-  const telemetryBlocks = blocks(doc.telemetry, 'telemetry');
-  for (const body of telemetryBlocks) refuseUnknown(body, KNOWN_KEYS.telemetry, 'in telemetry');
-  if (doc.ui !== undefined && typeof doc.ui !== 'boolean') throw new InvalidRequestError('ui must be true or false');
-  checkSystemLeaseTtls(doc);
-  return {
-    storage: parseStorageBlock(storageType, storageBody),
+  const p = new ConfigProblems(source);
+  checkKeys(p, doc, TOP_LEVEL_KEYS, TOP_LEVEL_NO_EFFECT, 'at the top level');
+  const storage = storageSection(p, doc);
+  const listenerBlocks = p.attempt(p.lineOf(doc, 'listener'), () => labelled(doc.listener, 'listener')) ?? [];
+  if (doc.listener === undefined) p.error(undefined, 'at least one listener block is required');
+  const listeners = listenerBlocks.flatMap(([type, body]) => listenerSection(p, type, body) ?? []);
+  const telemetryBlocks = p.attempt(p.lineOf(doc, 'telemetry'), () => blocks(doc.telemetry, 'telemetry')) ?? [];
+  for (const body of telemetryBlocks) checkKeys(p, body, TELEMETRY_KEYS, TELEMETRY_NO_EFFECT, 'in telemetry');
+  const at = (key: string) => p.lineOf(doc, key);
+  const config = {
+    storage,
     listeners,
-    apiAddr: typeof doc.api_addr === 'string' ? doc.api_addr : undefined,
-    clusterAddr: typeof doc.cluster_addr === 'string' ? doc.cluster_addr : undefined,
-    ...logSettings(doc, source),
-    kmsLibraries: kmsLibraries(doc, refuseUnknown),
-    telemetry: telemetryConfig(telemetryBlocks),
-    logRequests: isTrue(doc.log_requests),
-    disablePerformanceStandby: isTrue(doc.disable_performance_standby),
-    seals: parseSeals(labelled(doc.seal, 'seal'), refuseUnknown),
+    apiAddr: p.attempt(at('api_addr'), () => optionalString(doc.api_addr, 'api_addr')),
+    clusterAddr: p.attempt(at('cluster_addr'), () => optionalString(doc.cluster_addr, 'cluster_addr')),
+    clusterName: p.attempt(at('cluster_name'), () => optionalString(doc.cluster_name, 'cluster_name')),
+    ...logSection(p, doc),
+    logFile: p.attempt(at('log_file'), () => logFile(doc.log_file)),
+    pidFile: p.attempt(at('pid_file'), () => optionalString(doc.pid_file, 'pid_file')),
+    kmsLibraries: kmsLibraries(p, doc),
+    telemetry: p.attempt(at('telemetry'), () => telemetryConfig(telemetryBlocks)),
+    logRequests: p.attempt(at('log_requests'), () => parseBool(doc.log_requests, 'log_requests')),
+    disablePerformanceStandby: p.attempt(at('disable_performance_standby'), () =>
+      parseBool(doc.disable_performance_standby, 'disable_performance_standby'),
+    ),
+    systemTtls: p.attempt(at('default_lease_ttl') ?? at('max_lease_ttl'), () => systemTtls(doc)),
+    seals: sealSection(p, doc),
   };
+  if (doc.ui !== undefined) p.attempt(at('ui'), () => parseBool(doc.ui, 'ui'));
+  p.throwIfAny();
+  return { ...(config as ServerConfig), warnings: p.warnings() };
+}
+
+/**
+ * Refuses (as errors) keys that are neither acted on nor accepted, and warns about the accepted
+ * ones, naming each with its line.
+ */
+function checkKeys(
+  p: ConfigProblems,
+  block: Block,
+  known: readonly string[],
+  inert: NoEffectKeys,
+  where: string,
+): boolean {
+  let isClean = true;
+  for (const key of Object.keys(block)) {
+    if (known.includes(key)) continue;
+    const line = p.lineOf(block, key);
+    const reason = inert.get(key);
+    if (reason !== undefined) {
+      p.warn(line, `"${key}" ${where} has no effect in Ward: ${reason}`);
+      continue;
+    }
+    isClean = false;
+    p.error(line, `unknown key "${key}" ${where}${nearest(key, [...known, ...inert.keys()])}`);
+  }
+  return isClean;
+}
+
+/** `log_level` and `log_format`, each problem at the line of its key. */
+function logSection(p: ConfigProblems, doc: Block): { logLevel: LogLevel; logJson: boolean } {
+  const only = (key: string) => ({ [key]: doc[key] });
+  const level = p.attempt(p.lineOf(doc, 'log_level'), () => logSettings(only('log_level')).logLevel);
+  const json = p.attempt(p.lineOf(doc, 'log_format'), () => logSettings(only('log_format')).logJson);
+  return { logLevel: level ?? 'info', logJson: json ?? false };
+}
+
+/** Exactly one `storage` (or legacy `backend`) block, of a type the storage registry knows. */
+function storageSection(p: ConfigProblems, doc: Block): StorageConfig | undefined {
+  const line = p.lineOf(doc, 'storage') ?? p.lineOf(doc, 'backend');
+  const found = p.attempt(line, () => [...labelled(doc.storage, 'storage'), ...labelled(doc.backend, 'backend')]) ?? [];
+  if (found.length !== 1) {
+    if (doc.storage !== undefined || doc.backend !== undefined || found.length === 0) {
+      p.error(line, 'exactly one storage (or backend) block is required');
+    }
+    return undefined;
+  }
+  const [type, body] = found[0] as [string, Block];
+  const kind = p.attempt(line, () => storageTypeOf(type));
+  if (!kind) return undefined;
+  // A block with an unknown key is not checked further: a misspelt key would only make a second error.
+  if (!checkKeys(p, body, kind.keys, NONE, `in storage "${type}"`)) return undefined;
+  return p.attempt(line, () => parseStorageBlock(type, body));
+}
+
+function listenerSection(p: ConfigProblems, type: string, body: Block): ListenerConfig | undefined {
+  const line = p.lineOfBlock(body);
+  if (type !== 'tcp') {
+    p.error(line, `unknown listener type "${type}"; use "tcp"`);
+    return undefined;
+  }
+  let isClean = checkKeys(p, body, SERVER_LISTENER_KEYS, LISTENER_NO_EFFECT, 'in listener "tcp"');
+  const telemetry = p.attempt(p.lineOf(body, 'telemetry'), () => blocks(body.telemetry, 'telemetry')) ?? [];
+  for (const t of telemetry) {
+    isClean = checkKeys(p, t, LISTENER_TELEMETRY_KEYS, NONE, 'in listener "tcp" telemetry') && isClean;
+  }
+  return isClean ? p.attempt(line, () => serverListenerConfig(body, telemetry)) : undefined;
+}
+
+function sealSection(p: ConfigProblems, doc: Block): SealsConfig | undefined {
+  const line = p.lineOf(doc, 'seal');
+  const stanzas = p.attempt(line, () => labelled(doc.seal, 'seal')) ?? [];
+  // Unknown keys are errors with their own lines; the stanza is then not validated further.
+  let hasUnknown = false;
+  const refuseUnknown = (block: Block, known: readonly string[], where: string) => {
+    for (const key of Object.keys(block)) {
+      if (known.includes(key)) continue;
+      hasUnknown = true;
+      p.error(p.lineOf(block, key), `unknown key "${key}" ${where}${nearest(key, known)}`);
+    }
+  };
+  const seals = p.attempt(line, () => parseSeals(stanzas, refuseUnknown));
+  if (hasUnknown || !seals) return undefined;
+  for (const stanza of [seals.enabled, seals.disabled]) {
+    for (const key of stanza?.inertKeys ?? []) {
+      const body = stanzas.find(([type]) => type === stanza?.type)?.[1];
+      p.warn(body && p.lineOf(body, key), `"${key}" in seal "${stanza?.type}" has no effect in Ward`);
+    }
+  }
+  return seals;
 }
 
 /** `kms_library "pkcs11" { name = "softhsm" library = "/usr/lib/softhsm/libsofthsm2.so" }`; names unique ignoring case. */
-function kmsLibraries(
-  doc: Block,
-  refuseUnknown: (block: Block, known: readonly string[], where: string) => void,
-): Map<string, string> {
+function kmsLibraries(p: ConfigProblems, doc: Block): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [type, body] of labelled(doc.kms_library, 'kms_library')) {
-    if (type !== 'pkcs11') throw new InvalidRequestError(`unknown kms_library type "${type}"; use "pkcs11"`);
-    refuseUnknown(body, KNOWN_KEYS.kms_library, 'in kms_library "pkcs11"');
-    if (typeof body.name !== 'string' || body.name === '')
-      throw new InvalidRequestError('kms_library "pkcs11" needs a name');
-    if (typeof body.library !== 'string' || body.library === '')
-      throw new InvalidRequestError(`kms_library "${body.name}" needs a library path`);
-    const name = body.name.toLowerCase();
-    if (out.has(name)) throw new InvalidRequestError(`kms_library "${body.name}" is defined twice`);
-    out.set(name, body.library);
+  const stanzas = p.attempt(p.lineOf(doc, 'kms_library'), () => labelled(doc.kms_library, 'kms_library')) ?? [];
+  for (const [type, body] of stanzas) {
+    const line = p.lineOfBlock(body);
+    if (type !== 'pkcs11') {
+      p.error(line, `unknown kms_library type "${type}"; use "pkcs11"`);
+      continue;
+    }
+    if (!checkKeys(p, body, KMS_LIBRARY_KEYS, NONE, 'in kms_library "pkcs11"')) continue;
+    p.attempt(line, () => {
+      if (typeof body.name !== 'string' || body.name === '')
+        throw new InvalidRequestError('kms_library "pkcs11" needs a name');
+      if (typeof body.library !== 'string' || body.library === '')
+        throw new InvalidRequestError(`kms_library "${body.name}" needs a library path`);
+      const name = body.name.toLowerCase();
+      if (out.has(name)) throw new InvalidRequestError(`kms_library "${body.name}" is defined twice`);
+      out.set(name, body.library);
+    });
   }
   return out;
 }
 
 /**
- * `default_lease_ttl` and `max_lease_ttl` (established top-level keys; hvac's test configs set
- * both to 768h): Ward's system TTLs are fixed, so restating them is accepted and any other
- * value is refused rather than silently ignored.
+ * `default_lease_ttl` and `max_lease_ttl`: any duration; each one absent is the established 768h,
+ * and, as there, the default may not exceed the max.
  */
-function checkSystemLeaseTtls(doc: Block): void {
-  const fixed = { default_lease_ttl: SYSTEM_DEFAULT_LEASE_TTL_SECONDS, max_lease_ttl: SYSTEM_MAX_LEASE_TTL_SECONDS };
-  for (const [key, seconds] of Object.entries(fixed)) {
-    if (doc[key] === undefined) continue;
-    if (parseDurationSeconds(doc[key], key) !== seconds) {
-      throw new InvalidRequestError(`${key}: only ${formatDuration(seconds)} (the system value) is supported`);
-    }
+function systemTtls(doc: Block): SystemTtls | undefined {
+  if (doc.default_lease_ttl === undefined && doc.max_lease_ttl === undefined) return undefined;
+  const read = (key: string, fallback: number) => {
+    if (doc[key] === undefined) return fallback;
+    const seconds = parseDurationSeconds(doc[key], key);
+    if (seconds <= 0)
+      throw new InvalidRequestError(`${key} must be a positive duration, got ${JSON.stringify(doc[key])}`);
+    return seconds;
+  };
+  const defaultLeaseTtlSeconds = read('default_lease_ttl', ESTABLISHED_SYSTEM_TTLS.defaultLeaseTtlSeconds);
+  const maxLeaseTtlSeconds = read('max_lease_ttl', ESTABLISHED_SYSTEM_TTLS.maxLeaseTtlSeconds);
+  if (defaultLeaseTtlSeconds > maxLeaseTtlSeconds) {
+    throw new InvalidRequestError(
+      `default_lease_ttl (${formatDuration(defaultLeaseTtlSeconds)}) cannot be larger than max_lease_ttl (${formatDuration(maxLeaseTtlSeconds)})`,
+    );
   }
+  return { defaultLeaseTtlSeconds, maxLeaseTtlSeconds };
 }
 
 /**
- * `log_level` (any case; default info) and `log_format` (`standard`, the default, or `json`);
- * any other value is refused naming the key and its line, as the server and the proxy share them.
+ * `log_file`, as established: a path ending in `/` gets the file name `ward.log`, and a name
+ * without an extension gets `.log`.
  */
-export function logSettings(doc: Block, source?: ConfigSource): { logLevel: LogLevel; logJson: boolean } {
-  const logLevel = String(doc.log_level ?? 'info').toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
-    throw new InvalidRequestError(
-      `${keyLocation(source, 'log_level')}log_level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(doc.log_level)}`,
-    );
-  }
-  const logFormat = doc.log_format ?? 'standard';
-  if (!isLogFormat(logFormat)) {
-    throw new InvalidRequestError(
-      `${keyLocation(source, 'log_format')}log_format must be ${LOG_FORMATS.map((f) => `"${f}"`).join(' or ')}, got ${JSON.stringify(logFormat)}`,
-    );
-  }
-  return { logLevel: logLevel as LogLevel, logJson: logFormat === 'json' };
-}
-
-/** `file:line: ` where `key` is written, for an error about it; empty when there is no file. */
-export function keyLocation(source: ConfigSource | undefined, key: string): string {
-  if (!source) return '';
-  const line = configKeyLine(source.text, key);
-  return `${source.file}${line ? `:${line}` : ''}: `;
-}
-
-/**
- * A check that refuses any key of a block but the known ones, naming the file and line of the
- * first unknown key and the nearest known one.
- */
-export function unknownKeyCheck(source?: ConfigSource) {
-  return (block: Block, known: readonly string[], where: string): void => {
-    for (const key of Object.keys(block)) {
-      if (known.includes(key)) continue;
-      throw new InvalidRequestError(`${keyLocation(source, key)}unknown key "${key}" ${where}${nearest(key, known)}`);
-    }
-  };
-}
-
-/** The settings of a `listener "tcp"` block, validated. */
-export function listenerConfig(body: Block): ListenerConfig {
-  const tlsDisable = isTrue(body.tls_disable);
-  const config: ListenerConfig = {
-    address: typeof body.address === 'string' ? body.address : '127.0.0.1:8200',
-    tlsDisable,
-    tlsCertFile: body.tls_cert_file as string | undefined,
-    tlsKeyFile: body.tls_key_file as string | undefined,
-    maxRequestSize: Number(body.max_request_size ?? 0),
-    requireRequestHeader: isTrue(body.require_request_header),
-    jsonLimits: jsonLimits(body),
-    unauthenticatedMetricsAccess: blocks(body.telemetry, 'telemetry').some((t) =>
-      isTrue(t.unauthenticated_metrics_access),
-    ),
-  };
-  if (!Number.isInteger(config.maxRequestSize)) throw new InvalidRequestError('max_request_size must be an integer');
-  if (!tlsDisable && (!config.tlsCertFile || !config.tlsKeyFile)) {
-    throw new InvalidRequestError(
-      `listener ${config.address}: tls_cert_file and tls_key_file are required unless tls_disable = true`,
-    );
-  }
-  return config;
-}
-
-/** A listener's JSON limits: positive integers, the established defaults where absent. */
-function jsonLimits(body: Block): JsonLimits {
-  const limit = (key: string, fallback: number, max = Number.MAX_SAFE_INTEGER) => {
-    const raw = body[key];
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < 1 || n > max) {
-      throw new InvalidRequestError(`${key} must be an integer from 1 to ${max}, got ${JSON.stringify(raw)}`);
-    }
-    return n;
-  };
-  const d = DEFAULT_JSON_LIMITS;
-  return {
-    maxDepth: limit('max_json_depth', d.maxDepth, MAX_JSON_DEPTH_SETTING),
-    maxStringValueLength: limit('max_json_string_value_length', d.maxStringValueLength),
-    maxObjectEntryCount: limit('max_json_object_entry_count', d.maxObjectEntryCount),
-    maxArrayElementCount: limit('max_json_array_element_count', d.maxArrayElementCount),
-  };
-}
-
-/** The certificate and key a listener block names; undefined for plain HTTP (`tls_disable`). */
-export async function readListenerTls(l: ListenerConfig): Promise<ListenerTlsOptions | undefined> {
-  if (l.tlsDisable || !l.tlsCertFile || !l.tlsKeyFile) return undefined;
-  return { cert: await readFile(l.tlsCertFile), key: await readFile(l.tlsKeyFile) };
-}
-
-/** HCL booleans may be written `true`, `"true"` or `1`. */
-export function isTrue(value: unknown): boolean {
-  return value === true || value === 'true' || value === 1;
-}
-
-/** `storage "sqlite" { … }` parses to `{ sqlite: [{ … }] }`; flatten that to `[type, body]` pairs. */
-export function labelled(value: unknown, what: string): Array<[string, Block]> {
-  if (value === undefined) return [];
-  if (typeof value !== 'object' || value === null) throw new InvalidRequestError(`invalid ${what} block`);
-  const out: Array<[string, Block]> = [];
-  for (const [label, bodies] of Object.entries(value)) {
-    for (const body of Array.isArray(bodies) ? bodies : [bodies]) out.push([label, body as Block]);
-  }
-  return out;
-}
-
-/** An unlabelled block (`telemetry { … }`, `vault { … }`) parses to an array of bodies. */
-export function blocks(value: unknown, what: string): Block[] {
-  if (value === undefined) return [];
-  const list = Array.isArray(value) ? value : [value];
-  for (const body of list) {
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw new InvalidRequestError(`invalid ${what} block`);
-  }
-  return list as Block[];
-}
-
-/** `; did you mean "x"?` for a key one or two edits away from a known one. */
-function nearest(key: string, known: readonly string[]): string {
-  const best = closest(key, [...known]);
-  return best && distance(key, best) <= 2 ? `; did you mean "${best}"?` : '';
+function logFile(raw: unknown): string | undefined {
+  const path = optionalString(raw, 'log_file');
+  if (path === undefined || path === '') return undefined;
+  if (path.endsWith('/')) return `${path}ward.log`;
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return name.includes('.') ? path : `${path}.log`;
 }
 
 /** The `telemetry` block (at most one): hostname label and how long Prometheus output is kept. */
@@ -327,8 +278,14 @@ function telemetryConfig(bodies: Block[]): TelemetryConfig {
   const body = bodies[0] ?? {};
   const retention = body.prometheus_retention_time;
   return {
-    disableHostname: isTrue(body.disable_hostname),
+    disableHostname: parseBool(body.disable_hostname, 'disable_hostname'),
     prometheusRetentionSeconds:
       retention === undefined ? 0 : parseDurationSeconds(retention, 'prometheus_retention_time'),
   };
+}
+
+function optionalString(value: unknown, key: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new InvalidRequestError(`${key} must be a string`);
+  return value;
 }

@@ -1,5 +1,5 @@
 import type { MountEntry, TableName } from '../core/router/mount-table.js';
-import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../core/router/mounts.js';
+import { mountTtls, type SystemTtls } from '../core/router/system-ttls.js';
 import type { SystemCore } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { NotFoundError } from '../logical/errors.js';
@@ -126,10 +126,7 @@ export function leaseConfig(raw: Record<string, unknown> | undefined) {
 const MANAGED_KEYS_FIELD = field.commaStrings({ description: 'Managed keys the mount may use.' });
 
 /** Effective TTLs of a mount, as `tune` reads report them: an unset default is capped by the max. */
-export function effectiveTtls(entry: MountEntry) {
-  const max = entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS;
-  return {
-    default_lease_ttl: Math.min(entry.config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS, max),
-    max_lease_ttl: max,
-  };
+export function effectiveTtls(entry: MountEntry, system: SystemTtls) {
+  const ttls = mountTtls(entry.config, system);
+  return { default_lease_ttl: ttls.defaultTtlSeconds, max_lease_ttl: ttls.maxTtlSeconds };
 }

@@ -1,4 +1,5 @@
 import type { MountConfig, MountEntry, TableName } from '../core/router/mount-table.js';
+import type { SystemTtls } from '../core/router/system-ttls.js';
 import type { SystemCore } from '../core/system-core.js';
 import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
@@ -8,11 +9,11 @@ const VISIBILITY = new Set(['', 'unauth', 'hidden']);
 const TOKEN_TYPES = new Set(['default-service', 'default-batch', 'service', 'batch']);
 
 /** What `tune` reads show: effective TTLs (system defaults substituted) and the tunable settings that are set. */
-function tuneView(entry: MountEntry, table: TableName) {
+function tuneView(entry: MountEntry, table: TableName, system: SystemTtls) {
   const c = entry.config;
   return {
     description: entry.description,
-    ...effectiveTtls(entry),
+    ...effectiveTtls(entry, system),
     force_no_cache: c.force_no_cache,
     options: entry.options,
     ...(c.listing_visibility ? { listing_visibility: c.listing_visibility } : {}),
@@ -50,7 +51,7 @@ export function pathTune(sys: SystemCore, table: TableName): PathDefinition {
     operations: {
       read: {
         summary: 'Read the effective settings of a mount.',
-        handler: async ({ data }) => ({ data: tuneView(find(data.path), table), dataAtTopLevel: true }),
+        handler: async ({ data }) => ({ data: tuneView(find(data.path), table, sys.systemTtls), dataAtTopLevel: true }),
       },
       update: {
         summary: 'Change the settings of a mount.',

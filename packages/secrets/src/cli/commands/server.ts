@@ -5,6 +5,7 @@ import { buildServer } from '../../server/build-server.js';
 import { loadConfigFile, type ServerConfig } from '../../server/config.js';
 import { type DevCredentials, initializeDev } from '../../server/dev-mode.js';
 import { createDevTls, type DevTlsFiles } from '../../server/dev-tls.js';
+import { openLogFile, removePidFile, writePidFile } from '../../server/process-files.js';
 import { VERSION } from '../../server/version.js';
 import { parseStorageBlock, StorageUnusableError } from '../../storage/index.js';
 import { CliError } from '../command.js';
@@ -63,14 +64,19 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
   }
   const logLevel = (flagValue(args, 'log-level') ?? config.logLevel) as LogLevel;
   const logFormat = flagValue(args, 'log-format');
+  const logSink = config.logFile ? openLogFile(config.logFile) : undefined;
   const logger = createLogger({
     level: logLevel,
     json: logFormat === undefined ? config.logJson : logFormat === 'json',
+    sink: logSink,
   });
+  // Before anything else is logged: what the file holds that Ward ignores, key by key.
+  for (const warning of config.warnings ?? []) logger.warn(warning);
   const server = await buildServer({ config, clock: systemClock, random: cryptoRandom, logger }).catch((err) => {
     // A damaged store: the message names the file and the fix; a stack trace would only hide it.
     throw err instanceof StorageUnusableError ? new CliError(err.message, 1) : err;
   });
+  if (config.pidFile) writePidFile(config.pidFile, process.pid);
   // Listen for signals before anything is printed: whoever reads the banner may signal at once,
   // and a signal before the handler exists would kill the process without a clean shutdown.
   const signalled = waitForSignal();
@@ -88,6 +94,8 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
     // Without this a listener that did open would keep a failed server running after it reported the error.
     await server.stop();
     await tls?.remove();
+    if (config.pidFile) await removePidFile(config.pidFile);
+    await logSink?.close();
     throw err;
   }
   if (creds) out.write(devBanner(addresses[0]?.url ?? '', creds, tls));
@@ -107,6 +115,8 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
   logger.info('shutting down');
   await server.stop();
   await tls?.remove();
+  if (config.pidFile) await removePidFile(config.pidFile);
+  await logSink?.close();
 }
 
 function devConfig(address: string, tls: DevTlsFiles | undefined): ServerConfig {

@@ -6,8 +6,8 @@ import type { IdentityStore } from '../identity/index.js';
 import type { PolicyStore } from '../policy/policy-store.js';
 import { CUBBYHOLE_MOUNT_ENTRY, IDENTITY_MOUNT_ENTRY, SYSTEM_MOUNT_ENTRY } from '../router/builtin-entries.js';
 import type { MountEntry } from '../router/mount-table.js';
-import { SYSTEM_DEFAULT_LEASE_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS } from '../router/mounts.js';
 import type { Route } from '../router/router.js';
+import { mountTtls, type SystemTtls } from '../router/system-ttls.js';
 import type { SystemCore } from '../system-core.js';
 import type { RoleStore, TokenStore } from '../tokens/index.js';
 import type { Namespace } from './namespace-store.js';
@@ -55,6 +55,7 @@ export interface BuiltinRouteDeps {
   random: Random;
   logger: Logger;
   factories: BuiltinBackends;
+  systemTtls: SystemTtls;
 }
 
 /** The built-in routes of one namespace, built when it opens (at unseal, or when created). */
@@ -69,8 +70,8 @@ export function builtinRoutes(kit: NamespaceKit, deps: BuiltinRouteDeps): Route[
     random: deps.random,
     options: {},
     system: {
-      defaultLeaseTtlSeconds: () => entry.config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS,
-      maxLeaseTtlSeconds: () => entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
+      defaultLeaseTtlSeconds: () => mountTtls(entry.config, deps.systemTtls).defaultTtlSeconds,
+      maxLeaseTtlSeconds: () => mountTtls(entry.config, deps.systemTtls).maxTtlSeconds,
       generatePasswordFromPolicy: (name) => kit.system.passwordPolicies.generate(name),
     },
   });

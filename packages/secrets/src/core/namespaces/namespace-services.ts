@@ -176,7 +176,14 @@ export class NamespaceServices {
     };
     this.#opened.set(ns.id, opened);
     const kit = this.#kit(ns, opened);
-    for (const route of builtinRoutes(kit, { barrier, clock, random, logger, factories: this.core.builtins })) {
+    for (const route of builtinRoutes(kit, {
+      barrier,
+      clock,
+      random,
+      logger,
+      factories: this.core.builtins,
+      systemTtls: this.core.server.systemTtls,
+    })) {
       this.core.router.add(route);
       opened.mountPoints.push(route.mountPoint);
       const { periodic } = route.backend;

@@ -20,6 +20,7 @@ import {
   type TableName,
 } from './mount-table.js';
 import type { Router } from './router.js';
+import { ESTABLISHED_SYSTEM_TTLS, mountTtls, type SystemTtls } from './system-ttls.js';
 import { versionChange } from './version-tuning.js';
 
 /** Factories by type, per table: a secrets engine cannot be mounted as an auth method, nor the reverse. */
@@ -27,10 +28,6 @@ export type BackendCatalog = Record<TableName, ReadonlyMap<string, BackendFactor
 
 /** Builds the backend of a mount type; the catalog is the only place that knows every engine. */
 export type BackendFactory = (ctx: BackendContext) => Backend | Promise<Backend>;
-
-/** System-wide lease TTLs (768h), used where a mount sets 0. */
-export const SYSTEM_DEFAULT_LEASE_TTL_SECONDS = 2_764_800;
-export const SYSTEM_MAX_LEASE_TTL_SECONDS = 2_764_800;
 
 export interface MountInput {
   type: string;
@@ -86,8 +83,21 @@ export class MountManager {
       namespacePath: (id: string) => string | undefined;
       /** Finds the managed keys mounts sign with (`sys/managed-keys`). */
       managedKeys?: ManagedKeyLookup;
+      /** `default_lease_ttl` and `max_lease_ttl` of the configuration; the established 768h without. */
+      systemTtls?: SystemTtls;
     },
   ) {}
+
+  get #systemTtls(): SystemTtls {
+    return this.deps.systemTtls ?? ESTABLISHED_SYSTEM_TTLS;
+  }
+
+  /** As established: a mount's own default, with no max of its own, may not exceed the system max. */
+  #checkAgainstSystemMax(config: { default_lease_ttl: number; max_lease_ttl: number }): void {
+    if (config.max_lease_ttl === 0 && config.default_lease_ttl > this.#systemTtls.maxLeaseTtlSeconds) {
+      throw new InvalidRequestError('given default lease TTL greater than system max lease TTL');
+    }
+  }
 
   /** The mounts of one namespace (root by default). */
   entries(table: TableName, namespaceId = 'root'): readonly MountEntry[] {
@@ -191,6 +201,7 @@ export class MountManager {
       const backend = this.deps.router.get(this.#mountPoint(table, entry))?.backend;
       await backend?.checkOptionsChange?.({ ...entry.options, ...change.options });
     }
+    this.#checkAgainstSystemMax({ ...entry.config, ...change.config });
     // Entries are shared with the running backend's system view, so they are changed in place.
     applyTuning(entry, change);
     await saveTable(this.deps.barrier, table, this.#tables[table]);
@@ -239,6 +250,7 @@ export class MountManager {
     if (config.max_lease_ttl > 0 && config.default_lease_ttl > config.max_lease_ttl) {
       throw new InvalidRequestError('given default lease TTL greater than given max lease TTL');
     }
+    this.#checkAgainstSystemMax(config);
     const uuid = randomUuid(this.deps.random);
     return {
       path,
@@ -287,12 +299,8 @@ export class MountManager {
       random: this.deps.random,
       options: entry.options ?? {},
       system: {
-        defaultLeaseTtlSeconds: () =>
-          Math.min(
-            entry.config.default_lease_ttl || SYSTEM_DEFAULT_LEASE_TTL_SECONDS,
-            entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
-          ),
-        maxLeaseTtlSeconds: () => entry.config.max_lease_ttl || SYSTEM_MAX_LEASE_TTL_SECONDS,
+        defaultLeaseTtlSeconds: () => mountTtls(entry.config, this.#systemTtls).defaultTtlSeconds,
+        maxLeaseTtlSeconds: () => mountTtls(entry.config, this.#systemTtls).maxTtlSeconds,
         generatePasswordFromPolicy: (name) => passwordPolicies.generate(name),
         managedKey: managedKeyAccess(this.deps.managedKeys, entry),
       },
