@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, isIPv6, type Server as NetServer, type Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { type Duplex, Duplex as DuplexStream } from 'node:stream';
 import { createServer as createTlsServer, type SecureVersion, type TLSSocket, type TlsOptions } from 'node:tls';
 import { InternalError, InvalidRequestError } from '../logical/errors.js';
 import { ConnectionQueue } from './connection-queue.js';
 import { listRequestBytes, type ParserError, takeBackFromHttpServer } from './list-switch.js';
 import { MethodShim } from './method-shim.js';
 import { parserRefusal, type Refusal, requestLineRefusal, sendRefusal, writeRefusal } from './protocol-errors.js';
+import { type ProxyHeader, type ProxyProtocolPolicy, proxiedAddress, readProxyHeader } from './proxy-protocol.js';
 import { ShimSocket } from './shim-socket.js';
 
 /** `max_request_size` when the configuration gives none or 0: 32 MiB, as established servers use. */
@@ -60,6 +61,8 @@ export interface ListenerOptions {
   keepAliveTimeoutMs?: number;
   /** Longest time to receive a whole request (`max_request_duration`); default 90 s; 0 means no limit. */
   requestTimeoutMs?: number;
+  /** Read a PROXY protocol header (v1 or v2) at the start of each connection, before TLS. */
+  proxyProtocol?: ProxyProtocolPolicy;
 }
 
 export interface ListenerAddress {
@@ -73,6 +76,8 @@ export interface ListenerAddress {
 export interface Listener {
   /** The body limit readBody should use for requests from this listener; negative means none. */
   readonly maxRequestSize: number;
+  /** The address of the request's client: the connection's peer, or what its PROXY header said. */
+  clientAddress(req: IncomingMessage): string;
   /** Binds the address. Rejects if it is taken or invalid. */
   listen(): Promise<ListenerAddress>;
   /**
@@ -181,20 +186,62 @@ export function createListener(options: ListenerOptions): Listener {
     dispatch(req, res);
   });
 
-  const netServer: NetServer = options.tls
+  const tlsServer = options.tls
     ? // Half-open only once the handshake is done (see `hand`): before that, a client that gives up
       // (e.g. it does not trust the certificate) and closes its side would leave the socket in
       // CLOSE-WAIT, and shutdown would wait its whole grace period for it.
       createTlsServer({ ...tlsOptions(options.tls), allowHalfOpen: false, noDelay: true })
         .on('secureConnection', hand)
         .on('tlsClientError', (_error: Error, socket: TLSSocket) => socket.destroy())
-    : createNetServer({ allowHalfOpen: true, noDelay: true }, hand);
+    : undefined;
+  // Client addresses PROXY headers gave, by the connection's peer `address:port` (a TLS socket and
+  // the TCP socket under it report the same peer).
+  const proxiedClients = new Map<string, string>();
+  const proxy = options.proxyProtocol;
+  const netServer: NetServer = proxy
+    ? createNetServer({ allowHalfOpen: !tlsServer, noDelay: true }, (socket) => acceptProxied(socket, proxy))
+    : (tlsServer ?? createNetServer({ allowHalfOpen: true, noDelay: true }, hand));
+  async function acceptProxied(socket: Socket, policy: ProxyProtocolPolicy): Promise<void> {
+    let client: string | undefined;
+    let header: ProxyHeader | undefined;
+    try {
+      header = await readProxyHeader(socket);
+      client = proxiedAddress(policy, socket.remoteAddress ?? '', header);
+    } catch {
+      client = undefined;
+    }
+    if (client === undefined || header === undefined) {
+      socket.destroy();
+      return;
+    }
+    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    proxiedClients.set(peer, client);
+    socket.once('close', () => proxiedClients.delete(peer));
+    if (tlsServer) {
+      tlsServer.emit('connection', replayingStream(socket, header.rest));
+      return;
+    }
+    if (header.rest.length > 0) socket.unshift(header.rest);
+    socket.resume();
+    hand(socket);
+  }
   // The raw TCP sockets (under TLS too), so close() can destroy them when the grace period ends.
   netServer.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   function hand(socket: Socket): void {
+    // TLS over a replaying stream knows no peer: it is the TCP connection's (see `replayingStream`).
+    // Node keeps the stream a TLS socket wraps only internally (in its handle's JSStreamSocket);
+    // listener-client-address.test.ts fails if that changes.
+    const wrapped = (socket as Socket & { _handle?: { _parentWrap?: { stream?: object } } })._handle?._parentWrap
+      ?.stream;
+    const tcp = wrapped && tcpOfReplay.get(wrapped);
+    if (tcp) {
+      Object.defineProperty(socket, 'remoteAddress', { value: tcp.remoteAddress });
+      Object.defineProperty(socket, 'remotePort', { value: tcp.remotePort });
+      Object.defineProperty(socket, 'remoteFamily', { value: tcp.remoteFamily });
+    }
     if (isClosing) {
       socket.destroy();
       return;
@@ -207,6 +254,10 @@ export function createListener(options: ListenerOptions): Listener {
 
   return {
     maxRequestSize,
+    clientAddress: (req) => {
+      const { remoteAddress = '', remotePort } = req.socket;
+      return proxiedClients.get(`${remoteAddress}:${remotePort}`) ?? remoteAddress;
+    },
     listen: () =>
       new Promise<ListenerAddress>((resolve, reject) => {
         const onError = (err: NodeJS.ErrnoException) => reject(listenError(options.socketPath ?? options.address, err));
@@ -243,6 +294,41 @@ export function createListener(options: ListenerOptions): Listener {
     clearTimeout(timer);
     return { forcedClosed };
   }
+}
+
+/** The TCP socket under each replaying stream. */
+const tcpOfReplay = new WeakMap<object, Socket>();
+
+/**
+ * A stream that yields `consumed` (the bytes read after a PROXY header) and then the rest of
+ * `socket`. TLS reads a `net.Socket`'s handle directly, past anything unshifted onto it, so the
+ * handshake after a PROXY header goes through this stream instead.
+ */
+function replayingStream(socket: Socket, consumed: Buffer): Duplex {
+  const stream = new DuplexStream({
+    read: () => {
+      socket.resume();
+    },
+    write: (chunk, encoding, callback) => {
+      socket.write(chunk, encoding, callback);
+    },
+    final: (callback) => {
+      socket.end();
+      callback();
+    },
+    destroy: (err, callback) => {
+      socket.destroy(err ?? undefined);
+      callback(err);
+    },
+  });
+  tcpOfReplay.set(stream, socket);
+  if (consumed.length > 0) stream.push(consumed);
+  socket.on('data', (chunk: Buffer) => {
+    if (!stream.push(chunk)) socket.pause();
+  });
+  socket.on('end', () => stream.push(null));
+  socket.on('close', () => stream.destroy());
+  return stream;
 }
 
 /**

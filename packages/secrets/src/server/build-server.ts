@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Clock, Logger, Random } from '@ward/base';
 import { builtinNamespaceBackends } from '../builtin-backends.js';
 import { BUILTIN_BACKENDS, DEFAULT_MOUNTS } from '../catalog.js';
@@ -5,8 +6,10 @@ import { Core } from '../core/core.js';
 import type { BuiltinBackends } from '../core/namespaces/builtin-mounts.js';
 import type { BackendCatalog } from '../core/router/mounts.js';
 import type { ClusterForwarder } from '../http/cluster-forwarder.js';
+import { forwardedClient } from '../http/forwarded-for.js';
 import { createApiHandler } from '../http/handler.js';
 import { createListener, type Listener, type ListenerAddress } from '../http/listener.js';
+import { sendJson } from '../http/respond.js';
 import type { ServerInfo } from '../http/sys-raw.js';
 import { openStorage } from '../storage/index.js';
 import { Pkcs11Modules } from '../sys/kms/index.js';
@@ -120,8 +123,17 @@ async function buildListener(
     maxRequestSize: l.maxRequestSize,
     requestTimeoutMs: l.maxRequestDurationMs,
     keepAliveTimeoutMs: l.idleTimeoutMs,
-    handler: (req, res) => handler(req, res),
+    proxyProtocol: l.proxyProtocol,
+    handler: (req, res) => {
+      if (!forwardedFor) return handler(req, res);
+      const client = forwardedClient(req, forwardedFor, listener.clientAddress(req));
+      if ('error' in client) return sendJson(res, 400, { errors: [client.error] }, req);
+      clientAddresses.set(req, client.address);
+      handler(req, res);
+    },
   });
+  const { forwardedFor } = l;
+  const clientAddresses = new WeakMap<IncomingMessage, string>();
   const handler = createApiHandler({
     core,
     info: serverInfo(deps),
@@ -134,6 +146,7 @@ async function buildListener(
     unauthenticatedMetricsAccess: l.unauthenticatedMetricsAccess === true,
     logRequests: deps.config.logRequests === true,
     forwarder,
+    remoteAddress: (req) => clientAddresses.get(req) ?? listener.clientAddress(req),
   });
   return listener;
 }
