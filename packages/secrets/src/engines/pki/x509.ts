@@ -1,3 +1,6 @@
+// @peculiar/x509 is typed with the DOM's WebCrypto types (CryptoKey, Crypto, Algorithm); until issue 29
+// they came into this package with @cdktf/hcl2json's typings, which the HCL1 parser replaced.
+/// <reference lib="dom" />
 import { webcrypto } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import {
