@@ -56,6 +56,9 @@ const BODY = {
   issuer: 'i',
   account_name: 'a',
   token_policies: 'default',
+  // An LDAP dynamic role's templates (checked when written, not run).
+  creation_ldif: 'dn: cn={{.Username}},ou=users,dc=example,dc=org\nobjectClass: person\ncn: {{.Username}}\nsn: x\n',
+  deletion_ldif: 'dn: cn={{.Username}},ou=users,dc=example,dc=org\nchangetype: delete\n',
 };
 
 interface Probe {
@@ -157,7 +160,7 @@ describe('letter case and encoding of names (issue 28 point 2)', () => {
     );
     assert.deepEqual(reached, []);
     // The sweep found the backends the issue names.
-    for (const mount of ['auth', 'sys', 'identity']) {
+    for (const mount of ['auth', 'sys', 'identity', 'ldap']) {
       assert.ok(
         targets.some((p) => p.template.startsWith(mount)),
         `no folding path found under ${mount}/: ${[...folded].join(' ')}`,
