@@ -18,6 +18,8 @@ export interface ClusterCore {
 export interface ClusterListenerOptions {
   /** `cluster_addr` (`https://host:port`); port 0 picks a free one, which the server then advertises. */
   clusterAddr: string;
+  /** A listener's `cluster_address` (`host:port`): where to bind, when not where `clusterAddr` points. */
+  bindAddress?: string;
   core: ClusterCore;
   /** The API handler forwarded requests go to; the standby already applied its listener's limits. */
   apiHandler: (req: IncomingMessage, res: ServerResponse) => void;
@@ -53,16 +55,20 @@ export class ClusterListener {
   }
 
   async listen(): Promise<string> {
-    const url = new URL(this.#o.clusterAddr.includes('://') ? this.#o.clusterAddr : `https://${this.#o.clusterAddr}`);
-    const name = url.hostname.replace(/^\[|\]$/g, '');
+    const asUrl = (a: string) => new URL(a.includes('://') ? a : `https://${a}`);
+    const url = asUrl(this.#o.clusterAddr);
+    const bind = this.#o.bindAddress ? asUrl(this.#o.bindAddress) : url;
+    const name = bind.hostname.replace(/^\[|\]$/g, '');
     // A host name is what peers dial, not necessarily an interface of this machine: listen on all of them.
     const host = isIP(name) ? name : '::';
     await new Promise<void>((resolve, reject) => {
       this.#server.once('error', reject);
-      this.#server.listen(Number(url.port || 8201), host, () => resolve());
+      this.#server.listen(Number(bind.port || 8201), host, () => resolve());
     });
     const address = this.#server.address();
-    if (typeof address === 'object' && address !== null) url.port = String(address.port);
+    // The bound port is advertised, unless a separate bind address leaves cluster_addr's own port (a NAT, a proxy).
+    const isOwnPort = this.#o.bindAddress !== undefined && url.port !== '0' && url.port !== '';
+    if (typeof address === 'object' && address !== null && !isOwnPort) url.port = String(address.port);
     this.#url = url.origin;
     return this.#url;
   }

@@ -58,6 +58,12 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     : undefined;
   // One per process: a PKCS#11 library is initialised once, for the managed keys and the seal alike.
   const pkcs11 = new Pkcs11Modules();
+  const hasClusterAddress = config.clusterAddr !== undefined || config.listeners.some((l) => l.clusterAddress);
+  if (!storage.ha && hasClusterAddress) {
+    logger.warn(
+      `cluster_addr and cluster_address have no effect: storage "${config.storage.type}" is not shared by several servers (no HA, no cluster listener)`,
+    );
+  }
   const managedKeys = new ManagedKeyDirectory({ libraries: config.kmsLibraries, pkcs11 });
   const seal = createSealSetup(config.seals, { pkcs11, random, logger: logger.child({ component: 'seal' }) });
   const core = new Core({

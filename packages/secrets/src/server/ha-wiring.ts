@@ -45,9 +45,14 @@ export function haWiring(
   config: ServerConfig,
   deps: { clock: Clock; logger: Logger; bound: () => readonly ListenerAddress[]; core: () => Core },
 ): HaWiring {
-  const cluster = config.clusterAddr
+  // A listener's cluster_address is where the cluster listener binds; cluster_addr what it advertises
+  // (the bind address, when only that is given).
+  const bindAddress = config.listeners.find((l) => l.clusterAddress)?.clusterAddress;
+  const clusterAddr = config.clusterAddr ?? (bindAddress ? `https://${bindAddress}` : undefined);
+  const cluster = clusterAddr
     ? new ClusterListener({
-        clusterAddr: config.clusterAddr,
+        clusterAddr,
+        bindAddress,
         core: {
           isActive: () => !deps.core().isSealed() && !deps.core().isStandby(),
           recordEcho: (node) => deps.core().ha.nodes.record(node, deps.clock.now()),
