@@ -19,7 +19,8 @@ describe('identity tokens (identity/oidc) as an OpenID provider for the jwt meth
   after(() => t.stop());
 
   it('issues tokens for the caller’s entity that the jwt method verifies through discovery', async () => {
-    await ok('POST', 'identity/oidc/config', { issuer: t.url });
+    const configured = await ok('POST', 'identity/oidc/config', { issuer: t.url });
+    assert.equal(configured.warnings.length, 1, 'an explicit issuer is answered with a warning');
     assert.equal((await ok('GET', 'identity/oidc/config')).data.issuer, t.url);
     await ok('POST', 'identity/oidc/key/k1', {});
     await ok('POST', 'identity/oidc/role/r1', { key: 'k1', ttl: '1h' });
@@ -55,12 +56,10 @@ describe('identity tokens (identity/oidc) as an OpenID provider for the jwt meth
     assert.equal(doc.issuer, `${t.url}/v1/identity/oidc`);
     const jwks = (await (await fetch(doc.jwks_uri)).json()) as { keys: unknown[] };
     assert.equal(jwks.keys.length, 1);
-    assert.deepEqual(
-      (await ok('POST', 'identity/oidc/introspect', { token: issued.token, client_id: clientId })).data,
-      {
-        active: true,
-      },
-    );
+    const introspected = await ok('POST', 'identity/oidc/introspect', { token: issued.token, client_id: clientId });
+    assert.deepEqual(introspected, { active: true });
+    const other = await ok('POST', 'identity/oidc/introspect', { token: issued.token, client_id: 'other' });
+    assert.equal(other.active, false);
 
     await ok('POST', 'sys/auth/jwt', { type: 'jwt' });
     await ok('POST', 'auth/jwt/config', { oidc_discovery_url: `${t.url}/v1/identity/oidc` });
@@ -76,9 +75,9 @@ describe('identity tokens (identity/oidc) as an OpenID provider for the jwt meth
     await ok('POST', 'identity/oidc/key/k1/rotate', {});
     const keys = (await (await fetch(doc.jwks_uri)).json()) as { keys: unknown[] };
     assert.equal(keys.keys.length, 2);
-    assert.equal((await ok('POST', 'identity/oidc/introspect', { token: issued.token })).data.active, true);
+    assert.equal((await ok('POST', 'identity/oidc/introspect', { token: issued.token })).active, true);
     const second = (await ok('GET', 'identity/oidc/token/r1', undefined, appToken)).data.token;
-    assert.equal((await ok('POST', 'identity/oidc/introspect', { token: second })).data.active, true);
+    assert.equal((await ok('POST', 'identity/oidc/introspect', { token: second })).active, true);
     assert.equal((await t.request('DELETE', 'identity/oidc/key/k1')).status, 400, 'a role uses it');
   });
 });

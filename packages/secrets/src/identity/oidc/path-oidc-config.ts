@@ -27,7 +27,16 @@ export function pathOidcConfig() {
               throw new InvalidRequestError('issuer must be an http(s) URL without a path');
           }
           await oidcStore.putIssuer(storage, issuer);
-          return undefined;
+          if (issuer === '') return undefined;
+          // The established answer to an explicit issuer: a write with a warning (200).
+          return {
+            data: null,
+            warnings: [
+              'If "issuer" is set explicitly, all tokens must be validated against that address, including those ' +
+                'issued by secondary clusters. Setting issuer to "" will restore the default behavior of using the ' +
+                "cluster's api_addr as the issuer.",
+            ],
+          };
         },
       },
     },

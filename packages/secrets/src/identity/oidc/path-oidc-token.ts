@@ -68,7 +68,8 @@ export function pathOidcToken(d: { clock: Clock }): PathDefinition[] {
           summary: 'Check a token’s signature and validity.',
           handler: async ({ storage, data }) => {
             if (!data.token) throw new InvalidRequestError('missing token');
-            const inactive = (error: string) => ({ data: { active: false, error } });
+            // Raw JSON, as established (RFC 7662's shape, not the envelope).
+            const inactive = (error: string) => ({ raw: { status: 200, body: { active: false, error } } });
             try {
               await compactVerify(data.token, createLocalJWKSet(await publicKeys(storage, d.clock.now())));
             } catch (err) {
@@ -79,7 +80,7 @@ export function pathOidcToken(d: { clock: Clock }): PathDefinition[] {
             if (typeof claims.exp === 'number' && claims.exp * 1000 < d.clock.now())
               return inactive('token is expired');
             if (data.client_id && claims.aud !== data.client_id) return inactive('client_id is not an audience claim');
-            return { data: { active: true } };
+            return { raw: { status: 200, body: { active: true } } };
           },
         },
       },
