@@ -115,7 +115,8 @@ async function serve(
   if (rawHelp) return sendJson(res, 200, rawHelp);
   if (raw) return raw({ core: o.core, info: o.info, req, res, query: url.query, body: () => readData(o, req) });
   if (o.core.isStandby() && !o.core.isPerformanceStandby()) return forwardRequest(o, req, res, path);
-  if (req.method === 'HEAD') throw new UnsupportedOperationError('');
+  // HEAD is only for ACME nonces (RFC 8555 7.2), as established; it is answered like a GET.
+  if (req.method === 'HEAD' && !path.endsWith('/acme/new-nonce')) throw new UnsupportedOperationError('');
   // `?help=1` is the `help` operation: namespace, token, ACL and audit apply as to any request.
   const isHelp = req.method === 'GET' && Boolean(url.query.get('help'));
   const operation = isHelp ? 'help' : operationOf(req.method ?? '', url.query);

@@ -68,7 +68,8 @@ export function sendError(res: ServerResponse, err: unknown, logger: Logger): vo
  */
 export function sendLogicalResponse(res: ServerResponse, requestId: string, response: LogicalResponse | undefined) {
   if (response?.raw) {
-    const { status, body, contentType, stream } = response.raw;
+    const { status, body, contentType, stream, headers } = response.raw;
+    for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
     if (contentType && stream) return sendStream(res, status, contentType, stream);
     // DER bodies (PKI's `ca`, `crl`) go out as the bytes they are; anything else as its text.
     if (contentType) sendText(res, status, contentType, body instanceof Uint8Array ? body : String(body));

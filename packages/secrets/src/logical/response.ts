@@ -61,7 +61,14 @@ export interface LogicalResponse {
    * `contentType`, `body` is text sent under that media type (Prometheus metrics); with
    * `stream` too, the stream's bytes are sent instead and `body` is what the audit log shows.
    */
-  raw?: { status: number; body: unknown; contentType?: string; stream?: AsyncIterable<Uint8Array> };
+  raw?: {
+    status: number;
+    body: unknown;
+    contentType?: string;
+    stream?: AsyncIterable<Uint8Array>;
+    /** Headers of the answer (ACME's `Replay-Nonce`, `Location`, `Link`). */
+    headers?: Record<string, string>;
+  };
   /** Set by the core when it wrapped the response: the envelope then carries only this. */
   wrapInfo?: WrapInfo;
 }

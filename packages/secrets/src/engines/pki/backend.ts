@@ -1,5 +1,8 @@
 import type { Clock, Random } from '@ward/base';
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
+import { NonceStore } from './acme/jws.js';
+import { pathAcme } from './acme/path-acme.js';
+import { pathAcmeConfig } from './acme/path-acme-config.js';
 import { pathCrl } from './path-crl.js';
 import { pathFetch, UNAUTHENTICATED_PATHS } from './path-fetch.js';
 import { pathImport } from './path-import.js';
@@ -60,6 +63,8 @@ export function createPkiBackend(ctx: BackendContext): Backend {
       ...pathFetch(d),
       ...pathTidy(d, tidyState),
       ...pathOcsp(d),
+      ...pathAcme(d, new NonceStore(ctx.clock, ctx.random)),
+      ...pathAcmeConfig(),
     ],
     specialPaths: { unauthenticated: UNAUTHENTICATED_PATHS },
     periodic: [autoTidyTask(d, ctx.storage, tidyState)],

@@ -170,4 +170,5 @@ export const UNAUTHENTICATED_PATHS = [
   'issuers/',
   'ocsp',
   'ocsp/*',
+  'acme/*',
 ];

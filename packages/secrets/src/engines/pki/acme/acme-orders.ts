@@ -1,0 +1,152 @@
+import { randomUuid } from '@ward/base';
+import type { Storage } from '../../../logical/storage.js';
+import type { PkiDeps } from '../backend.js';
+import { resolveIssuer } from '../issuers.js';
+import { csrNames, issueLeaf } from '../leaf.js';
+import { DEFAULT_ROLE, type RoleRecord, roleStore } from '../role-store.js';
+import { parseCsr, pemOf } from '../x509.js';
+import { type AcmeAuthorization, type AcmeOrder, acmeStore } from './acme-store.js';
+import { validateHttp01 } from './http01.js';
+import { AcmeProblem, thumbprintOf } from './jws.js';
+
+const ORDER_TTL_MS = 24 * 3600_000;
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** A new order for DNS identifiers, each with an authorization offering http-01 (RFC 8555 7.4). */
+export async function newOrder(
+  d: PkiDeps,
+  storage: Storage,
+  accountId: string,
+  payload: Record<string, unknown> | undefined,
+) {
+  const identifiers = Array.isArray(payload?.identifiers)
+    ? (payload.identifiers as { type?: unknown; value?: unknown }[])
+    : [];
+  if (identifiers.length === 0) throw new AcmeProblem('malformed', 'an order needs identifiers');
+  const expires = new Date(d.clock.now() + ORDER_TTL_MS).toISOString();
+  const order: AcmeOrder = {
+    id: randomUuid(d.random),
+    account_id: accountId,
+    status: 'pending',
+    expires,
+    identifiers: [],
+    authorization_ids: [],
+  };
+  for (const identifier of identifiers) {
+    const value = typeof identifier.value === 'string' ? identifier.value.toLowerCase() : '';
+    if (identifier.type !== 'dns')
+      throw new AcmeProblem('unsupportedIdentifier', 'only dns identifiers are supported here');
+    // Wildcards need dns-01, which this server does not offer.
+    if (value.startsWith('*.') || !value.split('.').every((l) => LABEL.test(l)))
+      throw new AcmeProblem('rejectedIdentifier', `identifier ${value} cannot be validated with http-01`);
+    const authz: AcmeAuthorization = {
+      id: randomUuid(d.random),
+      account_id: accountId,
+      identifier: { type: 'dns', value },
+      status: 'pending',
+      expires,
+      challenges: [
+        { type: 'http-01', token: Buffer.from(d.random.bytes(32)).toString('base64url'), status: 'pending' },
+      ],
+    };
+    await acmeStore.putAuthz(storage, authz);
+    order.identifiers.push({ type: 'dns', value });
+    order.authorization_ids.push(authz.id);
+  }
+  await acmeStore.putOrder(storage, order);
+  return order;
+}
+
+/** An order as the account sees it: `ready` once every authorization is valid. */
+export async function refreshedOrder(storage: Storage, order: AcmeOrder): Promise<AcmeOrder> {
+  if (order.status !== 'pending') return order;
+  const authzs = await Promise.all(order.authorization_ids.map((id) => acmeStore.authz(storage, id)));
+  if (authzs.some((a) => a?.status === 'invalid')) order.status = 'invalid';
+  else if (authzs.every((a) => a?.status === 'valid')) order.status = 'ready';
+  else return order;
+  await acmeStore.putOrder(storage, order);
+  return order;
+}
+
+/** Validates an authorization's http-01 challenge now; answers the challenge as it ends up. */
+export async function runChallenge(
+  d: PkiDeps,
+  storage: Storage,
+  authz: AcmeAuthorization,
+  jwk: Record<string, unknown>,
+) {
+  const challenge = authz.challenges[0];
+  if (!challenge) throw new AcmeProblem('malformed', 'no such challenge', 404);
+  if (challenge.status !== 'pending') return challenge;
+  try {
+    await validateHttp01(authz.identifier.value, challenge.token, `${challenge.token}.${await thumbprintOf(jwk)}`);
+    challenge.status = 'valid';
+    challenge.validated = new Date(d.clock.now()).toISOString();
+    authz.status = 'valid';
+  } catch (err) {
+    if (!(err instanceof AcmeProblem)) throw err;
+    challenge.status = 'invalid';
+    challenge.error = { type: `urn:ietf:params:acme:error:${err.type}`, detail: err.message };
+    authz.status = 'invalid';
+  }
+  await acmeStore.putAuthz(storage, authz);
+  return challenge;
+}
+
+async function directoryRole(storage: Storage): Promise<RoleRecord> {
+  const { default_directory_policy: policy } = await acmeStore.config(storage);
+  if (policy.startsWith('role:')) {
+    const role = await roleStore.get(storage, policy.slice(5));
+    if (!role) throw new AcmeProblem('serverInternal', `the directory's role ${policy.slice(5)} does not exist`, 500);
+    return { ...role, generate_lease: false };
+  }
+  return {
+    ...DEFAULT_ROLE,
+    allow_any_name: true,
+    enforce_hostnames: false,
+    key_type: 'any',
+    generate_lease: false,
+    no_store: false,
+  };
+}
+
+/** Finalizes a ready order with its CSR (base64url DER): every name must be one of the order's identifiers. */
+export async function finalizeOrder(
+  d: PkiDeps,
+  storage: Storage,
+  order: AcmeOrder,
+  payload: Record<string, unknown> | undefined,
+) {
+  if (order.status !== 'ready') throw new AcmeProblem('orderNotReady', `the order is ${order.status}`, 403);
+  const csrText = typeof payload?.csr === 'string' ? payload.csr : '';
+  const csr = await parseCsr(pemOf(Buffer.from(csrText, 'base64url'), 'CERTIFICATE REQUEST')).catch(() => {
+    throw new AcmeProblem('badCSR', 'the CSR does not parse or verify');
+  });
+  const names = csrNames(csr);
+  const wanted = new Set(order.identifiers.map((i) => i.value));
+  const asked = new Set([
+    ...(names.commonName ? [names.commonName.toLowerCase()] : []),
+    ...names.dns.map((n) => n.toLowerCase()),
+  ]);
+  if (names.ips.length > 0 || asked.size !== wanted.size || [...asked].some((n) => !wanted.has(n)))
+    throw new AcmeProblem('badCSR', 'the CSR must name exactly the order’s identifiers');
+  const role = await directoryRole(storage);
+  const issuer = await resolveIssuer(storage, role.issuer_ref);
+  const issued = await issueLeaf(d, storage, issuer, role, {
+    commonName: names.commonName || (order.identifiers[0]?.value ?? ''),
+    altNames: [...wanted],
+    ipSans: [],
+    uriSans: [],
+    ttl: 0,
+    notAfter: '',
+    excludeCnFromSans: false,
+    format: 'pem',
+    privateKeyFormat: 'der',
+    publicKey: csr.publicKey,
+  });
+  const data = issued.data as { certificate: string; ca_chain: string[] };
+  order.certificate = [data.certificate, ...data.ca_chain].join('\n');
+  order.status = 'valid';
+  await acmeStore.putOrder(storage, order);
+  return order;
+}

@@ -1,0 +1,71 @@
+import { getJson, putJson, type Storage } from '../../../logical/storage.js';
+
+/** `config/acme`, in the established names (the subset served here). */
+export interface AcmeConfig {
+  enabled: boolean;
+  /** `sign-verbatim` (default) or `role:<name>`. */
+  default_directory_policy: string;
+  allowed_issuers: string[];
+  eab_policy: 'not-required';
+}
+
+export const DEFAULT_ACME_CONFIG: AcmeConfig = {
+  enabled: false,
+  default_directory_policy: 'sign-verbatim',
+  allowed_issuers: ['*'],
+  eab_policy: 'not-required',
+};
+
+export interface AcmeAccount {
+  id: string;
+  jwk: Record<string, unknown>;
+  thumbprint: string;
+  status: 'valid' | 'deactivated';
+  contact: string[];
+}
+
+export interface AcmeChallenge {
+  type: 'http-01';
+  token: string;
+  status: 'pending' | 'processing' | 'valid' | 'invalid';
+  validated?: string;
+  error?: { type: string; detail: string };
+}
+
+export interface AcmeAuthorization {
+  id: string;
+  account_id: string;
+  identifier: { type: 'dns'; value: string };
+  status: 'pending' | 'valid' | 'invalid';
+  expires: string;
+  challenges: AcmeChallenge[];
+}
+
+export interface AcmeOrder {
+  id: string;
+  account_id: string;
+  status: 'pending' | 'ready' | 'processing' | 'valid' | 'invalid';
+  expires: string;
+  identifiers: { type: 'dns'; value: string }[];
+  authorization_ids: string[];
+  certificate?: string;
+}
+
+export const acmeStore = {
+  config: async (s: Storage): Promise<AcmeConfig> => ({
+    ...DEFAULT_ACME_CONFIG,
+    ...(await getJson<Partial<AcmeConfig>>(s, 'config/acme')),
+  }),
+  putConfig: (s: Storage, c: AcmeConfig) => putJson(s, 'config/acme', c),
+  cluster: async (s: Storage) =>
+    (await getJson<{ path: string; aia_path: string }>(s, 'config/cluster')) ?? { path: '', aia_path: '' },
+  putCluster: (s: Storage, c: { path: string; aia_path: string }) => putJson(s, 'config/cluster', c),
+  account: (s: Storage, id: string) => getJson<AcmeAccount>(s, `acme/accounts/${id}`),
+  putAccount: (s: Storage, a: AcmeAccount) => putJson(s, `acme/accounts/${a.id}`, a),
+  accountByThumbprint: (s: Storage, thumbprint: string) => getJson<{ id: string }>(s, `acme/thumbprints/${thumbprint}`),
+  putThumbprint: (s: Storage, thumbprint: string, id: string) => putJson(s, `acme/thumbprints/${thumbprint}`, { id }),
+  order: (s: Storage, id: string) => getJson<AcmeOrder>(s, `acme/orders/${id}`),
+  putOrder: (s: Storage, o: AcmeOrder) => putJson(s, `acme/orders/${o.id}`, o),
+  authz: (s: Storage, id: string) => getJson<AcmeAuthorization>(s, `acme/authz/${id}`),
+  putAuthz: (s: Storage, a: AcmeAuthorization) => putJson(s, `acme/authz/${a.id}`, a),
+};

@@ -1,0 +1,67 @@
+import { definePath, field, type PathDefinition } from '../../../framework/index.js';
+import { InvalidRequestError } from '../../../logical/errors.js';
+import { acmeStore } from './acme-store.js';
+
+/** `config/acme` and `config/cluster` (the mount's external URL, which ACME URLs are built on). */
+export function pathAcmeConfig(): PathDefinition[] {
+  return [
+    definePath({
+      pattern: 'config/acme',
+      fields: {
+        enabled: field.bool({ description: 'Serve ACME on this mount.' }),
+        default_directory_policy: field.string({ description: 'sign-verbatim (default) or role:<name>.' }),
+        allowed_issuers: field.commaStrings({ description: 'Accepted; the default issuer signs.' }),
+        eab_policy: field.enum({
+          description: 'not-required (the only policy here).',
+          values: ['not-required'] as const,
+        }),
+      },
+      operations: {
+        read: {
+          summary: 'Read the ACME configuration.',
+          handler: async ({ storage }) => ({ data: { ...(await acmeStore.config(storage)) } }),
+        },
+        update: {
+          summary: 'Configure ACME.',
+          handler: async ({ storage, data, supplied }) => {
+            const config = await acmeStore.config(storage);
+            if (supplied.has('enabled') && data.enabled !== undefined) config.enabled = data.enabled;
+            if (data.default_directory_policy !== undefined) {
+              const policy = data.default_directory_policy;
+              if (policy !== 'sign-verbatim' && !policy.startsWith('role:'))
+                throw new InvalidRequestError('default_directory_policy must be sign-verbatim or role:<name>');
+              config.default_directory_policy = policy;
+            }
+            if (data.allowed_issuers) config.allowed_issuers = data.allowed_issuers;
+            await acmeStore.putConfig(storage, config);
+            return { data: { ...config } };
+          },
+        },
+      },
+      help: { synopsis: 'ACME configuration.', description: 'External account binding is not offered here.' },
+    }),
+    definePath({
+      pattern: 'config/cluster',
+      fields: {
+        path: field.string({ description: 'This mount’s URL as clients reach it (…/v1/pki).' }),
+        aia_path: field.string({ description: 'The same, for AIA URLs.' }),
+      },
+      operations: {
+        read: {
+          summary: 'Read the cluster URLs.',
+          handler: async ({ storage }) => ({ data: { ...(await acmeStore.cluster(storage)) } }),
+        },
+        update: {
+          summary: 'Set the cluster URLs.',
+          handler: async ({ storage, data }) => {
+            const current = await acmeStore.cluster(storage);
+            const next = { path: data.path ?? current.path, aia_path: data.aia_path ?? current.aia_path };
+            await acmeStore.putCluster(storage, next);
+            return { data: next };
+          },
+        },
+      },
+      help: { synopsis: 'Cluster URLs.', description: 'ACME needs path.' },
+    }),
+  ];
+}

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import * as acme from 'acme-client';
+import { startTestServer, type TestServer } from '../src/server/testing.js';
+
+// Issue 32: a real ACME client (acme-client) obtains a certificate from Ward's ACME directory with
+// HTTP-01, answered by a local responder on port 80 (where RFC 8555 8.3 says the server looks).
+
+describe('PKI ACME with acme-client and HTTP-01', () => {
+  let t: TestServer;
+  let responder: Server;
+  const tokens = new Map<string, string>();
+  const dir = mkdtempSync(join(tmpdir(), 'ward-acme-'));
+  let rootPem: string;
+
+  before(async () => {
+    responder = createServer((req, res) => {
+      const token = req.url?.split('/.well-known/acme-challenge/')[1] ?? '';
+      const answer = tokens.get(token);
+      res.writeHead(answer ? 200 : 404, { 'Content-Type': 'text/plain' }).end(answer ?? 'no such token');
+    });
+    await new Promise<void>((resolve, reject) => {
+      responder.once('error', reject);
+      responder.listen({ port: 80, host: '::' }, resolve);
+    });
+    t = await startTestServer();
+    const ok = async (path: string, body?: unknown) => {
+      const r = await t.request('POST', path, { body });
+      assert.ok(r.status < 300, `${path}: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body?.data;
+    };
+    await ok('sys/mounts/pki', { type: 'pki', config: { max_lease_ttl: '8760h' } });
+    rootPem = (await ok('pki/root/generate/internal', { common_name: 'ACME Root', ttl: '8760h', key_type: 'ec' }))
+      .certificate;
+    await ok('pki/config/cluster', { path: `${t.url}/v1/pki` });
+    await ok('pki/config/acme', { enabled: true });
+  });
+  after(async () => {
+    await t.stop();
+    await new Promise((resolve) => responder.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('issues a certificate for localhost through the whole ACME flow, which openssl verify accepts', async () => {
+    const client = new acme.Client({
+      directoryUrl: `${t.url}/v1/pki/acme/directory`,
+      accountKey: await acme.crypto.createPrivateEcdsaKey(),
+    });
+    const [, csr] = await acme.crypto.createCsr({ commonName: 'localhost', altNames: ['localhost'] });
+    const chain = await client.auto({
+      csr,
+      termsOfServiceAgreed: true,
+      challengePriority: ['http-01'],
+      challengeCreateFn: async (_authz, challenge, keyAuthorization) => {
+        tokens.set(challenge.token, keyAuthorization);
+      },
+      challengeRemoveFn: async (_authz, challenge) => {
+        tokens.delete(challenge.token);
+      },
+    });
+    const leaf = chain.split(/(?=-----BEGIN CERTIFICATE-----)/)[0] ?? '';
+    writeFileSync(join(dir, 'root.pem'), rootPem);
+    writeFileSync(join(dir, 'leaf.pem'), leaf);
+    const verified = spawnSync('openssl', ['verify', '-CAfile', join(dir, 'root.pem'), join(dir, 'leaf.pem')], {
+      encoding: 'utf8',
+    });
+    assert.match(verified.stdout, /leaf\.pem: OK/, verified.stderr);
+    const info = acme.crypto.readCertificateInfo(leaf);
+    assert.deepEqual(info.domains.altNames, ['localhost']);
+  });
+
+  it('marks an authorization invalid when the responder does not know the token', async () => {
+    const client = new acme.Client({
+      directoryUrl: `${t.url}/v1/pki/acme/directory`,
+      accountKey: await acme.crypto.createPrivateRsaKey(2048),
+    });
+    await client.createAccount({ termsOfServiceAgreed: true });
+    const order = await client.createOrder({ identifiers: [{ type: 'dns', value: 'localhost' }] });
+    const [authz] = await client.getAuthorizations(order);
+    const challenge = authz?.challenges.find((c) => c.type === 'http-01');
+    assert.ok(authz && challenge);
+    const answered = await client.completeChallenge(challenge);
+    assert.equal(answered.status, 'invalid');
+    const wildcard = await client
+      .createOrder({ identifiers: [{ type: 'dns', value: '*.example.com' }] })
+      .catch((e: Error) => e);
+    assert.ok(wildcard instanceof Error, 'wildcards need dns-01, not offered');
+  });
+});
