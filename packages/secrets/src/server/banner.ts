@@ -8,6 +8,10 @@ export interface BannerFacts {
   addresses: readonly ListenerAddress[];
   isInitialized: boolean;
   isSealed: boolean;
+  /** `shamir`, or the auto seal's stanza name. */
+  sealType: string;
+  /** A seal migration waits for `ward operator unseal -migrate`. */
+  isMigrationPending: boolean;
 }
 
 /**
@@ -25,6 +29,7 @@ export function startBanner(facts: BannerFacts): string {
       `tcp (addr: "${a.url.replace(/^https?:\/\//, '')}", tls: "${a.url.startsWith('https:') ? 'enabled' : 'disabled'}")`,
     ]),
     ['Log Level', config.logLevel],
+    ['Seal Type', facts.sealType],
     ['Seal State', sealState(facts)],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -39,7 +44,17 @@ export function startBanner(facts: BannerFacts): string {
   ].join('\n');
 }
 
-function sealState({ isInitialized, isSealed }: BannerFacts): string {
-  if (!isInitialized) return 'uninitialized (run `ward operator init`, then `ward operator unseal`)';
-  return isSealed ? 'sealed (run `ward operator unseal` with the key shares)' : 'unsealed';
+function sealState({ isInitialized, isSealed, sealType, isMigrationPending }: BannerFacts): string {
+  const isAuto = sealType !== 'shamir';
+  if (!isInitialized) {
+    return isAuto
+      ? 'uninitialized (run `ward operator init`: it makes recovery keys and the server unseals itself)'
+      : 'uninitialized (run `ward operator init`, then `ward operator unseal`)';
+  }
+  if (!isSealed) return 'unsealed';
+  if (isMigrationPending)
+    return "sealed, seal migration pending (run `ward operator unseal -migrate` with the old seal's keys)";
+  return isAuto
+    ? `sealed (the ${sealType} seal could not unseal it yet: see the log; it tries again every 5 s)`
+    : 'sealed (run `ward operator unseal` with the key shares)';
 }

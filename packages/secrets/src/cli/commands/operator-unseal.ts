@@ -1,5 +1,6 @@
 import { defineCommand, flag } from '../command.js';
 import { UsageError } from '../flags.js';
+import { sealFields } from '../seal-fields.js';
 
 /**
  * `ward operator unseal [KEY]`: submits one key share. Without KEY it is asked for at the
@@ -33,12 +34,7 @@ export const operatorUnsealCommand = defineCommand({
     }
     out.fields(
       {
-        'Seal Type': status.type,
-        ...(status.recovery_seal ? { 'Recovery Seal Type': status.recovery_seal_type ?? 'shamir' } : {}),
-        Initialized: status.initialized,
-        Sealed: status.sealed,
-        [status.recovery_seal ? 'Total Recovery Shares' : 'Total Shares']: status.n,
-        Threshold: status.t,
+        ...sealFields(status),
         'Unseal Progress': `${status.progress}/${status.t}`,
         ...(status.migration ? { 'Seal Migration in Progress': true } : {}),
         Version: status.version,

@@ -107,6 +107,8 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
       addresses,
       isInitialized: await core.isInitialized(),
       isSealed: core.isSealed(),
+      sealType: core.sealKeys.type,
+      isMigrationPending: (await core.sealStatus()).migration,
     }),
   );
   for (const a of addresses) logger.info('listening', { url: a.url });

@@ -1,4 +1,5 @@
 import { defineCommand } from '../command.js';
+import { sealFields } from '../seal-fields.js';
 
 /** `ward status`: seal status; exit 2 when sealed, as established scripts expect. */
 export const statusCommand = defineCommand({
@@ -13,12 +14,9 @@ export const statusCommand = defineCommand({
     const s = await client.sys.status();
     out.fields(
       {
-        'Seal Type': s.type,
-        Initialized: s.initialized,
-        Sealed: s.sealed,
-        'Total Shares': s.n,
-        Threshold: s.t,
+        ...sealFields(s),
         ...(s.sealed ? { 'Unseal Progress': `${s.progress}/${s.t}`, 'Unseal Nonce': s.nonce || 'n/a' } : {}),
+        ...(s.migration ? { 'Seal Migration in Progress': true } : {}),
         Version: s.version,
         'Build Date': s.build_date ?? 'n/a',
         'Storage Type': s.storage_type ?? 'n/a',

@@ -1,5 +1,3 @@
-export { AutoSeal } from './auto-seal.js';
-export { RECOVERY_CONFIG_PATH, RECOVERY_KEY_PATH } from './recovery-keys.js';
 export {
   RekeyOperation,
   type RekeyResult,
