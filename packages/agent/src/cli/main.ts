@@ -65,13 +65,14 @@ const AGENT_USAGE =
   'Usage: ward-agent agent [flags]\n\n  Runs a cluster agent. Flags: see packages/agent/README.md.\n\nExample:\n  ward-agent agent -dev\n';
 
 async function runAgent(args: string[]): Promise<number> {
-  let config: Awaited<ReturnType<typeof loadConfig>>;
+  let config: Omit<Awaited<ReturnType<typeof loadConfig>>, 'warnings'>;
+  let warnings: string[];
   try {
     if (isAgentHelp(args)) {
       process.stdout.write(AGENT_USAGE);
       return 0;
     }
-    config = await loadConfig(args);
+    ({ warnings, ...config } = await loadConfig(args));
   } catch (err) {
     // A command line the agent cannot take is a usage error (2); a bad value in a file is not.
     if (err instanceof UsageError) {
@@ -79,11 +80,13 @@ async function runAgent(args: string[]): Promise<number> {
       return err.exitCode;
     }
     if (err instanceof ConfigError) {
-      process.stderr.write(`==> Error: ${err.message}\n`);
+      // One problem a line (a config file's unknown keys are all listed at once).
+      process.stderr.write(`==> Error:${err.message.includes('\n') ? '\n' : ' '}${err.message}\n`);
       return 1;
     }
     throw err;
   }
+  for (const w of warnings) process.stderr.write(`==> Warning: ${w}\n`);
   const hub = new LogHub();
   hub.subscribe({ level: config.logLevel, json: config.logJson, sink: process.stderr });
   let agent: Agent;

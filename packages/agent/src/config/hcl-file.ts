@@ -1,16 +1,19 @@
 import { readFile } from 'node:fs/promises';
-import { LOG_LEVELS, type LogLevel } from '@ward/base';
+import { HclSyntaxError, LOG_LEVELS, type LogLevel, parseHcl } from '@ward/base';
 import { type GossipConfig, isGossipProfile } from '../gossip/config.js';
-import { parseHcl } from '../hcl/parse.js';
 import type { RaftTimings } from '../raft/raft-node.js';
+import { checkConfigKeys } from './check-keys.js';
 import type { AgentConfig, ConfigLayer, TlsConfig } from './config.js';
 import { parseDurationMs } from './duration.js';
 import { ConfigError } from './errors.js';
 
 type Obj = Record<string, unknown>;
 
-/** Reads an agent config file in the established HCL layout. */
-export async function readConfigFile(path: string): Promise<ConfigLayer> {
+/** A config file's settings, and what in it Ward accepts without acting on (`file:line: …` each). */
+export type FileLayer = ConfigLayer & { warnings: string[] };
+
+/** Reads an agent config file in the established HCL1 (or JSON) layout. */
+export async function readConfigFile(path: string): Promise<FileLayer> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -20,13 +23,21 @@ export async function readConfigFile(path: string): Promise<ConfigLayer> {
   return parseConfigText(path, text);
 }
 
-export async function parseConfigText(fileName: string, text: string): Promise<ConfigLayer> {
-  let doc: Obj;
+/**
+ * Parses a config file. Unknown keys are refused all at once, each with its line and the
+ * nearest known key; established keys Ward does not act on come back as `warnings`.
+ */
+export async function parseConfigText(fileName: string, text: string): Promise<FileLayer> {
+  let parsed: ReturnType<typeof parseHcl>;
   try {
-    doc = await parseHcl(fileName, text);
+    parsed = parseHcl(text);
   } catch (err) {
-    throw new ConfigError(`cannot parse ${fileName}: ${(err as Error).message}`);
+    if (!(err instanceof HclSyntaxError)) throw err;
+    throw new ConfigError(`cannot parse ${fileName}: ${err.message}`);
   }
+  const doc: Obj = parsed.body;
+  const keys = checkConfigKeys(fileName, parsed);
+  if (keys.errors.length > 0) throw new ConfigError(keys.errors.join('\n'));
   const r = new Reader(fileName, doc);
   const server = r.block('server');
   const client = r.block('client');
@@ -59,6 +70,7 @@ export async function parseConfigText(fileName: string, text: string): Promise<C
     raft: raftLayer(r.block('raft')),
     encrypt: r.str(server, 'encrypt'),
     tls: tlsLayer(r, r.block('tls')),
+    warnings: keys.warnings,
   };
 }
 
@@ -115,7 +127,7 @@ function raftLayer(g: Obj): Partial<RaftTimings> {
   return { electionTimeoutMs: dur('election_timeout'), heartbeatIntervalMs: dur('heartbeat_interval') };
 }
 
-/** Typed access to hcl2json output, where every block is an array of objects. */
+/** Typed access to a parsed file, where every unlabelled block is a list of bodies. */
 class Reader {
   constructor(
     private readonly file: string,

@@ -6,12 +6,13 @@ import { parseFlags } from './flags.js';
 import { readConfigFile } from './hcl-file.js';
 
 /** Builds the effective config: defaults, then -dev, then each -config file, then the other flags. */
-export async function loadConfig(argv: string[]): Promise<AgentConfig> {
+export async function loadConfig(argv: string[]): Promise<AgentConfig & { warnings: string[] }> {
   const flags = parseFlags(argv);
   const files = await Promise.all(flags.configFiles.map(readConfigFile));
-  const config = mergeConfig(defaultConfig(hostname()), ...(flags.isDev ? [devLayer()] : []), ...files, flags.layer);
+  const layers = files.map(({ warnings: _, ...layer }) => layer);
+  const config = mergeConfig(defaultConfig(hostname()), ...(flags.isDev ? [devLayer()] : []), ...layers, flags.layer);
   validate(config);
-  return config;
+  return { ...config, warnings: files.flatMap((f) => f.warnings) };
 }
 
 function validate(c: AgentConfig): void {
