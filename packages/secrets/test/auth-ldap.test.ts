@@ -27,6 +27,7 @@ describe('ldap auth method against slapd', () => {
     const alice = await slapd.addUser('alice', 'alice-pw');
     const bob = await slapd.addUser('bob', 'bob-pw');
     await slapd.addUser('carol', 'carol-pw');
+    await slapd.addUser('frank', 'frank-pw');
     const admin = new Client({ url: slapd.url });
     await admin.bind(ADMIN_DN, ADMIN_PASSWORD);
     await admin.add(GROUPS, { objectClass: 'organizationalUnit', ou: 'groups' });
@@ -113,6 +114,13 @@ describe('ldap auth method against slapd', () => {
     assert.equal((await login('carol', 'carol-pw')).status, 403, 'locked: even the right password is refused');
     const locked = (await ok('GET', 'sys/locked-users')).data;
     assert.ok(JSON.stringify(locked).includes('carol'), JSON.stringify(locked));
+  });
+
+  it('counts failures of every spelling of a name (case, spaces) against one lockout (issue 28, HCSEC-2025-16/20)', async () => {
+    for (const name of ['Frank', 'frank%20', '%20frank', 'FRANK', 'frank']) {
+      assert.equal((await login(name, 'wrong')).status, 403, name);
+    }
+    assert.equal((await login('frank', 'frank-pw')).status, 403, 'locked: the five spellings were one name');
   });
 
   it('binds at userattr=name,userdn without a service account, and reads a DN-valued group attribute', async () => {

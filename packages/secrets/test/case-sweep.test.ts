@@ -42,6 +42,7 @@ const MOUNTS: [string, unknown][] = [
   ['sys/auth/approle', { type: 'approle' }],
   ['sys/auth/github', { type: 'github' }],
   ['sys/auth/gcp', { type: 'gcp' }],
+  ['sys/auth/ldap', { type: 'ldap' }],
 ];
 
 /** Paths the sweep leaves alone: they act on the server itself, not on a named object. */

@@ -1,12 +1,18 @@
 import { sanitizePolicies } from '../../core/tokens/index.js';
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
-import { NotFoundError } from '../../logical/errors.js';
+import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { type LdapAuthConfig, ldapAuthStore } from './ldap-auth-store.js';
 
-/** Names are folded to lower case unless the config keeps their case. */
-export const foldName = (config: LdapAuthConfig | undefined, name: string) =>
-  config?.case_sensitive_names ? name : name.toLowerCase();
+/**
+ * A directory name as this mount keys it (lockout, mappings, alias): white space at the ends dropped
+ * and runs of it made one space, as the directory's own matching does (so `alice ` cannot start a
+ * lockout count of its own: HCSEC-2025-20), then lower case unless the config keeps case.
+ */
+export const foldName = (config: LdapAuthConfig | undefined, name: string) => {
+  const spaced = name.trim().replace(/\s+/g, ' ');
+  return config?.case_sensitive_names ? spaced : spaced.toLowerCase();
+};
 
 /** `groups/:name` and `users/:name` (policies; users also local groups), and their listings. */
 export function pathMappings(): PathDefinition[] {
@@ -25,7 +31,10 @@ export function pathMappings(): PathDefinition[] {
     definePath({
       pattern: `${kind}/:name`,
       fields: {
-        name: field.path({ description: `The ${kind === 'groups' ? 'LDAP group' : 'user'} name.` }),
+        name: field.path({
+          description: `The ${kind === 'groups' ? 'LDAP group' : 'user'} name (lower-cased for the ACL).`,
+          caseInsensitive: true,
+        }),
         policies: field.commaStrings({ description: 'Policies granted.' }),
         ...(kind === 'users'
           ? { groups: field.commaStrings({ description: 'Groups the user is in here besides the directory’s.' }) }
@@ -76,6 +85,13 @@ export function pathMappings(): PathDefinition[] {
   ]);
 }
 
+/**
+ * The mapping `name` names. Refused with white space at its ends or in runs: the ACL judges the
+ * path as sent (lower-cased), so `users/admin%20` must not reach the mapping of `admin`.
+ */
 async function folded(storage: Storage, name: string): Promise<string> {
+  if (name !== name.trim().replace(/\s+/g, ' ')) {
+    throw new InvalidRequestError('a user or group name must not start or end with white space, nor hold runs of it');
+  }
   return foldName(await ldapAuthStore.config(storage), name);
 }
