@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { PathRule } from '../src/core/policy/policy.js';
 import { parsePolicy } from '../src/core/policy/policy-parser.js';
+import { startTestServer } from '../src/server/testing.js';
 
 // Issue 29: policies written as the established documentation's examples are (HCL1: braces on the
 // next line, comments of every kind, one-line blocks, repeated blocks and keys, JSON and its list
@@ -35,4 +36,23 @@ describe('policy corpus (HCL1 and JSON, issue 29)', () => {
       assert.deepEqual(policy.paths.map(asWritten), expected);
     });
   }
+});
+
+describe('sys/policies/acl with HCL1 text (issue 29)', () => {
+  it('stores a policy whose block brace stands on the next line, and refuses bad text with its position', async () => {
+    const t = await startTestServer();
+    try {
+      const policy = 'path "auth/*"\n{ capabilities = ["read"] }\n';
+      assert.equal((await t.request('PUT', 'sys/policies/acl/admin', { body: { policy } })).status, 204);
+      const read = await t.request('GET', 'sys/policies/acl/admin');
+      assert.equal(read.body.data.policy, policy);
+      const refused = await t.request('PUT', 'sys/policies/acl/bad', {
+        body: { policy: 'path "a"\n{ capabilities = ' },
+      });
+      assert.equal(refused.status, 400);
+      assert.match(refused.body.errors[0], /^failed to parse policy: At 2:/);
+    } finally {
+      await t.stop();
+    }
+  });
 });
