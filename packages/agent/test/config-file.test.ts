@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { AGENT_FLAGS } from '../src/config/flags.js';
 import { AgentProcess, runCli } from './harness.js';
 
 // Issue 35 point 3: the agent's config file is as strict as the secrets server's.
@@ -45,5 +46,30 @@ describe('ward-agent agent -config: unknown and inert keys', () => {
     } finally {
       await agent.kill();
     }
+  });
+});
+
+// Issue 35 point 3: `agent -help` lists every flag with what it does.
+describe('ward-agent agent -help', () => {
+  it('describes exactly the flags the agent takes, each with its text', async () => {
+    const r = await runCli(['agent', '-help']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^Usage: ward-agent agent \[options\]\n/);
+    assert.doesNotMatch(r.stdout, /README/);
+    const shown = [...r.stdout.matchAll(/^ {2}-([a-z-]+)(?:=\S+)?\n {4}\S.*$/gm)].map((m) => m[1]);
+    assert.deepEqual([...shown].sort(), [...AGENT_FLAGS.keys()].sort());
+    assert.match(
+      r.stdout,
+      /^ {2}-retry-interval=<duration>\n {4}The longest wait between join attempts\. Default 30s\.$/m,
+    );
+  });
+
+  it('answers a bad flag with one line and where the flags are listed, exit 2', async () => {
+    const r = await runCli(['agent', '-bogus']);
+    assert.equal(r.code, 2);
+    assert.equal(
+      r.stderr,
+      'Error: flag provided but not defined: -bogus\n\nUsage: ward-agent agent [options]\n\nRun "ward-agent agent -help" for every flag.\n',
+    );
   });
 });

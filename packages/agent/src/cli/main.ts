@@ -1,5 +1,6 @@
 import { cryptoRandom, parseGoFlags, systemClock, USAGE_EXIT_CODE, UsageError, usageErrorText } from '@ward/base';
 import { Agent } from '../agent.js';
+import { agentHelp } from '../config/agent-help.js';
 import { VERSION } from '../config/config.js';
 import { ConfigError } from '../config/errors.js';
 import { isAgentHelp } from '../config/flags.js';
@@ -14,7 +15,7 @@ const NO_FLAGS = new Map<string, never>();
 
 function usageText(): string {
   const rows: Array<[string, string]> = [
-    ['agent', 'Run a cluster agent (see packages/agent/README.md for its flags)'],
+    ['agent', 'Run a cluster agent (ward-agent agent -help lists its flags)'],
     ...[...COMMANDS.values()].map((c): [string, string] => [c.name, c.synopsis]),
     ['version', 'Print the version'],
   ];
@@ -61,22 +62,22 @@ export async function main(argv: string[]): Promise<number> {
   return USAGE_EXIT_CODE;
 }
 
-const AGENT_USAGE =
-  'Usage: ward-agent agent [flags]\n\n  Runs a cluster agent. Flags: see packages/agent/README.md.\n\nExample:\n  ward-agent agent -dev\n';
+/** After a bad `agent` command line: the usage line and where the flags are (not all of them). */
+const AGENT_USAGE_HINT = 'Usage: ward-agent agent [options]\n\nRun "ward-agent agent -help" for every flag.\n';
 
 async function runAgent(args: string[]): Promise<number> {
   let config: Omit<Awaited<ReturnType<typeof loadConfig>>, 'warnings'>;
   let warnings: string[];
   try {
     if (isAgentHelp(args)) {
-      process.stdout.write(AGENT_USAGE);
+      process.stdout.write(agentHelp());
       return 0;
     }
     ({ warnings, ...config } = await loadConfig(args));
   } catch (err) {
     // A command line the agent cannot take is a usage error (2); a bad value in a file is not.
     if (err instanceof UsageError) {
-      process.stderr.write(usageErrorText(err.message, AGENT_USAGE));
+      process.stderr.write(usageErrorText(err.message, AGENT_USAGE_HINT));
       return err.exitCode;
     }
     if (err instanceof ConfigError) {

@@ -10,7 +10,7 @@ export interface ParsedFlags {
 }
 
 /** Every flag `ward-agent agent` accepts, with its kind (`-x=v`, `-x v` and `--x` all work). */
-const FLAGS = new Map<string, FlagKind>(
+export const AGENT_FLAGS: ReadonlyMap<string, FlagKind> = new Map<string, FlagKind>(
   Object.entries({
     dev: 'bool',
     server: 'bool',
@@ -52,11 +52,11 @@ const FLAGS = new Map<string, FlagKind>(
 
 /** Whether `ward-agent agent` was asked for its help (`-h`, `-help`, `--help`); throws `UsageError` as `parseFlags` does. */
 export function isAgentHelp(argv: readonly string[]): boolean {
-  return parseGoFlags(argv, FLAGS, 'go').isHelp;
+  return parseGoFlags(argv, AGENT_FLAGS, 'go').isHelp;
 }
 
 export function parseFlags(argv: string[]): ParsedFlags {
-  const parsed = parseGoFlags(argv, FLAGS, 'go');
+  const parsed = parseGoFlags(argv, AGENT_FLAGS, 'go');
   if (parsed.args.length > 0) throw new UsageError(`unexpected argument: ${parsed.args[0]}`);
   const v = Object.fromEntries([...parsed.values].map(([k, value]) => [k, asConfigValue(value)]));
   const logLevel = v['log-level'] as LogLevel | undefined;
