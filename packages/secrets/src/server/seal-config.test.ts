@@ -48,6 +48,7 @@ describe('seal stanzas', () => {
       keyId: undefined,
       mechanism: 0x1087,
       generateKey: true,
+      rsaOaepHash: 'sha256',
     });
     assert.deepEqual(stanza?.inertKeys, ['hmac_key_label']);
   });

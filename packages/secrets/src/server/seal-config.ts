@@ -108,7 +108,12 @@ export interface Pkcs11SealSettings {
   mechanism: number;
   /** `generate_key = "true"`: an AES-256 key is generated under `key_label` when none is found. */
   generateKey: boolean;
+  /** `rsa_oaep_hash` for CKM_RSA_PKCS_OAEP: `sha1`, `sha224`, `sha256` (the default), `sha384`, `sha512`. */
+  rsaOaepHash: RsaOaepHash;
 }
+
+export type RsaOaepHash = 'sha1' | 'sha224' | 'sha256' | 'sha384' | 'sha512';
+const OAEP_HASHES: readonly RsaOaepHash[] = ['sha1', 'sha224', 'sha256', 'sha384', 'sha512'];
 
 /** Another server's transit engine. */
 export interface TransitSealSettings {
@@ -313,6 +318,10 @@ function pkcs11Settings(r: Reader, body: Record<string, unknown>): Pkcs11SealSet
       `seal "pkcs11": mechanism ${mechanismText} is not supported; use 0x1087 (CKM_AES_GCM) or 0x0009 (CKM_RSA_PKCS_OAEP)`,
     );
   }
+  const rsaOaepHash = (r.optional('rsa_oaep_hash') ?? 'sha256').toLowerCase() as RsaOaepHash;
+  if (!OAEP_HASHES.includes(rsaOaepHash)) {
+    throw new InvalidRequestError(`seal "pkcs11": rsa_oaep_hash must be one of ${OAEP_HASHES.join(', ')}`);
+  }
   const slotText = r.optional('slot');
   if (slotText !== undefined && !/^(?:\d+|0x[0-9a-fA-F]+)$/.test(slotText)) {
     throw new InvalidRequestError(`seal "pkcs11": slot must be a number, got ${JSON.stringify(slotText)}`);
@@ -327,6 +336,7 @@ function pkcs11Settings(r: Reader, body: Record<string, unknown>): Pkcs11SealSet
     keyId: keyIdText === undefined ? undefined : Buffer.from(keyIdText.replace(/^0x/, ''), 'hex'),
     mechanism,
     generateKey: isTrueValue(body.generate_key),
+    rsaOaepHash,
   };
 }
 

@@ -17,7 +17,17 @@ export interface Pkcs11SealOptions {
   /** `CKM_AES_GCM` or `CKM_RSA_PKCS_OAEP`. */
   mechanism: number;
   generateKey: boolean;
+  /** The OAEP hash and MGF1 hash of `CKM_RSA_PKCS_OAEP` (SoftHSM2 takes only `sha1`). */
+  rsaOaepHash: 'sha1' | 'sha224' | 'sha256' | 'sha384' | 'sha512';
 }
+
+const OAEP = new Map([
+  ['sha1', { hashAlg: pkcs11js.CKM_SHA_1, mgf: pkcs11js.CKG_MGF1_SHA1 }],
+  ['sha224', { hashAlg: pkcs11js.CKM_SHA224, mgf: pkcs11js.CKG_MGF1_SHA224 }],
+  ['sha256', { hashAlg: pkcs11js.CKM_SHA256, mgf: pkcs11js.CKG_MGF1_SHA256 }],
+  ['sha384', { hashAlg: pkcs11js.CKM_SHA384, mgf: pkcs11js.CKG_MGF1_SHA384 }],
+  ['sha512', { hashAlg: pkcs11js.CKM_SHA512, mgf: pkcs11js.CKG_MGF1_SHA512 }],
+]);
 
 const IV_BYTES = 12;
 const TAG_BITS = 128;
@@ -28,7 +38,7 @@ const CKZ_DATA_SPECIFIED = 1;
 /**
  * A `seal "pkcs11"`: the seal's data keys are encrypted in the HSM with an AES-256 key
  * (`CKM_AES_GCM`, the default; generated under `key_label` with `generate_key`) or with the
- * public half of an RSA key pair (`CKM_RSA_PKCS_OAEP`, SHA-256), which never leave it. Each
+ * public half of an RSA key pair (`CKM_RSA_PKCS_OAEP`, `rsa_oaep_hash`), which never leave it. Each
  * wrapped value names the key's label and id: a stanza pointed at a new key (a rotation) still
  * unwraps what the old key wrapped while the old key stays in the token.
  */
@@ -70,7 +80,7 @@ export class Pkcs11Seal implements SealWrapper {
       });
       const params: Record<string, string> = {
         mechanism: `0x${this.options.mechanism.toString(16).padStart(4, '0')}`,
-        ...(this.#isAes() ? { iv: Buffer.from(iv).toString('base64') } : {}),
+        ...(this.#isAes() ? { iv: Buffer.from(iv).toString('base64') } : { oaep_hash: this.options.rsaOaepHash }),
         ...(selector.label !== undefined ? { key_label: selector.label } : {}),
         ...(selector.id !== undefined ? { key_id: selector.id.toString('hex') } : {}),
       };
@@ -85,10 +95,11 @@ export class Pkcs11Seal implements SealWrapper {
       id: p.key_id === undefined ? undefined : Buffer.from(p.key_id, 'hex'),
     };
     const mechanismNumber = Number(p.mechanism ?? this.options.mechanism);
+    const oaepHash = p.oaep_hash ?? this.options.rsaOaepHash;
     return this.#pool.use(async (session) => {
       const key = this.#find(session, selector, mechanismNumber, pkcs11js.CKO_PRIVATE_KEY);
       if (!key) throw new UpstreamError(`PKCS#11: the seal key ${keyIdOf(selector)} is not in the token`);
-      const mechanism = this.#mechanismFor(mechanismNumber, Buffer.from(p.iv ?? '', 'base64'));
+      const mechanism = this.#mechanismFor(mechanismNumber, Buffer.from(p.iv ?? '', 'base64'), oaepHash);
       const ciphertext = Buffer.from(wrapped.ciphertext, 'base64');
       return this.#call('decrypt', async () => {
         this.#module.C_DecryptInit(session, mechanism, key);
@@ -109,10 +120,10 @@ export class Pkcs11Seal implements SealWrapper {
   }
 
   #mechanism(iv: Buffer): pkcs11js.Mechanism {
-    return this.#mechanismFor(this.options.mechanism, iv);
+    return this.#mechanismFor(this.options.mechanism, iv, this.options.rsaOaepHash);
   }
 
-  #mechanismFor(mechanism: number, iv: Buffer): pkcs11js.Mechanism {
+  #mechanismFor(mechanism: number, iv: Buffer, oaepHash: string): pkcs11js.Mechanism {
     if (this.#isAes(mechanism)) {
       // SoftHSM2 and current HSMs take the PKCS#11 2.40 layout (with ulIvBits).
       const parameter: pkcs11js.AesGCM = {
@@ -123,12 +134,9 @@ export class Pkcs11Seal implements SealWrapper {
       };
       return { mechanism, parameter };
     }
-    const parameter: pkcs11js.RsaOAEP = {
-      type: pkcs11js.CK_PARAMS_RSA_OAEP,
-      hashAlg: pkcs11js.CKM_SHA256,
-      mgf: pkcs11js.CKG_MGF1_SHA256,
-      source: CKZ_DATA_SPECIFIED,
-    };
+    const hashes = OAEP.get(oaepHash);
+    if (!hashes) throw new UpstreamError(`PKCS#11: unknown OAEP hash ${oaepHash}`);
+    const parameter: pkcs11js.RsaOAEP = { type: pkcs11js.CK_PARAMS_RSA_OAEP, ...hashes, source: CKZ_DATA_SPECIFIED };
     return { mechanism, parameter };
   }
 
