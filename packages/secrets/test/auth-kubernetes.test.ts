@@ -127,6 +127,28 @@ describe('kubernetes auth method', () => {
     assert.equal(entity.aliases[0].name, 'apps/web');
   });
 
+  it('binds namespaces by their labels with bound_service_account_namespace_selector', async () => {
+    k8s.addServiceAccount('team-a', 'web');
+    k8s.addServiceAccount('team-b', 'web');
+    k8s.labelNamespace('team-a', { tier: 'web', env: 'prod' });
+    k8s.labelNamespace('team-b', { tier: 'db' });
+    const selector = JSON.stringify({
+      matchLabels: { tier: 'web' },
+      matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'staging'] }],
+    });
+    await ok('POST', 'auth/kubernetes/role/labelled', {
+      bound_service_account_names: 'web',
+      bound_service_account_namespace_selector: selector,
+    });
+    const res = await login('labelled', await k8s.projectedToken('team-a', 'web'));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal((await login('labelled', await k8s.projectedToken('team-b', 'web'))).status, 403);
+    const bad = await t.request('POST', 'auth/kubernetes/role/labelled', {
+      body: { bound_service_account_namespace_selector: '{not json' },
+    });
+    assert.equal(bad.status, 400);
+  });
+
   it('answers 502 when the API server cannot be asked or does not trust the reviewer', async () => {
     await ok('POST', 'sys/auth/k8s-bad', { type: 'kubernetes' });
     await ok('POST', 'auth/k8s-bad/config', {

@@ -18,6 +18,8 @@ export interface FakeKubernetes {
   /** TokenReviews received. */
   reviews: number;
   addServiceAccount(namespace: string, name: string): string;
+  /** Labels of a namespace (`GET /api/v1/namespaces/<name>`; any namespace exists, unlabelled by default). */
+  labelNamespace(namespace: string, labels: Record<string, string>): void;
   deleteServiceAccount(namespace: string, name: string): void;
   /** A projected token (`aud` default `https://kubernetes.default.svc`). */
   projectedToken(namespace: string, name: string, o?: { audience?: string; expiresInS?: number }): Promise<string>;
@@ -38,6 +40,7 @@ export async function startFakeKubernetes(): Promise<FakeKubernetes> {
   await tls.remove();
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const accounts = new Map<string, string>();
+  const namespaceLabels = new Map<string, Record<string, string>>();
   let nextUid = 1;
   const sign = (claims: Record<string, unknown>, k: CryptoKey = privateKey) =>
     new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'sa-key' }).sign(k);
@@ -50,6 +53,9 @@ export async function startFakeKubernetes(): Promise<FakeKubernetes> {
       const uid = `00000000-0000-4000-8000-${String(nextUid++).padStart(12, '0')}`;
       accounts.set(`${namespace}/${name}`, uid);
       return uid;
+    },
+    labelNamespace: (namespace, labels) => {
+      namespaceLabels.set(namespace, labels);
     },
     deleteServiceAccount: (namespace, name) => {
       accounts.delete(`${namespace}/${name}`);
@@ -114,6 +120,21 @@ export async function startFakeKubernetes(): Promise<FakeKubernetes> {
       void (async () => {
         const send = (status: number, body: unknown) =>
           res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        const namespace = /^\/api\/v1\/namespaces\/([^/]+)$/.exec(req.url ?? '')?.[1];
+        if (req.method === 'GET' && namespace) {
+          const caller = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+          if (!('user' in (await authenticate(caller, undefined)))) {
+            send(401, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Unauthorized', code: 401 });
+            return;
+          }
+          const name = decodeURIComponent(namespace);
+          send(200, {
+            kind: 'Namespace',
+            apiVersion: 'v1',
+            metadata: { name, labels: namespaceLabels.get(name) ?? {} },
+          });
+          return;
+        }
         if (req.method !== 'POST' || req.url !== '/apis/authentication.k8s.io/v1/tokenreviews') {
           send(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
           return;

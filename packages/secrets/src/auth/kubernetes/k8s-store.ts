@@ -17,6 +17,8 @@ export interface KubernetesConfig {
 export interface KubernetesRole {
   bound_service_account_names: string[];
   bound_service_account_namespaces: string[];
+  /** A label selector (JSON) binding namespaces by their labels; '' = none. */
+  bound_service_account_namespace_selector?: string;
   audience: string;
   alias_name_source: 'serviceaccount_uid' | 'serviceaccount_name';
   token: TokenParams;

@@ -4,6 +4,7 @@ import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors
 import { tokenGrant } from '../common/index.js';
 import { verifyWithPems } from '../common/pem-keys.js';
 import { k8sStore } from './k8s-store.js';
+import { matchesSelector, namespaceLabels, parseSelector } from './namespace-selector.js';
 import { isBound, serviceAccountOf } from './service-account.js';
 import { reviewToken } from './token-review.js';
 
@@ -30,8 +31,13 @@ export function pathLogin(clock: Clock) {
           const account = serviceAccountOf(data.jwt);
           if (!isBound(role.bound_service_account_names, account.name))
             throw new PermissionDeniedError(`service account name not authorized`);
-          if (!isBound(role.bound_service_account_namespaces, account.namespace))
-            throw new PermissionDeniedError('namespace not authorized');
+          if (!isBound(role.bound_service_account_namespaces, account.namespace)) {
+            const selector = parseSelector(role.bound_service_account_namespace_selector ?? '');
+            const isSelected =
+              selector !== undefined &&
+              matchesSelector(selector, await namespaceLabels(config, account.namespace, data.jwt));
+            if (!isSelected) throw new PermissionDeniedError('namespace not authorized');
+          }
           checkClaims(account.claims, config, role.audience, Math.floor(clock.now() / 1000));
           if (config.pem_keys.length > 0) {
             try {
