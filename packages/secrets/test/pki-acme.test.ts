@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -72,6 +73,18 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
     assert.match(verified.stdout, /leaf\.pem: OK/, verified.stderr);
     const info = acme.crypto.readCertificateInfo(leaf);
     assert.deepEqual(info.domains.altNames, ['localhost']);
+
+    await client.revokeCertificate(leaf);
+    const serial = new X509Certificate(leaf).serialNumber.toLowerCase().match(/../g)?.join(':');
+    const stored = await t.request('GET', `pki/cert/${serial}`, { token: null });
+    assert.ok(stored.body.data.revocation_time > 0, 'revoked through ACME');
+    await assert.rejects(client.revokeCertificate(leaf), /already revoked/i);
+    const stranger = new acme.Client({
+      directoryUrl: `${t.url}/v1/pki/acme/directory`,
+      accountKey: await acme.crypto.createPrivateEcdsaKey(),
+    });
+    await stranger.createAccount({ termsOfServiceAgreed: true });
+    await assert.rejects(stranger.revokeCertificate(leaf), 'another account may not revoke it');
   });
 
   it('marks an authorization invalid when the responder does not know the token', async () => {

@@ -67,5 +67,9 @@ export const acmeStore = {
   order: (s: Storage, id: string) => getJson<AcmeOrder>(s, `acme/orders/${id}`),
   putOrder: (s: Storage, o: AcmeOrder) => putJson(s, `acme/orders/${o.id}`, o),
   authz: (s: Storage, id: string) => getJson<AcmeAuthorization>(s, `acme/authz/${id}`),
+  /** Which account a certificate was issued to (hex serial), for revoke-cert. */
+  certOwner: (s: Storage, serialHex: string) => getJson<{ account_id: string }>(s, `acme/certs/${serialHex}`),
+  putCertOwner: (s: Storage, serialHex: string, accountId: string) =>
+    putJson(s, `acme/certs/${serialHex}`, { account_id: accountId }),
   putAuthz: (s: Storage, a: AcmeAuthorization) => putJson(s, `acme/authz/${a.id}`, a),
 };

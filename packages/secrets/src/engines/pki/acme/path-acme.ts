@@ -3,7 +3,7 @@ import { definePath, field, type PathDefinition } from '../../../framework/index
 import type { LogicalResponse } from '../../../logical/response.js';
 import type { Storage } from '../../../logical/storage.js';
 import type { PkiDeps } from '../backend.js';
-import { finalizeOrder, newOrder, refreshedOrder, runChallenge } from './acme-orders.js';
+import { finalizeOrder, newOrder, refreshedOrder, revokeCertificate, runChallenge } from './acme-orders.js';
 import { type AcmeAuthorization, type AcmeOrder, acmeStore } from './acme-store.js';
 import { AcmeProblem, type NonceStore, thumbprintOf, type VerifiedRequest, verifyJws } from './jws.js';
 
@@ -191,6 +191,10 @@ export function pathAcme(d: PkiDeps, nonces: NonceStore): PathDefinition[] {
       if (Array.isArray(jws.payload?.contact)) account.contact = (jws.payload.contact as unknown[]).map(String);
       await acmeStore.putAccount(storage, account);
       return { status: 200, body: { status: account.status, contact: account.contact } };
+    }),
+    post('revoke-cert', [], async ({ storage, jws }) => {
+      await revokeCertificate(d, storage, jws);
+      return { status: 200 };
     }),
     post('new-order', [], async ({ storage, base, jws }) => {
       const order = await newOrder(d, storage, needAccount(jws).id, jws.payload);
