@@ -6,7 +6,7 @@ import type { PoolLimits, SqlSession } from './sql-session.js';
 export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Attempts of a transaction that lost a race with a concurrent one (see `isConcurrencyConflict`). */
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 10;
 
 /**
  * Whether a failed transaction lost a race and may simply run again: a serialization failure,
@@ -27,7 +27,8 @@ async function withRetries(work: () => Promise<void>): Promise<void> {
       return await work();
     } catch (err) {
       if (attempt >= MAX_ATTEMPTS || !isConcurrencyConflict(err)) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+      // Full jitter, doubling up to 640 ms: the transactions that collided must not meet again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** Math.min(attempt, 6)));
     }
   }
 }
