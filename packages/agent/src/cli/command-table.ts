@@ -1,5 +1,12 @@
 import type { Command } from './command.js';
-import { aclBootstrap, aclPolicyApply, aclTokenCreate, aclTokenList } from './commands/acl.js';
+import {
+  aclBootstrap,
+  aclPolicyApply,
+  aclPolicyList,
+  aclTokenCreate,
+  aclTokenList,
+  aclTokenSelf,
+} from './commands/acl.js';
 import { agentInfo } from './commands/agent-info.js';
 import { monitorCommand } from './commands/monitor.js';
 import { operatorDebug } from './commands/operator-debug.js';
@@ -10,19 +17,28 @@ import {
   gossipKeyringRemove,
   gossipKeyringUse,
 } from './commands/operator-gossip-keyring.js';
+import { operatorRaftListPeers } from './commands/operator-raft.js';
+import { serverForceLeave, serverJoin } from './commands/server-join.js';
 import { serverMembers } from './commands/server-members.js';
+import { statusCommand } from './commands/status.js';
 
 /** Every API command of `ward-agent`, by the words that select it. */
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
   [
     serverMembers,
+    serverJoin,
+    serverForceLeave,
+    statusCommand,
     agentInfo,
     monitorCommand,
     aclBootstrap,
     aclPolicyApply,
+    aclPolicyList,
     aclTokenCreate,
     aclTokenList,
+    aclTokenSelf,
     operatorDebug,
+    operatorRaftListPeers,
     gossipKeyringList,
     gossipKeyringInstall,
     gossipKeyringUse,

@@ -6,6 +6,7 @@ import { host } from './handlers/host.js';
 import { keyringChange, keyringList } from './handlers/keyring.js';
 import { members } from './handlers/members.js';
 import { monitor } from './handlers/monitor.js';
+import { raftConfiguration } from './handlers/operator.js';
 import { pprof } from './handlers/pprof.js';
 import { self } from './handlers/self.js';
 import { listServers, updateServers } from './handlers/servers.js';
@@ -36,6 +37,14 @@ export const ROUTES: readonly Route[] = [
   // The scheduler CLI's `server members` reads these; like the established agent, no ACL.
   { methods: GET, path: '/v1/status/leader', need: 'none', handler: statusLeader },
   { methods: GET, path: '/v1/status/peers', need: 'none', handler: statusPeers },
+  // The established endpoint needs operator:read; the agent's ACL has no operator area, so agent:read.
+  {
+    methods: GET,
+    path: '/v1/operator/raft/configuration',
+    role: 'server',
+    need: 'agent:read',
+    handler: raftConfiguration,
+  },
   ...aclRoutes,
 ];
 

@@ -164,3 +164,59 @@ ${COMMON_FLAGS_HELP}`,
     return 0;
   },
 };
+
+interface PolicyStub {
+  Name: string;
+  Description: string;
+}
+
+export const aclPolicyList: Command = {
+  name: 'acl policy list',
+  synopsis: 'List ACL policies',
+  help: `Usage: ward-agent acl policy list [options]
+
+  Lists the ACL policies (name and description). Needs a management token.
+
+Options:
+  -json  Print the policies as JSON
+
+Example:
+  ward-agent acl policy list
+${COMMON_FLAGS_HELP}`,
+  flags: new Map([['json', 'bool']]),
+  async run(ctx) {
+    noArgs(ctx);
+    const policies = await ctx.api.get<PolicyStub[]>('/v1/acl/policies');
+    if (flagBool(ctx, 'json')) {
+      writeJson(ctx, policies);
+      return 0;
+    }
+    if (policies.length === 0) {
+      ctx.out.write('No policies found\n');
+      return 0;
+    }
+    ctx.out.write(columns([['Name', 'Description'], ...policies.map((p) => [p.Name, p.Description ?? ''])]));
+    return 0;
+  },
+};
+
+export const aclTokenSelf: Command = {
+  name: 'acl token self',
+  synopsis: 'Show the token in use',
+  help: `Usage: ward-agent acl token self [options]
+
+  Shows the token given with -token (or WARD_AGENT_TOKEN, NOMAD_TOKEN).
+
+Options:
+  -json  Print the token as JSON
+
+Example:
+  ward-agent acl token self -token=<secret>
+${COMMON_FLAGS_HELP}`,
+  flags: new Map([['json', 'bool']]),
+  async run(ctx) {
+    noArgs(ctx);
+    printToken(ctx, await ctx.api.get<PublicToken>('/v1/acl/token/self'));
+    return 0;
+  },
+};
