@@ -113,7 +113,7 @@ export class Agent implements AgentServices {
         // A combined agent (e.g. -dev) with no servers configured uses itself.
         initial: c.client.servers.length > 0 || !c.server.enabled ? c.client.servers : [this.rpcAddress],
         heartbeatIntervalMs: c.heartbeatIntervalMs,
-        self: { nodeId: this.nodeId, name: c.name, rpcAddr: this.rpcAddress },
+        self: { nodeId: this.nodeId, name: c.name, rpcAddr: this.rpcAddress, datacenter: c.datacenter },
         token: c.acl.agentToken || undefined,
       });
       this.serverList.start();

@@ -101,3 +101,36 @@ describe('ward-agent server join, force-leave, raft list-peers, status, acl poli
     await waitUntil('s2 left', async () => (await statuses(s1, root))['s2.global'] === 'left', 10_000);
   });
 });
+
+describe('ward-agent node status', () => {
+  let agent: AgentProcess;
+  before(async () => {
+    agent = await AgentProcess.start(['-dev', '-node=n1', '-dc=dc7', '-heartbeat-interval=200ms']);
+  });
+  after(async () => {
+    await agent?.kill();
+  });
+
+  it('lists the registered client nodes with the established columns, and shows one by ID prefix or name', async () => {
+    const env = { NOMAD_ADDR: agent.url };
+    await waitUntil('a registered node', async () => (await agent.json<unknown[]>('/v1/nodes')).length === 1, 10_000);
+    const self = await agent.json<{ member: { Tags: Record<string, string> } }>('/v1/agent/self');
+    const id = self.member.Tags.id!;
+    const r = await runCli(['node', 'status'], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(
+      r.stdout,
+      `ID        Node Pool  DC   Name  Class   Drain  Eligibility  Status\n${id.slice(0, 8)}  default    dc7  n1    <none>  false  eligible     ready\n`,
+    );
+    const one = await runCli(['node', 'status', id.slice(0, 4)], env);
+    assert.equal(one.code, 0, one.stderr);
+    assert.match(
+      one.stdout,
+      new RegExp(`^ID +(= ${id})\nName += n1\nNode Pool += default\nClass += <none>\nDC += dc7\n`),
+    );
+    assert.equal((await runCli(['node', 'status', 'n1'], env)).code, 0);
+    const none = await runCli(['node', 'status', 'zzzz'], env);
+    assert.equal(none.code, 1);
+    assert.equal(none.stderr, 'No node(s) with prefix "zzzz" found\n');
+  });
+});

@@ -9,6 +9,7 @@ import {
 } from './commands/acl.js';
 import { agentInfo } from './commands/agent-info.js';
 import { monitorCommand } from './commands/monitor.js';
+import { nodeStatus } from './commands/node-status.js';
 import { operatorDebug } from './commands/operator-debug.js';
 import {
   gossipKeyringGenerate,
@@ -29,6 +30,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map(
     serverJoin,
     serverForceLeave,
     statusCommand,
+    nodeStatus,
     agentInfo,
     monitorCommand,
     aclBootstrap,

@@ -10,7 +10,7 @@ export interface ServerListOptions {
   initial: string[];
   heartbeatIntervalMs: number;
   /** What this client tells servers about itself on each heartbeat. */
-  self: { nodeId: string; name: string; rpcAddr: string };
+  self: { nodeId: string; name: string; rpcAddr: string; datacenter: string };
   /** Presented on heartbeats (ACLs on: needs node:write); undefined when none. */
   token: string | undefined;
 }

@@ -6,6 +6,7 @@ import { host } from './handlers/host.js';
 import { keyringChange, keyringList } from './handlers/keyring.js';
 import { members } from './handlers/members.js';
 import { monitor } from './handlers/monitor.js';
+import { nodes } from './handlers/nodes.js';
 import { raftConfiguration } from './handlers/operator.js';
 import { pprof } from './handlers/pprof.js';
 import { self } from './handlers/self.js';
@@ -37,6 +38,7 @@ export const ROUTES: readonly Route[] = [
   // The scheduler CLI's `server members` reads these; like the established agent, no ACL.
   { methods: GET, path: '/v1/status/leader', need: 'none', handler: statusLeader },
   { methods: GET, path: '/v1/status/peers', need: 'none', handler: statusPeers },
+  { methods: GET, path: '/v1/nodes', role: 'server', need: 'node:read', handler: nodes },
   // The established endpoint needs operator:read; the agent's ACL has no operator area, so agent:read.
   {
     methods: GET,

@@ -72,7 +72,13 @@ export function rpcMethods(agent: RpcMethodsView): Map<string, RpcMethod> {
       // on, only an agent holding node:write may claim a node.
       unary(async ({ token, args }) => {
         await agent.authorize(token, 'node:write');
-        agent.nodes.heartbeat(String(args.nodeId), String(args.name), String(args.rpcAddr));
+        agent.nodes.heartbeat({
+          id: String(args.nodeId),
+          name: String(args.name),
+          rpcAddr: String(args.rpcAddr),
+          datacenter: typeof args.datacenter === 'string' ? args.datacenter : '',
+          lastHeartbeatMs: agent.deps.clock.now(),
+        });
         return {};
       }),
     ],
