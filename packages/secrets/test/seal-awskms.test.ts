@@ -9,8 +9,8 @@ import { parseStorageBlock } from '../src/storage/index.js';
 import { type FakeAwsKms, startFakeAwsKms } from './fakes/aws-kms.js';
 
 // Issue 29 point 4: a whole server with `seal "awskms"` (the official SDK against the KMS fake):
-// init with recovery keys, restart unsealed, rekey of the recovery keys, a root token from them,
-// and the barrier rekey refused as it does not apply.
+// init with recovery keys, restart unsealed, a root-key rekey and a rekey of the recovery keys, and
+// a root token from them.
 
 const OTP = 'BMjzW3wAsEzINXCM05Wbas3u9zSl';
 const decode = (encoded: string) =>
@@ -48,7 +48,7 @@ describe('seal "awskms" on a whole server', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('initialises with recovery keys, restarts unsealed, rekeys the recovery keys and makes a root token from them', async () => {
+  it('initialises with recovery keys, restarts unsealed, rotates the root key and rekeys the recovery keys with them, and makes a root token from them', async () => {
     await start();
     const init = await call('PUT', 'sys/init', { recovery_shares: 5, recovery_threshold: 3 });
     assert.equal(init.status, 200, JSON.stringify(init.body));
@@ -64,9 +64,28 @@ describe('seal "awskms" on a whole server', () => {
     assert.deepEqual([status.type, status.sealed, status.t, status.n], ['awskms', false, 3, 5]);
     assert.equal((await call('GET', 'secret/a', undefined, rootToken)).body.data.v, '1');
 
-    // The barrier rekey does not apply; the recovery keys are rekeyed instead.
-    const barrier = await call('PUT', 'sys/rekey/init', { secret_shares: 3, secret_threshold: 2 });
-    assert.equal(barrier.status, 400);
+    // A rekey of the root key: recovery shares authorise it, no shares come back, the keyring is
+    // re-encrypted and the wrapped root key replaced; the server still unseals itself afterwards.
+    const physical = t?.server.core.deps.physical;
+    const before = [await physical?.get('core/keyring'), await physical?.get('core/hsm/barrier-unseal-keys')];
+    assert.equal((await call('PUT', 'sys/rekey/init', { require_verification: true })).status, 400);
+    const rootRekey = await call('PUT', 'sys/rekey/init', {});
+    assert.equal(rootRekey.status, 200, JSON.stringify(rootRekey.body));
+    assert.equal(rootRekey.body.required, 3);
+    let rotated: Record<string, unknown> = {};
+    for (const key of keys.slice(2, 5)) {
+      rotated = (await call('PUT', 'sys/rekey/update', { key, nonce: rootRekey.body.nonce })).body;
+    }
+    assert.equal(rotated.complete, true, JSON.stringify(rotated));
+    assert.deepEqual(rotated.keys, []);
+    const after = [await physical?.get('core/keyring'), await physical?.get('core/hsm/barrier-unseal-keys')];
+    assert.notDeepEqual(after[0], before[0], 'the keyring is stored under a new root key');
+    assert.notDeepEqual(after[1], before[1]);
+    await t?.stop();
+    await start();
+    assert.equal((await call('GET', 'sys/seal-status')).body.sealed, false);
+    assert.equal((await call('GET', 'secret/a', undefined, rootToken)).body.data.v, '1');
+
     const begun = await call('PUT', 'sys/rekey-recovery-key/init', { secret_shares: 3, secret_threshold: 2 });
     assert.equal(begun.status, 200, JSON.stringify(begun.body));
     assert.equal(begun.body.required, 3, JSON.stringify(begun.body));

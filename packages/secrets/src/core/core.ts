@@ -15,7 +15,7 @@ import { MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { ESTABLISHED_SYSTEM_TTLS, type SystemTtls } from './router/system-ttls.js';
 import { Scheduler } from './scheduler/index.js';
-import { type Migration, SealKeys } from './seal/index.js';
+import { type Migration, type RotateRootKey, SealKeys } from './seal/index.js';
 import { serverControls } from './server-controls.js';
 import { createSnapshotControls, type SnapshotControls } from './snapshots.js';
 import { createTokensAndLeases } from './token-leases.js';
@@ -64,7 +64,8 @@ export class Core {
     const { physical, random, clock, logger } = deps;
     this.barrier = new AesGcmBarrier({ physical, random, clock });
     const createRootToken = async () => (await this.tokens.createRoot()).token;
-    this.sealKeys = new SealKeys({ physical, random, createRootToken, seal: deps.seal });
+    const rotateRootKey: RotateRootKey = (alsoWrite) => this.barrier.rotateRootKey(alsoWrite);
+    this.sealKeys = new SealKeys({ physical, random, createRootToken, rotateRootKey, seal: deps.seal });
     this.ha = new CoreHa(deps.ha, { barrier: this.barrier, clock, logger, version: deps.version });
     this.snapshots = createSnapshotControls({
       physical,

@@ -64,8 +64,6 @@ export type RekeyAdmin = Pick<
 
 /** Key-share operations of the seal (`sys/rekey/*`, `sys/rekey-recovery-key/*`, `sys/generate-root/*`; root namespace only). */
 export interface SealKeyAdmin {
-  /** Whether the seal is an auto seal: operators hold recovery shares, and `sys/rekey/*` does not apply. */
-  readonly isRecoverySeal: boolean;
   rekey: RekeyAdmin;
   /** Present with an auto seal only. */
   rekeyRecovery: RekeyAdmin | undefined;

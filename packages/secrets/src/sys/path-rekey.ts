@@ -18,22 +18,17 @@ export function requireKey(key: string | undefined): string {
   return key;
 }
 
-/** `sys/rekey/*` (the unseal shares; the root key stays) and `sys/rekey-recovery-key/*` (an auto seal's recovery shares). */
+/**
+ * `sys/rekey/*` (Shamir: new unseal shares, the root key stays; an auto seal: a new root key, authorised by
+ * recovery shares) and `sys/rekey-recovery-key/*` (an auto seal's recovery shares).
+ */
 export function pathRekey(keys: SealKeyAdmin, guard: CancelGuard): PathDefinition[] {
-  const unseal = () => {
-    if (keys.isRecoverySeal) {
-      throw new InvalidRequestError(
-        'with an auto seal there are no unseal key shares to rekey; rekey the recovery keys at sys/rekey-recovery-key',
-      );
-    }
-    return keys.rekey;
-  };
   const recovery = () => {
     if (!keys.rekeyRecovery) throw new InvalidRequestError('recovery keys not supported');
     return keys.rekeyRecovery;
   };
   return [
-    ...rekeyPaths('rekey', unseal, 'unseal', guard),
+    ...rekeyPaths('rekey', () => keys.rekey, 'unseal', guard),
     ...rekeyPaths('rekey-recovery-key', recovery, 'recovery', guard),
   ];
 }

@@ -64,6 +64,11 @@ export class AutoSeal {
     ];
   }
 
+  /** The write that keeps `rootKey` (a rotation of the root key) wrapped by this seal. */
+  async rootKeyOperations(rootKey: Uint8Array): Promise<StorageOperation[]> {
+    return [{ op: 'put', key: UNSEAL_KEYS_PATH, value: await this.#wrapRootKey(rootKey) }];
+  }
+
   /** The writes that keep the stored recovery key (re-wrapped by this seal) and make this seal the one in force. */
   async takeOverOperations(rootKey: Uint8Array, recoveryKey: Uint8Array | undefined): Promise<StorageOperation[]> {
     const ops: StorageOperation[] = [

@@ -10,7 +10,7 @@ export {
   type RootGenerationStatus,
 } from './root-generation.js';
 export { SealKeys, type SealSetup } from './seal-keys.js';
-export type { Migration } from './seal-migration.js';
+export type { Migration, RotateRootKey } from './seal-migration.js';
 export type { SealWrapper, WrappedKey } from './seal-wrapper.js';
 export {
   SEAL_CONFIG_PATH,

@@ -33,6 +33,11 @@ export class RecoveryKeys implements KeyShareTarget {
     this.#wrapper = deps.wrapper;
   }
 
+  rekeyCounts(options: { shares: number; threshold: number }): { shares: number; threshold: number } {
+    validateCounts(options.shares, options.threshold);
+    return { shares: options.shares, threshold: options.threshold };
+  }
+
   async config(): Promise<SealConfig | undefined> {
     const stored = await this.#physical.get(RECOVERY_CONFIG_PATH);
     return stored === undefined ? undefined : decodeJson<SealConfig>(stored);

@@ -3,7 +3,7 @@ import { KeyedMutex } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { KeyShareSet } from './key-share-set.js';
 import type { KeyShareTarget } from './key-share-target.js';
-import { type PendingKeyShares, validateCounts } from './shamir-seal.js';
+import type { PendingKeyShares } from './shamir-seal.js';
 import { parseUnsealKey } from './unseal-progress.js';
 
 /** `sys/rekey/init` status, field names as established. */
@@ -95,8 +95,8 @@ export class RekeyOperation {
   async start(options: { shares: number; threshold: number; requireVerification: boolean }): Promise<RekeyStatus> {
     if (this.#attempt) throw new InvalidRequestError('rekey already in progress');
     // Validates the counts now, with the established texts, rather than after every share is in.
-    validateCounts(options.shares, options.threshold);
-    this.#attempt = { nonce: randomUuid(this.#random), ...options, collected: new KeyShareSet() };
+    const counts = this.#seal.rekeyCounts(options);
+    this.#attempt = { nonce: randomUuid(this.#random), ...options, ...counts, collected: new KeyShareSet() };
     return this.status();
   }
 

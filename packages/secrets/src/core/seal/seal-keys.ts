@@ -5,7 +5,8 @@ import { AutoSeal } from './auto-seal.js';
 import type { KeyShareTarget } from './key-share-target.js';
 import { RekeyOperation } from './rekey-operation.js';
 import { RootGeneration } from './root-generation.js';
-import { migrationFromAuto, migrationFromShamir, type UnlockedRootKey } from './seal-migration.js';
+import { RootKeyRotation } from './root-key-rotation.js';
+import { migrationFromAuto, migrationFromShamir, type RotateRootKey, type UnlockedRootKey } from './seal-migration.js';
 import type { SealWrapper } from './seal-wrapper.js';
 import { type SealConfig, ShamirSeal } from './shamir-seal.js';
 import { parseUnsealKey, UnsealProgress } from './unseal-progress.js';
@@ -29,7 +30,10 @@ export class SealKeys {
   readonly #auto: AutoSeal | undefined;
   readonly #previous: AutoSeal | undefined;
   readonly #progress: UnsealProgress;
-  /** `sys/rekey/*`: new unseal shares for the same root key (Shamir only). */
+  /**
+   * `sys/rekey/*`: with Shamir, new unseal shares for the same root key; with an auto seal, a new
+   * root key authorised by recovery shares (no shares come back).
+   */
   readonly rekey: RekeyOperation;
   /** `sys/rekey-recovery-key/*`: a new recovery key and its shares (auto seals only). */
   readonly rekeyRecovery: RekeyOperation | undefined;
@@ -40,6 +44,8 @@ export class SealKeys {
     physical: StorageBackend;
     random: Random;
     createRootToken: () => Promise<string>;
+    /** The barrier's root-key rotation (a rekey under an auto seal). */
+    rotateRootKey: RotateRootKey;
     seal?: SealSetup;
   }) {
     const { physical, random, createRootToken } = deps;
@@ -48,7 +54,8 @@ export class SealKeys {
     this.#auto = auto(deps.seal?.wrapper);
     this.#previous = auto(deps.seal?.previous);
     this.#progress = new UnsealProgress(random);
-    this.rekey = new RekeyOperation({ seal: this.#shamir, random });
+    const rekeyTarget = this.#auto ? new RootKeyRotation(this.#auto, deps.rotateRootKey) : this.#shamir;
+    this.rekey = new RekeyOperation({ seal: rekeyTarget, random });
     this.rekeyRecovery = this.#auto && new RekeyOperation({ seal: this.#auto.recovery, random });
     const target: KeyShareTarget = this.#auto?.recovery ?? this.#shamir;
     this.rootGeneration = new RootGeneration({ seal: target, random, createRootToken });

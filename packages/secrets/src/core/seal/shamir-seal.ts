@@ -62,6 +62,11 @@ export class ShamirSeal {
     this.#random = options.random;
   }
 
+  rekeyCounts(options: { shares: number; threshold: number }): { shares: number; threshold: number } {
+    validateCounts(options.shares, options.threshold);
+    return { shares: options.shares, threshold: options.threshold };
+  }
+
   /** The stored configuration, or `undefined` before initialisation. */
   async config(): Promise<SealConfig | undefined> {
     const stored = await this.#physical.get(SEAL_CONFIG_PATH);
