@@ -1,3 +1,4 @@
+/** The `ward-agent` command line: the agent itself and the scheduler CLI's everyday commands. @module */
 import { cryptoRandom, parseGoFlags, systemClock, USAGE_EXIT_CODE, UsageError, usageErrorText } from '@ward/base';
 import { Agent } from '../agent.js';
 import { agentHelp } from '../config/agent-help.js';

@@ -1,3 +1,4 @@
+/** A client agent's servers: the configured ones, kept current by heartbeats, and RPC calls to them with failover. @module */
 import type { Cancel, Clock, Logger } from '@ward/base';
 import { InternalError, InvalidRequestError, PermissionDeniedError, UpstreamError } from '../errors.js';
 import { type CallOptions, type RpcClient, splitHostPort } from '../rpc/rpc-client.js';

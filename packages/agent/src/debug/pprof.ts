@@ -1,3 +1,4 @@
+/** Debug endpoints' data: host facts (with secrets filtered out), runtime profiles and traces. @module */
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Clock } from '@ward/base';

@@ -1,3 +1,4 @@
+/** Gossip membership (memberlist's protocol): probes, suspicion, push-pull, encryption, real and in-memory transports. @module */
 import type { Cancel, Clock, Logger, Random } from '@ward/base';
 import { BroadcastQueue } from './broadcasts.js';
 import type { GossipConfig } from './config.js';

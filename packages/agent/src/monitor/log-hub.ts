@@ -1,3 +1,4 @@
+/** Log streaming: the agent's logger fans out to each open monitor at its own level and format. @module */
 import { createLogger, type LogFields, type Logger, type LogLevel, type LogSink } from '@ward/base';
 
 interface Target {

@@ -1,3 +1,4 @@
+/** Crash-safe file writes for what the agent keeps on disk. @module */
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 

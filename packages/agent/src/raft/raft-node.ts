@@ -1,3 +1,4 @@
+/** Raft among the server agents: leader election, log replication and the persisted state of the ACLs. @module */
 import type { Cancel, Clock, Logger, Random } from '@ward/base';
 import { InternalError } from '../errors.js';
 import type {

@@ -1,3 +1,4 @@
+/** What a server agent knows of the others: server members, peers file, retry-join, the gossip keyring. @module */
 import type { MemberRecord } from '../gossip/messages.js';
 
 /** The tag value that marks a gossip member as a server agent (as in the established tags). */

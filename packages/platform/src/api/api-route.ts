@@ -1,3 +1,4 @@
+/** The `/api/v2` JSON:API routes: organizations, subscriptions, feature sets, entitlements, tokens. @module */
 import type { Principal } from '../auth/principal.js';
 import type { PlatformContext } from '../context.js';
 import type { RouteSpec } from '../http/router.js';

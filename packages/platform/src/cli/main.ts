@@ -1,3 +1,4 @@
+/** The `ward-platform` command line: serve, admin create, dev seed. @module */
 import { createLogger, parseGoFlags, systemClock, UsageError, usageErrorText } from '@ward/base';
 import { ADMIN_CREATE_FLAGS, ADMIN_CREATE_USAGE, adminCreate } from './admin-create.js';
 import { CliError } from './exit-error.js';

@@ -1,3 +1,4 @@
+/** Plans, feature sets and the entitlements an organization's subscription grants. @module */
 import type { Edition } from '../context.js';
 import type { Attributes } from '../jsonapi/document.js';
 import {

@@ -1,3 +1,4 @@
+/** The web pages under `/app`: sign-in and the billing page, server-rendered HTML. @module */
 import type { PlatformContext } from '../context.js';
 import type { RouteSpec } from '../http/router.js';
 

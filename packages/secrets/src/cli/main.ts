@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/** The `ward` command line: the command table, flags, output formats and every command. @module */
 import { isHelpFlag, USAGE_EXIT_CODE, usageErrorText } from '@ward/base';
 import { ClientError } from '@ward/secrets-client';
 import { CliError, type CommandIO } from './command.js';

@@ -1,3 +1,4 @@
+/** How a backend is declared: `definePath`, typed fields, `createBackend` (secret types, periodic tasks), help, OpenAPI. @module */
 export {
   type Backend,
   type BackendContext,

@@ -1,3 +1,4 @@
+/** The HTTP layer: listeners (TLS, LIST shim, PROXY protocol), bodies within limits, HTTP ⇄ logical request, standby forwarding. @module */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, type Random, uuidSource } from '@ward/base';
 import { ReadOnlyStorageError } from '../core/barrier/index.js';

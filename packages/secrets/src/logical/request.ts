@@ -1,3 +1,4 @@
+/** The contract between the core and the backends: request, response, envelope, storage interface, typed errors. @module */
 import type { DetailedPeerCertificate } from 'node:tls';
 
 /** What a TLS connection tells about the client: `TLSSocket.getPeerCertificate(true)` (an empty object without one). */

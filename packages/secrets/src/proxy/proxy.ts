@@ -1,3 +1,4 @@
+/** `ward proxy`: auto-auth, token sinks, forwarding and the lease cache. @module */
 import { readFile, rm } from 'node:fs/promises';
 import type { Clock, Logger, Random } from '@ward/base';
 import { createClient } from '@ward/secrets-client';

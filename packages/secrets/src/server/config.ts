@@ -1,3 +1,4 @@
+/** `ward server`: the configuration file, and the composition root that builds the server from it. @module */
 import type { LogLevel } from '@ward/base';
 import { ESTABLISHED_SYSTEM_TTLS, type SystemTtls } from '../core/router/system-ttls.js';
 import { formatDuration, parseDurationSeconds } from '../framework/index.js';

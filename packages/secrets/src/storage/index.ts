@@ -1,3 +1,4 @@
+/** Storage: the interface every backend implements, the registry of types, the shared suites, snapshot archives. @module */
 export type { ChangeFeed, StorageChange } from './change-feed.js';
 export { EtcdChangeFeed, EtcdHaLock, EtcdStorage, type EtcdStorageOptions } from './etcd/index.js';
 export { FileStorage, type FileStorageOptions } from './file/index.js';

@@ -1,3 +1,4 @@
+/** The `sys/` backend of every namespace: mounts, auth, policies, leases, seal, audit, managed keys, snapshots. @module */
 import type { SystemCore } from '../core/system-core.js';
 import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
 import { createCancelGuard } from './ceremony-guard.js';

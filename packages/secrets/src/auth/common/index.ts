@@ -1,3 +1,4 @@
+/** What the auth methods share: lockout, `token_*` fields, mount options, bounded reads of third-party answers, globs. @module */
 export { DEFAULT_LOCKOUT, Lockout, lockoutFromOptions } from './lockout.js';
 export { optionInt } from './mount-options.js';
 export {

@@ -1,3 +1,4 @@
+/** The barrier: every stored value encrypted with AES-256-GCM under a keyring, and the decrypted-value cache. @module */
 export {
   AesGcmBarrier,
   type AesGcmBarrierOptions,

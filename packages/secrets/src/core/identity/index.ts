@@ -1,2 +1,3 @@
+/** The identity store: entities, aliases and groups, behind the barrier. @module */
 export { type EntityGroups, IdentityStore, type IdentityStoreDeps } from './identity-store.js';
 export type { AliasRecord, EntityRecord, GroupAliasRecord, GroupRecord, MfaSecret, TotpMethod } from './records.js';

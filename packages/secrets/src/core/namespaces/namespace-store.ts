@@ -1,3 +1,4 @@
+/** Namespaces: their store and the services and built-in mounts each one has. @module */
 import { type Random, randomBase62 } from '@ward/base';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import { setOwn } from '../../logical/own-entries.js';

@@ -1,3 +1,4 @@
+/** ACL policies: HCL/JSON parsing, storage, and the compiled ACL every request is checked against. @module */
 import { InvalidRequestError } from '../../logical/errors.js';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
 import { type Acl, compileAcl } from './acl.js';

@@ -1,3 +1,4 @@
+/** The router: the mount tables, the longest-prefix match of a path to its mount, special paths, system TTLs. @module */
 import type { Backend } from '../../framework/index.js';
 import { NotFoundError } from '../../logical/errors.js';
 import type { MountEntry } from './mount-table.js';

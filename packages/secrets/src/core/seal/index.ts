@@ -1,3 +1,4 @@
+/** Seals: Shamir shares and auto seals, recovery keys, rekey and root-token generation. @module */
 export {
   RekeyOperation,
   type RekeyResult,

@@ -1,3 +1,4 @@
+/** Tokens: service and batch tokens stored as digests, roles, bound CIDRs, the tokens logins issue. @module */
 export { authResponse } from './auth-response.js';
 export { BATCH_TOKEN_PREFIX } from './batch-tokens.js';
 export { areCidrsWithin, isAddressInCidrs, parseCidrs } from './bound-cidrs.js';

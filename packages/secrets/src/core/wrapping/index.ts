@@ -1,3 +1,4 @@
+/** Response wrapping: single-use tokens whose cubbyhole holds a response. @module */
 export {
   invalidWrappingToken,
   ResponseWrapping,

@@ -1,3 +1,4 @@
+/** The `database` engine: PostgreSQL and MySQL/MariaDB connections, dynamic and static roles. @module */
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
 import { Connections } from './connections.js';
 import type { DatabaseDeps } from './deps.js';

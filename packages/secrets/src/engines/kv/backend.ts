@@ -1,3 +1,4 @@
+/** The `kv` engine, version 1 and 2, and the in-place upgrade from 1 to 2. @module */
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { pathConfig } from './path-config.js';

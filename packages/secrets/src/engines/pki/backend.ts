@@ -1,3 +1,4 @@
+/** The `pki` engine: issuers (root and intermediate CAs), roles, certificates, CRLs and an OCSP responder. @module */
 import type { Clock, Random } from '@ward/base';
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
 import { NonceStore } from './acme/jws.js';

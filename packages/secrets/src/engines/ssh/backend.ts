@@ -1,3 +1,4 @@
+/** The `ssh` engine: an SSH CA signing OpenSSH certificates, and one-time passwords. @module */
 import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
 import { otpSecret, pathCreds, pathLookup, pathVerify, pathZeroAddress } from './otp.js';
 import { pathConfigCa, pathPublicKey } from './path-config-ca.js';

@@ -1,3 +1,4 @@
+/** The `totp` engine: time-based one-time passwords (RFC 6238), each code accepted once. @module */
 import type { Clock, Random } from '@ward/base';
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
 import { KeyCodesCache } from './key-codes.js';

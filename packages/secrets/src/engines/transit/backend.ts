@@ -1,3 +1,4 @@
+/** The `transit` engine: encryption, signing and HMAC as a service with named, versioned keys. @module */
 import type { Random } from '@ward/base';
 import {
   type Backend,

@@ -1,3 +1,4 @@
+/** The key services behind managed keys and auto seals: PKCS#11, AWS KMS, Azure Key Vault, Google Cloud KMS. @module */
 import type { KeyType, ParamValue } from '../managed-keys/key-types.js';
 import { AwsKmsBackend } from './aws-kms.js';
 import { AzureKeyVaultBackend } from './azure-key-vault.js';

@@ -1,3 +1,4 @@
+/** Managed keys (`sys/managed-keys`): stored definitions per namespace, validated per key type. @module */
 import type { Random } from '@ward/base';
 import type { ManagedKeyRef, ManagedKeySigner } from '../../framework/index.js';
 import type { Storage } from '../../logical/storage.js';

@@ -1,3 +1,4 @@
+/** Automated snapshots: configs, the schedule on the core's scheduler, retention and status. @module */
 import type { Readable } from 'node:stream';
 import type { Clock, Logger } from '@ward/base';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';

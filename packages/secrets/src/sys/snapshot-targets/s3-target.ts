@@ -1,3 +1,4 @@
+/** Where automated snapshots go: local disk, S3, Azure Blob Storage, Google Cloud Storage. @module */
 import {
   DeleteObjectCommand,
   paginateListObjectsV2,
