@@ -104,4 +104,34 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
       .catch((e: Error) => e);
     assert.ok(wildcard instanceof Error, 'wildcards need dns-01, not offered');
   });
+
+  it('requires an external account binding once eab_policy says so, and uses each key once', async () => {
+    const set = await t.request('POST', 'pki/config/acme', { body: { eab_policy: 'always-required' } });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    try {
+      const directoryUrl = `${t.url}/v1/pki/acme/directory`;
+      const unbound = new acme.Client({ directoryUrl, accountKey: await acme.crypto.createPrivateEcdsaKey() });
+      await assert.rejects(
+        unbound.createAccount({ termsOfServiceAgreed: true }),
+        /external account binding is required/,
+      );
+      assert.equal((await t.request('POST', 'pki/acme/new-eab', { token: null })).status, 403, 'minting a binding needs a token');
+      const eab = (await t.request('POST', 'pki/acme/new-eab')).body.data;
+      const externalAccountBinding = { kid: eab.id, hmacKey: eab.key };
+      const bound = new acme.Client({
+        directoryUrl,
+        accountKey: await acme.crypto.createPrivateEcdsaKey(),
+        externalAccountBinding,
+      });
+      await bound.createAccount({ termsOfServiceAgreed: true });
+      const reused = new acme.Client({
+        directoryUrl,
+        accountKey: await acme.crypto.createPrivateEcdsaKey(),
+        externalAccountBinding,
+      });
+      await assert.rejects(reused.createAccount({ termsOfServiceAgreed: true }), 'an EAB key binds one account');
+    } finally {
+      await t.request('POST', 'pki/config/acme', { body: { eab_policy: 'not-required' } });
+    }
+  });
 });

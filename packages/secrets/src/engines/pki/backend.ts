@@ -1,6 +1,7 @@
 /** The `pki` engine: issuers (root and intermediate CAs), roles, certificates, CRLs and an OCSP responder. @module */
 import type { Clock, Random } from '@ward/base';
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
+import { pathEab } from './acme/eab.js';
 import { NonceStore } from './acme/jws.js';
 import { pathAcme } from './acme/path-acme.js';
 import { pathAcmeConfig } from './acme/path-acme-config.js';
@@ -66,6 +67,7 @@ export function createPkiBackend(ctx: BackendContext): Backend {
       ...pathOcsp(d),
       ...pathAcme(d, new NonceStore(ctx.clock, ctx.random)),
       ...pathAcmeConfig(),
+      ...pathEab(d),
     ],
     specialPaths: { unauthenticated: UNAUTHENTICATED_PATHS },
     periodic: [autoTidyTask(d, ctx.storage, tidyState)],

@@ -6,7 +6,7 @@ export interface AcmeConfig {
   /** `sign-verbatim` (default) or `role:<name>`. */
   default_directory_policy: string;
   allowed_issuers: string[];
-  eab_policy: 'not-required';
+  eab_policy: 'not-required' | 'new-account-required' | 'always-required';
 }
 
 export const DEFAULT_ACME_CONFIG: AcmeConfig = {
@@ -22,6 +22,14 @@ export interface AcmeAccount {
   thumbprint: string;
   status: 'valid' | 'deactivated';
   contact: string[];
+}
+
+/** An external account binding key (RFC 8555 7.3.4), good for one new account. */
+export interface AcmeEab {
+  id: string;
+  /** base64url HMAC-SHA-256 key. */
+  key: string;
+  created_on: string;
 }
 
 export interface AcmeChallenge {
@@ -67,6 +75,10 @@ export const acmeStore = {
   order: (s: Storage, id: string) => getJson<AcmeOrder>(s, `acme/orders/${id}`),
   putOrder: (s: Storage, o: AcmeOrder) => putJson(s, `acme/orders/${o.id}`, o),
   authz: (s: Storage, id: string) => getJson<AcmeAuthorization>(s, `acme/authz/${id}`),
+  eab: (s: Storage, id: string) => getJson<AcmeEab>(s, `acme/eab/${id}`),
+  putEab: (s: Storage, e: AcmeEab) => putJson(s, `acme/eab/${e.id}`, e),
+  deleteEab: (s: Storage, id: string) => s.delete(`acme/eab/${id}`),
+  eabIds: (s: Storage) => s.list('acme/eab/'),
   /** Which account a certificate was issued to (hex serial), for revoke-cert. */
   certOwner: (s: Storage, serialHex: string) => getJson<{ account_id: string }>(s, `acme/certs/${serialHex}`),
   putCertOwner: (s: Storage, serialHex: string, accountId: string) =>

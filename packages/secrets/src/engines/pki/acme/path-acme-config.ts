@@ -12,8 +12,8 @@ export function pathAcmeConfig(): PathDefinition[] {
         default_directory_policy: field.string({ description: 'sign-verbatim (default) or role:<name>.' }),
         allowed_issuers: field.commaStrings({ description: 'Accepted; the default issuer signs.' }),
         eab_policy: field.enum({
-          description: 'not-required (the only policy here).',
-          values: ['not-required'] as const,
+          description: 'not-required (default), new-account-required or always-required.',
+          values: ['not-required', 'new-account-required', 'always-required'] as const,
         }),
       },
       operations: {
@@ -33,12 +33,16 @@ export function pathAcmeConfig(): PathDefinition[] {
               config.default_directory_policy = policy;
             }
             if (data.allowed_issuers) config.allowed_issuers = data.allowed_issuers;
+            if (data.eab_policy) config.eab_policy = data.eab_policy;
             await acmeStore.putConfig(storage, config);
             return { data: { ...config } };
           },
         },
       },
-      help: { synopsis: 'ACME configuration.', description: 'External account binding is not offered here.' },
+      help: {
+        synopsis: 'ACME configuration.',
+        description: 'eab_policy decides whether new accounts need a key from acme/new-eab.',
+      },
     }),
     definePath({
       pattern: 'config/cluster',

@@ -5,6 +5,7 @@ import type { Storage } from '../../../logical/storage.js';
 import type { PkiDeps } from '../backend.js';
 import { finalizeOrder, newOrder, refreshedOrder, revokeCertificate, runChallenge } from './acme-orders.js';
 import { type AcmeAuthorization, type AcmeOrder, acmeStore } from './acme-store.js';
+import { bindExternalAccount } from './eab.js';
 import { AcmeProblem, type NonceStore, thumbprintOf, type VerifiedRequest, verifyJws } from './jws.js';
 
 /** The ACME URLs of the mount, from `config/cluster` `path` (as established: required). */
@@ -138,7 +139,7 @@ export function pathAcme(d: PkiDeps, nonces: NonceStore): PathDefinition[] {
                 newOrder: `${base}/new-order`,
                 revokeCert: `${base}/revoke-cert`,
                 keyChange: `${base}/key-change`,
-                meta: { externalAccountRequired: false },
+                meta: { externalAccountRequired: (await acmeStore.config(storage)).eab_policy !== 'not-required' },
               };
               return { status: 200, body };
             }),
@@ -168,6 +169,13 @@ export function pathAcme(d: PkiDeps, nonces: NonceStore): PathDefinition[] {
         };
       if (jws.payload?.onlyReturnExisting === true)
         throw new AcmeProblem('accountDoesNotExist', 'no account for this key');
+      if ((await acmeStore.config(storage)).eab_policy !== 'not-required')
+        await bindExternalAccount(
+          storage,
+          jws.payload?.externalAccountBinding,
+          jws.jwk as Record<string, unknown>,
+          `${base}/new-account`,
+        );
       const contact = Array.isArray(jws.payload?.contact) ? (jws.payload.contact as unknown[]).map(String) : [];
       const account = {
         id: randomUuid(d.random),
