@@ -115,7 +115,11 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
         unbound.createAccount({ termsOfServiceAgreed: true }),
         /external account binding is required/,
       );
-      assert.equal((await t.request('POST', 'pki/acme/new-eab', { token: null })).status, 403, 'minting a binding needs a token');
+      assert.equal(
+        (await t.request('POST', 'pki/acme/new-eab', { token: null })).status,
+        403,
+        'minting a binding needs a token',
+      );
       const eab = (await t.request('POST', 'pki/acme/new-eab')).body.data;
       const externalAccountBinding = { kid: eab.id, hmacKey: eab.key };
       const bound = new acme.Client({
