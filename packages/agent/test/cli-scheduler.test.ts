@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { list as listTar } from 'tar';
 import { AgentProcess, FAST_GOSSIP, runCli, statuses, waitUntil } from './harness.js';
 
 // Issue 35 point 3: the established scheduler CLI's everyday commands, through bin/ward-agent.
@@ -87,6 +88,27 @@ describe('ward-agent server join, force-leave, raft list-peers, status, acl poli
     assert.equal(r.stdout, 'No running jobs\n');
     const down = await runCli(['status', '-address=http://127.0.0.1:1'], {});
     assert.equal(down.code, 1);
+  });
+
+  it('operator debug -duration -interval -server-id=all captures every server and its log', async () => {
+    const out = join(dir, 'debug');
+    const r = await runCli(
+      ['operator', 'debug', '-duration=3s', '-interval=1s', '-server-id=all', `-output=${out}`, `-token=${root}`],
+      env,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Capturing server s1\.global\nCapturing server s2\.global\n/);
+    const archive = /Created debug archive: (\S+)/.exec(r.stdout)![1]!;
+    const entries: string[] = [];
+    await listTar({ file: archive, onReadEntry: (e) => entries.push(e.path.split('/').slice(1).join('/')) });
+    for (const s of ['s1.global', 's2.global']) {
+      for (const f of ['host.json', 'profile.prof', 'heap.prof', 'goroutine.prof', 'monitor.log'])
+        assert.ok(entries.includes(`server/${s}/${f}`), `server/${s}/${f} in ${entries.join(',')}`);
+    }
+    for (const n of ['0000', '0001', '0002', '0003']) assert.ok(entries.includes(`interval/${n}/members.json`), n);
+    assert.ok(!entries.some((e) => e.endsWith('.error')), entries.join(','));
+    const bad = await runCli(['operator', 'debug', '-duration=2s', '-interval=5s'], env);
+    assert.equal(bad.code, 2);
   });
 
   it('server force-leave turns a failed server left', async () => {

@@ -4,6 +4,7 @@ import { durationSeconds, UsageError } from '@ward/base';
 import { create as createTar } from 'tar';
 import { ApiError } from '../api.js';
 import { COMMON_FLAGS_HELP, type Command, type CommandContext, flagDuration, flagString, noArgs } from '../command.js';
+import { captureLog, serverTargets } from './debug-targets.js';
 
 /** What goes into the archive: file name → API path (a `{seconds}` is the -pprof-duration). */
 const CAPTURES: ReadonlyArray<[string, string]> = [
@@ -14,6 +15,20 @@ const CAPTURES: ReadonlyArray<[string, string]> = [
   ['heap.prof', '/v1/agent/pprof/heap'],
   ['goroutine.prof', '/v1/agent/pprof/goroutine'],
   ['goroutine.txt', '/v1/agent/pprof/goroutine?debug=1'],
+];
+
+/** What is captured again for each server of `-server-id`, under `server/<name>/`. */
+const SERVER_CAPTURES: ReadonlyArray<[string, string]> = [
+  ['host.json', '/v1/agent/host?server_id={server}'],
+  ['profile.prof', '/v1/agent/pprof/profile?seconds={seconds}&server_id={server}'],
+  ['heap.prof', '/v1/agent/pprof/heap?server_id={server}'],
+  ['goroutine.prof', '/v1/agent/pprof/goroutine?server_id={server}'],
+];
+
+/** What is captured again at every `-interval` during `-duration`, under `interval/<n>/`. */
+const INTERVAL_CAPTURES: ReadonlyArray<[string, string]> = [
+  ['agent-self.json', '/v1/agent/self'],
+  ['members.json', '/v1/agent/members'],
 ];
 
 /** The folder and archive name: `ward-agent-debug-2024-01-02-150405Z`. */
@@ -28,6 +43,7 @@ function captureName(nowMs: number): string {
  * does not cost the rest of the archive.
  */
 async function capture(ctx: CommandContext, dir: string, file: string, path: string): Promise<boolean> {
+  await mkdir(dir, { recursive: true });
   try {
     const res = await ctx.api.request('GET', path);
     await writeFile(join(dir, file), Buffer.from(await res.arrayBuffer()));
@@ -46,25 +62,38 @@ export const operatorDebug: Command = {
   help: `Usage: ward-agent operator debug [options]
 
   Collects the agent's self, members, host data and runtime profiles (CPU, heap,
-  goroutine) into ward-agent-debug-<time>.tar.gz. Host data and profiles need a
-  token with agent:write (or enable_debug = true with ACLs off); what the agent
-  refuses is recorded as <file>.error in the archive.
+  goroutine) into ward-agent-debug-<time>.tar.gz. With -server-id, each named
+  server's host data, profiles and debug log (for -duration) go under
+  server/<name>/; during -duration, self and members are captured again every
+  -interval under interval/<n>/. Host data, profiles and logs need a token with
+  agent:write (or enable_debug = true with ACLs off); what the agent refuses is
+  recorded as <file>.error in the archive.
 
 Options:
+  -duration=<dur>          How long to capture logs and intervals (default 0s: one capture)
+  -interval=<dur>          Time between interval captures, at most -duration (default 30s)
+  -server-id=<ids>         Servers to capture: comma-separated names or IDs, "leader" or "all"
   -output=<dir>            Where to write the archive (default: the current directory)
   -pprof-duration=<dur>    Length of the CPU profile, 1s to 5m (default 1s)
 
 Example:
-  ward-agent operator debug -output=/tmp -pprof-duration=5s
+  ward-agent operator debug -duration=10s -server-id=all -output=/tmp
 ${COMMON_FLAGS_HELP}`,
   flags: new Map([
     ['output', 'string'],
     ['pprof-duration', 'duration'],
+    ['duration', 'duration'],
+    ['interval', 'duration'],
+    ['server-id', 'string'],
   ]),
   async run(ctx) {
     noArgs(ctx);
     const seconds = durationSeconds(flagDuration(ctx, 'pprof-duration', 1_000_000_000n));
     if (seconds < 1 || seconds > 300) throw new UsageError('-pprof-duration must be between 1s and 5m');
+    const durationMs = Number(flagDuration(ctx, 'duration', 0n) / 1_000_000n);
+    const intervalMs = Number(flagDuration(ctx, 'interval', 30_000_000_000n) / 1_000_000n);
+    if (intervalMs < 1000) throw new UsageError('-interval must be at least 1s');
+    if (durationMs > 0 && intervalMs > durationMs) throw new UsageError('-interval must not exceed -duration');
     const outDir = resolve(flagString(ctx, 'output', '.'));
     const name = captureName(Date.now());
     const dir = join(outDir, name);
@@ -74,6 +103,19 @@ ${COMMON_FLAGS_HELP}`,
       for (const [file, path] of CAPTURES) {
         if (await capture(ctx, dir, file, path.replace('{seconds}', String(seconds)))) captured++;
       }
+      const servers = await serverTargets(ctx, flagString(ctx, 'server-id'));
+      for (const server of servers) {
+        ctx.out.write(`Capturing server ${server}\n`);
+        const at = join(dir, 'server', server);
+        for (const [file, path] of SERVER_CAPTURES) {
+          const p = path.replace('{seconds}', String(seconds)).replace('{server}', encodeURIComponent(server));
+          if (await capture(ctx, at, file, p)) captured++;
+        }
+      }
+      // Logs stream for the whole duration while interval snapshots are taken.
+      const logs = durationMs > 0 ? servers.map((s) => captureLog(ctx, join(dir, 'server', s), s, durationMs)) : [];
+      captured += await captureIntervals(ctx, dir, durationMs, intervalMs);
+      await Promise.all(logs);
       if (captured === 0) {
         ctx.err.write('Error: the agent answered none of the captures\n');
         return 1;
@@ -87,3 +129,33 @@ ${COMMON_FLAGS_HELP}`,
     }
   },
 };
+
+/** Self and members at 0, interval, 2×interval, … while within `durationMs` (none when it is 0). */
+async function captureIntervals(
+  ctx: CommandContext,
+  dir: string,
+  durationMs: number,
+  intervalMs: number,
+): Promise<number> {
+  if (durationMs <= 0) return 0;
+  let captured = 0;
+  const start = Date.now();
+  for (let n = 0; Date.now() - start <= durationMs && !ctx.signal.aborted; n++) {
+    const at = join(dir, 'interval', String(n).padStart(4, '0'));
+    for (const [file, path] of INTERVAL_CAPTURES) if (await capture(ctx, at, file, path)) captured++;
+    const next = start + (n + 1) * intervalMs;
+    if (next - start > durationMs) break;
+    await sleep(next - Date.now(), ctx.signal);
+  }
+  return captured;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, Math.max(0, ms));
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
