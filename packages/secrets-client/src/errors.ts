@@ -33,7 +33,17 @@ export class ConnectionError extends ClientError {
     cause: unknown,
   ) {
     super(`${method} ${url}: ${describeCause(cause)}`, { cause });
+    this.causeCode = innermostCode(cause);
   }
+  /** The code of the innermost cause (`UNABLE_TO_VERIFY_LEAF_SIGNATURE`, `ECONNREFUSED`), for hints. */
+  readonly causeCode: string | undefined;
+}
+
+function innermostCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  while (e instanceof Error && e.message === 'fetch failed' && e.cause !== undefined) e = e.cause;
+  const code = e instanceof Error ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /** undici reports "fetch failed" and keeps the useful text (e.g. a certificate error) in `cause`. */

@@ -72,7 +72,7 @@ describe('ward login -method=oidc (browser flow through the local listener)', ()
     const page = await fetch(`${redirect}?${query.toString()}`);
     assert.equal(page.status, 200);
     assert.equal(await exited, 0, stderr);
-    const token = (await readFile(join(home, '.ward-token'), 'utf8')).trim();
+    const token = (await readFile(join(home, '.vault-token'), 'utf8')).trim();
     const self = await t.request('GET', 'auth/token/lookup-self', { token });
     assert.equal(self.status, 200);
     assert.deepEqual(self.body.data.policies, ['default', 'web']);

@@ -32,7 +32,19 @@ describe('ward client over TLS (ward server -dev-tls, generated CA)', () => {
     const run = await runWard(['kv', 'get', 'secret/over-tls'], base);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /^Error: GET https:\/\/127\.0\.0\.1:\d+\/v1\/.*(certificate|self[- ]signed)/i);
+    // Issue 35: the error says how to fix it.
+    assert.match(run.stderr, /-ca-cert=FILE or VAULT_CACERT/);
     assert.equal(run.stdout, '');
+  });
+
+  it('answers plain HTTP sent to the TLS listener in plain HTTP, as established (issue 35)', async () => {
+    const plain = base.VAULT_ADDR?.replace('https://', 'http://') ?? '';
+    const answer = await fetch(`${plain}/v1/sys/health`);
+    assert.equal(answer.status, 400);
+    assert.equal(await answer.text(), 'Client sent an HTTP request to an HTTPS server.\n');
+    const run = await runWard(['status'], { ...base, VAULT_ADDR: plain });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /Client sent an HTTP request to an HTTPS server/);
   });
 
   it('accepts any certificate with VAULT_SKIP_VERIFY=true or -tls-skip-verify', async () => {

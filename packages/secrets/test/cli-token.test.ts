@@ -61,7 +61,25 @@ describe('ward token / login against a running server', () => {
     assert.equal((await runWard(['token', 'lookup'], { ...cli.env, VAULT_TOKEN: mine })).code, 2);
   });
 
-  it('login -method=token saves the token to ~/.ward-token (0600), used when VAULT_TOKEN is unset', async () => {
+  it('uses the token_helper of ~/.vault as established: store on login, get on every command (issue 35)', async () => {
+    const home = await tempHome();
+    const stored = join(home, 'helper-store');
+    const helper = join(home, 'helper.sh');
+    await writeFile(
+      helper,
+      `#!/bin/sh\ncase "$1" in get) cat "${stored}" 2>/dev/null || true;; store) cat > "${stored}";; erase) rm -f "${stored}";; esac\n`,
+      { mode: 0o700 },
+    );
+    await writeFile(join(home, '.vault'), `token_helper = "${helper}"\n`);
+    const env = { VAULT_ADDR: cli.server.url, HOME: home };
+    assert.equal((await runWard(['login', cli.server.rootToken], env)).code, 0);
+    assert.equal(await readFile(stored, 'utf8'), cli.server.rootToken);
+    await assert.rejects(readFile(join(home, '.vault-token')), { code: 'ENOENT' });
+    const lookup = await runWard(['token', 'lookup', '-field=id'], env);
+    assert.equal(lookup.stdout, `${cli.server.rootToken}\n`, lookup.stderr);
+  });
+
+  it('login -method=token saves the token to ~/.vault-token (0600), used when VAULT_TOKEN is unset', async () => {
     const home = await tempHome();
     const token = JSON.parse((await cli.ward(['token', 'create', '-policy=default', '-format=json'])).stdout).auth
       .client_token;
@@ -72,7 +90,7 @@ describe('ward token / login against a running server', () => {
     assert.equal(login.code, 0, login.stderr);
     assert.match(login.stdout, /Success! You are now authenticated/);
     assert.match(login.stdout, /^token_policies\s+\[default\]$/m);
-    const file = join(home, '.ward-token');
+    const file = join(home, '.vault-token');
     assert.equal(await readFile(file, 'utf8'), token);
     assert.equal((await stat(file)).mode & 0o777, 0o600);
 
@@ -100,7 +118,7 @@ describe('ward token / login against a running server', () => {
     assert.match(badFlag.stderr, /flag provided but not defined: -bogus/);
     const missing = await cli.ward(['kv', 'get']);
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /Usage: ward kv get/);
+    assert.match(missing.stderr, /expected 1 argument\(s\), got 0\nRun "ward kv get -help"/);
     const group = await cli.ward(['kv']);
     assert.equal(group.code, 2);
     assert.match(group.stderr, /kv get/);
@@ -163,7 +181,7 @@ describe('ward login -method=userpass', () => {
       assert.equal(seen[0]?.url, '/v1/auth/people/login/alice');
       assert.deepEqual(JSON.parse(seen[0]?.body ?? ''), { password: 'pw' });
       assert.equal(seen[0]?.headers['x-vault-request'], 'true');
-      assert.equal(await readFile(join(home, '.ward-token'), 'utf8'), 's.fromuserpass');
+      assert.equal(await readFile(join(home, '.vault-token'), 'utf8'), 's.fromuserpass');
       const noPassword = await runWard(['login', '-method=userpass', 'username=alice'], env);
       assert.equal(noPassword.code, 2);
     } finally {

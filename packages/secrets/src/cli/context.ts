@@ -6,7 +6,7 @@ import { CliError } from './command.js';
 import { flagBool, flagValue, UsageError } from './flags.js';
 import { createOutput } from './output.js';
 import { readSecret } from './prompt.js';
-import { tokenFileIn } from './token-file.js';
+import { tokenStoreFor } from './token-file.js';
 
 /** The established default: TLS on the loopback address. */
 const DEFAULT_ADDRESS = 'https://127.0.0.1:8200';
@@ -18,7 +18,7 @@ const DEFAULT_ADDRESS = 'https://127.0.0.1:8200';
 export function contextFactory(rt: Runtime): ContextFactory {
   return async (globals) => {
     const env = rt.env;
-    const tokenFile = tokenFileIn(env.HOME || homedir());
+    const tokenFile = await tokenStoreFor(env, env.HOME || homedir());
     const caPath = flagValue(globals, 'ca-cert') ?? env.VAULT_CACERT;
     const certPath = flagValue(globals, 'client-cert') ?? env.VAULT_CLIENT_CERT;
     const keyPath = flagValue(globals, 'client-key') ?? env.VAULT_CLIENT_KEY;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The `ward` command line: the command table, flags, output formats and every command. @module */
 import { isHelpFlag, USAGE_EXIT_CODE, usageErrorText } from '@ward/base';
-import { ClientError } from '@ward/secrets-client';
+import { ClientError, ConnectionError } from '@ward/secrets-client';
 import { CliError, type CommandIO } from './command.js';
 import { commandNames, commandsUnder, findCommand, suggestCommand } from './command-table.js';
 import { contextFactory } from './context.js';
@@ -65,9 +65,31 @@ async function main(argv: string[], io: CommandIO): Promise<number> {
     if (err instanceof UsageError) return fail(err.message, err.exitCode);
     if (err instanceof CliError) return fail(err.message, err.exitCode);
     // The wire keeps the established texts ("Vault is sealed"); the user reads about Ward.
-    if (err instanceof ClientError) return fail(err.message.replace(/\bVault\b/g, 'Ward'), 2);
+    if (err instanceof ClientError)
+      return fail(`${err.message.replace(/\bVault\b/g, 'Ward')}${connectionHint(err)}`, 2);
     return fail((err as Error).stack ?? String(err), 2);
   }
+}
+
+/** Certificate failures a user fixes with the CLI's TLS options: say which ones. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+]);
+
+function connectionHint(err: ClientError): string {
+  if (!(err instanceof ConnectionError) || err.causeCode === undefined) return '';
+  if (UNTRUSTED_CERTIFICATE.has(err.causeCode)) {
+    return "\n\nThe server's certificate is not signed by a CA this client trusts: give the CA's PEM file with -ca-cert=FILE or VAULT_CACERT (or -tls-skip-verify, which is insecure).";
+  }
+  if (err.causeCode === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return "\n\nThe server's certificate does not name the host in the address: use a name the certificate has in VAULT_ADDR or -address.";
+  }
+  if (err.causeCode === 'ECONNREFUSED') return '\n\nIs the server running at that address (VAULT_ADDR, -address)?';
+  return '';
 }
 
 function fail(message: string, code: number): number {

@@ -192,7 +192,7 @@ export function createListener(options: ListenerOptions): Listener {
       // CLOSE-WAIT, and shutdown would wait its whole grace period for it.
       createTlsServer({ ...tlsOptions(options.tls), allowHalfOpen: false, noDelay: true })
         .on('secureConnection', hand)
-        .on('tlsClientError', (_error: Error, socket: TLSSocket) => socket.destroy())
+        .on('tlsClientError', (error: NodeJS.ErrnoException, socket: TLSSocket) => answerPlainHttp(error, socket))
     : undefined;
   // Client addresses PROXY headers gave, by the connection's peer `address:port` (a TLS socket and
   // the TCP socket under it report the same peer).
@@ -405,4 +405,19 @@ function describeAddress(server: NetServer, isTls: boolean): ListenerAddress {
   const reachable = host === '::' || host === '0.0.0.0' ? '127.0.0.1' : host;
   const urlHost = isIPv6(reachable) ? `[${reachable}]` : reachable;
   return { host, port: bound.port, url: `${isTls ? 'https' : 'http'}://${urlHost}:${bound.port}` };
+}
+
+/**
+ * A failed handshake closes the socket; when the client spoke plain HTTP to this TLS listener
+ * (OpenSSL recognises the request line), it is told so first, in plain HTTP, with the established
+ * server's words, instead of seeing the connection closed without a reason.
+ */
+function answerPlainHttp(error: NodeJS.ErrnoException, socket: TLSSocket): void {
+  const raw = (socket as TLSSocket & { _parent?: Socket | null })._parent;
+  if (error.code !== 'ERR_SSL_HTTP_REQUEST' || !raw || raw.destroyed) {
+    socket.destroy();
+    return;
+  }
+  raw.end('HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n');
+  raw.setTimeout(5_000, () => raw.destroy());
 }

@@ -5,7 +5,7 @@ import { checkOidcParams, oidcLogin } from './login-oidc.js';
 
 /**
  * `ward login [TOKEN]` (method token) or `ward login -method=userpass username=U password=P`.
- * The new token is saved to `~/.ward-token` (mode 0600) unless `-no-store`.
+ * The new token is saved to `~/.vault-token` (mode 0600) unless `-no-store`.
  */
 export const loginCommand = defineCommand({
   name: 'login',
@@ -19,7 +19,7 @@ export const loginCommand = defineCommand({
     'cert (with -client-cert and -client-key; [name=…]); oidc (role=… [port=8250 listenaddress=localhost\n' +
     'callbackhost=localhost callbackmethod=http callbackport=… skip_browser=true]: prints the provider\n' +
     'URL, opens a browser, and waits at <callbackmethod>://<callbackhost>:<port>/oidc/callback).\n' +
-    'The token goes to ~/.ward-token, used when VAULT_TOKEN is unset.',
+    'The token goes to ~/.vault-token, used when VAULT_TOKEN is unset.',
   flags: {
     method: flag.string('Auth method: token, userpass, ldap, jwt, kubernetes, cert or oidc.', 'token'),
     path: flag.string('Mount path of the auth method (default: the method name).'),
