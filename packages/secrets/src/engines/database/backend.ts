@@ -25,7 +25,7 @@ export function createDatabaseBackend(ctx: BackendContext): Backend {
     random: ctx.random,
     system: ctx.system,
     logger: ctx.logger,
-    connections: new Connections(),
+    connections: new Connections({ clock: ctx.clock, random: ctx.random }),
     locks: new KeyedMutex(),
     instanceId: Buffer.from(ctx.random.bytes(16)).toString('hex'),
   };

@@ -3,7 +3,7 @@ import type { Storage } from '../../logical/storage.js';
 import { configs, type DatabaseConfig } from './config-store.js';
 import { withCredentials } from './connection-url.js';
 import { type DatabasePlugin, requirePlugin } from './plugins.js';
-import type { SqlSession } from './sql-session.js';
+import type { SessionDeps, SqlSession } from './sql-session.js';
 
 /** An open pool and what it was opened for. */
 interface Open {
@@ -18,6 +18,8 @@ interface Open {
  */
 export class Connections {
   readonly #open = new Map<string, Promise<Open>>();
+
+  constructor(private readonly deps: SessionDeps) {}
 
   /** The pool of config `name` (which must be `config`, as just read). */
   async get(storage: Storage, name: string, config: DatabaseConfig): Promise<Open> {
@@ -55,7 +57,7 @@ export class Connections {
    */
   async #connect(storage: Storage, name: string, config: DatabaseConfig): Promise<Open> {
     const plugin = requirePlugin(config.plugin_name);
-    const first = openSession(plugin, config, config.password);
+    const first = openSession(plugin, config, config.password, this.deps);
     try {
       await first.ping();
       return { config, plugin, session: first };
@@ -63,7 +65,7 @@ export class Connections {
       await first.close().catch(() => {});
       if (!config.pending_password)
         throw new UpstreamError(`error connecting to "${name}": ${(err as Error).message}`, { cause: err });
-      const second = openSession(plugin, config, config.pending_password);
+      const second = openSession(plugin, config, config.pending_password, this.deps);
       await second.ping().catch(async (again: Error) => {
         await second.close().catch(() => {});
         throw new UpstreamError(`error connecting to "${name}": ${again.message}`, { cause: again });
@@ -76,12 +78,21 @@ export class Connections {
 }
 
 /** A pool for `config` as user `config.username` with `password` (nothing connects until it is used). */
-export function openSession(plugin: DatabasePlugin, config: DatabaseConfig, password: string): SqlSession {
+export function openSession(
+  plugin: DatabasePlugin,
+  config: DatabaseConfig,
+  password: string,
+  deps: SessionDeps,
+): SqlSession {
   const target = withCredentials(plugin.parseUrl(config.connection_url), config.username, password);
   const maxOpen = config.max_open_connections;
-  return plugin.open(target, {
-    maxOpen,
-    maxIdle: config.max_idle_connections === 0 ? maxOpen : Math.min(config.max_idle_connections, maxOpen),
-    maxLifetimeSeconds: config.max_connection_lifetime,
-  });
+  return plugin.open(
+    target,
+    {
+      maxOpen,
+      maxIdle: config.max_idle_connections === 0 ? maxOpen : Math.min(config.max_idle_connections, maxOpen),
+      maxLifetimeSeconds: config.max_connection_lifetime,
+    },
+    deps,
+  );
 }

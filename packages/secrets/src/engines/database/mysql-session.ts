@@ -1,12 +1,12 @@
 import mysql from 'mysql2/promise';
 import type { ConnectionTarget } from './connection-url.js';
-import type { PoolLimits, SqlSession } from './sql-session.js';
+import type { PoolLimits, SessionDeps, SqlSession } from './sql-session.js';
 
 /** `text` as a quoted MySQL string literal. */
 const quoteString = (text: string) => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 
 /** A `mysql2` pool over one configured MySQL or MariaDB server. */
-export function openMysql(target: ConnectionTarget, limits: PoolLimits): SqlSession {
+export function openMysql(target: ConnectionTarget, limits: PoolLimits, deps: SessionDeps): SqlSession {
   const tls = target.params.get('tls');
   const pool = mysql.createPool({
     host: target.socketPath ? undefined : target.host,
@@ -25,11 +25,12 @@ export function openMysql(target: ConnectionTarget, limits: PoolLimits): SqlSess
   const bornMs = new WeakMap<object, number>();
   const connection = async () => {
     const conn = await pool.getConnection();
-    if (!bornMs.has(conn.connection)) bornMs.set(conn.connection, Date.now());
+    if (!bornMs.has(conn.connection)) bornMs.set(conn.connection, deps.clock.now());
     return conn;
   };
   const release = (conn: mysql.PoolConnection) => {
-    const age = Date.now() - (bornMs.get(conn.connection) ?? Date.now());
+    const now = deps.clock.now();
+    const age = now - (bornMs.get(conn.connection) ?? now);
     if (limits.maxLifetimeSeconds > 0 && age > limits.maxLifetimeSeconds * 1000) conn.destroy();
     else conn.release();
   };

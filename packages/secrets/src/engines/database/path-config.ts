@@ -74,7 +74,7 @@ export function pathConfig(d: DatabaseDeps): PathDefinition {
           d.locks.run(`config:${data.name}`, async () => {
             const stored = await configs.get(storage, data.name);
             const config = merged(stored, data as Input, supplied);
-            if (config.verify_connection) await verify(config);
+            if (config.verify_connection) await verify(config, d);
             await configs.put(storage, data.name, config);
             await d.connections.close(data.name);
             return hasLiteralPassword(config.connection_url) ? { warnings: [PASSWORD_IN_URL_WARNING] } : undefined;
@@ -133,8 +133,8 @@ function merged(stored: DatabaseConfig | undefined, data: Input, supplied: Reado
 }
 
 /** Connects with the new settings once (the established `verify_connection`). */
-async function verify(config: DatabaseConfig): Promise<void> {
-  const session = openSession(requirePlugin(config.plugin_name), config, config.password);
+async function verify(config: DatabaseConfig, d: DatabaseDeps): Promise<void> {
+  const session = openSession(requirePlugin(config.plugin_name), config, config.password, d);
   try {
     await session.ping();
   } catch (err) {

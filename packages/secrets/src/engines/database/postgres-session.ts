@@ -1,6 +1,7 @@
+import type { Random } from '@ward/base';
 import pg from 'pg';
 import type { ConnectionTarget } from './connection-url.js';
-import type { PoolLimits, SqlSession } from './sql-session.js';
+import type { PoolLimits, SessionDeps, SqlSession } from './sql-session.js';
 
 /** `name` as a quoted PostgreSQL identifier. */
 export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -21,17 +22,20 @@ function isConcurrencyConflict(err: unknown): boolean {
 }
 
 /** Runs `work` again (after a short random pause) while it fails with a concurrency conflict. */
-async function withRetries(work: () => Promise<void>): Promise<void> {
+async function withRetries(random: Random, work: () => Promise<void>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
     } catch (err) {
       if (attempt >= MAX_ATTEMPTS || !isConcurrencyConflict(err)) throw err;
       // Full jitter, doubling up to 640 ms: the transactions that collided must not meet again.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** Math.min(attempt, 6)));
+      await new Promise((resolve) => setTimeout(resolve, fraction(random) * 10 * 2 ** Math.min(attempt, 6)));
     }
   }
 }
+
+/** A uniform fraction in [0, 1) from `random`. */
+const fraction = (random: Random) => Buffer.from(random.bytes(4)).readUInt32BE() / 2 ** 32;
 
 async function runTransaction(pool: pg.Pool, statements: readonly string[]): Promise<void> {
   const client = await pool.connect();
@@ -48,7 +52,7 @@ async function runTransaction(pool: pg.Pool, statements: readonly string[]): Pro
 }
 
 /** A `pg` pool over one configured PostgreSQL database. */
-export function openPostgres(target: ConnectionTarget, limits: PoolLimits): SqlSession {
+export function openPostgres(target: ConnectionTarget, limits: PoolLimits, deps: SessionDeps): SqlSession {
   const sslmode = target.params.get('sslmode');
   const pool = new pg.Pool({
     host: target.socketPath ?? target.host,
@@ -69,7 +73,7 @@ export function openPostgres(target: ConnectionTarget, limits: PoolLimits): SqlS
   // An idle connection the server ended (a restart, a terminated backend) must not crash the process.
   pool.on('error', () => {});
   return {
-    transaction: (statements) => withRetries(() => runTransaction(pool, statements)),
+    transaction: (statements) => withRetries(deps.random, () => runTransaction(pool, statements)),
     async each(statements) {
       const failures: string[] = [];
       for (const statement of statements) {
@@ -82,7 +86,7 @@ export function openPostgres(target: ConnectionTarget, limits: PoolLimits): SqlS
       return (result.rowCount ?? 0) > 0;
     },
     dropUser: (username) =>
-      withRetries(async () => {
+      withRetries(deps.random, async () => {
         const client = await pool.connect();
         try {
           await dropPostgresUser(client, username);

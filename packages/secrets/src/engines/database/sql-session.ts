@@ -1,3 +1,4 @@
+import type { Clock, Random } from '@ward/base';
 import type { ConnectionTarget } from './connection-url.js';
 
 /** How many connections a config's pool holds, and for how long (the config's fields). */
@@ -30,5 +31,11 @@ export interface SqlSession {
   close(): Promise<void>;
 }
 
+/** The clock (connection ages) and randomness (retry jitter) a session uses. */
+export interface SessionDeps {
+  clock: Clock;
+  random: Random;
+}
+
 /** Opens a session lazily: no connection is made until the first call. */
-export type SessionOpener = (target: ConnectionTarget, limits: PoolLimits) => SqlSession;
+export type SessionOpener = (target: ConnectionTarget, limits: PoolLimits, deps: SessionDeps) => SqlSession;
