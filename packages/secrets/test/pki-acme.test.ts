@@ -88,10 +88,8 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
   });
 
   it('marks an authorization invalid when the responder does not know the token', async () => {
-    const client = new acme.Client({
-      directoryUrl: `${t.url}/v1/pki/acme/directory`,
-      accountKey: await acme.crypto.createPrivateRsaKey(2048),
-    });
+    const oldKey = await acme.crypto.createPrivateRsaKey(2048);
+    const client = new acme.Client({ directoryUrl: `${t.url}/v1/pki/acme/directory`, accountKey: oldKey });
     await client.createAccount({ termsOfServiceAgreed: true });
     const order = await client.createOrder({ identifiers: [{ type: 'dns', value: 'localhost' }] });
     const [authz] = await client.getAuthorizations(order);
@@ -99,6 +97,14 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
     assert.ok(authz && challenge);
     const answered = await client.completeChallenge(challenge);
     assert.equal(answered.status, 'invalid');
+    // RFC 8555 7.3.5: the account moves to a new key; the old one no longer signs for it.
+    const newKey = await acme.crypto.createPrivateEcdsaKey();
+    await client.updateAccountKey(newKey);
+    const reborn = new acme.Client({ directoryUrl: `${t.url}/v1/pki/acme/directory`, accountKey: newKey });
+    await reborn.createAccount({ onlyReturnExisting: true });
+    assert.equal(reborn.getAccountUrl(), client.getAccountUrl(), 'the same account, found by its new key');
+    const stale = new acme.Client({ directoryUrl: `${t.url}/v1/pki/acme/directory`, accountKey: oldKey });
+    await assert.rejects(stale.createAccount({ onlyReturnExisting: true }), /no account for this key/);
     const wildcard = await client
       .createOrder({ identifiers: [{ type: 'dns', value: '*.example.com' }] })
       .catch((e: Error) => e);

@@ -176,6 +176,7 @@ export const UNAUTHENTICATED_PATHS = [
   'acme/new-account',
   'acme/new-order',
   'acme/revoke-cert',
+  'acme/key-change',
   'acme/account/*',
   'acme/order/*',
   'acme/authorization/*',

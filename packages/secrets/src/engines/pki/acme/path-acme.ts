@@ -7,6 +7,7 @@ import { finalizeOrder, newOrder, refreshedOrder, revokeCertificate, runChalleng
 import { type AcmeAuthorization, type AcmeOrder, acmeStore } from './acme-store.js';
 import { bindExternalAccount } from './eab.js';
 import { AcmeProblem, type NonceStore, thumbprintOf, type VerifiedRequest, verifyJws } from './jws.js';
+import { changeAccountKey } from './key-change.js';
 
 /** The ACME URLs of the mount, from `config/cluster` `path` (as established: required). */
 async function baseOf(storage: Storage): Promise<string> {
@@ -203,6 +204,11 @@ export function pathAcme(d: PkiDeps, nonces: NonceStore): PathDefinition[] {
     post('revoke-cert', [], async ({ storage, jws }) => {
       await revokeCertificate(d, storage, jws);
       return { status: 200 };
+    }),
+    post('key-change', [], async ({ storage, base, jws }) => {
+      const account = needAccount(jws);
+      await changeAccountKey(storage, account, jws.payload, `${base}/key-change`, `${base}/account/${account.id}`);
+      return { status: 200, body: { status: account.status, contact: account.contact } };
     }),
     post('new-order', [], async ({ storage, base, jws }) => {
       const order = await newOrder(d, storage, needAccount(jws).id, jws.payload);
