@@ -23,7 +23,7 @@ describe('ldap auth method against slapd', () => {
     t.request('POST', `auth/${mount}/login/${user}`, { token: null, body: { password } });
 
   before(async () => {
-    slapd = await startSlapd();
+    slapd = await startSlapd({ memberOf: true });
     const alice = await slapd.addUser('alice', 'alice-pw');
     const bob = await slapd.addUser('bob', 'bob-pw');
     await slapd.addUser('carol', 'carol-pw');
@@ -138,6 +138,24 @@ describe('ldap auth method against slapd', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.auth.token_policies, ['admin', 'default']);
     assert.equal((await login('alice', 'wrong', 'direct')).status, 403);
+  });
+
+  it('reads the groups from the user’s memberOf (the memberof overlay)', async () => {
+    await ok('POST', 'sys/auth/memberof', { type: 'ldap' });
+    await ok('POST', 'auth/memberof/config', {
+      url: slapd.url,
+      binddn: ENGINE_DN,
+      bindpass: ENGINE_PASSWORD,
+      userdn: USERS,
+      groupdn: USERS,
+      groupfilter: '(&(objectClass=inetOrgPerson)(cn={{.Username}}))',
+      groupattr: 'memberOf',
+    });
+    await ok('POST', 'auth/memberof/groups/ops', { policies: 'ops' });
+    await ok('POST', 'auth/memberof/groups/devs', { policies: 'dev' });
+    const res = await login('alice', 'alice-pw', 'memberof');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.token_policies, ['default', 'dev', 'ops']);
   });
 
   it('answers 502 when the directory cannot be reached', async () => {

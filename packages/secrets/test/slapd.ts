@@ -47,7 +47,7 @@ export interface Slapd {
   stop(): Promise<void>;
 }
 
-function config(dir: string): string {
+function config(dir: string, isMemberOf = false): string {
   return `include /etc/ldap/schema/core.schema
 include /etc/ldap/schema/cosine.schema
 include /etc/ldap/schema/inetorgperson.schema
@@ -55,7 +55,7 @@ include /etc/ldap/schema/nis.schema
 modulepath /usr/lib/ldap
 moduleload back_mdb
 moduleload ppolicy
-pidfile ${dir}/slapd.pid
+${isMemberOf ? 'moduleload memberof\n' : ''}pidfile ${dir}/slapd.pid
 argsfile ${dir}/slapd.args
 password-hash {SSHA}
 
@@ -70,7 +70,7 @@ index cn,uid eq
 
 overlay ppolicy
 ppolicy_hash_cleartext
-
+${isMemberOf ? 'overlay memberof\n' : ''}
 access to attrs=userPassword
   by self write
   by dn.exact="${ENGINE_DN}" write
@@ -129,7 +129,10 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts slapd (Debian `slapd` + `ldap-utils`, see system-packages.txt) and seeds the tree. */
-export async function startSlapd(o: { tls?: boolean; requireClientCertificate?: boolean } = {}): Promise<Slapd> {
+/** `memberOf`: the memberof overlay keeps each entry's `memberOf` (the groupOfNames listing it), as directories for login do. */
+export async function startSlapd(
+  o: { tls?: boolean; requireClientCertificate?: boolean; memberOf?: boolean } = {},
+): Promise<Slapd> {
   const dir = await mkdtemp(join(tmpdir(), 'ward-slapd-'));
   await mkdir(join(dir, 'db'));
   let tls = o.tls ? await makeCertificates(dir) : '';
@@ -138,7 +141,7 @@ export async function startSlapd(o: { tls?: boolean; requireClientCertificate?: 
     // Only TLS sessions are asked for one: the helpers below keep using plain ldap://.
     tls += 'TLSVerifyClient demand\n';
   }
-  await writeFile(join(dir, 'slapd.conf'), tls + config(dir));
+  await writeFile(join(dir, 'slapd.conf'), tls + config(dir, o.memberOf));
   const url = `ldap://127.0.0.1:${await freePort()}`;
   const ldapsUrl = o.tls ? `ldaps://127.0.0.1:${await freePort()}` : undefined;
   const listen = ldapsUrl ? `${url}/ ${ldapsUrl}/` : `${url}/`;
