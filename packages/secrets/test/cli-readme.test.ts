@@ -7,13 +7,13 @@ import { after, before, describe, it } from 'node:test';
 import { tempHome, WARD_BIN } from '../src/cli/testing.js';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
 
-const README = new URL('../../../../README.md', import.meta.url);
+const CLI_PAGE = new URL('../../../../docs/cli.md', import.meta.url);
 
-/** The fenced `sh` blocks of the README's "Command-line client" section, in order. */
+/** The fenced `sh` blocks of the "Command-line client" section of docs/cli.md, in order. */
 async function readmeExamples(): Promise<string[]> {
-  const text = await readFile(README, 'utf8');
+  const text = await readFile(CLI_PAGE, 'utf8');
   const start = text.indexOf('\n## Command-line client\n');
-  assert.ok(start >= 0, 'the README has a "Command-line client" section');
+  assert.ok(start >= 0, 'docs/cli.md has a "Command-line client" section');
   const end = text.indexOf('\n## ', start + 1);
   const section = text.slice(start, end === -1 ? undefined : end);
   return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] as string);
@@ -40,12 +40,12 @@ function bash(script: string, env: Record<string, string>): Promise<{ code: numb
   });
 }
 
-describe('README "Command-line client" examples', () => {
+describe('docs/cli.md "Command-line client" examples', () => {
   let server: TestServer;
   let env: Record<string, string>;
   before(async () => {
     server = await startTestServer();
-    // `ward` on PATH is this checkout's bin/ward, as the README's setup line arranges.
+    // `ward` on PATH is this checkout's bin/ward, as the page's setup line arranges.
     const bin = await mkdtemp(join(tmpdir(), 'ward-readme-bin-'));
     await symlink(WARD_BIN, join(bin, 'ward'));
     env = {
@@ -62,7 +62,7 @@ describe('README "Command-line client" examples', () => {
     assert.ok(blocks.length >= 3, `found ${blocks.length} sh blocks`);
     for (const [i, block] of blocks.entries()) {
       const run = await bash(block, env);
-      const context = `README sh block ${i + 1}:\n${block}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
+      const context = `docs/cli.md sh block ${i + 1}:\n${block}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
       assert.equal(run.code, 0, context);
       const lines = run.stdout.split('\n').map((l) => l.trim());
       for (const expected of expectedLines(block))
