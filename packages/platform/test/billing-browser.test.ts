@@ -146,10 +146,6 @@ describe('billing page in a browser', () => {
           ['Price', 'US$20.00 per month', 'Free'],
           ['Users', 'Unlimited', '5'],
           ['Concurrent runs', '2', '1'],
-          ['Run tasks', 'Unlimited', '1'],
-          ['Workspaces per run task', 'Unlimited', '10'],
-          ['Policies', 'Unlimited', '5'],
-          ['Versioned policy sets', 'Unlimited', '0'],
           ['Teams', 'Included', 'Not included'],
         ]) {
           assert.ok(
@@ -157,6 +153,8 @@ describe('billing page in a browser', () => {
             `${expected.join(' | ')} in ${JSON.stringify(rows)}`,
           );
         }
+        // Neither Team nor Free includes run tasks or policies: their limits do not change either.
+        assert.ok(!rows.some((r) => r[0] === 'Run tasks' || r[0] === 'Policies'), JSON.stringify(rows));
         await page.screenshot({ path: `${SCREENSHOTS}platform-billing-confirm-${size.name}.png`, fullPage: true });
         assert.equal(await horizontalOverflow(page), 0, 'confirm page scrolls sideways');
         assert.deepEqual(await seriousViolations(page), [], 'confirm page');
@@ -169,6 +167,87 @@ describe('billing page in a browser', () => {
         await page.getByRole('heading', { name: 'Sign in' }).waitFor();
         await page.goto(`${p.baseUrl}/app/${org}/settings/billing`);
         await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  // Issue 35 point 4: the billing page's rough edges, at 390 px and 1280 px.
+  for (const size of WIDTHS) {
+    it(`at ${size.width} px: limits agree with the comparison, Choose sits under the plan names, the table reads, a 404 keeps the header`, async () => {
+      const org = `edges${size.width}`;
+      await p.createOrganization(owner.token, org);
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${p.baseUrl}/app/session/new?return_to=/app/${org}/settings/billing`);
+        await page.getByLabel('API token').fill(owner.token);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('heading', { name: `Billing settings for ${org}` }).waitFor();
+
+        // The Free plan's run-task limit agrees with its comparison column.
+        const limits = page.getByRole('table', { name: 'Limits of your plan' });
+        assert.equal(
+          (await limits.getByRole('row', { name: /^Run tasks/ }).textContent())?.trim(),
+          'Run tasksNot included',
+        );
+        const comparison = page.getByRole('table', { name: /Plans compared/ });
+        const rows = await comparison
+          .locator('tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent?.trim() ?? '')));
+        const freeColumn = 1; // Free is the first plan column.
+        assert.equal(rows.find((r) => r[0] === 'Run tasks')?.[freeColumn], 'Not included');
+
+        // The Choose buttons are the first row under the plan names.
+        assert.equal(rows[0]?.[0], 'Change');
+        const choose = page.getByRole('button', { name: 'Choose Team', exact: true });
+        const header = await comparison.locator('thead').boundingBox();
+        const button = await choose.boundingBox();
+        assert.ok(header && button && button.y - (header.y + header.height) < 80, 'Choose right under the plan names');
+
+        // The caption is whole, the plans region scrolls inside the page, and on a phone it says so.
+        const caption = await page.locator('#plans-caption').boundingBox();
+        assert.ok(caption && caption.x >= 0 && caption.x + caption.width <= size.width, 'caption within the window');
+        assert.equal(await horizontalOverflow(page), 0);
+        assert.equal(
+          await page.getByText('Scroll the table sideways to see every plan.').isVisible(),
+          size.width < 768,
+        );
+        const region = page.getByRole('region', { name: /Plans compared/ });
+        const box = (await region.boundingBox())!;
+        const columns = await comparison.locator('thead th').evaluateAll((ths) =>
+          ths.map((th) => {
+            const r = th.getBoundingClientRect();
+            return { left: r.left, right: r.right };
+          }),
+        );
+        const whole = columns.slice(1).filter((c) => c.left >= box.x - 0.5 && c.right <= box.x + box.width + 0.5);
+        assert.ok(whole.length >= 2, `${whole.length} whole plan columns at ${size.width} px`);
+
+        // Scrolled sideways, the sticky label column covers what passes beneath it.
+        await comparison.getByRole('rowheader', { name: 'Price' }).scrollIntoViewIfNeeded();
+        await region.evaluate((el) => {
+          el.scrollLeft = 60;
+        });
+        const label = await comparison.getByRole('rowheader', { name: 'Price' }).boundingBox();
+        const hit = await page.evaluate(
+          ([x, y]) =>
+            document
+              .elementFromPoint(x as number, y as number)
+              ?.closest('th, td')
+              ?.textContent?.trim(),
+          [label!.x + label!.width - 2, label!.y + label!.height / 2],
+        );
+        assert.equal(hit, 'Price');
+        await page.screenshot({ path: `${SCREENSHOTS}platform-billing-edges-${size.name}.png`, fullPage: true });
+
+        // A page that does not exist keeps the signed-in header.
+        const res = await page.goto(`${p.baseUrl}/app/${org}/settings/nowhere`);
+        assert.equal(res?.status(), 404);
+        await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+        assert.equal(await page.getByText('Signed in as owner').isVisible(), true);
+        assert.equal(await page.getByRole('button', { name: 'Sign out' }).count(), 1);
       } finally {
         await context.close();
       }

@@ -79,8 +79,10 @@ describe('billing settings page', () => {
   it('shows the current plan, its limits and the other plans side by side', async () => {
     await web.signIn(owner.token);
     const { html } = await web.get(BILLING);
-    assert.match(html, /<td data-limit="policy-limit">5<\/td>/);
-    assert.match(html, /<td data-limit="versioned-policy-set-limit">0<\/td>/);
+    // Issue 35: Free includes neither run tasks nor policies, so their limits say so, as the comparison does.
+    assert.match(html, /<td data-limit="policy-limit">Not included<\/td>/);
+    assert.match(html, /<td data-limit="run-task-limit">Not included<\/td>/);
+    assert.doesNotMatch(html, /data-limit="[^"]+">\d/);
     for (const name of ['Team', 'Team &amp; Governance', 'Business', 'Trial'])
       assert.match(html, new RegExp(`<th scope="col"[^>]*>${name}`));
     assert.match(html, /Choose Team<\/button>/);

@@ -10,6 +10,8 @@ import {
 import { APP_CSS } from '../web/app-css.js';
 import { billingRoutes } from '../web/billing-routes.js';
 import { parseCookies } from '../web/cookies.js';
+import type { Chrome } from '../web/html.js';
+import { currentSession } from '../web/session.js';
 import { errorPage } from '../web/session-view.js';
 import { signInRoutes } from '../web/sign-in-routes.js';
 import type { WebHandler, WebReply } from '../web/web-route.js';
@@ -50,7 +52,7 @@ export function createWebHandler(ctx: PlatformContext) {
       if (status === 500) ctx.logger.error('page failed', { method: req.method, path: url.pathname, err });
       // Only our own errors' messages are meant for people; anything else stays in the log.
       const message = err instanceof PlatformError ? err.message : 'internal error';
-      reply = { kind: 'page', status, html: errorPage(status, message) };
+      reply = { kind: 'page', status, html: errorPage(status, message, await signedInChrome(ctx, req)) };
     }
     const headers: Record<string, string | string[]> = { ...SECURITY_HEADERS };
     if (reply.cookies) headers['set-cookie'] = reply.cookies;
@@ -60,6 +62,16 @@ export function createWebHandler(ctx: PlatformContext) {
     }
     res.writeHead(reply.status ?? 200, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end(reply.html);
   };
+}
+
+/** The header of whoever is signed in, for an error page; none when no one is (or the lookup fails). */
+async function signedInChrome(ctx: PlatformContext, req: IncomingMessage): Promise<Chrome | undefined> {
+  try {
+    const signedIn = await currentSession(ctx, parseCookies(req.headers.cookie));
+    return signedIn && { username: signedIn.user.username, csrfToken: signedIn.csrfToken, current: null };
+  } catch {
+    return undefined;
+  }
 }
 
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {

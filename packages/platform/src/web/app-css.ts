@@ -19,19 +19,25 @@ body { margin: 0; overflow-wrap: break-word; }
 main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
 h1 { font-size: 1.5rem; margin-top: 0; }
 h2 { font-size: 1.25rem; }
-.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: .75rem; margin: 1rem 0; }
+.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: .75rem; margin: 1rem 0; }
 .facts div { border: 1px solid #d0d7de; border-radius: 6px; padding: .5rem .75rem; }
 .facts dt { font-size: .85rem; color: #57606a; }
 .facts dd { margin: 0; font-weight: 600; }
 .table-scroll { max-width: 100%; overflow-x: auto; margin: 1rem 0; }
 table { border-collapse: collapse; width: 100%; }
 .table-scroll table { margin: 0; }
-.table-scroll caption { position: sticky; left: 0; }
+.table-caption { font-weight: 600; margin: 1rem 0 .25rem; }
+.scroll-hint { font-size: .9rem; color: #57606a; margin: 0; }
 caption { text-align: left; font-weight: 600; padding-bottom: .25rem; }
 th, td { border: 1px solid #d0d7de; padding: .4rem .6rem; text-align: left; vertical-align: top; }
 table.limits { max-width: 36rem; }
-table.plans th, table.plans td { min-width: 8.5rem; }
-table.plans tbody th { position: sticky; left: 0; background: #fff; }
+/* Separate borders: collapsed ones are not painted with a sticky cell, so text would show through the gap. */
+table.plans { border-collapse: separate; border-spacing: 0; }
+table.plans th, table.plans td { min-width: 7rem; border-width: 0 1px 1px 0; }
+table.plans tr > :first-child { border-left-width: 1px; }
+table.plans thead th { border-top-width: 1px; }
+table.plans tr > :first-child { position: sticky; left: 0; z-index: 1; background: #fff; min-width: 6.5rem; max-width: 8rem; }
+table.plans thead tr > :first-child { background: #f6f8fa; }
 thead th { background: #f6f8fa; }
 td.yes { color: #116329; }
 td.no { color: #57606a; }
@@ -45,6 +51,9 @@ label { display: block; font-weight: 600; margin-bottom: .25rem; }
 input[type=password] { font: inherit; padding: .4rem; width: 100%; max-width: 32rem; }
 .actions { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; margin-top: 1rem; }
 @media (min-width: 48rem) {
+  .scroll-hint { display: none; }
+  table.plans th, table.plans td { min-width: 8.5rem; }
+  table.plans tr > :first-child { max-width: none; }
   .top { padding: .75rem 1.5rem; }
   main { padding: 1.5rem; }
   h1 { font-size: 1.6rem; }

@@ -8,7 +8,7 @@ import {
 } from '../store/index.js';
 import { wireName } from '../subscriptions/entitlements.js';
 import { type Chrome, html, page, type SafeHtml } from './html.js';
-import { FEATURE_LABELS, LIMIT_LABELS, limitText, price, readableDate } from './plan-text.js';
+import { FEATURE_LABELS, LIMIT_LABELS, limitText, limitValue, price, readableDate } from './plan-text.js';
 
 export const billingPath = (org: OrganizationRow): string => `/app/${encodeURIComponent(org.name)}/settings/billing`;
 
@@ -47,7 +47,7 @@ ${notice}
 <thead><tr><th scope="col">Limit</th><th scope="col">Allowed</th></tr></thead>
 <tbody>${LIMIT_COLUMNS.map(
       (c) =>
-        html`<tr><th scope="row">${LIMIT_LABELS[c]}</th><td data-limit="${wireName(c)}">${limitText(v.subscription[c] ?? v.current[c])}</td></tr>`,
+        html`<tr><th scope="row">${LIMIT_LABELS[c]}</th><td data-limit="${wireName(c)}">${limitValue(c, v.current, v.subscription)}</td></tr>`,
     )}</tbody>
 </table>
 </section>
@@ -71,11 +71,15 @@ function comparisonTable(v: BillingView): SafeHtml {
     html`<tr><th scope="row">${label}</th>${v.plans.map(cell)}</tr>`;
   const text = (f: (fs: FeatureSetRow) => string | number) => (fs: FeatureSetRow) =>
     html`<td class="${cls(fs)}">${f(fs)}</td>`;
-  return html`<div class="table-scroll" role="region" aria-labelledby="plans-caption" tabindex="0">
-<table class="plans">
-<caption id="plans-caption">Plans compared; your current plan is marked</caption>
+  // The caption sits above the scrolling region (inside it, it would be as wide as the table and
+  // clipped on a phone), with a hint, on narrow screens only, that the table scrolls sideways.
+  return html`<p class="table-caption" id="plans-caption">Plans compared; your current plan is marked</p>
+<p class="scroll-hint" aria-hidden="true">Scroll the table sideways to see every plan.</p>
+<div class="table-scroll" role="region" aria-labelledby="plans-caption" tabindex="0">
+<table class="plans" aria-labelledby="plans-caption">
 <thead><tr><th scope="col">Feature</th>${v.plans.map((fs) => html`<th scope="col" class="${cls(fs)}">${fs.name}${fs.id === v.current.id ? ' (current plan)' : ''}</th>`)}</tr></thead>
 <tbody>
+${row('Change', (fs) => html`<td class="${cls(fs)}">${choose(v, fs)}</td>`)}
 ${row('Price', text(price))}
 ${row(
   'Users',
@@ -90,7 +94,6 @@ ${row(
   text((fs) => fs.default_agents_ceiling),
 )}
 ${ENTITLEMENT_COLUMNS.map((c) => row(FEATURE_LABELS[c], (fs) => yesNo(fs, fs[c] === 1)))}
-${row('Change', (fs) => html`<td class="${cls(fs)}">${choose(v, fs)}</td>`)}
 </tbody>
 </table>
 </div>`;

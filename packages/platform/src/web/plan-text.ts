@@ -21,6 +21,26 @@ export const LIMIT_LABELS: Record<(typeof LIMIT_COLUMNS)[number], string> = {
   versioned_policy_set_limit: 'Versioned policy sets',
 };
 
+/**
+ * The feature each limit belongs to: a limit of a feature the plan does not include reads
+ * "Not included", as that feature's row in the comparison does, not a number that cannot apply.
+ */
+export const LIMIT_FEATURE: Record<(typeof LIMIT_COLUMNS)[number], (typeof ENTITLEMENT_COLUMNS)[number]> = {
+  run_task_limit: 'run_tasks',
+  run_task_workspace_limit: 'run_tasks',
+  run_task_mandatory_enforcement_limit: 'run_tasks',
+  policy_set_limit: 'policy_engine',
+  policy_limit: 'policy_engine',
+  policy_mandatory_enforcement_limit: 'policy_engine',
+  versioned_policy_set_limit: 'policy_engine',
+};
+
+/** A limit of the plan (the subscription's own value winning), or "Not included" with its feature off. */
+export function limitValue(c: (typeof LIMIT_COLUMNS)[number], fs: FeatureSetRow, sub?: SubscriptionRow): string {
+  if (fs[LIMIT_FEATURE[c]] !== 1) return 'Not included';
+  return limitText(sub?.[c] ?? fs[c]);
+}
+
 /** The plan's price as a person reads it; costs are stored in US cents per month. */
 export function price(fs: FeatureSetRow): string {
   if (!fs.self_serve_billing) return 'By contract (contact sales)';
@@ -52,7 +72,7 @@ export function numericTerms(fs: FeatureSetRow, sub?: SubscriptionRow): Term[] {
     { label: 'Users', value: limitText(sub?.contract_user_limit ?? fs.user_limit) },
     { label: 'Concurrent runs', value: String(sub?.runs_ceiling ?? fs.default_runs_ceiling) },
     { label: 'Self-hosted agents', value: String(sub?.agents_ceiling ?? fs.default_agents_ceiling) },
-    ...LIMIT_COLUMNS.map((c) => ({ label: LIMIT_LABELS[c], value: limitText(sub?.[c] ?? fs[c]) })),
+    ...LIMIT_COLUMNS.map((c) => ({ label: LIMIT_LABELS[c], value: limitValue(c, fs, sub) })),
   ];
 }
 

@@ -27,11 +27,13 @@ ${orgs.length === 0 ? html`<p>You are not a member of any organization.</p>` : '
   );
 }
 
-export function errorPage(status: number, message: string): string {
+/** An error page; with `chrome`, the signed-in header stays (a 404 does not sign anyone out). */
+export function errorPage(status: number, message: string, chrome?: Chrome): string {
   return page(
     'Error',
     html`<h1>${status === 404 ? 'Page not found' : 'Something went wrong'}</h1>
 <p class="error" role="alert">${message}</p>
 <p><a href="/app">Back to your organizations</a></p>`,
+    chrome,
   );
 }
