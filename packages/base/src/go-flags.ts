@@ -1,4 +1,5 @@
 import { DurationError, type DurationStyle, parseDuration } from './duration.js';
+import { parseGoBool } from './go-bool.js';
 import { isLogFormat, LOG_FORMATS, LOG_LEVELS, type LogLevel } from './logger.js';
 
 /**
@@ -124,14 +125,8 @@ function convert(
   }
 }
 
-/** Go's strconv.ParseBool spellings. */
-const BOOLS: ReadonlyMap<string, boolean> = new Map([
-  ...['1', 't', 'T', 'true', 'TRUE', 'True'].map((s): [string, boolean] => [s, true]),
-  ...['0', 'f', 'F', 'false', 'FALSE', 'False'].map((s): [string, boolean] => [s, false]),
-]);
-
 function parseBool(name: string, raw: string): boolean {
-  const value = BOOLS.get(raw);
+  const value = parseGoBool(raw);
   if (value === undefined) throw invalidValue(name, raw, 'not a boolean (true or false)');
   return value;
 }

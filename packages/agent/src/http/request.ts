@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { parseGoBool } from '@ward/base';
 import { InvalidRequestError, PayloadTooLargeError } from '../errors.js';
 
 /** An HTTP request as handlers see it: parsed query, the caller's token, the body on demand. */
@@ -71,8 +72,8 @@ export function parseJsonBody(raw: Buffer): Record<string, unknown> {
 export function queryBool(q: URLSearchParams, name: string, fallback: boolean, errorPrefix: string): boolean {
   const v = q.get(name);
   if (v === null) return fallback;
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v)) return false;
+  const value = parseGoBool(v);
+  if (value !== undefined) return value;
   throw new InvalidRequestError(`${errorPrefix}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
 }
 

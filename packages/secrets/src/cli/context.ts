@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
+import { parseGoBool } from '@ward/base';
 import { createClient } from '@ward/secrets-client';
 import type { CommandContext, ContextFactory, Runtime } from './command.js';
 import { CliError } from './command.js';
@@ -74,8 +75,8 @@ async function readPem(path: string, what: string): Promise<string> {
 /** Go's strconv.ParseBool, which the established CLI uses for its boolean variables. */
 function parseBoolEnv(name: string, value: string | undefined): boolean {
   if (value === undefined || value === '') return false;
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value)) return false;
+  const flag = parseGoBool(value);
+  if (flag !== undefined) return flag;
   throw new UsageError(`could not parse ${name}: "${value}" is not a boolean`);
 }
 

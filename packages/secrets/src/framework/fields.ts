@@ -1,3 +1,4 @@
+import { parseGoBool } from '@ward/base';
 import { InvalidRequestError } from '../logical/errors.js';
 import { setOwn } from '../logical/own-entries.js';
 import { parseDurationSeconds } from './duration.js';
@@ -73,16 +74,13 @@ function parseInteger(raw: unknown, name: string): number {
   throw conversionError(name, `expected an integer, got ${describe(raw)}`);
 }
 
-const TRUE_TEXT = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
-const FALSE_TEXT = new Set(['0', 'f', 'F', 'false', 'FALSE', 'False']);
-
 /** Booleans arrive as JSON booleans or, from forms and queries, as `"true"`-like strings. */
 function parseBool(raw: unknown, name: string): boolean {
   if (typeof raw === 'boolean') return raw;
   if (typeof raw === 'number' && (raw === 0 || raw === 1)) return raw === 1;
-  if (typeof raw === 'string' && TRUE_TEXT.has(raw)) return true;
   // An empty string is false, as the established servers' weak decoding reads it (hvac sends `""` for unset flags).
-  if (typeof raw === 'string' && (raw === '' || FALSE_TEXT.has(raw))) return false;
+  const text = typeof raw === 'string' ? (raw === '' ? false : parseGoBool(raw)) : undefined;
+  if (text !== undefined) return text;
   throw conversionError(name, `expected a boolean, got ${describe(raw)}`);
 }
 

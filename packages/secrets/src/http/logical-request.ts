@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { parseGoBool } from '@ward/base';
 import { parseDurationSeconds } from '../framework/index.js';
 import { InvalidRequestError, UnsupportedMediaTypeError, UnsupportedOperationError } from '../logical/errors.js';
 import { setOwn } from '../logical/own-entries.js';
@@ -29,8 +30,9 @@ export function operationOf(method: string, query: URLSearchParams): Operation {
 function isListQuery(query: URLSearchParams): boolean {
   const value = query.get('list');
   if (value === null) return false;
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value)) return true;
-  if (['', '0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value)) return false;
+  if (value === '') return false;
+  const list = parseGoBool(value);
+  if (list !== undefined) return list;
   throw new InvalidRequestError('');
 }
 

@@ -1,3 +1,4 @@
+import { parseGoBool } from '@ward/base';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { EntryFormat } from './audit-entry.js';
 import { hmacHasher, rawHasher } from './audit-hash.js';
@@ -60,14 +61,11 @@ export async function openDevice(entry: AuditTableEntry, isNew: boolean): Promis
   return { entry, format: deviceFormat, prefix: o.prefix ?? '', sink: await makeSink(o, isNew) };
 }
 
-const TRUE_TEXT = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
-const FALSE_TEXT = new Set(['0', 'f', 'F', 'false', 'FALSE', 'False']);
-
 /** Option values are strings; booleans read the way established servers parse them. */
 function bool(options: Record<string, string>, name: string, fallback: boolean): boolean {
   const text = options[name];
   if (text === undefined || text === '') return fallback;
-  if (TRUE_TEXT.has(text)) return true;
-  if (FALSE_TEXT.has(text)) return false;
+  const value = parseGoBool(text);
+  if (value !== undefined) return value;
   throw new InvalidRequestError(`unable to parse '${name}': "${text}" is not a boolean`);
 }
