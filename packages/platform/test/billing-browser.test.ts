@@ -225,21 +225,30 @@ describe('billing page in a browser', () => {
         const whole = columns.slice(1).filter((c) => c.left >= box.x - 0.5 && c.right <= box.x + box.width + 0.5);
         assert.ok(whole.length >= 2, `${whole.length} whole plan columns at ${size.width} px`);
 
-        // Scrolled sideways, the sticky label column covers what passes beneath it.
+        // Scrolled sideways, the label column (its header too) stays put and covers what passes beneath it.
         await comparison.getByRole('rowheader', { name: 'Price' }).scrollIntoViewIfNeeded();
+        const cells = [
+          comparison.getByRole('rowheader', { name: 'Price' }),
+          comparison.getByRole('columnheader', { name: 'Feature' }),
+        ];
+        const boxes = await Promise.all(cells.map((c) => c.boundingBox()));
         await region.evaluate((el) => {
           el.scrollLeft = 60;
         });
-        const label = await comparison.getByRole('rowheader', { name: 'Price' }).boundingBox();
-        const hit = await page.evaluate(
-          ([x, y]) =>
-            document
-              .elementFromPoint(x as number, y as number)
-              ?.closest('th, td')
-              ?.textContent?.trim(),
-          [label!.x + label!.width - 2, label!.y + label!.height / 2],
-        );
-        assert.equal(hit, 'Price');
+        const seen = [];
+        for (const b of boxes) {
+          seen.push(
+            await page.evaluate(
+              ([x, y]) =>
+                document
+                  .elementFromPoint(x as number, y as number)
+                  ?.closest('th, td')
+                  ?.textContent?.trim(),
+              [b!.x + b!.width - 2, b!.y + b!.height / 2],
+            ),
+          );
+        }
+        assert.deepEqual(seen, ['Price', 'Feature']);
         await page.screenshot({ path: `${SCREENSHOTS}platform-billing-edges-${size.name}.png`, fullPage: true });
 
         // A page that does not exist keeps the signed-in header.
