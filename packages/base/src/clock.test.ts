@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeClock, systemClock } from './clock.js';
+import { FakeClock, MAX_TIMER_MS, steppedTimeout, systemClock } from './clock.js';
 
 describe('FakeClock', () => {
   it('fires due timers in order while advancing, with now() at each due time', () => {
@@ -41,5 +41,53 @@ describe('nowPrecise', () => {
   it('is now() on a FakeClock, so tests see exact times', () => {
     const clock = new FakeClock(1_000.25);
     assert.equal(clock.nowPrecise(), clock.now());
+  });
+});
+
+describe('long delays', () => {
+  it('are waited out in steps a timer can hold, firing once at the full delay', () => {
+    const inner = new FakeClock(0);
+    const fired: number[] = [];
+    const arm = (fn: () => void, ms: number) => inner.setTimeout(fn, ms);
+    steppedTimeout(arm, () => fired.push(inner.now()), 250, 100);
+    inner.advance(249);
+    assert.deepEqual(fired, []);
+    assert.equal(inner.pendingTimers, 1, 'one step armed at a time');
+    inner.advance(1);
+    assert.deepEqual(fired, [250]);
+    assert.equal(inner.pendingTimers, 0);
+  });
+
+  it('can be cancelled between steps', () => {
+    const inner = new FakeClock(0);
+    let fired = 0;
+    const cancel = steppedTimeout(
+      (fn, ms) => inner.setTimeout(fn, ms),
+      () => fired++,
+      250,
+      100,
+    );
+    inner.advance(150);
+    cancel();
+    inner.advance(1_000);
+    assert.equal(fired, 0);
+    assert.equal(inner.pendingTimers, 0);
+  });
+
+  it('on the system clock do not fire early (Node alone fires a delay above 2^31-1 ms after 1 ms)', async () => {
+    let fired = false;
+    const cancel = systemClock.setTimeout(() => {
+      fired = true;
+    }, MAX_TIMER_MS + 1);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    cancel();
+    assert.equal(fired, false);
+  });
+
+  it('on the system clock still fire short delays', async () => {
+    // The clock's timers are unref'd; this one keeps the process alive meanwhile.
+    const keepAlive = setTimeout(() => {}, 1_000);
+    await new Promise<void>((resolve) => systemClock.setTimeout(resolve, 5));
+    clearTimeout(keepAlive);
   });
 });

@@ -15,8 +15,45 @@ export interface Clock {
    * `now()`.
    */
   nowPrecise(): number;
-  /** Runs `fn` once after `ms` milliseconds of this clock's time. */
+  /**
+   * Runs `fn` once after `ms` milliseconds of this clock's time. Any delay works, including ones
+   * longer than a Node timer holds (a 768 h lease, a 32-day token): callers never cap it themselves.
+   */
   setTimeout(fn: () => void, ms: number): Cancel;
+}
+
+/** Node fires a timer set for longer than this (about 24.8 days) after 1 ms instead. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Waits `ms` in steps of at most `stepMs` armed by `arm` (a timer that cannot hold longer), then
+ * runs `fn`. The steps count down the delay itself, so they keep the timer's monotonic time.
+ */
+export function steppedTimeout(
+  arm: (fn: () => void, ms: number) => Cancel,
+  fn: () => void,
+  ms: number,
+  stepMs = MAX_TIMER_MS,
+): Cancel {
+  let remainingMs = ms;
+  let cancel: Cancel;
+  const next = (): void => {
+    if (remainingMs > stepMs) {
+      remainingMs -= stepMs;
+      cancel = arm(next, stepMs);
+    } else {
+      cancel = arm(fn, remainingMs);
+    }
+  };
+  next();
+  return () => cancel();
+}
+
+function nodeTimeout(fn: () => void, ms: number): Cancel {
+  const timer = setTimeout(fn, ms);
+  // A pending timer must never keep a process alive that was asked to exit.
+  timer.unref();
+  return () => clearTimeout(timer);
 }
 
 export const systemClock: Clock = {
@@ -28,12 +65,7 @@ export const systemClock: Clock = {
     const preciseMs = performance.timeOrigin + performance.now();
     return Math.abs(preciseMs - wallMs) < 1 ? preciseMs : wallMs + (preciseMs % 1);
   },
-  setTimeout(fn, ms) {
-    const timer = setTimeout(fn, ms);
-    // A pending timer must never keep a process alive that was asked to exit.
-    timer.unref();
-    return () => clearTimeout(timer);
-  },
+  setTimeout: (fn, ms) => steppedTimeout(nodeTimeout, fn, ms),
 };
 
 interface PendingTimer {

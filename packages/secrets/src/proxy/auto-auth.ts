@@ -3,7 +3,6 @@ import { ApiError, type Client, type SecretAuth } from '@ward/secrets-client';
 import type { AuthMethod } from './auth-method.js';
 import { Backoff } from './backoff.js';
 import type { TokenSink } from './file-sink.js';
-import { setLongTimeout } from './long-timeout.js';
 
 export interface AutoAuthOptions {
   /** A client of the server without a token; the proxy's own requests go through it. */
@@ -134,14 +133,10 @@ export class AutoAuth {
   #schedule(ms: number, op: () => Promise<void>): void {
     this.#timer?.();
     if (this.#isStopped) return;
-    this.#timer = setLongTimeout(
-      this.#o.clock,
-      () => {
-        this.#timer = undefined;
-        void this.#run(op);
-      },
-      ms,
-    );
+    this.#timer = this.#o.clock.setTimeout(() => {
+      this.#timer = undefined;
+      void this.#run(op);
+    }, ms);
   }
 
   async #login(): Promise<void> {

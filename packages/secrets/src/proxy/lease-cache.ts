@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Cancel, Clock, Logger } from '@ward/base';
 import { InvalidRequestError } from '../logical/errors.js';
-import { setLongTimeout } from './long-timeout.js';
 import type { Revocation } from './revocation.js';
 import type { BufferedResponse } from './upstream.js';
 
@@ -114,7 +113,7 @@ export class LeaseCache {
     // Without a lease end there is nothing to tell us when the answer stops being true.
     if (ttlSeconds <= 0) return;
     this.#evict(request.key);
-    const cancelExpiry = setLongTimeout(this.clock, () => this.#evict(request.key), ttlSeconds * 1000);
+    const cancelExpiry = this.clock.setTimeout(() => this.#evict(request.key), ttlSeconds * 1000);
     this.#entries.set(request.key, { ...entry, cancelExpiry });
     this.logger.debug('cache: stored', { path: request.pathname, ttlSeconds });
   }

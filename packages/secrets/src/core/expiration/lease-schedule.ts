@@ -10,12 +10,6 @@ export interface TrackedLease extends HeapItem {
 }
 
 /**
- * Node (and so `systemClock`) fires a delay above 2^31-1 ms at once; the 768 h default max
- * TTL is longer, so far timers are armed at this cap and simply re-armed when they fire.
- */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
  * Every lease in memory, with the ones that expire ordered in a min-heap and ONE clock
  * timer armed for the earliest. Adding or moving a lease is O(log n); memory is linear.
  */
@@ -88,7 +82,7 @@ export class LeaseSchedule {
   arm(): void {
     const first = this.#heap.peek();
     const nowMs = this.#clock.now();
-    const delayMs = first ? Math.min(first.dueMs - nowMs, MAX_TIMER_MS) : 0;
+    const delayMs = first ? first.dueMs - nowMs : 0;
     // Already armed for that instant: keep the timer (most pumps change nothing).
     if (this.#cancel && delayMs > 0 && nowMs + delayMs === this.#armedDueMs) return;
     this.disarm();

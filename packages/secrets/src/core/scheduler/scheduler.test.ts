@@ -129,9 +129,19 @@ describe('Scheduler', () => {
     assert.equal(runs, 2);
   });
 
-  it('refuses an interval a timer cannot represent', () => {
+  it('runs a task whose interval is longer than a Node timer holds (30 days) once per interval', async () => {
+    const clock = new FakeClock(0);
+    const scheduler = new Scheduler({ clock, logger: silentLogger });
+    const dayMs = 86_400_000;
+    const runs: number[] = [];
+    scheduler.start('m/', [{ name: 'rotate', intervalMs: 30 * dayMs, run: async () => void runs.push(clock.now()) }]);
+    await advance(clock, scheduler, 65 * dayMs, dayMs);
+    assert.deepEqual(runs, [30 * dayMs, 60 * dayMs]);
+  });
+
+  it('refuses an interval that is not a positive whole number of milliseconds', () => {
     const scheduler = new Scheduler({ clock: new FakeClock(0), logger: silentLogger });
-    for (const intervalMs of [0, -1, 1.5, 2 ** 31]) {
+    for (const intervalMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
       assert.throws(() => scheduler.start('m/', [{ name: 't', intervalMs, run: async () => {} }]));
     }
   });

@@ -1,12 +1,6 @@
 import type { Cancel, Clock, Logger } from '@ward/base';
 import type { PeriodicTask } from '../../framework/index.js';
 
-/**
- * Node (and so `systemClock`) fires a delay above 2^31-1 ms at once, so a longer interval
- * would run in a loop. Nothing periodic needs more than ~24 days between runs.
- */
-const MAX_INTERVAL_MS = 2 ** 31 - 1;
-
 export interface SchedulerDeps {
   clock: Clock;
   logger: Logger;
@@ -42,8 +36,8 @@ export class Scheduler {
   /** Starts `tasks` for `owner` (named in logs); the first run of each comes one interval from now. */
   start(owner: string, tasks: readonly PeriodicTask[]): TaskGroup {
     for (const task of tasks) {
-      if (!Number.isInteger(task.intervalMs) || task.intervalMs <= 0 || task.intervalMs > MAX_INTERVAL_MS) {
-        throw new Error(`periodic task ${owner}${task.name}: interval must be 1..${MAX_INTERVAL_MS} ms`);
+      if (!Number.isSafeInteger(task.intervalMs) || task.intervalMs <= 0) {
+        throw new Error(`periodic task ${owner}${task.name}: interval must be a positive whole number of ms`);
       }
     }
     const stops = tasks.map((task) => this.#loop(owner, task));
