@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type CliHarness, startCliHarness, tempHome } from '../src/cli/testing.js';
+import { promisify } from 'node:util';
+import { type CliHarness, runWard, startCliHarness, tempHome } from '../src/cli/testing.js';
 
 // Issue 35: commands users copy from the established CLI's habits, through bin/ward.
 describe('ward as users of the established CLI type it', () => {
@@ -64,5 +66,43 @@ describe('ward as users of the established CLI type it', () => {
       'Error: flag provided but not defined: -bogus',
       'Run "ward write -help" for the options and an example.',
     ]);
+  });
+
+  it('-output-curl-string prints the request instead of sending it, without the token', async () => {
+    const curl = await ok(['kv', 'put', '-output-curl-string', 'secret/never', 'a=1']);
+    assert.match(
+      curl,
+      /^curl -X PUT .*-H "X-Vault-Token: \$\(ward print token\)" -d '\{"data":\{"a":"1"\}\}' http:\/\/\S+\/v1\/secret\/data\/never\n$/,
+    );
+    assert.doesNotMatch(curl, new RegExp(cli.server.rootToken));
+    const absent = await cli.ward(['kv', 'get', 'secret/never']);
+    assert.equal(absent.code, 2, 'nothing was written');
+  });
+
+  it('-output-policy prints the policy the request needs', async () => {
+    assert.equal(
+      await ok(['kv', 'put', '-output-policy', 'secret/app', 'a=1']),
+      'path "secret/data/app" {\n  capabilities = ["create", "update"]\n}\n',
+    );
+    assert.equal(
+      await ok(['list', '-output-policy', 'secret/metadata']),
+      'path "secret/metadata/" {\n  capabilities = ["list"]\n}\n',
+    );
+  });
+
+  it('-autocomplete-install adds completion to ~/.bashrc and ~/.zshrc once, and -autocomplete-uninstall removes it', async () => {
+    const home = await tempHome();
+    await writeFile(join(home, '.bashrc'), '# mine\n');
+    const env = { HOME: home };
+    const install = await runWard(['-autocomplete-install'], env);
+    assert.equal(install.code, 0, install.stderr);
+    assert.match(await readFile(join(home, '.zshrc'), 'utf8'), /completion zsh\)"/);
+    const { stdout } = await promisify(execFile)('bash', ['-ic', 'complete -p ward'], {
+      env: { ...process.env, HOME: home },
+    });
+    assert.match(stdout, /complete .* ward$/m);
+    assert.equal((await runWard(['-autocomplete-install'], env)).code, 1, 'a second install is refused');
+    assert.equal((await runWard(['-autocomplete-uninstall'], env)).code, 0);
+    assert.equal(await readFile(join(home, '.bashrc'), 'utf8'), '# mine\n');
   });
 });

@@ -126,6 +126,8 @@ const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   'client-key': flag.string('PEM key of the client certificate (env VAULT_CLIENT_KEY).'),
   format: flag.string('Output format: table, json or yaml (env VAULT_FORMAT).'),
   field: flag.string('Print only this field of the result, without decoration.'),
+  'output-curl-string': flag.bool('Print the request as a curl command line instead of sending it.'),
+  'output-policy': flag.bool('Print the policy a token needs to make the request, instead of sending it.'),
 };
 
 /** Declares a command; see `CommandSpec`. */

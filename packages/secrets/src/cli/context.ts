@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { parseGoBool } from '@ward/base';
-import { createClient } from '@ward/secrets-client';
+import { createClient, type FetchFunction } from '@ward/secrets-client';
 import type { CommandContext, ContextFactory, Runtime } from './command.js';
 import { CliError } from './command.js';
-import { flagBool, flagValue, UsageError } from './flags.js';
+import { flagBool, flagValue, type ParsedArgs, UsageError } from './flags.js';
 import { createOutput } from './output.js';
 import { readSecret } from './prompt.js';
+import { capturingFetch } from './request-capture.js';
 import { tokenStoreFor } from './token-file.js';
 
 /** The established default: TLS on the loopback address. */
@@ -39,6 +40,7 @@ export function contextFactory(rt: Runtime): ContextFactory {
           }
         : {}),
       skipVerify: flagBool(globals, 'tls-skip-verify') || parseBoolEnv('VAULT_SKIP_VERIFY', env.VAULT_SKIP_VERIFY),
+      ...captureOption(globals),
     });
     const out = createOutput(
       (s) => rt.stdout.write(s),
@@ -62,6 +64,13 @@ export function contextFactory(rt: Runtime): ContextFactory {
     };
     return ctx;
   };
+}
+
+/** `-output-curl-string` / `-output-policy`: the client stops at the command's request (request-capture.ts). */
+function captureOption(globals: ParsedArgs): { fetch?: FetchFunction } {
+  if (flagBool(globals, 'output-curl-string')) return { fetch: capturingFetch('curl') };
+  if (flagBool(globals, 'output-policy')) return { fetch: capturingFetch('policy') };
+  return {};
 }
 
 async function readPem(path: string, what: string): Promise<string> {

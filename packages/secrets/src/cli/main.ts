@@ -1,11 +1,15 @@
 #!/usr/bin/env node
+import { homedir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 /** The `ward` command line: the command table, flags, output formats and every command. @module */
 import { isHelpFlag, USAGE_EXIT_CODE, usageErrorText } from '@ward/base';
 import { ClientError, ConnectionError } from '@ward/secrets-client';
+import { installCompletion, uninstallCompletion } from './autocomplete-install.js';
 import { CliError, type CommandIO } from './command.js';
 import { commandNames, commandsUnder, findCommand, suggestCommand } from './command-table.js';
 import { contextFactory } from './context.js';
 import { parseArgs, UsageError } from './flags.js';
+import { CapturedRequest } from './request-capture.js';
 
 /** The top-level usage, listed from the command table so a new command cannot be left out. */
 function usage(): string {
@@ -27,6 +31,10 @@ function usage(): string {
 }
 
 const NO_FLAGS = new Map<string, never>();
+const AUTOCOMPLETE_FLAGS = new Map([
+  ['autocomplete-install', installCompletion],
+  ['autocomplete-uninstall', (home: string) => uninstallCompletion(home)],
+]);
 const isVersionFlag = (a: string) => /^--?v(ersion)?$/.test(a);
 
 /** Runs the CLI; the only place that decides the exit status. */
@@ -38,6 +46,15 @@ async function main(argv: string[], io: CommandIO): Promise<number> {
   }
   try {
     if (!first) throw new UsageError(`no command given\n\n${usage()}`);
+    const completion = AUTOCOMPLETE_FLAGS.get(first.replace(/^--?/, ''));
+    if (completion) {
+      const home = io.runtime.env.HOME || homedir();
+      const files = await completion(home, fileURLToPath(new URL('../../../../../bin/ward', import.meta.url)));
+      io.runtime.stdout.write(
+        `Success! Completion ${first.includes('uninstall') ? 'removed from' : 'added to'} ${files.join(', ')}\n`,
+      );
+      return 0;
+    }
     // Before the command only -help and -version are flags.
     if (!isVersionFlag(first)) parseArgs([first], NO_FLAGS, 'Run "ward -help" for the commands.');
     const found = findCommand(isVersionFlag(first) ? ['version', ...argv.slice(1)] : argv);
@@ -62,6 +79,12 @@ async function main(argv: string[], io: CommandIO): Promise<number> {
     }
     return await command.execute(rest, io);
   } catch (err) {
+    // The client reports what its fetch threw as a connection failure, with the capture as cause.
+    const captured = err instanceof CapturedRequest ? err : (err as Error).cause;
+    if (captured instanceof CapturedRequest) {
+      io.runtime.stdout.write(`${captured.text}\n`);
+      return 0;
+    }
     if (err instanceof UsageError) return fail(err.message, err.exitCode);
     if (err instanceof CliError) return fail(err.message, err.exitCode);
     // The wire keeps the established texts ("Vault is sealed"); the user reads about Ward.
