@@ -101,19 +101,20 @@ async function login(t: Transport, method: string, params: Record<string, string
 
 /** The `auth` block a token login reports, built from `lookup-self` as established clients do. */
 function authFromLookup(token: string, d: Record<string, unknown>): SecretAuth {
-  const strings = (v: unknown) => (Array.isArray(v) ? v.map(String) : null);
+  const strings = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
   return {
     client_token: token,
     accessor: String(d.accessor ?? ''),
     policies: strings(d.policies),
     token_policies: strings(d.policies),
-    identity_policies: strings(d.identity_policies),
+    ...(Array.isArray(d.identity_policies) ? { identity_policies: strings(d.identity_policies) } : {}),
     metadata: (d.meta as Record<string, string> | null) ?? null,
     lease_duration: Number(d.ttl ?? 0),
     renewable: d.renewable === true,
     entity_id: String(d.entity_id ?? ''),
-    token_type: String(d.type ?? 'service'),
+    token_type: d.type === 'batch' ? 'batch' : 'service',
     orphan: d.orphan === true,
     num_uses: Number(d.num_uses ?? 0),
+    mfa_requirement: null,
   };
 }

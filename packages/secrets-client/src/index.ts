@@ -14,3 +14,4 @@ export {
 export type { TokenApi } from './token.js';
 export type { ClientOptions, FetchFunction } from './transport.js';
 export type * from './types.js';
+export { type KeyPresence, shapeDrift, WIRE_SHAPES, type WireShape, wireShape } from './wire-shapes.js';

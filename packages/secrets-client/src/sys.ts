@@ -8,6 +8,7 @@ import type {
   RekeyResult,
   RekeyStartRequest,
   RekeyStatus,
+  RekeyVerifyResult,
   RekeyVerifyStatus,
   SealStatus,
   Secret,
@@ -66,7 +67,7 @@ export interface RekeyApi {
   verifyStatus(): Promise<RekeyVerifyStatus>;
   /** Restarts verification; answers the new nonce. */
   cancelVerify(): Promise<RekeyVerifyStatus>;
-  verify(key: string, nonce: string): Promise<RekeyVerifyStatus | { nonce: string; complete: true }>;
+  verify(key: string, nonce: string): Promise<RekeyVerifyStatus | RekeyVerifyResult>;
 }
 
 /** `sys/generate-root/*`: a new root token from unseal shares. */
@@ -148,9 +149,7 @@ function rekeyApi(t: Transport): RekeyApi {
     verifyStatus: async () => (await t.call('GET', 'sys/rekey/verify')).body as RekeyVerifyStatus,
     cancelVerify: async () => (await t.call('DELETE', 'sys/rekey/verify')).body as RekeyVerifyStatus,
     verify: async (key, nonce) =>
-      (await t.call('PUT', 'sys/rekey/verify', { body: { key, nonce } })).body as
-        | RekeyVerifyStatus
-        | { nonce: string; complete: true },
+      (await t.call('PUT', 'sys/rekey/verify', { body: { key, nonce } })).body as RekeyVerifyStatus | RekeyVerifyResult,
   };
 }
 

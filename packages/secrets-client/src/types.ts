@@ -1,17 +1,22 @@
+// The JSON shapes the secrets server answers with: the one source of them. The server builds
+// its answers typed by these (`packages/secrets`), and `wire-shapes.ts` lists each one's keys
+// for the test that compares real answers with them, so a change on either side is noticed.
+
 /** The `auth` block of a login or token response. */
 export interface SecretAuth {
   client_token: string;
   accessor: string;
-  policies: string[] | null;
-  token_policies?: string[] | null;
-  identity_policies?: string[] | null;
+  policies: string[];
+  token_policies: string[];
+  identity_policies?: string[];
   metadata: Record<string, string> | null;
   lease_duration: number;
   renewable: boolean;
-  entity_id?: string;
-  token_type?: string;
-  orphan?: boolean;
-  num_uses?: number;
+  entity_id: string;
+  token_type: 'service' | 'batch';
+  orphan: boolean;
+  num_uses: number;
+  mfa_requirement: null;
 }
 
 /** The standard response envelope. */
@@ -32,14 +37,17 @@ export interface WrapInfo {
   token: string;
   accessor: string;
   ttl: number;
+  /** RFC 3339. */
   creation_time: string;
+  /** The request path whose response was wrapped. */
   creation_path: string;
   /** Accessor of the token the wrapped response carries, if it carries one. */
   wrapped_accessor?: string;
 }
 
-/** `sys/seal-status` and `sys/unseal` (raw body). */
-export interface SealStatus {
+/** What the core knows of its seal: `sys/seal-status` without the build facts. */
+export interface CoreSealStatus {
+  /** `shamir`, or the configured auto seal's stanza name. */
   type: string;
   initialized: boolean;
   sealed: boolean;
@@ -47,15 +55,52 @@ export interface SealStatus {
   n: number;
   progress: number;
   nonce: string;
-  version: string;
-  build_date?: string;
+  /** A seal migration is pending: unseal with the old seal's shares and `migrate`. */
   migration: boolean;
+  /** An auto seal: `t`, `n` and `progress` count recovery shares. */
   recovery_seal: boolean;
   /** `shamir` with an auto seal (then `t`, `n` and `progress` count recovery shares). */
-  recovery_seal_type?: string;
-  storage_type?: string;
+  recovery_seal_type?: 'shamir';
   cluster_name?: string;
   cluster_id?: string;
+}
+
+/** `sys/seal-status` and `sys/unseal` (raw body). */
+export interface SealStatus extends CoreSealStatus {
+  version: string;
+  build_date: string;
+  storage_type: string;
+  removed_from_cluster: boolean;
+}
+
+/** `GET sys/init` (raw body). */
+export interface InitStatus {
+  initialized: boolean;
+}
+
+/** `GET sys/health` (raw body); the cluster fields once unsealed. */
+export interface HealthResponse {
+  initialized: boolean;
+  sealed: boolean;
+  standby: boolean;
+  performance_standby: boolean;
+  replication_performance_mode: string;
+  replication_dr_mode: string;
+  server_time_utc: number;
+  version: string;
+  cluster_name?: string;
+  cluster_id?: string;
+}
+
+/** `GET sys/leader` (raw body). */
+export interface LeaderResponse {
+  ha_enabled: boolean;
+  is_self: boolean;
+  active_time: string;
+  leader_address: string;
+  leader_cluster_address: string;
+  performance_standby: boolean;
+  performance_standby_last_remote_wal: number;
 }
 
 /** `PUT sys/init` input: `secret_*` for a Shamir seal, `recovery_*` for an auto seal. */
@@ -164,6 +209,8 @@ export interface RekeyStatus {
   n: number;
   progress: number;
   required: number;
+  pgp_fingerprints: null;
+  backup: boolean;
   verification_required: boolean;
   verification_nonce?: string;
   complete?: undefined;
@@ -181,6 +228,8 @@ export interface RekeyResult {
   complete: true;
   keys: string[];
   keys_base64: string[];
+  pgp_fingerprints: null;
+  backup: boolean;
   verification_required: boolean;
   verification_nonce?: string;
 }
@@ -195,6 +244,12 @@ export interface RekeyVerifyStatus {
   complete?: undefined;
 }
 
+/** The answer to the share that completes a rekey verification. */
+export interface RekeyVerifyResult {
+  nonce: string;
+  complete: true;
+}
+
 /** `sys/generate-root/attempt` status. */
 export interface GenerateRootStatus {
   started: boolean;
@@ -204,6 +259,7 @@ export interface GenerateRootStatus {
   complete: boolean;
   encoded_token: string;
   encoded_root_token: string;
+  pgp_fingerprint: string;
   otp: string;
   otp_length: number;
 }

@@ -1,4 +1,5 @@
 import type { Clock, Logger, Random } from '@ward/base';
+import type { CoreSealStatus } from '@ward/secrets-client';
 import type { StorageBackend } from '../storage/index.js';
 import type { HaOptions } from './ha/index.js';
 import type { BuiltinBackends } from './namespaces/builtin-mounts.js';
@@ -49,24 +50,8 @@ export const NO_METRICS: MetricsReport = {
   render: async () => ({ status: 400, contentType: 'text/plain', body: 'metrics are not collected by this server' }),
 };
 
-/** The object `sys/seal-status` and `sys/unseal` return. */
-export interface SealStatus {
-  /** `shamir`, or the configured auto seal's stanza name. */
-  type: string;
-  initialized: boolean;
-  sealed: boolean;
-  t: number;
-  n: number;
-  progress: number;
-  nonce: string;
-  /** A seal migration is pending: unseal with the old seal's shares and `migrate`. */
-  migration: boolean;
-  /** An auto seal: `t`, `n` and `progress` count recovery shares. */
-  recovery_seal: boolean;
-  recovery_seal_type?: 'shamir';
-  cluster_name?: string;
-  cluster_id?: string;
-}
+/** The core's part of what `sys/seal-status` and `sys/unseal` return (the HTTP layer adds the build facts). */
+export type SealStatus = CoreSealStatus;
 
 export interface ClusterInfo {
   cluster_name: string;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HealthResponse, InitResponse, InitStatus, LeaderResponse, SealStatus } from '@ward/secrets-client';
 import type { Core } from '../core/core.js';
 import { InvalidRequestError, UnsupportedOperationError } from '../logical/errors.js';
 import { rfc3339Nano } from '../logical/time.js';
@@ -30,7 +31,8 @@ type RawHandler = (ctx: RawContext) => Promise<void>;
 export const RAW_ROUTES: ReadonlyMap<string, RawHandler> = new Map(
   Object.entries({
     'sys/init': async (ctx) => {
-      if (isRead(ctx)) return sendJson(ctx.res, 200, { initialized: await ctx.core.isInitialized() });
+      if (isRead(ctx))
+        return sendJson(ctx.res, 200, { initialized: await ctx.core.isInitialized() } satisfies InitStatus);
       requireWrite(ctx);
       const body = await ctx.body();
       if (!isAbsent(body.pgp_keys) || !isAbsent(body.root_token_pgp_key) || !isAbsent(body.recovery_pgp_keys)) {
@@ -55,7 +57,7 @@ export const RAW_ROUTES: ReadonlyMap<string, RawHandler> = new Map(
             }
           : {}),
         root_token: rootToken,
-      });
+      } satisfies InitResponse);
     },
 
     'sys/seal-status': async (ctx) => {
@@ -94,19 +96,19 @@ export const RAW_ROUTES: ReadonlyMap<string, RawHandler> = new Map(
         leader_cluster_address: ha.leader?.clusterAddr ?? '',
         performance_standby: ctx.core.isPerformanceStandby(),
         performance_standby_last_remote_wal: 0,
-      });
+      } satisfies LeaderResponse);
     },
   } satisfies Record<string, RawHandler>),
 );
 
-async function sealStatusBody(ctx: RawContext) {
+async function sealStatusBody(ctx: RawContext): Promise<SealStatus> {
   return {
     ...(await ctx.core.sealStatus()),
     version: ctx.info.version,
     build_date: ctx.info.buildDate,
     storage_type: ctx.info.storageType,
     removed_from_cluster: false,
-  };
+  } satisfies SealStatus;
 }
 
 /**
@@ -133,7 +135,7 @@ async function healthOf(ctx: RawContext) {
       server_time_utc: Math.floor(ctx.core.clock.now() / 1000),
       version: ctx.info.version,
       ...cluster,
-    },
+    } satisfies HealthResponse,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Secret } from '@ward/secrets-client';
 import type { LogicalResponse } from './response.js';
 
 /**
@@ -23,9 +24,9 @@ export function envelopeOf(requestId: string, response: LogicalResponse): Record
     lease_duration: response.lease?.leaseDurationSeconds ?? 0,
     data: response.data ?? null,
     wrap_info: response.wrapInfo ?? null,
-    warnings: hasWarnings ? response.warnings : null,
+    warnings: hasWarnings ? (response.warnings ?? null) : null,
     auth: response.auth ?? null,
-  };
+  } satisfies Secret;
   if (response.dataAtTopLevel && response.data) Object.assign(envelope, response.data, envelope);
   return envelope;
 }

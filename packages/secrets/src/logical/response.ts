@@ -1,19 +1,7 @@
-/** `auth` block of a login or token-creation response. */
-export interface AuthResponse {
-  client_token: string;
-  accessor: string;
-  policies: string[];
-  token_policies: string[];
-  identity_policies?: string[];
-  metadata: Record<string, string> | null;
-  lease_duration: number;
-  renewable: boolean;
-  entity_id: string;
-  token_type: 'service' | 'batch';
-  orphan: boolean;
-  num_uses: number;
-  mfa_requirement: null;
-}
+import type { SecretAuth, WrapInfo } from '@ward/secrets-client';
+
+/** `auth` block of a login or token-creation response: the wire type of `@ward/secrets-client`. */
+export type AuthResponse = SecretAuth;
 
 /** The lease fields of the envelope (KV reports a TTL without registering a lease). */
 export interface SecretLease {
@@ -74,18 +62,7 @@ export interface LogicalResponse {
 }
 
 /** The envelope's `wrap_info`: how to get a wrapped response back (`sys/wrapping/unwrap`). */
-export interface WrapInfo {
-  /** The single-use wrapping token. */
-  token: string;
-  accessor: string;
-  ttl: number;
-  /** RFC 3339. */
-  creation_time: string;
-  /** The request path whose response was wrapped. */
-  creation_path: string;
-  /** Accessor of the token the wrapped response created (a login, `auth/token/create`); absent otherwise. */
-  wrapped_accessor?: string;
-}
+export type { WrapInfo };
 
 /**
  * What an auth method answers a successful login with: the facts of the token to issue.

@@ -1,4 +1,5 @@
 import { type Random, randomUuid } from '@ward/base';
+import type { RekeyResult, RekeyStatus, RekeyVerifyResult, RekeyVerifyStatus } from '@ward/secrets-client';
 import { KeyedMutex } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { KeyShareSet } from './key-share-set.js';
@@ -6,40 +7,8 @@ import type { KeyShareTarget } from './key-share-target.js';
 import type { PendingKeyShares } from './shamir-seal.js';
 import { parseUnsealKey } from './unseal-progress.js';
 
-/** `sys/rekey/init` status, field names as established. */
-export interface RekeyStatus {
-  nonce: string;
-  started: boolean;
-  t: number;
-  n: number;
-  progress: number;
-  required: number;
-  pgp_fingerprints: null;
-  backup: boolean;
-  verification_required: boolean;
-  verification_nonce?: string;
-}
-
-/** The answer of the share that completes a rekey: the new shares, shown this once. */
-export interface RekeyResult {
-  nonce: string;
-  complete: true;
-  keys: string[];
-  keys_base64: string[];
-  pgp_fingerprints: null;
-  backup: boolean;
-  verification_required: boolean;
-  verification_nonce?: string;
-}
-
-/** `sys/rekey/verify` status. */
-export interface RekeyVerifyStatus {
-  nonce: string;
-  started: boolean;
-  t: number;
-  n: number;
-  progress: number;
-}
+// The answers' shapes are the wire types of `@ward/secrets-client`: one source for both sides.
+export type { RekeyResult, RekeyStatus, RekeyVerifyResult, RekeyVerifyStatus };
 
 interface Attempt {
   nonce: string;
@@ -162,7 +131,7 @@ export class RekeyOperation {
   }
 
   /** Submits one new share; the new shares take effect when a threshold of them combines to the new key. */
-  async verify(keyText: string, nonce: string): Promise<{ nonce: string; complete: true } | undefined> {
+  async verify(keyText: string, nonce: string): Promise<RekeyVerifyResult | undefined> {
     return this.#lock.run('rekey', async () => {
       const v = this.#verification;
       if (!v) throw new InvalidRequestError('no rekey configuration found');

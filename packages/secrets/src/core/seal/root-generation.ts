@@ -1,4 +1,5 @@
 import { type Random, randomBase62, randomUuid } from '@ward/base';
+import type { GenerateRootStatus } from '@ward/secrets-client';
 import { KeyedMutex } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { KeyShareSet } from './key-share-set.js';
@@ -12,19 +13,8 @@ import { parseUnsealKey } from './unseal-progress.js';
  */
 export const ROOT_TOKEN_OTP_LENGTH = 28;
 
-/** `sys/generate-root/attempt` status, field names as established. */
-export interface RootGenerationStatus {
-  started: boolean;
-  nonce: string;
-  progress: number;
-  required: number;
-  complete: boolean;
-  encoded_token: string;
-  encoded_root_token: string;
-  pgp_fingerprint: string;
-  otp: string;
-  otp_length: number;
-}
+/** `sys/generate-root/attempt` status: the wire type of `@ward/secrets-client`. */
+export type RootGenerationStatus = GenerateRootStatus;
 
 interface Attempt {
   nonce: string;

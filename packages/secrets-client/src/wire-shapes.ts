@@ -1,0 +1,181 @@
+import type {
+  GenerateRootStatus,
+  HealthResponse,
+  InitResponse,
+  InitStatus,
+  LeaderResponse,
+  RekeyResult,
+  RekeyStatus,
+  RekeyVerifyResult,
+  RekeyVerifyStatus,
+  SealStatus,
+  Secret,
+  SecretAuth,
+  WrapInfo,
+} from './types.js';
+
+/** Each key of `T`, and whether an answer must carry it. */
+export type KeyPresence<T> = {
+  readonly [K in keyof T]-?: Partial<Pick<T, K>> extends Pick<T, K> ? 'optional' : 'required';
+};
+
+/** The keys of one wire type, at run time: what a test compares a real answer with. */
+export interface WireShape {
+  readonly name: string;
+  readonly required: readonly string[];
+  readonly optional: readonly string[];
+}
+
+/**
+ * The shape of wire type `T`. The compiler refuses a `presence` that misses a key of `T`, names a
+ * key `T` lacks, or calls an optional key required (or the reverse), so the list cannot drift from
+ * the type.
+ */
+export function wireShape<T>(name: string, presence: KeyPresence<T>): WireShape {
+  const entries = Object.entries(presence) as [string, 'optional' | 'required'][];
+  return {
+    name,
+    required: entries.filter(([, p]) => p === 'required').map(([k]) => k),
+    optional: entries.filter(([, p]) => p === 'optional').map(([k]) => k),
+  };
+}
+
+/** How `answer` differs from `shape`: keys it lacks, and keys the type does not declare. */
+export function shapeDrift(shape: WireShape, answer: object): { missing: string[]; undeclared: string[] } {
+  const keys = Object.keys(answer);
+  const declared = new Set([...shape.required, ...shape.optional]);
+  return {
+    missing: shape.required.filter((k) => !keys.includes(k)),
+    undeclared: keys.filter((k) => !declared.has(k)),
+  };
+}
+
+const R = 'required';
+const O = 'optional';
+
+export const WIRE_SHAPES = {
+  secret: wireShape<Secret>('Secret', {
+    request_id: R,
+    lease_id: R,
+    lease_duration: R,
+    renewable: R,
+    data: R,
+    warnings: R,
+    auth: R,
+    wrap_info: R,
+  }),
+  secretAuth: wireShape<SecretAuth>('SecretAuth', {
+    client_token: R,
+    accessor: R,
+    policies: R,
+    token_policies: R,
+    identity_policies: O,
+    metadata: R,
+    lease_duration: R,
+    renewable: R,
+    entity_id: R,
+    token_type: R,
+    orphan: R,
+    num_uses: R,
+    mfa_requirement: R,
+  }),
+  wrapInfo: wireShape<WrapInfo>('WrapInfo', {
+    token: R,
+    accessor: R,
+    ttl: R,
+    creation_time: R,
+    creation_path: R,
+    wrapped_accessor: O,
+  }),
+  sealStatus: wireShape<SealStatus>('SealStatus', {
+    type: R,
+    initialized: R,
+    sealed: R,
+    t: R,
+    n: R,
+    progress: R,
+    nonce: R,
+    migration: R,
+    recovery_seal: R,
+    recovery_seal_type: O,
+    cluster_name: O,
+    cluster_id: O,
+    version: R,
+    build_date: R,
+    storage_type: R,
+    removed_from_cluster: R,
+  }),
+  initStatus: wireShape<InitStatus>('InitStatus', { initialized: R }),
+  initResponse: wireShape<InitResponse>('InitResponse', {
+    keys: R,
+    keys_base64: R,
+    recovery_keys: O,
+    recovery_keys_base64: O,
+    root_token: R,
+  }),
+  health: wireShape<HealthResponse>('HealthResponse', {
+    initialized: R,
+    sealed: R,
+    standby: R,
+    performance_standby: R,
+    replication_performance_mode: R,
+    replication_dr_mode: R,
+    server_time_utc: R,
+    version: R,
+    cluster_name: O,
+    cluster_id: O,
+  }),
+  leader: wireShape<LeaderResponse>('LeaderResponse', {
+    ha_enabled: R,
+    is_self: R,
+    active_time: R,
+    leader_address: R,
+    leader_cluster_address: R,
+    performance_standby: R,
+    performance_standby_last_remote_wal: R,
+  }),
+  rekeyStatus: wireShape<RekeyStatus>('RekeyStatus', {
+    nonce: R,
+    started: R,
+    t: R,
+    n: R,
+    progress: R,
+    required: R,
+    pgp_fingerprints: R,
+    backup: R,
+    verification_required: R,
+    verification_nonce: O,
+    complete: O,
+  }),
+  rekeyResult: wireShape<RekeyResult>('RekeyResult', {
+    nonce: R,
+    complete: R,
+    keys: R,
+    keys_base64: R,
+    pgp_fingerprints: R,
+    backup: R,
+    verification_required: R,
+    verification_nonce: O,
+  }),
+  rekeyVerifyStatus: wireShape<RekeyVerifyStatus>('RekeyVerifyStatus', {
+    nonce: R,
+    started: R,
+    t: R,
+    n: R,
+    progress: R,
+    complete: O,
+  }),
+  rekeyVerifyResult: wireShape<RekeyVerifyResult>('RekeyVerifyResult', { nonce: R, complete: R }),
+  generateRootStatus: wireShape<GenerateRootStatus>('GenerateRootStatus', {
+    started: R,
+    nonce: R,
+    progress: R,
+    required: R,
+    complete: R,
+    encoded_token: R,
+    encoded_root_token: R,
+    pgp_fingerprint: R,
+    otp: R,
+    otp_length: R,
+  }),
+} as const;

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type RekeyResult, shapeDrift, WIRE_SHAPES, type WireShape, wireShape } from '@ward/secrets-client';
+import { request, startTestServer, type TestServer } from '../src/server/testing.js';
+
+// Issue 30 point 5: the wire types of `@ward/secrets-client` are the one source of the server's
+// answers. The server builds them typed by those types (a change on either side fails the build);
+// this test compares real answers with each type's key list, which catches keys the server adds
+// through spreads and keys it leaves out at run time.
+
+/** Fails unless `answer` carries every required key of `shape` and no key the type does not declare. */
+function assertShape(shape: WireShape, answer: unknown, where: string): void {
+  assert.ok(answer !== null && typeof answer === 'object', `${where}: an object, not ${JSON.stringify(answer)}`);
+  assert.deepEqual(shapeDrift(shape, answer), { missing: [], undeclared: [] }, `${where} as ${shape.name}`);
+}
+
+describe('wire shapes', () => {
+  it('names the keys an answer lacks and the keys its type does not declare', () => {
+    const answer = { nonce: 'n', complete: true, keys: [], keys_base64: [], verification_required: false, extra: 1 };
+    assert.deepEqual(shapeDrift(WIRE_SHAPES.rekeyResult, answer), {
+      missing: ['pgp_fingerprints', 'backup'],
+      undeclared: ['extra'],
+    });
+  });
+
+  it('refuses at compile time a key list that misses a key of its type', () => {
+    const R = 'required';
+    const partial = { nonce: R, complete: R, keys: R, keys_base64: R, verification_required: R } as const;
+    // @ts-expect-error `pgp_fingerprints` and `backup` are missing: the list cannot drift from the type.
+    const shape = wireShape<RekeyResult>('RekeyResult', partial);
+    assert.deepEqual(shape.required, Object.keys(partial));
+  });
+});
+
+describe('the server answers in the wire types', () => {
+  let t: TestServer;
+  let keys: string[];
+  let root: string;
+  const call = async (shape: WireShape, method: string, path: string, body?: unknown, token?: string) => {
+    const res = await request(t.url, method, path, { body, token });
+    assertShape(shape, res.body, `${method} ${path} (${res.status})`);
+    return res.body;
+  };
+
+  before(async () => {
+    t = await startTestServer({ uninitialized: true });
+  });
+  after(() => t.stop());
+
+  it('init, seal status, unseal, health and leader', async () => {
+    await call(WIRE_SHAPES.initStatus, 'GET', 'sys/init');
+    await call(WIRE_SHAPES.sealStatus, 'GET', 'sys/seal-status');
+    await call(WIRE_SHAPES.health, 'GET', 'sys/health');
+    const init = await call(WIRE_SHAPES.initResponse, 'PUT', 'sys/init', { secret_shares: 3, secret_threshold: 2 });
+    keys = init.keys;
+    root = init.root_token;
+    for (const key of keys.slice(0, 2)) await call(WIRE_SHAPES.sealStatus, 'PUT', 'sys/unseal', { key });
+    const unsealed = await call(WIRE_SHAPES.sealStatus, 'GET', 'sys/seal-status');
+    assert.equal(unsealed.sealed, false);
+    assert.ok(unsealed.cluster_id, 'the optional cluster fields are compared too once present');
+    await call(WIRE_SHAPES.health, 'GET', 'sys/health');
+    await call(WIRE_SHAPES.leader, 'GET', 'sys/leader');
+  });
+
+  it('the envelope, its auth block and its wrap info', async () => {
+    const created = await call(WIRE_SHAPES.secret, 'PUT', 'auth/token/create', { policies: ['default'] }, root);
+    assertShape(WIRE_SHAPES.secretAuth, created.auth, 'auth/token/create auth');
+    const res = await request(t.url, 'PUT', 'auth/token/create', {
+      body: { policies: ['default'] },
+      token: root,
+      headers: { 'X-Vault-Wrap-TTL': '60s' },
+    });
+    assertShape(WIRE_SHAPES.secret, res.body, 'wrapped auth/token/create');
+    assertShape(WIRE_SHAPES.wrapInfo, res.body.wrap_info, 'wrapped auth/token/create wrap_info');
+    assert.ok(res.body.wrap_info.wrapped_accessor, 'the optional wrapped_accessor is compared too');
+    const lookup = await call(WIRE_SHAPES.secret, 'GET', 'auth/token/lookup-self', undefined, root);
+    assert.equal(lookup.data.id, root);
+  });
+
+  it('rekey with verification', async () => {
+    await call(WIRE_SHAPES.rekeyStatus, 'GET', 'sys/rekey/init', undefined, root);
+    const start = { secret_shares: 3, secret_threshold: 2, require_verification: true };
+    const { nonce } = await call(WIRE_SHAPES.rekeyStatus, 'PUT', 'sys/rekey/init', start, root);
+    await call(WIRE_SHAPES.rekeyStatus, 'PUT', 'sys/rekey/update', { key: keys[0], nonce }, root);
+    const done = await call(WIRE_SHAPES.rekeyResult, 'PUT', 'sys/rekey/update', { key: keys[1], nonce }, root);
+    assert.equal(done.complete, true);
+    await call(WIRE_SHAPES.rekeyVerifyStatus, 'GET', 'sys/rekey/verify', undefined, root);
+    const verifyNonce = done.verification_nonce;
+    const first = { key: done.keys[0], nonce: verifyNonce };
+    await call(WIRE_SHAPES.rekeyVerifyStatus, 'PUT', 'sys/rekey/verify', first, root);
+    const second = { key: done.keys[1], nonce: verifyNonce };
+    const verified = await call(WIRE_SHAPES.rekeyVerifyResult, 'PUT', 'sys/rekey/verify', second, root);
+    assert.equal(verified.complete, true);
+    keys = done.keys;
+  });
+
+  it('generate-root', async () => {
+    await call(WIRE_SHAPES.generateRootStatus, 'GET', 'sys/generate-root/attempt', undefined, root);
+    const otp = 'BMjzW3wAsEzINXCM05Wbas3u9zSl';
+    const { nonce } = await call(WIRE_SHAPES.generateRootStatus, 'PUT', 'sys/generate-root/attempt', { otp }, root);
+    await call(WIRE_SHAPES.generateRootStatus, 'PUT', 'sys/generate-root/update', { key: keys[0], nonce }, root);
+    const done = await call(
+      WIRE_SHAPES.generateRootStatus,
+      'PUT',
+      'sys/generate-root/update',
+      { key: keys[1], nonce },
+      root,
+    );
+    assert.equal(done.complete, true);
+  });
+});
