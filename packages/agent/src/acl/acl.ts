@@ -1,3 +1,4 @@
+/** The agent's ACL: policies, tokens and the capability each endpoint needs, replicated through Raft. @module */
 import type { Rules } from './policy.js';
 
 /** The capabilities the agent API checks (spec Part B, "ACL required"). */

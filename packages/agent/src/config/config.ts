@@ -1,3 +1,4 @@
+/** The agent's configuration: defaults, the HCL or JSON file, flags, and their checks. @module */
 import type { LogLevel } from '@ward/base';
 import { DEFAULT_GOSSIP, GOSSIP_PROFILES, type GossipConfig, type GossipProfile } from '../gossip/config.js';
 import { DEFAULT_RAFT, type RaftTimings } from '../raft/raft-node.js';

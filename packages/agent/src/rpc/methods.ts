@@ -1,3 +1,4 @@
+/** RPC between agents: the wire protocol, the client (plain or mutual TLS) and the methods servers answer. @module */
 import type { LogLevel } from '@ward/base';
 import type { AclOp } from '../acl/service.js';
 import { collectHostData } from '../debug/host-data.js';

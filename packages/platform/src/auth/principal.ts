@@ -1,3 +1,4 @@
+/** Who an API request acts as: a user (a user token) or one organization (its token), from `Authorization: Bearer`. @module */
 import type { PlatformContext } from '../context.js';
 import { NotFoundError, UnauthorizedError } from '../jsonapi/errors.js';
 import type { MembershipRole, OrganizationRow, UserRow } from '../store/index.js';

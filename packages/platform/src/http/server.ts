@@ -1,3 +1,4 @@
+/** The HTTP layer: the router, request bodies, rate limits, cached responses, the API and web handlers. @module */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { PlatformContext } from '../context.js';

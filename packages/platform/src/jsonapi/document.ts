@@ -1,3 +1,4 @@
+/** JSON:API documents: the media type, resource objects, includes and the error bodies. @module */
 /** The media type of every API request and response (JSON:API). */
 export const JSONAPI_MEDIA_TYPE = 'application/vnd.api+json';
 

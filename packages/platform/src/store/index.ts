@@ -1,3 +1,4 @@
+/** The store: tables of users, organizations, tokens, subscriptions and feature sets on SQLite or PostgreSQL. @module */
 import type { Random } from '@ward/base';
 import { FeatureSetStore } from './feature-sets.js';
 import { OrganizationStore } from './organizations.js';

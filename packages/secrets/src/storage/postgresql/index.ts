@@ -1,4 +1,4 @@
-/** `storage "postgresql"`: one table in the established layout; HA with a lock row and LISTEN/NOTIFY as the change feed. @module */
+/** `storage "postgresql"`: one table in HashiCorp Vault's layout; HA with a lock row and LISTEN/NOTIFY as the change feed. @module */
 import { defineStorage } from '../storage-type.js';
 import { PostgresStorage } from './postgresql.js';
 import { PostgresChangeFeed } from './postgresql-change-feed.js';
