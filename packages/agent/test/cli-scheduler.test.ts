@@ -106,6 +106,7 @@ describe('ward-agent server join, force-leave, raft list-peers, status, acl poli
         assert.ok(entries.includes(`server/${s}/${f}`), `server/${s}/${f} in ${entries.join(',')}`);
     }
     for (const n of ['0000', '0001', '0002', '0003']) assert.ok(entries.includes(`interval/${n}/members.json`), n);
+    assert.ok(!entries.some((e) => e.startsWith('interval/0004')), 'four snapshots in 3s at 1s');
     assert.ok(!entries.some((e) => e.endsWith('.error')), entries.join(','));
     const bad = await runCli(['operator', 'debug', '-duration=2s', '-interval=5s'], env);
     assert.equal(bad.code, 2);

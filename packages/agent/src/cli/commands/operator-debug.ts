@@ -130,7 +130,10 @@ ${COMMON_FLAGS_HELP}`,
   },
 };
 
-/** Self and members at 0, interval, 2×interval, … while within `durationMs` (none when it is 0). */
+/**
+ * Self and members at 0, interval, 2×interval, … up to `durationMs` (floor(duration/interval)+1
+ * snapshots, so the count does not depend on how long each capture takes; none when it is 0).
+ */
 async function captureIntervals(
   ctx: CommandContext,
   dir: string,
@@ -140,12 +143,11 @@ async function captureIntervals(
   if (durationMs <= 0) return 0;
   let captured = 0;
   const start = Date.now();
-  for (let n = 0; Date.now() - start <= durationMs && !ctx.signal.aborted; n++) {
+  const count = Math.floor(durationMs / intervalMs) + 1;
+  for (let n = 0; n < count && !ctx.signal.aborted; n++) {
+    if (n > 0) await sleep(start + n * intervalMs - Date.now(), ctx.signal);
     const at = join(dir, 'interval', String(n).padStart(4, '0'));
     for (const [file, path] of INTERVAL_CAPTURES) if (await capture(ctx, at, file, path)) captured++;
-    const next = start + (n + 1) * intervalMs;
-    if (next - start > durationMs) break;
-    await sleep(next - Date.now(), ctx.signal);
   }
   return captured;
 }
