@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { formatDuration } from './config/duration.js';
+import { formatDurationMs } from '@ward/base';
 import { localMembers } from './members.js';
 import type { AgentServices } from './services.js';
 
@@ -71,8 +71,8 @@ function clientStats(agent: StatsView): Record<string, string> {
     node_id: agent.nodeId,
     known_servers: list.list().join(','),
     num_allocations: '0',
-    last_heartbeat: last === undefined ? 'never' : formatDuration(agent.deps.clock.now() - last),
-    heartbeat_ttl: formatDuration(agent.config.heartbeatIntervalMs),
+    last_heartbeat: last === undefined ? 'never' : formatDurationMs(agent.deps.clock.now() - last),
+    heartbeat_ttl: formatDurationMs(agent.config.heartbeatIntervalMs),
   };
 }
 
@@ -120,7 +120,7 @@ function raftStats(agent: StatsView): Record<string, string> {
       ? '0'
       : contact === undefined
         ? 'never'
-        : formatDuration(agent.deps.clock.now() - contact),
+        : formatDurationMs(agent.deps.clock.now() - contact),
     protocol_version: '3',
     protocol_version_min: '0',
     protocol_version_max: '3',

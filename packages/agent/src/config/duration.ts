@@ -16,13 +16,3 @@ export function parseDurationMs(value: unknown, what: string): number {
     throw err;
   }
 }
-
-/** Formats a duration the way Go prints one ("1.5s", "12ms", "0s"), for stats values. */
-export function formatDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  if (ms < 1000) return `${Math.round(ms * 1000) / 1000}ms`;
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor((ms % 3_600_000) / 60_000);
-  const s = (ms % 60_000) / 1000;
-  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${Math.round(s * 1000) / 1000}s`;
-}

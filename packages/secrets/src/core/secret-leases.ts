@@ -1,4 +1,5 @@
-import { formatDuration, type StoredSecret } from '../framework/index.js';
+import { formatDurationSeconds } from '@ward/base';
+import type { StoredSecret } from '../framework/index.js';
 import { InternalError } from '../logical/errors.js';
 import type { IssuedSecret, LogicalResponse } from '../logical/response.js';
 import type { ExpirationManager, LeaseEntry } from './expiration/index.js';
@@ -61,7 +62,7 @@ export async function leaseSecret(
   const warnings = [...(rest.warnings ?? [])];
   if (requested > ttlSeconds) {
     warnings.push(
-      `TTL of "${formatDuration(requested)}" exceeded the effective max_ttl of "${formatDuration(ttlSeconds)}"; TTL value is capped accordingly`,
+      `TTL of "${formatDurationSeconds(requested)}" exceeded the effective max_ttl of "${formatDurationSeconds(ttlSeconds)}"; TTL value is capped accordingly`,
     );
   }
   return {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { formatDurationSeconds } from '@ward/base';
 import { InvalidRequestError } from '../logical/errors.js';
-import { formatDuration, parseDurationSeconds } from './duration.js';
+import { parseDurationSeconds } from './duration.js';
 
 describe('parseDurationSeconds', () => {
   it('takes whole seconds as a number or a digit string', () => {
@@ -82,18 +83,18 @@ describe('parseDurationSeconds', () => {
 
 describe('formatDuration', () => {
   it('prints seconds the way Go prints a time.Duration', () => {
-    assert.equal(formatDuration(0), '0s');
-    assert.equal(formatDuration(45), '45s');
-    assert.equal(formatDuration(90), '1m30s');
-    assert.equal(formatDuration(3600), '1h0m0s');
-    assert.equal(formatDuration(5400), '1h30m0s');
-    assert.equal(formatDuration(86_400), '24h0m0s');
-    assert.equal(formatDuration(3661), '1h1m1s');
+    assert.equal(formatDurationSeconds(0), '0s');
+    assert.equal(formatDurationSeconds(45), '45s');
+    assert.equal(formatDurationSeconds(90), '1m30s');
+    assert.equal(formatDurationSeconds(3600), '1h0m0s');
+    assert.equal(formatDurationSeconds(5400), '1h30m0s');
+    assert.equal(formatDurationSeconds(86_400), '24h0m0s');
+    assert.equal(formatDurationSeconds(3661), '1h1m1s');
   });
 
   it('reads back what parseDurationSeconds accepts', () => {
     for (const seconds of [0, 1, 59, 60, 61, 3599, 3600, 90_061]) {
-      assert.equal(parseDurationSeconds(formatDuration(seconds), 'x'), seconds);
+      assert.equal(parseDurationSeconds(formatDurationSeconds(seconds), 'x'), seconds);
     }
   });
 });

@@ -29,17 +29,6 @@ export function parseDurationSeconds(value: unknown, fieldName: string): number 
   }
 }
 
-/** Formats seconds as a Go duration string (`0s`, `1h0m0s`, `90s` → `1m30s`), as KV v2 config reads show. */
-export function formatDuration(seconds: number): string {
-  if (seconds === 0) return '0s';
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  if (h > 0) return `${h}h${m}m${s}s`;
-  if (m > 0) return `${m}m${s}s`;
-  return `${s}s`;
-}
-
 function durationError(fieldName: string, value: unknown): InvalidRequestError {
   return new InvalidRequestError(
     `Field validation failed: error converting input for field "${fieldName}": invalid duration ${JSON.stringify(value)}`,

@@ -12,7 +12,7 @@ export {
   type SystemView,
 } from './backend.js';
 export { decodeIfBase64 } from './base64-text.js';
-export { formatDuration, parseDurationSeconds } from './duration.js';
+export { parseDurationSeconds } from './duration.js';
 export { type FieldSpec, type Fields, type FieldValues, field } from './fields.js';
 export { KeyedMutex } from './keyed-mutex.js';
 export { definePath, type HandlerContext, type PathDefinition, type PathOperation, type PathSpec } from './path.js';

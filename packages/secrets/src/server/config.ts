@@ -1,7 +1,8 @@
 /** `ward server`: the configuration file, and the composition root that builds the server from it. @module */
 import type { LogLevel } from '@ward/base';
+import { formatDurationSeconds } from '@ward/base';
 import { ESTABLISHED_SYSTEM_TTLS, type SystemTtls } from '../core/router/system-ttls.js';
-import { formatDuration, parseDurationSeconds } from '../framework/index.js';
+import { parseDurationSeconds } from '../framework/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import { parseStorageBlock, type StorageConfig, storageType as storageTypeOf } from '../storage/index.js';
 import { type Block, blocks, labelled, logSettings, nearest, readConfigFile } from './config-document.js';
@@ -249,7 +250,7 @@ function systemTtls(doc: Block): SystemTtls | undefined {
   const maxLeaseTtlSeconds = read('max_lease_ttl', ESTABLISHED_SYSTEM_TTLS.maxLeaseTtlSeconds);
   if (defaultLeaseTtlSeconds > maxLeaseTtlSeconds) {
     throw new InvalidRequestError(
-      `default_lease_ttl (${formatDuration(defaultLeaseTtlSeconds)}) cannot be larger than max_lease_ttl (${formatDuration(maxLeaseTtlSeconds)})`,
+      `default_lease_ttl (${formatDurationSeconds(defaultLeaseTtlSeconds)}) cannot be larger than max_lease_ttl (${formatDurationSeconds(maxLeaseTtlSeconds)})`,
     );
   }
   return { defaultLeaseTtlSeconds, maxLeaseTtlSeconds };

@@ -1,6 +1,7 @@
+import { formatDurationSeconds } from '@ward/base';
 import type { ExpirationManager, LeaseEntry } from '../core/expiration/index.js';
 import { remainingTtlSeconds, renewRefusal } from '../core/expiration/index.js';
-import { definePath, field, formatDuration, type PathDefinition } from '../framework/index.js';
+import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import type { LogicalResponse } from '../logical/response.js';
 import { rfc3339Nano } from '../logical/time.js';
@@ -161,7 +162,7 @@ function pathRenew(manager: ExpirationManager, base: string, inUrl: boolean): Pa
           };
           if (result.capped) {
             response.warnings = [
-              `TTL of "${formatDuration(result.requestedTtlSeconds)}" exceeded the effective max_ttl of "${formatDuration(result.maxValidSeconds)}"; TTL value is capped accordingly`,
+              `TTL of "${formatDurationSeconds(result.requestedTtlSeconds)}" exceeded the effective max_ttl of "${formatDurationSeconds(result.maxValidSeconds)}"; TTL value is capped accordingly`,
             ];
           }
           return response;

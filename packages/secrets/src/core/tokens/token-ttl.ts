@@ -1,4 +1,4 @@
-import { formatDuration } from '../../framework/index.js';
+import { formatDurationSeconds } from '@ward/base';
 import { InvalidRequestError } from '../../logical/errors.js';
 
 /** A mount's effective lease settings, in seconds, with the system defaults already substituted. */
@@ -48,7 +48,7 @@ export function calculateTtl(input: TtlInput): TtlResult {
     let period = input.period;
     if (period > maxTtl) {
       warnings.push(
-        `period of "${formatDuration(period)}" exceeded the effective max_ttl of "${formatDuration(maxTtl)}"; period value is capped accordingly`,
+        `period of "${formatDurationSeconds(period)}" exceeded the effective max_ttl of "${formatDurationSeconds(maxTtl)}"; period value is capped accordingly`,
       );
       period = maxTtl;
     }
@@ -65,7 +65,7 @@ export function calculateTtl(input: TtlInput): TtlResult {
     if (maxValidTtl <= 0) throw new InvalidRequestError('past the max TTL, cannot renew');
     if (ttl > maxValidTtl) {
       warnings.push(
-        `TTL of "${formatDuration(ttl)}" exceeded the effective max_ttl of "${formatDuration(maxValidTtl)}"; TTL value is capped accordingly`,
+        `TTL of "${formatDurationSeconds(ttl)}" exceeded the effective max_ttl of "${formatDurationSeconds(maxValidTtl)}"; TTL value is capped accordingly`,
       );
       ttl = maxValidTtl;
     }

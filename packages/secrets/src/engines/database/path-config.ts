@@ -1,4 +1,5 @@
-import { definePath, field, formatDuration, type PathDefinition } from '../../framework/index.js';
+import { formatDurationSeconds } from '@ward/base';
+import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { configs, type DatabaseConfig } from './config-store.js';
 import { hasLiteralPassword } from './connection-url.js';
@@ -158,7 +159,7 @@ function configView(c: DatabaseConfig): Record<string, unknown> {
       username: c.username,
       max_open_connections: c.max_open_connections,
       max_idle_connections: c.max_idle_connections,
-      max_connection_lifetime: formatDuration(c.max_connection_lifetime),
+      max_connection_lifetime: formatDurationSeconds(c.max_connection_lifetime),
       ...(c.username_template ? { username_template: c.username_template } : {}),
       ...(c.disable_escaping ? { disable_escaping: true } : {}),
     },

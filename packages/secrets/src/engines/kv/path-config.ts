@@ -1,4 +1,5 @@
-import { definePath, field, formatDuration } from '../../framework/index.js';
+import { formatDurationSeconds } from '@ward/base';
+import { definePath, field } from '../../framework/index.js';
 import type { KvV2Deps } from './path-data.js';
 import { requireValidMaxVersions } from './version-rules.js';
 
@@ -19,7 +20,7 @@ export function pathConfig(d: KvV2Deps) {
           return {
             data: {
               cas_required: c.cas_required,
-              delete_version_after: formatDuration(c.delete_version_after),
+              delete_version_after: formatDurationSeconds(c.delete_version_after),
               max_versions: c.max_versions,
             },
           };

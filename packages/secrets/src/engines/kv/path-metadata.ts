@@ -1,4 +1,5 @@
-import { definePath, field, formatDuration, type HandlerContext } from '../../framework/index.js';
+import { formatDurationSeconds } from '@ward/base';
+import { definePath, field, type HandlerContext } from '../../framework/index.js';
 import { NotFoundError } from '../../logical/errors.js';
 import { setOwn } from '../../logical/own-entries.js';
 import type { LogicalResponse } from '../../logical/response.js';
@@ -33,7 +34,7 @@ export function pathMetadata(d: KvV2Deps) {
         handler: async ({ data }) => {
           const meta = await d.store.metadata(data.path);
           if (!meta) throw new NotFoundError('');
-          return { data: { ...meta, delete_version_after: formatDuration(meta.delete_version_after) } };
+          return { data: { ...meta, delete_version_after: formatDurationSeconds(meta.delete_version_after) } };
         },
       },
       list: {
