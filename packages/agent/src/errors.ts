@@ -1,3 +1,5 @@
+import { CodedError } from '@ward/base';
+
 /**
  * Typed errors of the agent. Code decides the HTTP status in exactly one place
  * (`http/respond.ts`); callers and tests match on `code`, never on the message.
@@ -13,13 +15,7 @@ export type ErrorCode =
   | 'upstream_failed'
   | 'internal';
 
-export abstract class AgentError extends Error {
-  abstract readonly code: ErrorCode;
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+export abstract class AgentError extends CodedError<ErrorCode> {}
 
 /** Bad query parameter or body: 400. */
 export class InvalidRequestError extends AgentError {

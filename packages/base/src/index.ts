@@ -1,4 +1,5 @@
 export { type Cancel, type Clock, FakeClock, systemClock } from './clock.js';
+export { CodedError, isCodedError } from './coded-error.js';
 export { configKeyLine } from './config-line.js';
 export * from './duration.js';
 export { formatDuration, formatDurationMs, formatDurationSeconds } from './duration-format.js';

@@ -1,14 +1,10 @@
+import { CodedError } from '@ward/base';
+
 /** Stable codes callers match on (never on the message text). */
 export type ClientErrorCode = 'api_error' | 'connection_failed';
 
 /** Base of every error this package throws. */
-export abstract class ClientError extends Error {
-  abstract readonly code: ClientErrorCode;
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+export abstract class ClientError extends CodedError<ClientErrorCode> {}
 
 /** The server answered with a status ≥ 400; `errors` is the body's `errors` list (possibly empty). */
 export class ApiError extends ClientError {

@@ -1,3 +1,5 @@
+import { CodedError } from '@ward/base';
+
 /**
  * Every error the platform reports on purpose, and the one place that turns it into an HTTP
  * status and a JSON:API error object. Callers and tests match on `code`, never on text.
@@ -13,14 +15,12 @@ export type ErrorCode =
   | 'unprocessable'
   | 'rate_limited';
 
-export abstract class PlatformError extends Error {
-  abstract readonly code: ErrorCode;
+export abstract class PlatformError extends CodedError<ErrorCode> {
   /** Where in the request the problem is (JSON:API `source`), when known. */
   readonly source: { pointer?: string; parameter?: string } | undefined;
 
   constructor(message: string, options?: { source?: { pointer?: string; parameter?: string }; cause?: unknown }) {
     super(message, options);
-    this.name = new.target.name;
     this.source = options?.source;
   }
 }

@@ -1,3 +1,5 @@
+import { CodedError } from '@ward/base';
+
 /**
  * Every error a request can end in. Code decides the HTTP status, in one place
  * (`http/respond.ts`); callers and tests match on `code` or the class, never on text.
@@ -17,12 +19,7 @@ export type ErrorCode =
   | 'sealed'
   | 'internal';
 
-export abstract class LogicalError extends Error {
-  abstract readonly code: ErrorCode;
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
+export abstract class LogicalError extends CodedError<ErrorCode> {
   /** The strings of the `errors` array; an empty message sends `[]`, as established servers do. */
   get errors(): string[] {
     return this.message ? [this.message] : [];
