@@ -1,13 +1,13 @@
 import type { Transport } from './transport.js';
-import type { Secret, TokenCreateInput } from './types.js';
+import type { Secret, TokenCreateInput, TokenLookupData } from './types.js';
 
 /** `auth/token/*`. Methods without a token argument act on the client's own token. */
 export interface TokenApi {
   /** `create`, `create-orphan` (`orphan`) or `create/<role>` (`role`); the new token is in `auth`. */
   create(input: TokenCreateInput, options?: { orphan?: boolean; role?: string }): Promise<Secret>;
-  lookupSelf(): Promise<Secret>;
-  lookup(token: string): Promise<Secret>;
-  lookupAccessor(accessor: string): Promise<Secret>;
+  lookupSelf(): Promise<Secret<TokenLookupData>>;
+  lookup(token: string): Promise<Secret<TokenLookupData>>;
+  lookupAccessor(accessor: string): Promise<Secret<TokenLookupData>>;
   /** `increment` is a duration (`"1h"`) or seconds; the server picks the TTL when omitted. */
   renewSelf(increment?: string): Promise<Secret>;
   renew(token: string, increment?: string): Promise<Secret>;
@@ -21,8 +21,8 @@ export interface TokenApi {
 }
 
 export function tokenApi(t: Transport): TokenApi {
-  const post = async (path: string, body: Record<string, unknown> = {}) =>
-    (await t.call('PUT', `auth/token/${path}`, { body })).body as Secret;
+  const post = async <D = Record<string, unknown>>(path: string, body: Record<string, unknown> = {}) =>
+    (await t.call('PUT', `auth/token/${path}`, { body })).body as Secret<D>;
   const done = async (path: string, body: Record<string, unknown> = {}) => {
     await t.call('PUT', `auth/token/${path}`, { body });
   };
@@ -30,9 +30,9 @@ export function tokenApi(t: Transport): TokenApi {
     increment === undefined ? body : { ...body, increment };
   return {
     create: (input, o = {}) => post(o.role ? `create/${o.role}` : o.orphan ? 'create-orphan' : 'create', { ...input }),
-    lookupSelf: async () => (await t.call('GET', 'auth/token/lookup-self')).body as Secret,
-    lookup: (token) => post('lookup', { token }),
-    lookupAccessor: (accessor) => post('lookup-accessor', { accessor }),
+    lookupSelf: async () => (await t.call('GET', 'auth/token/lookup-self')).body as Secret<TokenLookupData>,
+    lookup: (token) => post<TokenLookupData>('lookup', { token }),
+    lookupAccessor: (accessor) => post<TokenLookupData>('lookup-accessor', { accessor }),
     renewSelf: (increment) => post('renew-self', withIncrement({}, increment)),
     renew: (token, increment) => post('renew', withIncrement({ token }, increment)),
     renewAccessor: (accessor, increment) => post('renew-accessor', withIncrement({ accessor }, increment)),

@@ -121,16 +121,62 @@ export interface InitResponse {
 }
 
 /** One mount as `sys/mounts` and `sys/auth` describe it. */
-export interface MountInfo {
+export type MountInfo = {
   type: string;
   description: string;
   accessor: string;
+  uuid: string;
   local: boolean;
   seal_wrap: boolean;
+  external_entropy_access: boolean;
   options: Record<string, string> | null;
-  config: { default_lease_ttl: number; max_lease_ttl: number; force_no_cache?: boolean };
-  plugin_version?: string;
-}
+  config: MountConfigInfo;
+  plugin_version: string;
+  running_plugin_version: string;
+  running_sha256: string;
+};
+
+/** `config` of a mount: TTLs in seconds. */
+export type MountConfigInfo = {
+  default_lease_ttl: number;
+  max_lease_ttl: number;
+  force_no_cache: boolean;
+  /** `unauth` lists the mount to unauthenticated UI listings. */
+  listing_visibility?: string;
+  allowed_managed_keys?: string[];
+  /** Auth mounts only: the token type logins issue. */
+  token_type?: string;
+};
+
+/** `data` of `auth/token/lookup`, `lookup-self` and `lookup-accessor` (`id` is `''` by accessor). */
+export type TokenLookupData = {
+  accessor: string;
+  /** Unix seconds. */
+  creation_time: number;
+  creation_ttl: number;
+  display_name: string;
+  entity_id: string;
+  /** RFC 3339, `null` for a token that never expires. */
+  expire_time: string | null;
+  explicit_max_ttl: number;
+  id: string;
+  issue_time: string;
+  meta: Record<string, string> | null;
+  num_uses: number;
+  orphan: boolean;
+  path: string;
+  policies: string[];
+  renewable: boolean;
+  ttl: number;
+  type: 'service' | 'batch';
+  identity_policies?: string[];
+  role?: string;
+  period?: number;
+  bound_cidrs?: string[];
+  /** Unix seconds. */
+  last_renewal_time?: number;
+  last_renewal?: string;
+};
 
 /** Body of `sys/mounts/:path` and `sys/auth/:path` (enable). */
 export interface EnableMountInput {

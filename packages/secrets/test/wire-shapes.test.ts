@@ -75,6 +75,25 @@ describe('the server answers in the wire types', () => {
     assert.ok(res.body.wrap_info.wrapped_accessor, 'the optional wrapped_accessor is compared too');
     const lookup = await call(WIRE_SHAPES.secret, 'GET', 'auth/token/lookup-self', undefined, root);
     assert.equal(lookup.data.id, root);
+    assertShape(WIRE_SHAPES.tokenLookup, lookup.data, 'lookup-self data');
+    const child = created.auth.client_token;
+    await request(t.url, 'PUT', 'auth/token/renew-self', { token: child });
+    const renewed = await call(WIRE_SHAPES.secret, 'PUT', 'auth/token/lookup', { token: child }, root);
+    assert.ok(renewed.data.last_renewal, 'the optional renewal fields are compared too');
+    assertShape(WIRE_SHAPES.tokenLookup, renewed.data, 'lookup data of a renewed token');
+  });
+
+  it('mounts and auth methods', async () => {
+    for (const table of ['sys/mounts', 'sys/auth']) {
+      const res = await request(t.url, 'GET', table, { token: root });
+      assert.equal(res.status, 200);
+      for (const [path, mount] of Object.entries(res.body.data)) {
+        assertShape(WIRE_SHAPES.mountInfo, mount, `${table} ${path}`);
+        assertShape(WIRE_SHAPES.mountConfig, (mount as { config: object }).config, `${table} ${path} config`);
+      }
+    }
+    const one = await request(t.url, 'GET', 'sys/mounts/secret', { token: root });
+    assertShape(WIRE_SHAPES.mountInfo, one.body.data, 'sys/mounts/secret data');
   });
 
   it('rekey with verification', async () => {

@@ -1,3 +1,4 @@
+import type { MountInfo } from '@ward/secrets-client';
 import type { MountEntry, TableName } from '../core/router/mount-table.js';
 import { mountTtls, type SystemTtls } from '../core/router/system-ttls.js';
 import type { SystemCore } from '../core/system-core.js';
@@ -5,7 +6,7 @@ import { definePath, field, type PathDefinition } from '../framework/index.js';
 import { NotFoundError } from '../logical/errors.js';
 
 /** A mount as `sys/mounts` shows it. */
-export function mountView(entry: MountEntry, version: string) {
+export function mountView(entry: MountEntry, version: string): MountInfo {
   return {
     type: entry.type,
     description: entry.description,

@@ -1,3 +1,4 @@
+import type { TokenLookupData } from '@ward/secrets-client';
 import type { TokenEntry } from '../../core/tokens/index.js';
 import { rfc3339Nano } from '../../logical/time.js';
 import type { TokenIdentity } from './deps.js';
@@ -7,13 +8,8 @@ import type { TokenIdentity } from './deps.js';
  * text when the caller supplied it, `''` for lookups by accessor (never revealed). `identity` is
  * the token's entity as resolved now (after merges), which replaces the stored `entity_id`.
  */
-export function lookupData(
-  entry: TokenEntry,
-  id: string,
-  nowMs: number,
-  identity?: TokenIdentity,
-): Record<string, unknown> {
-  const data: Record<string, unknown> = {
+export function lookupData(entry: TokenEntry, id: string, nowMs: number, identity?: TokenIdentity): TokenLookupData {
+  const data: TokenLookupData = {
     accessor: entry.accessor,
     creation_time: Math.floor(entry.creation_time_ms / 1000),
     creation_ttl: entry.creation_ttl,
