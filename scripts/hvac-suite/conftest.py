@@ -33,7 +33,7 @@ def _start_dev(self, **_ignored):
     # Output goes to a file, not a pipe: nobody reads a pipe later, and a full one would block the server.
     log = tempfile.NamedTemporaryFile(mode="w+", prefix="ward-dev-", suffix=".log", delete=False)
     process = subprocess.Popen(
-        ["node", WARD_BIN, "server", "-dev", "-dev-root-token-id=root", f"-dev-listen-address={address}", *DEV_FLAGS],
+        [WARD_BIN, "server", "-dev", "-dev-root-token-id=root", f"-dev-listen-address={address}", *DEV_FLAGS],
         stdout=log,
         stderr=subprocess.STDOUT,
     )

@@ -105,4 +105,79 @@ describe('ward as users of the established CLI type it', () => {
     assert.equal((await runWard(['-autocomplete-uninstall'], env)).code, 0);
     assert.equal(await readFile(join(home, '.bashrc'), 'utf8'), '# mine\n');
   });
+
+  it('operator key-status, rotate, members, raft list-peers and step-down answer as established', async () => {
+    assert.match(await ok(['operator', 'key-status']), /^Key Term\s+1$/m);
+    assert.match(await ok(['operator', 'rotate']), /Success! Rotated key\n\nKey Term\s+2/);
+    assert.match(await ok(['operator', 'key-status']), /^Encryption Count\s+\d+$/m);
+    assert.match(await ok(['operator', 'members']), /^Host Name\s+API Address\s+Cluster Address\s+Active Node/);
+    assert.match(
+      await ok(['operator', 'raft', 'list-peers']),
+      /^Node\s+Address\s+State\s+Voter\n.*\n.*leader\s+true$/m,
+    );
+    assert.match(await ok(['operator', 'step-down']), /Success! Stepped down/);
+  });
+
+  it('kv metadata patch changes only the settings given, and patch merges fields at any path', async () => {
+    await ok(['kv', 'put', 'secret/patched', 'a=1']);
+    await ok(['kv', 'metadata', 'put', '-max-versions=7', 'secret/patched']);
+    await ok(['kv', 'metadata', 'patch', '-custom-metadata=owner=ops', 'secret/patched']);
+    const metadata = JSON.parse(await ok(['kv', 'metadata', 'get', '-format=json', 'secret/patched'])).data;
+    assert.equal(metadata.max_versions, 7);
+    assert.deepEqual(metadata.custom_metadata, { owner: 'ops' });
+    await ok(['patch', 'secret/data/patched', '-'], '{"data":{"b":"2"}}');
+    assert.deepEqual(JSON.parse(await ok(['kv', 'get', '-format=json', 'secret/patched'])).data.data, {
+      a: '1',
+      b: '2',
+    });
+  });
+
+  it('every top-level command of the established CLI exists or says in one line why Ward has none', async () => {
+    const established = [
+      'agent',
+      'audit',
+      'auth',
+      'debug',
+      'delete',
+      'events',
+      'hcp',
+      'kv',
+      'lease',
+      'list',
+      'login',
+      'monitor',
+      'namespace',
+      'operator',
+      'patch',
+      'path-help',
+      'pki',
+      'plugin',
+      'policy',
+      'print',
+      'proxy',
+      'read',
+      'secrets',
+      'server',
+      'ssh',
+      'status',
+      'token',
+      'transform',
+      'transit',
+      'unwrap',
+      'version',
+      'version-history',
+      'write',
+    ];
+    // Not yet built (issue 35, see its closing note): they still answer "unknown command".
+    const missing = new Set(['debug', 'monitor']);
+    for (const name of established) {
+      const run = await cli.ward([name, '-help']);
+      if (missing.has(name)) continue;
+      assert.doesNotMatch(run.stderr, /unknown command/, name);
+    }
+    const plugin = await cli.ward(['plugin', 'list']);
+    assert.equal(plugin.code, 1);
+    assert.deepEqual(plugin.stderr.trimEnd().split('\n').length, 1);
+    assert.match(plugin.stderr, /^Error: "ward plugin" is not in Ward: Ward runs no external plugins/);
+  });
 });

@@ -1,5 +1,6 @@
 import { closest, distance } from 'fastest-levenshtein';
 import type { Command } from './command.js';
+import { notInWardNames } from './commands/not-in-ward.js';
 
 /**
  * Every command by name → a loader (a Map: `ward constructor` must not find Object's). Loading on demand keeps `ward status` from importing
@@ -79,6 +80,19 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['lease revoke', async () => (await import('./commands/lease-revoke.js')).leaseRevokeCommand],
   ['unwrap', async () => (await import('./commands/unwrap.js')).unwrapCommand],
   ['print token', async () => (await import('./commands/print-token.js')).printTokenCommand],
+  ['patch', async () => (await import('./commands/patch.js')).patchCommand],
+  ['kv metadata patch', async () => (await import('./commands/kv-metadata-patch.js')).kvMetadataPatchCommand],
+  ['operator step-down', async () => (await import('./commands/operator-step-down.js')).operatorStepDownCommand],
+  ['operator key-status', async () => (await import('./commands/operator-key-status.js')).operatorKeyStatusCommand],
+  ['operator rotate', async () => (await import('./commands/operator-rotate.js')).operatorRotateCommand],
+  ['operator members', async () => (await import('./commands/operator-members.js')).operatorMembersCommand],
+  [
+    'operator raft list-peers',
+    async () => (await import('./commands/operator-raft-list-peers.js')).operatorRaftListPeersCommand,
+  ],
+  ...notInWardNames().map(
+    (name) => [name, async () => (await import('./commands/not-in-ward.js')).notInWardCommand(name)] as const,
+  ),
 ]);
 
 /** Words in the longest command name (`operator raft snapshot save`). */
