@@ -1,3 +1,5 @@
+import { CodedError } from './coded-error.js';
+
 const NANOS: ReadonlyMap<string, bigint> = new Map([
   ['ns', 1n],
   ['us', 1_000n],
@@ -27,8 +29,8 @@ export const MAX_DURATION_NANOS = 2n ** 63n - 1n;
 export type DurationStyle = 'go' | 'api';
 
 /** Why `text` is not a duration; the message reads like Go's (`unknown unit "x" in duration "1x"`). */
-export class DurationError extends Error {
-  override name = 'DurationError';
+export class DurationError extends CodedError<'invalid_duration'> {
+  readonly code = 'invalid_duration';
   constructor(
     readonly text: string,
     reason: string,

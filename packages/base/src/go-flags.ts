@@ -1,3 +1,4 @@
+import { CodedError } from './coded-error.js';
 import { DurationError, type DurationStyle, parseDuration } from './duration.js';
 import { parseGoBool } from './go-bool.js';
 import { isLogFormat, LOG_FORMATS, LOG_LEVELS, type LogLevel } from './logger.js';
@@ -9,8 +10,8 @@ import { isLogFormat, LOG_FORMATS, LOG_LEVELS, type LogLevel } from './logger.js
 export const USAGE_EXIT_CODE = 2;
 
 /** A command line the program cannot accept: printed with the usage, exit `USAGE_EXIT_CODE`. */
-export class UsageError extends Error {
-  override name = 'UsageError';
+export class UsageError extends CodedError<'usage'> {
+  readonly code = 'usage';
   readonly exitCode = USAGE_EXIT_CODE;
 }
 

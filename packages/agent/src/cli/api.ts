@@ -1,3 +1,5 @@
+import { CodedError } from '@ward/base';
+
 /** Where CLI commands send their requests, from `-address`/`-token` or the environment. */
 export interface ApiTarget {
   address: string;
@@ -17,13 +19,13 @@ export function apiTarget(flags: { address?: string; token?: string }, env: Node
 }
 
 /** The agent answered with an error status, or could not be reached: the CLI exits 1. */
-export class ApiError extends Error {
+export class ApiError extends CodedError<'api_error'> {
+  readonly code = 'api_error';
   constructor(
     message: string,
     readonly status: number | undefined,
   ) {
     super(message);
-    this.name = 'ApiError';
   }
 }
 

@@ -1,8 +1,6 @@
+import { CodedError } from '@ward/base';
+
 /** A bad flag or config file; the CLI prints it and exits with status 1. */
-export class ConfigError extends Error {
+export class ConfigError extends CodedError<'config_invalid'> {
   readonly code = 'config_invalid';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
 }

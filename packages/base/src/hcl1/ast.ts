@@ -1,3 +1,5 @@
+import { CodedError } from '../coded-error.js';
+
 /** Where a token starts: 1-based line and column. */
 export interface Position {
   line: number;
@@ -38,13 +40,12 @@ export interface HclItem {
 }
 
 /** A syntax error, with where it is; the message starts `At line:column:` as the established parser's do. */
-export class HclSyntaxError extends Error {
+export class HclSyntaxError extends CodedError<'hcl_syntax'> {
   readonly code = 'hcl_syntax';
   constructor(
     readonly pos: Position,
     detail: string,
   ) {
     super(`At ${pos.line}:${pos.column}: ${detail}`);
-    this.name = 'HclSyntaxError';
   }
 }

@@ -1,3 +1,4 @@
+import { CodedError } from '@ward/base';
 import type { FetchFunction } from '@ward/secrets-client';
 
 /**
@@ -7,8 +8,8 @@ import type { FetchFunction } from '@ward/secrets-client';
  * a `CapturedRequest`, which main.ts prints. Lookups the client makes for itself first (which KV
  * version a mount is) are still sent, so `kv put` shows the request it would really make.
  */
-export class CapturedRequest extends Error {
-  override name = 'CapturedRequest';
+export class CapturedRequest extends CodedError<'request_captured'> {
+  readonly code = 'request_captured';
   constructor(readonly text: string) {
     super('request captured');
   }

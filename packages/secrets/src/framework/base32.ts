@@ -1,3 +1,5 @@
+import { CodedError } from '@ward/base';
+
 /**
  * RFC 4648 base32 (standard alphabet) with the exact error offsets of Go's
  * `encoding/base32`, because established servers show Go's text to the client:
@@ -9,10 +11,10 @@ const PAD = 0x3d; // '='
 const DECODE = new Map([...ALPHABET].map((c, i) => [c.charCodeAt(0), i]));
 
 /** Malformed base32; `offset` is the zero-based byte position Go reports. */
-export class Base32Error extends Error {
+export class Base32Error extends CodedError<'base32_syntax'> {
+  readonly code = 'base32_syntax';
   constructor(readonly offset: number) {
     super(`illegal base32 data at input byte ${offset}`);
-    this.name = 'Base32Error';
   }
 }
 

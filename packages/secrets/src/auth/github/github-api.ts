@@ -1,3 +1,4 @@
+import { CodedError } from '@ward/base';
 import { PermissionDeniedError, UpstreamError } from '../../logical/errors.js';
 import { boundedText } from '../common/bounded-body.js';
 
@@ -26,7 +27,9 @@ export interface GitHubTeam {
 }
 
 /** Thrown for GitHub's 404 (an organization that does not exist, or is not visible). */
-export class GitHubNotFound extends Error {}
+export class GitHubNotFound extends CodedError<'github_not_found'> {
+  readonly code = 'github_not_found';
+}
 
 /**
  * The four calls of GitHub's REST API (v3) the method needs, as the established method makes

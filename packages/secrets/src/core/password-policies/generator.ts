@@ -1,4 +1,5 @@
 import type { Random } from '@ward/base';
+import { CodedError } from '@ward/base';
 import type { PasswordPolicy } from './policy-text.js';
 
 /**
@@ -9,7 +10,9 @@ import type { PasswordPolicy } from './policy-text.js';
 export const MAX_ATTEMPTS = 10_000;
 
 /** Rules not met by any of `MAX_ATTEMPTS` candidates. */
-export class PolicyGenerationError extends Error {}
+export class PolicyGenerationError extends CodedError<'password_generation_failed'> {
+  readonly code = 'password_generation_failed';
+}
 
 /**
  * `n` characters drawn uniformly from `alphabet` (≤ 256 entries). A byte at or above the

@@ -1,4 +1,4 @@
-import { parseHcl } from '@ward/base';
+import { CodedError, parseHcl } from '@ward/base';
 
 /** One `rule "charset"` block: at least `minChars` characters of the password come from `charset`. */
 export interface CharsetRule {
@@ -16,7 +16,9 @@ export interface PasswordPolicy {
 }
 
 /** A policy the language refuses; the message is shown after `invalid password policy: `. */
-export class PolicyTextError extends Error {}
+export class PolicyTextError extends CodedError<'password_policy_invalid'> {
+  readonly code = 'password_policy_invalid';
+}
 
 /** The largest alphabet a policy may draw from (as established: ≤ 256 characters). */
 const MAX_ALPHABET = 256;

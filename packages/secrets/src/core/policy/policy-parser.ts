@@ -1,4 +1,4 @@
-import { HclSyntaxError, parseHcl } from '@ward/base';
+import { CodedError, HclSyntaxError, parseHcl } from '@ward/base';
 import { parseDurationSeconds } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { type Capability, isCapability } from './capabilities.js';
@@ -7,7 +7,9 @@ import type { ParameterValues, PathRule, Policy } from './policy.js';
 type Json = Record<string, unknown>;
 
 /** A policy-text problem; the store and endpoints report it as `failed to parse policy: <detail>`. */
-class PolicySyntaxError extends Error {}
+class PolicySyntaxError extends CodedError<'policy_syntax'> {
+  readonly code = 'policy_syntax';
+}
 
 /** What each legacy `policy = "…"` value stands for. */
 const LEGACY_POLICIES: ReadonlyMap<string, readonly Capability[]> = new Map<string, readonly Capability[]>([

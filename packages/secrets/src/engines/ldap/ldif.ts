@@ -1,3 +1,5 @@
+import { CodedError } from '@ward/base';
+
 /** One change an LDIF record asks for. Values are bytes: `attr:: base64` may carry any. */
 export type LdifEntry =
   | { kind: 'add'; dn: string; attributes: Map<string, Buffer[]> }
@@ -9,7 +11,9 @@ export type LdifEntry =
     };
 
 /** LDIF that does not parse; the message reads `Error in line N: …`. */
-export class LdifError extends Error {}
+export class LdifError extends CodedError<'ldif_syntax'> {
+  readonly code = 'ldif_syntax';
+}
 
 interface Line {
   number: number;

@@ -1,3 +1,5 @@
+import { CodedError } from '@ward/base';
+
 /**
  * The parts of Go's `net/url` that decide what a key URL means and how a generated one
  * is written, so imported URLs fail and succeed exactly where established servers'
@@ -5,11 +7,8 @@
  */
 
 /** A URL Go's `url.Parse` would refuse. */
-export class UrlSyntaxError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UrlSyntaxError';
-  }
+export class UrlSyntaxError extends CodedError<'url_syntax'> {
+  readonly code = 'url_syntax';
 }
 
 /** What `url.Parse` yields that a key URL uses: the decoded path and the raw query. */

@@ -1,11 +1,12 @@
+import { CodedError } from '@ward/base';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 
 /** The QR code cannot be drawn at the requested size (fewer pixels than modules). */
-export class QrTooSmallError extends Error {
+export class QrTooSmallError extends CodedError<'qr_too_small'> {
+  readonly code = 'qr_too_small';
   constructor(readonly modules: number) {
     super(`can not scale barcode to an image smaller than ${modules}x${modules}`);
-    this.name = 'QrTooSmallError';
   }
 }
 

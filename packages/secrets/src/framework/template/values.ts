@@ -1,3 +1,5 @@
+import { CodedError } from '@ward/base';
+
 /**
  * A template value. Go strings are bytes: a `Buffer` is a byte string that is not (or need not
  * be) UTF-8, such as the output of `utf16le`, and reaches `base64` or the output byte-exact.
@@ -5,7 +7,9 @@
 export type Value = string | number | boolean | null | Buffer;
 
 /** A template that does not parse or fails to render; the message names the problem. */
-export class TemplateError extends Error {}
+export class TemplateError extends CodedError<'template_failed'> {
+  readonly code = 'template_failed';
+}
 
 /** The bytes of a value as Go would hold them. */
 export function bytesOf(value: Value): Buffer {

@@ -1,10 +1,12 @@
 import type { Clock, Random } from '@ward/base';
+import { CodedError } from '@ward/base';
 import { calculateJwkThumbprint, flattenedVerify, importJWK, type JWK } from 'jose';
 import type { Storage } from '../../../logical/storage.js';
 import { type AcmeAccount, acmeStore } from './acme-store.js';
 
 /** An ACME problem (RFC 8555 6.7): its `type` URN suffix, text and HTTP status. */
-export class AcmeProblem extends Error {
+export class AcmeProblem extends CodedError<'acme_problem'> {
+  readonly code = 'acme_problem';
   constructor(
     readonly type: string,
     detail: string,
