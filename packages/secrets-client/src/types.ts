@@ -213,22 +213,22 @@ export interface TokenCreateInput {
 }
 
 /** KV version 2 version metadata (a write's answer, and `data.metadata` of a read). */
-export interface KvVersionMetadata {
+export type KvVersionMetadata = {
   created_time: string;
   custom_metadata: Record<string, string> | null;
   deletion_time: string;
   destroyed: boolean;
   version: number;
-}
+};
 
 /** `GET <mount>/data/:path` data. */
-export interface KvV2Data {
+export type KvV2Data = {
   data: Record<string, unknown> | null;
   metadata: KvVersionMetadata;
-}
+};
 
 /** `GET <mount>/metadata/:path` data. */
-export interface KvMetadata {
+export type KvMetadata = {
   cas_required: boolean;
   created_time: string;
   current_version: number;
@@ -238,7 +238,7 @@ export interface KvMetadata {
   oldest_version: number;
   updated_time: string;
   versions: Record<string, { created_time: string; deletion_time: string; destroyed: boolean }>;
-}
+};
 
 /** `?help=1` answer (raw body). */
 export interface HelpResponse {

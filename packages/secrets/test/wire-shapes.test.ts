@@ -96,6 +96,33 @@ describe('the server answers in the wire types', () => {
     assertShape(WIRE_SHAPES.mountInfo, one.body.data, 'sys/mounts/secret data');
   });
 
+  it('KV version 2 writes, reads, metadata and a deleted version', async () => {
+    const mounted = await request(t.url, 'PUT', 'sys/mounts/kv2', {
+      body: { type: 'kv', options: { version: '2' } },
+      token: root,
+    });
+    assert.equal(mounted.status, 204);
+    const write = async () => request(t.url, 'PUT', 'kv2/data/app', { body: { data: { v: '1' } }, token: root });
+    let written = await write();
+    // A new version 2 mount may still be setting up its storage.
+    for (let i = 0; i < 20 && written.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      written = await write();
+    }
+    assert.equal(written.status, 200, JSON.stringify(written.body));
+    assertShape(WIRE_SHAPES.kvVersionMetadata, written.body.data, 'kv2/data/app write');
+    const read = await call(WIRE_SHAPES.secret, 'GET', 'kv2/data/app', undefined, root);
+    assertShape(WIRE_SHAPES.kvV2Data, read.data, 'kv2/data/app read');
+    assertShape(WIRE_SHAPES.kvVersionMetadata, read.data.metadata, 'kv2/data/app read metadata');
+    const meta = await call(WIRE_SHAPES.secret, 'GET', 'kv2/metadata/app', undefined, root);
+    assertShape(WIRE_SHAPES.kvMetadata, meta.data, 'kv2/metadata/app');
+    assert.equal((await request(t.url, 'DELETE', 'kv2/data/app', { token: root })).status, 204);
+    const deleted = await request(t.url, 'GET', 'kv2/data/app', { token: root });
+    assert.equal(deleted.status, 404);
+    assertShape(WIRE_SHAPES.kvV2Data, deleted.body.data, 'kv2/data/app read after delete');
+    assertShape(WIRE_SHAPES.kvVersionMetadata, deleted.body.data.metadata, 'deleted version metadata');
+  });
+
   it('rekey with verification', async () => {
     await call(WIRE_SHAPES.rekeyStatus, 'GET', 'sys/rekey/init', undefined, root);
     const start = { secret_shares: 3, secret_threshold: 2, require_verification: true };

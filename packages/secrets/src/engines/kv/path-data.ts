@@ -1,4 +1,5 @@
 import type { Clock } from '@ward/base';
+import type { KvV2Data, KvVersionMetadata } from '@ward/secrets-client';
 import { definePath, field, type KeyedMutex } from '../../framework/index.js';
 import { serializedOnce } from '../../logical/envelope.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
@@ -108,7 +109,7 @@ async function readVersion(d: KvV2Deps, path: string, requested: number): Promis
   if (!meta || !vm) throw new NotFoundError('');
   if (vm.destroyed || isDeleted(vm, d.clock.now())) {
     // Established servers answer 404 with the whole envelope, so clients can see why.
-    return { status: 404, data: { data: null, metadata: versionView(meta, version, vm) } };
+    return { status: 404, data: { data: null, metadata: versionView(meta, version, vm) } satisfies KvV2Data };
   }
   const data = (await d.store.frozenVersionData(path, version)) ?? null;
   return { data: liveAnswer(meta, version, data) };
@@ -129,7 +130,9 @@ function liveAnswer(meta: Readonly<KeyMetadata>, version: number, data: Readonly
   if (last && last.version === version && last.data === data) return last.answer;
   const vm = meta.versions[String(version)] as Readonly<VersionMetadata>;
   // Deeply frozen: `meta`, its versions and `data` are already.
-  const answer = serializedOnce(Object.freeze({ data, metadata: Object.freeze(versionView(meta, version, vm)) }));
+  const answer = serializedOnce(
+    Object.freeze({ data, metadata: Object.freeze(versionView(meta, version, vm)) } satisfies KvV2Data),
+  );
   liveAnswers.set(meta, { version, data, answer });
   return answer;
 }
@@ -144,7 +147,7 @@ export async function findVersion(d: KvV2Deps, path: string, requested: number) 
 }
 
 /** One version as data reads and write responses show it. */
-function versionView(meta: Readonly<KeyMetadata>, version: number, vm: Readonly<VersionMetadata>) {
+function versionView(meta: Readonly<KeyMetadata>, version: number, vm: Readonly<VersionMetadata>): KvVersionMetadata {
   return { ...vm, custom_metadata: meta.custom_metadata, version };
 }
 

@@ -1,4 +1,5 @@
 import { formatDurationSeconds } from '@ward/base';
+import type { KvMetadata } from '@ward/secrets-client';
 import { definePath, field, type HandlerContext } from '../../framework/index.js';
 import { NotFoundError } from '../../logical/errors.js';
 import { setOwn } from '../../logical/own-entries.js';
@@ -34,7 +35,12 @@ export function pathMetadata(d: KvV2Deps) {
         handler: async ({ data }) => {
           const meta = await d.store.metadata(data.path);
           if (!meta) throw new NotFoundError('');
-          return { data: { ...meta, delete_version_after: formatDurationSeconds(meta.delete_version_after) } };
+          return {
+            data: {
+              ...meta,
+              delete_version_after: formatDurationSeconds(meta.delete_version_after),
+            } satisfies KvMetadata,
+          };
         },
       },
       list: {
