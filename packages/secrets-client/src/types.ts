@@ -243,8 +243,9 @@ export type KvMetadata = {
 /** `?help=1` answer (raw body). */
 export interface HelpResponse {
   help: string;
-  see_also: unknown;
-  openapi?: unknown;
+  see_also: null;
+  /** The OpenAPI document of the path and everything below it; `null` for the routes the HTTP layer answers. */
+  openapi: unknown;
 }
 
 /** `sys/rekey/init` status. */

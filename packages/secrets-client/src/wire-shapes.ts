@@ -1,6 +1,7 @@
 import type {
   GenerateRootStatus,
   HealthResponse,
+  HelpResponse,
   InitResponse,
   InitStatus,
   KvMetadata,
@@ -250,4 +251,5 @@ export const WIRE_SHAPES = {
     updated_time: R,
     versions: R,
   }),
+  help: wireShape<HelpResponse>('HelpResponse', { help: R, see_also: R, openapi: R }),
 } as const;

@@ -123,6 +123,11 @@ describe('the server answers in the wire types', () => {
     assertShape(WIRE_SHAPES.kvVersionMetadata, deleted.body.data.metadata, 'deleted version metadata');
   });
 
+  it('help of a declared path and of a route the HTTP layer answers', async () => {
+    await call(WIRE_SHAPES.help, 'GET', 'sys/policies/acl?help=1', undefined, root);
+    await call(WIRE_SHAPES.help, 'GET', 'sys/health?help=1', undefined, root);
+  });
+
   it('rekey with verification', async () => {
     await call(WIRE_SHAPES.rekeyStatus, 'GET', 'sys/rekey/init', undefined, root);
     const start = { secret_shares: 3, secret_threshold: 2, require_verification: true };

@@ -1,3 +1,4 @@
+import type { HelpResponse } from '@ward/secrets-client';
 import { helpMarkdown } from '../framework/help.js';
 import { openapiDocument, openapiForBackend } from '../framework/openapi.js';
 import { UnsupportedPathError } from '../logical/errors.js';
@@ -19,5 +20,10 @@ export function helpResponse({ route, relativePath }: RouteMatch, version: strin
     relativePrefix: relativePath,
     operationPrefix: route.entry.type,
   });
-  return { raw: { status: 200, body: { help, openapi: openapiDocument(version, part), see_also: null } } };
+  return {
+    raw: {
+      status: 200,
+      body: { help, openapi: openapiDocument(version, part), see_also: null } satisfies HelpResponse,
+    },
+  };
 }

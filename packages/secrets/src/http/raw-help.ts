@@ -1,3 +1,5 @@
+import type { HelpResponse } from '@ward/secrets-client';
+
 /**
  * Help for the routes the HTTP layer answers itself (sys-raw.ts): they have no path declaration
  * for `?help=1` to come from, yet `ward path-help sys/health` must answer as for any other path.
@@ -46,7 +48,7 @@ const RAW_HELP: ReadonlyMap<string, { synopsis: string; description: string }> =
 ]);
 
 /** The help answer for a raw route, or undefined when `path` is not one. */
-export function rawRouteHelp(path: string): { help: string; see_also: null; openapi: null } | undefined {
+export function rawRouteHelp(path: string): HelpResponse | undefined {
   const entry = RAW_HELP.get(path);
   if (!entry) return undefined;
   return {
