@@ -6,6 +6,7 @@ export { formatDuration, formatDurationMs, formatDurationSeconds } from './durat
 export { parseGoBool } from './go-bool.js';
 export * from './go-flags.js';
 export { type HclBody, type HclDocument, HclSyntaxError, parseHcl } from './hcl1/index.js';
+export { BodyAlreadyReadError, type BodyErrors, readBody, streamBody } from './http-body.js';
 export {
   createLogger,
   isLogFormat,

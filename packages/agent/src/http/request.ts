@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { parseGoBool } from '@ward/base';
+import { type BodyErrors, parseGoBool, readBody as readBodyWith } from '@ward/base';
 import { InvalidRequestError, PayloadTooLargeError } from '../errors.js';
 
 /** An HTTP request as handlers see it: parsed query, the caller's token, the body on demand. */
@@ -37,23 +37,14 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * ignores its body, such as join) refuses an oversized one with 413 rather than
  * silently discarding it.
  */
-export async function readBody(req: IncomingMessage): Promise<Buffer> {
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge(req);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw tooLarge(req);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+export function readBody(req: IncomingMessage): Promise<Buffer> {
+  return readBodyWith(req, MAX_BODY_BYTES, BODY_ERRORS);
 }
 
-function tooLarge(req: IncomingMessage): PayloadTooLargeError {
-  // Stop reading: the rest of an oversized upload is not worth receiving.
-  req.pause();
-  return new PayloadTooLargeError('Request body too large');
-}
+const BODY_ERRORS: BodyErrors = {
+  tooLarge: () => new PayloadTooLargeError('Request body too large'),
+  incomplete: (cause) => new InvalidRequestError('request body incomplete: the connection closed', { cause }),
+};
 
 /** `raw` as a JSON object, `{}` when empty; 400 when it is not one. */
 export function parseJsonBody(raw: Buffer): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { type BodyErrors, readBody as readBodyWith } from '@ward/base';
 import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../jsonapi/errors.js';
 
 /** Larger than any document this API accepts, small enough that a client cannot exhaust memory. */
@@ -6,18 +7,13 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The raw request body, refusing anything over `MAX_BODY_BYTES`. */
 export async function readBody(req: IncomingMessage): Promise<string> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES)
-    throw new PayloadTooLargeError(`request bodies are limited to ${MAX_BODY_BYTES} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new PayloadTooLargeError(`request bodies are limited to ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return (await readBodyWith(req, MAX_BODY_BYTES, BODY_ERRORS)).toString('utf8');
 }
+
+const BODY_ERRORS: BodyErrors = {
+  tooLarge: (limitBytes) => new PayloadTooLargeError(`request bodies are limited to ${limitBytes} bytes`),
+  incomplete: (cause) => new InvalidRequestError('the request body is incomplete: the connection closed', { cause }),
+};
 
 /** A JSON:API request document, or undefined when the body is empty. */
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
