@@ -310,3 +310,16 @@ export interface GenerateRootStatus {
   otp: string;
   otp_length: number;
 }
+
+/** One server of `sys/ha-status` (`data.nodes`): the active one first (`last_echo` null), then the standbys. */
+export type HaNode = {
+  hostname: string;
+  api_address: string;
+  cluster_address: string;
+  active_node: boolean;
+  /** When the standby last echoed (RFC 3339); `null` for the active server itself. */
+  last_echo: string | null;
+  version: string;
+  upgrade_version: string;
+  redundancy_zone: string;
+};

@@ -1,5 +1,6 @@
 import type {
   GenerateRootStatus,
+  HaNode,
   HealthResponse,
   HelpResponse,
   InitResponse,
@@ -252,4 +253,14 @@ export const WIRE_SHAPES = {
     versions: R,
   }),
   help: wireShape<HelpResponse>('HelpResponse', { help: R, see_also: R, openapi: R }),
+  haNode: wireShape<HaNode>('HaNode', {
+    hostname: R,
+    api_address: R,
+    cluster_address: R,
+    active_node: R,
+    last_echo: R,
+    version: R,
+    upgrade_version: R,
+    redundancy_zone: R,
+  }),
 } as const;

@@ -60,6 +60,10 @@ describe('the server answers in the wire types', () => {
     assert.ok(unsealed.cluster_id, 'the optional cluster fields are compared too once present');
     await call(WIRE_SHAPES.health, 'GET', 'sys/health');
     await call(WIRE_SHAPES.leader, 'GET', 'sys/leader');
+    const ha = await request(t.url, 'GET', 'sys/ha-status', { token: root });
+    assert.equal(ha.status, 200);
+    assert.ok(ha.body.data.nodes.length > 0);
+    for (const node of ha.body.data.nodes) assertShape(WIRE_SHAPES.haNode, node, 'sys/ha-status node');
   });
 
   it('the envelope, its auth block and its wrap info', async () => {

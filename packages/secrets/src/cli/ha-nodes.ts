@@ -1,14 +1,4 @@
-import type { Client } from '@ward/secrets-client';
-
-/** One server of `sys/ha-status`, by the established field names. */
-export interface HaNode {
-  hostname: string;
-  api_address: string;
-  cluster_address: string;
-  active_node: boolean;
-  version?: string;
-  last_echo?: string | null;
-}
+import type { Client, HaNode } from '@ward/secrets-client';
 
 /** The HA cluster's servers; `raw` is the whole answer, for `-format=json`. */
 export async function haNodes(client: Client): Promise<{ nodes: HaNode[]; raw: unknown }> {

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Clock } from '@ward/base';
+import type { HaNode } from '@ward/secrets-client';
 import { rfc3339Nano } from '../../logical/time.js';
 import type { HaOptions } from './ha-campaign.js';
 
@@ -11,18 +12,8 @@ export interface HaNodeInfo {
   version: string;
 }
 
-/** One node of `sys/ha-status`, in the established shape. */
-export interface HaNodeReport {
-  hostname: string;
-  api_address: string;
-  cluster_address: string;
-  active_node: boolean;
-  /** When the standby last echoed; `null` for the active server itself. */
-  last_echo: string | null;
-  version: string;
-  upgrade_version: string;
-  redundancy_zone: string;
-}
+/** One node of `sys/ha-status`: the wire type of `@ward/secrets-client`. */
+export type HaNodeReport = HaNode;
 
 /** A standby that has not echoed for this long has left the cluster (killed, sealed, cut off). */
 export const FORGET_AFTER_MS = 30_000;
