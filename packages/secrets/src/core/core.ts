@@ -268,6 +268,14 @@ export class Core {
     };
   }
 
+  /**
+   * Unsealed, yet not serving for a moment: an HA server changing role (stepping down, or
+   * loading to become active). Requests meet `SealedError` then; the barrier itself is open.
+   */
+  isChangingHaRole(): boolean {
+    return this.ha.isEnabled && this.isSealed() && !this.barrier.isSealed();
+  }
+
   /** Unsealed and not (yet) holding the HA lock: the active server is another one. */
   isStandby(): boolean {
     return this.ha.isStandby();

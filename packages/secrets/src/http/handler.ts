@@ -4,7 +4,12 @@ import { type Logger, type Random, uuidSource } from '@ward/base';
 import { ReadOnlyStorageError } from '../core/barrier/index.js';
 import type { Core } from '../core/core.js';
 import type { MetricsReport } from '../core/system-core.js';
-import { InvalidRequestError, RequestTooLargeError, UnsupportedOperationError } from '../logical/errors.js';
+import {
+  InvalidRequestError,
+  RequestTooLargeError,
+  SealedError,
+  UnsupportedOperationError,
+} from '../logical/errors.js';
 import type { LogicalRequest, RequestTrace, TlsConnection } from '../logical/request.js';
 import type { LogicalResponse } from '../logical/response.js';
 import type { ClusterForwarder } from './cluster-forwarder.js';
@@ -88,6 +93,8 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
       }
       // The rest of an oversized, refused or unparseable body is never read: the answer closes the connection.
       if (err instanceof RequestTooLargeError || !req.complete) closeAfterResponse(req, res);
+      // Not sealed: an HA server between roles (the lock just lost, or being taken). Transient (issue 28 point 9).
+      if (err instanceof SealedError && core.isChangingHaRole()) return sendRetryLater(res, CHANGING_ROLE);
       sendError(res, err, options.logger);
     });
   };
@@ -160,12 +167,13 @@ async function serve(
   sendLogicalResponse(res, requestId, response);
 }
 
+const LOST_LOCK = 'this server stopped being the active server while the request ran; nothing was written: retry it';
+const CHANGING_ROLE = 'this server is changing its HA role (active or standby); retry the request';
+
 /** 503 with `Retry-After: 1`: this server stopped being the active one while the request ran. */
-function sendRetryLater(res: ServerResponse): void {
+function sendRetryLater(res: ServerResponse, message = LOST_LOCK): void {
   res.setHeader('Retry-After', '1');
-  sendJson(res, 503, {
-    errors: ['this server stopped being the active server while the request ran; nothing was written: retry it'],
-  });
+  sendJson(res, 503, { errors: [message] });
 }
 
 function readData(o: ApiHandlerOptions, req: IncomingMessage) {

@@ -47,6 +47,8 @@ export async function forwardToActive(o: ForwardOptions, req: IncomingMessage, r
     res.end();
     return;
   }
+  // An election is under way (the lock just lost or released): transient, so a retry hint (issue 28 point 9).
+  res.setHeader('Retry-After', '1');
   sendJson(res, 503, { errors: ['this server is a standby and no active server is known yet'] });
 }
 
