@@ -1,12 +1,7 @@
 import { cryptoRandom, UsageError } from '@ward/base';
+import type { KeyringResponse } from '../../api-types.js';
 import { generateGossipKey } from '../../gossip/keyring.js';
 import { COMMON_FLAGS_HELP, type Command, type CommandContext, noArgs } from '../command.js';
-
-interface KeyringResponse {
-  Messages: Record<string, string>;
-  Keys: Record<string, number>;
-  NumNodes: number;
-}
 
 const SERVERS_NOTE = `  The operation runs on every live server of the region (the agent asked forwards it);
   it exits 0 when all of them did it, 1 otherwise. With ACLs on, it needs agent:write.`;

@@ -1,3 +1,4 @@
+import type { KeyringResponse } from '../../api-types.js';
 import { InternalError, NotFoundError } from '../../errors.js';
 import { livePeers, type PeersView } from '../../forward.js';
 import { KEYRING_OPS, type KeyringOp } from '../../server/gossip-keys.js';
@@ -22,12 +23,6 @@ export async function keyringChange(agent: KeyringView, req: AgentRequest): Prom
   const body = await req.body();
   const key = typeof body.Key === 'string' ? body.Key : '';
   return json(await everyServer(agent, req.token, op as KeyringOp, key));
-}
-
-interface KeyringResponse {
-  Messages: Record<string, string>;
-  Keys: Record<string, number>;
-  NumNodes: number;
 }
 
 /** Runs `op` on each live server (this one directly, the others over RPC with the caller's token). */
