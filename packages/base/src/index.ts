@@ -9,6 +9,7 @@ export { type HclBody, type HclDocument, HclSyntaxError, parseHcl } from './hcl1
 export { BodyAlreadyReadError, type BodyErrors, readBody, streamBody } from './http-body.js';
 export {
   createLogger,
+  createLogTap,
   isLogFormat,
   LOG_FORMATS,
   LOG_LEVELS,
@@ -17,7 +18,9 @@ export {
   type Logger,
   type LoggerOptions,
   type LogLevel,
+  type LogListener,
   type LogSink,
+  type LogTap,
   redact,
   silentLogger,
 } from './logger.js';

@@ -102,6 +102,11 @@ export interface SysApi {
     /** Replaces the store; `force` accepts a snapshot made under other unseal keys (the server then seals). */
     restore(snapshot: ReadableStream<Uint8Array> | Uint8Array, options?: { force?: boolean }): Promise<void>;
   };
+  /**
+   * `sys/monitor` (needs `sudo`): the server's log lines from now on, as text, until the stream is
+   * cancelled. `logLevel` (default info) may be finer than the server's own; `logFormat` standard or json.
+   */
+  monitor(options?: { logLevel?: string; logFormat?: string }): Promise<ReadableStream<Uint8Array>>;
   rekey: RekeyApi;
   generateRoot: GenerateRootApi;
   mounts: SecretsMountsApi;
@@ -128,6 +133,7 @@ export function sysApi(t: Transport): SysApi {
         await t.call('POST', `sys/storage/raft/${o.force ? 'snapshot-force' : 'snapshot'}`, { bytes: snapshot });
       },
     },
+    monitor: (o = {}) => t.download('sys/monitor', { log_level: o.logLevel, log_format: o.logFormat }),
     rekey: rekeyApi(t),
     generateRoot: generateRootApi(t),
     mounts: secretsMounts(t),

@@ -56,8 +56,8 @@ export interface Transport {
   send(method: string, path: string, options?: SendOptions): Promise<RawResponse>;
   /** As `send`, but a status ≥ 400 throws `ApiError`. */
   call(method: string, path: string, options?: SendOptions): Promise<RawResponse>;
-  /** A GET whose answer is bytes (a snapshot), handed over unread; a status ≥ 400 throws `ApiError`. */
-  download(path: string): Promise<ReadableStream<Uint8Array>>;
+  /** A GET whose answer is bytes (a snapshot, the log), handed over unread; a status ≥ 400 throws `ApiError`. */
+  download(path: string, query?: SendOptions['query']): Promise<ReadableStream<Uint8Array>>;
   /** The typed error for a failed answer to `method path`. */
   errorFor(res: RawResponse, method: string, path: string): ApiError;
   /** The same connection settings with another token. */
@@ -117,8 +117,8 @@ function transportWith(options: ClientOptions, dispatcher: Dispatcher | undefine
       if (res.status >= 400) throw apiError(res, method, `${base}/v1/${encodePath(path)}`);
       return res;
     },
-    async download(path) {
-      const res = await exchange('GET', path);
+    async download(path, query) {
+      const res = await exchange('GET', path, { query });
       if (res.status >= 400 || !res.body) {
         throw apiError(
           { status: res.status, body: parseBody(await res.text()) },

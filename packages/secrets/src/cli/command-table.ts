@@ -11,6 +11,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['proxy', async () => (await import('./commands/proxy.js')).proxyCommand],
   ['completion', async () => (await import('./commands/completion.js')).completionCommand],
   ['status', async () => (await import('./commands/status.js')).statusCommand],
+  ['monitor', async () => (await import('./commands/monitor.js')).monitorCommand],
   ['operator init', async () => (await import('./commands/operator-init.js')).operatorInitCommand],
   ['operator seal', async () => (await import('./commands/operator-seal.js')).operatorSealCommand],
   ['operator rekey', async () => (await import('./commands/operator-rekey.js')).operatorRekeyCommand],

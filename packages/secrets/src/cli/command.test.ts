@@ -32,6 +32,9 @@ async function run(argv: string[], script: (d: FetchDouble) => void, namespace?:
       readStdin: async () => '',
       readFile: async () => '',
       readSecret: async () => '',
+      writeRaw: async (chunk) => {
+        stdout += chunk.toString();
+      },
       close: async () => {},
     }),
   };

@@ -66,6 +66,8 @@ export interface CommandContext {
   /** A secret typed at the terminal without echo after `label`; one line of stdin when it is not a terminal. */
   readSecret(label: string): Promise<string>;
   readFile(path: string): Promise<string>;
+  /** Bytes to standard output as they come, undecorated (`monitor`'s log lines); resolves once written. */
+  writeRaw(chunk: Uint8Array | string): Promise<void>;
 }
 
 export interface CommandSpec<F extends Record<string, FlagSpec>> {

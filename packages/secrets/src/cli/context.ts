@@ -60,6 +60,8 @@ export function contextFactory(rt: Runtime): ContextFactory {
           throw new CliError(`cannot read ${path}: ${(err as Error).message}`, 1);
         }
       },
+      writeRaw: (chunk) =>
+        new Promise<void>((resolve, reject) => rt.stdout.write(chunk, (err) => (err ? reject(err) : resolve()))),
       close: () => client.close(),
     };
     return ctx;

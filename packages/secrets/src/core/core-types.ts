@@ -7,7 +7,7 @@ import type { ManagedKeyLookup } from './router/managed-key-access.js';
 import type { BackendCatalog, MountInput } from './router/mounts.js';
 import type { SystemTtls } from './router/system-ttls.js';
 import type { SealSetup } from './seal/index.js';
-import type { MetricsReport } from './system-core.js';
+import type { LogSource, MetricsReport } from './system-core.js';
 
 // What a Core is built from, and the shapes it reports. Kept apart from core.ts so that file holds only the lifecycle.
 
@@ -36,6 +36,8 @@ export interface CoreDeps {
   managedKeys?: ManagedKeyLookup;
   /** What `sys/metrics` reports; without it the endpoint answers that metrics are not collected. */
   metrics?: MetricsReport;
+  /** What `sys/monitor` streams: the server logger's tap. */
+  logSource?: LogSource;
   /** The configured seal (auto-unseal, migration); Shamir without it. Wrappers come from the composition root. */
   seal?: SealSetup;
   /** Several servers share the storage: an unsealed server is standby until it holds the HA lock. */

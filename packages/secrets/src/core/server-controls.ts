@@ -7,7 +7,7 @@ import type { ServerControls } from './system-core.js';
 
 /** The parts of the core that `sys/` controls (the core passes itself; this never imports it). */
 export interface ControlledCore extends PipelineCore {
-  readonly deps: Pick<CoreDeps, 'metrics'>;
+  readonly deps: Pick<CoreDeps, 'metrics' | 'logSource'>;
   readonly barrier: Pick<AesGcmBarrier, 'rotate' | 'keyStatus'>;
   readonly sealKeys: ServerControls['sealKeys'];
   readonly cors: ServerControls['cors'];
@@ -38,6 +38,7 @@ export function serverControls(core: ControlledCore): ServerControls {
     audit: core.audit,
     cors: core.cors,
     metrics: core.deps.metrics ?? NO_METRICS,
+    logSource: core.deps.logSource,
     wrapping: core.wrapping,
     snapshots: core.snapshots,
     ha: { nodes: () => core.ha.report(), stepDown: () => core.ha.stepDown() },

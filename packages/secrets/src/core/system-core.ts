@@ -1,3 +1,4 @@
+import type { LogFormat, LogLevel, LogListener } from '@ward/base';
 import type { Backend } from '../framework/index.js';
 import type { LockoutControl } from '../logical/response.js';
 import type { AuditAdmin } from './audit/index.js';
@@ -86,6 +87,11 @@ export interface MetricsReport {
   render(format: string): Promise<MetricsAnswer>;
 }
 
+/** Where `sys/monitor` subscribes to the server's log (the logger's tap, from the composition root). */
+export interface LogSource {
+  subscribe(level: LogLevel, format: LogFormat, listener: LogListener): () => void;
+}
+
 /** What `sys/` acts on for the whole server: the same object for every namespace (most of it is root-only). */
 export interface ServerControls {
   /** Version string reported in mount listings (`running_plugin_version`). */
@@ -102,6 +108,8 @@ export interface ServerControls {
   cors: CorsSettings;
   /** `sys/metrics` (root namespace only). */
   metrics: MetricsReport;
+  /** `sys/monitor` (root namespace only); without it the endpoint answers that the log is not streamed. */
+  logSource: LogSource | undefined;
   /** `sys/wrapping/lookup`, `unwrap` and `rewrap`. */
   wrapping: WrappingControl;
   /** `sys/storage/raft/snapshot*` (root namespace only). */

@@ -84,9 +84,11 @@ export function sendLogicalResponse(res: ServerResponse, requestId: string, resp
 }
 
 /** A text body under its own media type (the Prometheus exposition format). */
-/** Streams a body (a snapshot); a failure part-way cuts the connection, so the client sees it incomplete. */
+/** Streams a body (a snapshot, the log); a failure part-way cuts the connection, so the client sees it incomplete. */
 function sendStream(res: ServerResponse, status: number, contentType: string, body: AsyncIterable<Uint8Array>): void {
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Disposition': 'attachment' });
+  // At once: a client waits for the headers, and a log stream (`sys/monitor`) may not write for a while.
+  res.flushHeaders();
   pipeline(Readable.from(body), res).catch(() => res.destroy());
 }
 

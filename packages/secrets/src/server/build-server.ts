@@ -5,6 +5,7 @@ import { BUILTIN_BACKENDS, DEFAULT_MOUNTS } from '../catalog.js';
 import { Core } from '../core/core.js';
 import type { BuiltinBackends } from '../core/namespaces/builtin-mounts.js';
 import type { BackendCatalog } from '../core/router/mounts.js';
+import type { LogSource } from '../core/system-core.js';
 import type { ClusterForwarder } from '../http/cluster-forwarder.js';
 import { forwardedClient } from '../http/forwarded-for.js';
 import { createApiHandler } from '../http/handler.js';
@@ -26,6 +27,8 @@ export interface ServerDeps {
   clock: Clock;
   random: Random;
   logger: Logger;
+  /** What `sys/monitor` streams: the tap of `logger` (none: the endpoint answers 400). */
+  logSource?: LogSource;
   /** Mountable backends by type; the built-in catalog unless a test adds its own engines. */
   catalog?: BackendCatalog;
   /** Lets a test wrap the backends every namespace has (give one a periodic task, say). */
@@ -78,6 +81,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     managedKeys: (namespaceId, ref) => managedKeys.find(namespaceId, ref),
     version: VERSION,
     metrics,
+    logSource: deps.logSource,
     ha: ha?.options,
     seal,
     systemTtls: config.systemTtls,

@@ -12,6 +12,7 @@ import { LEASES_ROOT_PATHS, pathLeases } from './path-leases.js';
 import { pathLockedUsers } from './path-locked-users.js';
 import { type ManagedKeyPathDeps, pathManagedKeys } from './path-managed-keys.js';
 import { pathMetrics } from './path-metrics.js';
+import { MONITOR_ROOT_PATHS, pathMonitor } from './path-monitor.js';
 import { pathMount, pathMountList } from './path-mounts.js';
 import { pathNamespaces } from './path-namespaces.js';
 import { pathInternalSpecsOpenapi } from './path-openapi.js';
@@ -38,6 +39,7 @@ function rootOnlyPaths(sys: SystemCore) {
     ...pathAudit(sys.audit),
     pathConfigCors(sys.cors),
     pathMetrics(sys.metrics),
+    pathMonitor(sys.logSource),
     ...pathSnapshot(sys.snapshots),
   ];
 }
@@ -112,6 +114,7 @@ export function createSystemBackend(
         ...LEASES_ROOT_PATHS,
         ...AUDIT_ROOT_PATHS,
         'config/cors',
+        ...MONITOR_ROOT_PATHS,
         ...SNAPSHOT_ROOT_PATHS,
         ...SNAPSHOT_AUTO_ROOT_PATHS,
       ],

@@ -1,4 +1,4 @@
-import { createLogger, cryptoRandom, type FlagKind, type LogLevel, systemClock } from '@ward/base';
+import { createLogger, createLogTap, cryptoRandom, type FlagKind, type LogLevel, systemClock } from '@ward/base';
 import type { ListenerAddress } from '../../http/listener.js';
 import { startBanner } from '../../server/banner.js';
 import { buildServer } from '../../server/build-server.js';
@@ -65,14 +65,23 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
   const logLevel = (flagValue(args, 'log-level') ?? config.logLevel) as LogLevel;
   const logFormat = flagValue(args, 'log-format');
   const logSink = config.logFile ? openLogFile(config.logFile) : undefined;
+  // `sys/monitor` taps the log here, at any level, without changing what the server itself writes.
+  const logTap = createLogTap();
   const logger = createLogger({
+    tap: logTap,
     level: logLevel,
     json: logFormat === undefined ? config.logJson : logFormat === 'json',
     sink: logSink,
   });
   // Before anything else is logged: what the file holds that Ward ignores, key by key.
   for (const warning of config.warnings ?? []) logger.warn(warning);
-  const server = await buildServer({ config, clock: systemClock, random: cryptoRandom, logger }).catch((err) => {
+  const server = await buildServer({
+    config,
+    clock: systemClock,
+    random: cryptoRandom,
+    logger,
+    logSource: logTap,
+  }).catch((err) => {
     // A damaged store: the message names the file and the fix; a stack trace would only hide it.
     throw err instanceof StorageUnusableError ? new CliError(err.message, 1) : err;
   });

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runWard } from '../src/cli/testing.js';
+import { request } from '../src/server/testing.js';
+import { type DevWard, startDevWard, startWard } from './ward-process.js';
+
+// Issue 35: `ward monitor` streams the log of a real `ward server -dev` (GET sys/monitor).
+describe('ward monitor', () => {
+  let dev: DevWard;
+  before(async () => {
+    dev = await startDevWard('root');
+  });
+  after(async () => {
+    dev.ward.child.kill('SIGTERM');
+    await dev.ward.exited;
+  });
+
+  it('prints the log line a request causes, at the level asked, until interrupted', async () => {
+    const monitor = startWard(['monitor', '-log-level=debug'], dev.env);
+    try {
+      // The server logs at info: the request's debug line reaches only the monitor.
+      // Until the monitor has subscribed, the lines are not its: repeat the cause until one arrives.
+      const seen = monitor.waitFor(
+        /\[DEBUG\] request: component=http method=GET path=\/v1\/sys\/mounts status=403/,
+        15_000,
+      );
+      let isSeen = false;
+      seen.then(
+        () => {
+          isSeen = true;
+        },
+        () => {},
+      );
+      for (let i = 0; i < 60 && !isSeen; i++) {
+        await request(dev.url, 'GET', 'sys/mounts', { token: 'not-a-token' });
+        await sleep(250);
+      }
+      await seen;
+      assert.doesNotMatch(monitor.output(), /not-a-token/, 'the token never reaches the log');
+    } finally {
+      monitor.child.kill('SIGINT');
+      await monitor.exited;
+    }
+  });
+
+  it('refuses an unknown level and a token without sudo', async () => {
+    const level = await runWard(['monitor', '-log-level=loud'], dev.env);
+    assert.equal(level.code, 2);
+    assert.match(level.stderr, /invalid log level "loud"/);
+    const server = await request(dev.url, 'GET', 'sys/monitor?log_level=loud', { token: 'root' });
+    assert.equal(server.status, 400);
+    assert.match(JSON.stringify(server.body), /unknown log level/);
+    const created = await runWard(['token', 'create', '-policy=default', '-field=token'], dev.env);
+    const limited = await runWard(['monitor'], { ...dev.env, VAULT_TOKEN: created.stdout.trim() });
+    assert.equal(limited.code, 2);
+    assert.match(limited.stderr, /permission denied/);
+  });
+});
