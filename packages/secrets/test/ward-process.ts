@@ -113,17 +113,25 @@ export interface SqliteWard {
   databasePath: string;
 }
 
+/** Configuration text added to what `startSqliteWard` writes. */
+export interface SqliteWardExtra {
+  /** Lines at the top level of the file. */
+  topLevel?: string;
+  /** Lines inside the `listener "tcp"` block. */
+  listener?: string;
+}
+
 /**
  * Starts `ward server` on a SQLite file in `dir` (made when missing; durable writes: each acknowledged write is on
  * disk), initialises it with one key share over HTTP and unseals it.
  */
-export async function startSqliteWard(dir: string): Promise<SqliteWard> {
+export async function startSqliteWard(dir: string, extra: SqliteWardExtra = {}): Promise<SqliteWard> {
   await mkdir(dir, { recursive: true });
   const databasePath = join(dir, 'ward.db');
   const config = join(dir, 'ward.hcl');
   await writeFile(
     config,
-    `storage "sqlite" {\n  path = "${databasePath}"\n}\nlistener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\n`,
+    `storage "sqlite" {\n  path = "${databasePath}"\n}\nlistener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n${extra.listener ?? ''}\n}\n${extra.topLevel ?? ''}\n`,
   );
   const ward = startWard(['server', `-config=${config}`]);
   try {

@@ -46,6 +46,10 @@ export interface CoreDeps {
   systemTtls?: SystemTtls;
   /** `cluster_name` of the configuration: the name a newly initialised cluster takes (one is generated without). */
   clusterName?: string;
+  /** `raw_storage_endpoint = true`: `sys/raw/*` is served (sudo only); 404 without. */
+  rawStorageEndpoint?: boolean;
+  /** `introspection_endpoint = true`: `sys/internal/inspect/router/:tag` is served (sudo only); 404 without. */
+  introspectionEndpoint?: boolean;
 }
 
 export const NO_METRICS: MetricsReport = {

@@ -2,13 +2,16 @@ import type { AesGcmBarrier } from './barrier/index.js';
 import { type CoreDeps, NO_METRICS } from './core-types.js';
 import type { CoreHa } from './ha/index.js';
 import { type PipelineCore, withIdentityPolicies } from './request-handling.js';
+import type { Router } from './router/router.js';
+import { routerRecords } from './router/router-records.js';
 import type { SnapshotControls } from './snapshots.js';
 import type { ServerControls } from './system-core.js';
 
 /** The parts of the core that `sys/` controls (the core passes itself; this never imports it). */
 export interface ControlledCore extends PipelineCore {
-  readonly deps: Pick<CoreDeps, 'metrics' | 'logSource'>;
-  readonly barrier: Pick<AesGcmBarrier, 'rotate' | 'keyStatus'>;
+  readonly deps: Pick<CoreDeps, 'metrics' | 'logSource' | 'rawStorageEndpoint' | 'introspectionEndpoint'>;
+  readonly router: PipelineCore['router'] & Pick<Router, 'routes'>;
+  readonly barrier: Pick<AesGcmBarrier, 'rotate' | 'keyStatus' | 'get' | 'put' | 'delete' | 'list'>;
   readonly sealKeys: ServerControls['sealKeys'];
   readonly cors: ServerControls['cors'];
   readonly wrapping: ServerControls['wrapping'] & PipelineCore['wrapping'];
@@ -42,5 +45,8 @@ export function serverControls(core: ControlledCore): ServerControls {
     wrapping: core.wrapping,
     snapshots: core.snapshots,
     ha: { nodes: () => core.ha.report(), stepDown: () => core.ha.stepDown() },
+    raw: core.deps.rawStorageEndpoint === true ? core.barrier : undefined,
+    inspectRouter:
+      core.deps.introspectionEndpoint === true ? (tag) => routerRecords(core.router.routes(), tag) : undefined,
   };
 }

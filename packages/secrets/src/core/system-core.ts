@@ -1,6 +1,7 @@
 import type { LogFormat, LogLevel, LogListener } from '@ward/base';
 import type { Backend } from '../framework/index.js';
 import type { LockoutControl } from '../logical/response.js';
+import type { Storage } from '../logical/storage.js';
 import type { AuditAdmin } from './audit/index.js';
 import type { CorsSettings } from './cors-config.js';
 import type { ExpirationManager } from './expiration/index.js';
@@ -8,6 +9,7 @@ import type { Namespace } from './namespaces/namespace-store.js';
 import type { PasswordPolicyStore } from './password-policies/index.js';
 import type { PolicyStore } from './policy/policy-store.js';
 import type { MountEntry, MountTuning } from './router/mount-table.js';
+import type { RouterRecord, RouterTag } from './router/router-records.js';
 import type { ResponseWrapping } from './wrapping/index.js';
 
 export type { WrappingTokenRef } from './wrapping/index.js';
@@ -92,6 +94,9 @@ export interface LogSource {
   subscribe(level: LogLevel, format: LogFormat, listener: LogListener): () => void;
 }
 
+/** The storage beneath the barrier, decrypted (`sys/raw/*`). */
+export type RawStorage = Pick<Storage, 'get' | 'put' | 'delete' | 'list'>;
+
 /** What `sys/` acts on for the whole server: the same object for every namespace (most of it is root-only). */
 export interface ServerControls {
   /** Version string reported in mount listings (`running_plugin_version`). */
@@ -118,6 +123,10 @@ export interface ServerControls {
   ha: { nodes(): HaNodeReport[]; stepDown(): Promise<void> };
   /** `default_lease_ttl` and `max_lease_ttl`: what mounts that set none inherit. */
   systemTtls: SystemTtls;
+  /** `raw_storage_endpoint = true` only: the storage `sys/raw/*` reads and writes. */
+  raw: RawStorage | undefined;
+  /** `introspection_endpoint = true` only: the router's mounts by table (`sys/internal/inspect/router/:tag`). */
+  inspectRouter: ((tag: RouterTag) => RouterRecord[]) | undefined;
 }
 
 /**

@@ -86,6 +86,8 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     seal,
     systemTtls: config.systemTtls,
     clusterName: config.clusterName,
+    rawStorageEndpoint: config.rawStorageEndpoint,
+    introspectionEndpoint: config.introspectionEndpoint,
   });
   const autoUnsealer = new AutoUnsealer(core, { clock, logger: logger.child({ component: 'seal' }) });
   metrics.watchCore({ isSealed: () => core.isSealed(), leaseCount: () => core.expiration.count() });

@@ -13,8 +13,6 @@ const NO_LOG_ROTATION = 'Ward does not rotate log files (use logrotate with copy
 
 export const TOP_LEVEL_NO_EFFECT: NoEffectKeys = new Map([
   ['ui', 'Ward has no web UI yet'],
-  ['raw_storage_endpoint', 'Ward has no sys/raw endpoint (read and restore storage through snapshots)'],
-  ['introspection_endpoint', 'Ward has no sys/internal/inspect endpoints'],
   ['disable_mlock', 'Ward (Node.js) cannot lock its memory; use encrypted swap or no swap'],
   ['cache_size', NO_CACHE],
   ['disable_cache', NO_CACHE],

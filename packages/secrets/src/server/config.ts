@@ -47,6 +47,10 @@ export interface ServerConfig {
   logRequests?: boolean;
   /** `disable_performance_standby = true`: an HA standby serves nothing itself (reads are redirected too). */
   disablePerformanceStandby?: boolean;
+  /** `raw_storage_endpoint = true`: `sys/raw/*` reads and writes the decrypted storage (sudo only). */
+  rawStorageEndpoint?: boolean;
+  /** `introspection_endpoint = true`: `sys/internal/inspect/router/:tag` shows what the router holds (sudo only). */
+  introspectionEndpoint?: boolean;
   /** `default_lease_ttl` and `max_lease_ttl`; absent = the established 768h each. */
   systemTtls?: SystemTtls;
   /** `seal "<type>" { … }` stanzas (auto-unseal, seal migration); none: Shamir. */
@@ -76,6 +80,8 @@ const TOP_LEVEL_KEYS = [
   'max_lease_ttl',
   'kms_library',
   'disable_performance_standby',
+  'raw_storage_endpoint',
+  'introspection_endpoint',
 ];
 const TELEMETRY_KEYS = ['disable_hostname', 'prometheus_retention_time'];
 const LISTENER_TELEMETRY_KEYS = ['unauthenticated_metrics_access'];
@@ -117,6 +123,12 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
     logRequests: p.attempt(at('log_requests'), () => parseBool(doc.log_requests, 'log_requests')),
     disablePerformanceStandby: p.attempt(at('disable_performance_standby'), () =>
       parseBool(doc.disable_performance_standby, 'disable_performance_standby'),
+    ),
+    rawStorageEndpoint: p.attempt(at('raw_storage_endpoint'), () =>
+      parseBool(doc.raw_storage_endpoint, 'raw_storage_endpoint'),
+    ),
+    introspectionEndpoint: p.attempt(at('introspection_endpoint'), () =>
+      parseBool(doc.introspection_endpoint, 'introspection_endpoint'),
     ),
     systemTtls: p.attempt(at('default_lease_ttl') ?? at('max_lease_ttl'), () => systemTtls(doc)),
     seals: sealSection(p, doc),

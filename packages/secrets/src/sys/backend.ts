@@ -7,6 +7,7 @@ import { pathCapabilities } from './path-capabilities.js';
 import { pathConfigCors } from './path-cors.js';
 import { pathGenerateRoot } from './path-generate-root.js';
 import { pathHa } from './path-ha.js';
+import { INSPECT_ROOT_PATHS, pathInspectRouter } from './path-inspect-router.js';
 import { pathInternalUiMounts } from './path-internal-ui-mounts.js';
 import { LEASES_ROOT_PATHS, pathLeases } from './path-leases.js';
 import { pathLockedUsers } from './path-locked-users.js';
@@ -18,6 +19,7 @@ import { pathNamespaces } from './path-namespaces.js';
 import { pathInternalSpecsOpenapi } from './path-openapi.js';
 import { pathPasswordPolicies } from './path-password-policies.js';
 import { pathPolicies } from './path-policies.js';
+import { pathRaw, RAW_ROOT_PATHS } from './path-raw.js';
 import { pathRekey } from './path-rekey.js';
 import { pathRemount } from './path-remount.js';
 import { pathSealAndKeys } from './path-seal.js';
@@ -41,6 +43,8 @@ function rootOnlyPaths(sys: SystemCore) {
     pathMetrics(sys.metrics),
     pathMonitor(sys.logSource),
     ...pathSnapshot(sys.snapshots),
+    ...(sys.raw ? pathRaw(sys.raw) : []),
+    ...(sys.inspectRouter ? [pathInspectRouter(sys.inspectRouter)] : []),
   ];
 }
 
@@ -117,6 +121,8 @@ export function createSystemBackend(
         ...MONITOR_ROOT_PATHS,
         ...SNAPSHOT_ROOT_PATHS,
         ...SNAPSHOT_AUTO_ROOT_PATHS,
+        ...RAW_ROOT_PATHS,
+        ...INSPECT_ROOT_PATHS,
       ],
     },
   });

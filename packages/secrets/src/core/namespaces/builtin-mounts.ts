@@ -81,21 +81,29 @@ export function builtinRoutes(kit: NamespaceKit, deps: BuiltinRouteDeps): Route[
       mountPoint: `${ns.path}sys/`,
       entry: SYSTEM_MOUNT_ENTRY,
       backend: system(kit, context('sys/', SYSTEM_MOUNT_ENTRY)),
+      table: 'mounts',
+      storagePrefix: storagePrefix('sys/', SYSTEM_MOUNT_ENTRY),
     },
     {
       mountPoint: `${ns.path}auth/token/`,
       entry: kit.tokenMount,
       backend: token(kit, context('auth/token/', kit.tokenMount)),
+      table: 'auth',
+      storagePrefix: storagePrefix('auth/token/', kit.tokenMount),
     },
     {
       mountPoint: `${ns.path}identity/`,
       entry: IDENTITY_MOUNT_ENTRY,
       backend: identity(kit, context('identity/', IDENTITY_MOUNT_ENTRY)),
+      table: 'mounts',
+      storagePrefix: storagePrefix('identity/', IDENTITY_MOUNT_ENTRY),
     },
     {
       mountPoint: `${ns.path}cubbyhole/`,
       entry: CUBBYHOLE_MOUNT_ENTRY,
       backend: cubbyhole(kit, context('cubbyhole/', CUBBYHOLE_MOUNT_ENTRY)),
+      table: 'mounts',
+      storagePrefix: storagePrefix('cubbyhole/', CUBBYHOLE_MOUNT_ENTRY),
     },
   ];
 }

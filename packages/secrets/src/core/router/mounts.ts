@@ -287,7 +287,8 @@ export class MountManager {
   async #start(table: TableName, entry: MountEntry): Promise<void> {
     const factory = this.deps.catalog[table].get(entry.type);
     if (!factory) throw new Error(`mount ${entry.path}: unknown type ${entry.type}`);
-    const storage = createView(this.deps.barrier, `${STORAGE_PREFIX[table]}${entry.uuid}/`);
+    const storagePrefix = `${STORAGE_PREFIX[table]}${entry.uuid}/`;
+    const storage = createView(this.deps.barrier, storagePrefix);
     const passwordPolicies = new PasswordPolicyStore(
       createView(this.deps.barrier, passwordPolicyPrefix(entry.namespace_id ?? 'root')),
       this.deps.random,
@@ -306,7 +307,7 @@ export class MountManager {
       },
     });
     const point = this.#mountPoint(table, entry);
-    this.deps.router.add({ mountPoint: point, entry, backend });
+    this.deps.router.add({ mountPoint: point, entry, backend, table, storagePrefix });
     if (backend.periodic.length > 0) this.#periodic.set(entry.uuid, this.deps.scheduler.start(point, backend.periodic));
   }
 

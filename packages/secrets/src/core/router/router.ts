@@ -1,7 +1,7 @@
 /** The router: the mount tables, the longest-prefix match of a path to its mount, special paths, system TTLs. @module */
 import type { Backend } from '../../framework/index.js';
 import { NotFoundError } from '../../logical/errors.js';
-import type { MountEntry } from './mount-table.js';
+import type { MountEntry, TableName } from './mount-table.js';
 
 /** A live mount: its table entry and the backend instance serving it. */
 export interface Route {
@@ -9,6 +9,10 @@ export interface Route {
   mountPoint: string;
   entry: MountEntry;
   backend: Backend;
+  /** The table the mount is in: `auth` for auth methods (below `auth/`), `mounts` for the rest. */
+  table: TableName;
+  /** Where the mount's storage lives beneath the barrier (`logical/<uuid>/`, `auth/<uuid>/`, `sys/`). */
+  storagePrefix: string;
 }
 
 /** A request path's mount and the path below it. */
