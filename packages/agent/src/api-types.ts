@@ -9,3 +9,17 @@ export interface KeyringResponse {
   Keys: Record<string, number>;
   NumNodes: number;
 }
+
+/** `PUT /v1/agent/join`: how many addresses answered; `error` is empty once one did. */
+export interface JoinResponse {
+  num_joined: number;
+  error: string;
+}
+
+/** One entry of `GET /v1/acl/policies` (the rules are left out). */
+export interface PolicyListStub {
+  Name: string;
+  Description: string;
+  CreateIndex: number;
+  ModifyIndex: number;
+}

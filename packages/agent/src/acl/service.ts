@@ -1,3 +1,4 @@
+import type { PolicyListStub } from '../api-types.js';
 import { InternalError, InvalidRequestError, PermissionDeniedError } from '../errors.js';
 import { ACL_DISABLED, type Acl } from './acl.js';
 import type { Rules } from './policy.js';
@@ -70,9 +71,14 @@ export class AclService {
     if (!s.resolve(token).isManagement) throw new PermissionDeniedError('Permission denied');
     switch (op.op) {
       case 'policy-list':
-        return s
-          .policies()
-          .map(({ Name, Description, CreateIndex, ModifyIndex }) => ({ Name, Description, CreateIndex, ModifyIndex }));
+        return s.policies().map(
+          ({ Name, Description, CreateIndex, ModifyIndex }): PolicyListStub => ({
+            Name,
+            Description,
+            CreateIndex,
+            ModifyIndex,
+          }),
+        );
       case 'policy-read':
         return publicPolicy(s.policy(op.name));
       case 'policy-upsert':

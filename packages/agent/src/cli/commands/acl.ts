@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '@ward/base';
 import type { TokenRecord } from '../../acl/store.js';
+import type { PolicyListStub } from '../../api-types.js';
 import {
   COMMON_FLAGS_HELP,
   type Command,
@@ -165,11 +166,6 @@ ${COMMON_FLAGS_HELP}`,
   },
 };
 
-interface PolicyStub {
-  Name: string;
-  Description: string;
-}
-
 export const aclPolicyList: Command = {
   name: 'acl policy list',
   synopsis: 'List ACL policies',
@@ -186,7 +182,7 @@ ${COMMON_FLAGS_HELP}`,
   flags: new Map([['json', 'bool']]),
   async run(ctx) {
     noArgs(ctx);
-    const policies = await ctx.api.get<PolicyStub[]>('/v1/acl/policies');
+    const policies = await ctx.api.get<PolicyListStub[]>('/v1/acl/policies');
     if (flagBool(ctx, 'json')) {
       writeJson(ctx, policies);
       return 0;

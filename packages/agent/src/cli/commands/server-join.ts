@@ -1,4 +1,5 @@
 import { UsageError } from '@ward/base';
+import type { JoinResponse } from '../../api-types.js';
 import { COMMON_FLAGS_HELP, type Command, flagBool } from '../command.js';
 
 /** `ward-agent server join <addr>…`: asks the agent to join other servers' gossip pool. */
@@ -17,7 +18,7 @@ ${COMMON_FLAGS_HELP}`,
   async run(ctx) {
     if (ctx.args.length === 0) throw new UsageError('One or more server addresses required');
     const q = new URLSearchParams(ctx.args.map((a) => ['address', a]));
-    const res = await ctx.api.put<{ num_joined: number; error: string }>(`/v1/agent/join?${q}`, undefined);
+    const res = await ctx.api.put<JoinResponse>(`/v1/agent/join?${q}`, undefined);
     const joined = res?.num_joined ?? 0;
     if (joined === 0) {
       ctx.err.write(`Error joining: ${(res?.error ?? '').trim()}\n`);

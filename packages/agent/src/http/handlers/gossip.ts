@@ -1,3 +1,4 @@
+import type { JoinResponse } from '../../api-types.js';
 import { InvalidRequestError } from '../../errors.js';
 import type { AgentServices } from '../../services.js';
 import { empty, json, type Reply } from '../reply.js';
@@ -13,7 +14,7 @@ export async function join(agent: Pick<AgentServices, 'join' | 'log'>, req: Agen
     numJoined > 0
       ? ''
       : `${errors.length} error${errors.length === 1 ? '' : 's'} occurred:\n\t* ${errors.join('\n\t* ')}\n\n`;
-  return json({ num_joined: numJoined, error });
+  return json({ num_joined: numJoined, error } satisfies JoinResponse);
 }
 
 /**
