@@ -43,12 +43,14 @@ describe('HA: writes in flight while the active server loses its lock (issue 28 
     else if (!((res.status === 503 || res.status === 429) && res.headers.get('retry-after')))
       wrong.push(`${res.status} ${JSON.stringify(res.body)} via ${via.name}`);
   };
-  /** Runs WRITERS concurrent write loops against `via` until `during` resolves. */
-  const writeWhile = async (via: HaNode, label: string, during: () => Promise<void>) => {
+  /** Runs WRITERS concurrent write loops against each of `targets` until `during` resolves. */
+  const writeWhile = async (targets: HaNode[], label: string, during: () => Promise<void>) => {
     let writing = true;
-    const writers = Array.from({ length: WRITERS }, async (_, w) => {
-      for (let i = 0; writing; i++) await write(via, `${label}-${w}-${i}`, i);
-    });
+    const writers = targets.flatMap((via) =>
+      Array.from({ length: WRITERS }, async (_, w) => {
+        for (let i = 0; writing; i++) await write(via, `${label}-${via.name}-${w}-${i}`, i);
+      }),
+    );
     await sleep(300);
     try {
       await during();
@@ -98,7 +100,7 @@ describe('HA: writes in flight while the active server loses its lock (issue 28 
   it('step-down under a stream of writes: no 500, no acknowledged write lost', async (t) => {
     for (let round = 0; round < 3; round++) {
       const active = await activeOf();
-      await writeWhile(active, `step-down-${round}`, async () => {
+      await writeWhile([active], `step-down-${round}`, async () => {
         assert.equal((await request(active.url, 'PUT', 'sys/step-down', { token })).status, 204);
         await healthBecomes(active.url, 429);
       });
@@ -109,10 +111,10 @@ describe('HA: writes in flight while the active server loses its lock (issue 28 
     for (const node of nodes) await everyAcknowledgedWriteReadable(node);
   });
 
-  it('SIGSTOP of the active server beyond the lock TTL, then SIGCONT: no 500, no acknowledged write lost', async (t) => {
+  it('SIGSTOP of the active server beyond the lock TTL, then SIGCONT, writes to it and through the standby: no 500, no acknowledged write lost', async (t) => {
     const active = await activeOf();
     const other = nodes.find((n) => n !== active) as HaNode;
-    await writeWhile(active, 'sigstop', async () => {
+    await writeWhile([active, other], 'sigstop', async () => {
       active.ward.child.kill('SIGSTOP');
       await healthBecomes(other.url, 200);
       await sleep(1000);
