@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runWard } from '../src/cli/testing.js';
+import { list as listTar } from 'tar';
+import { runWard, tempHome } from '../src/cli/testing.js';
 import { request } from '../src/server/testing.js';
 import { type DevWard, startDevWard, startWard } from './ward-process.js';
 
-// Issue 35: `ward monitor` streams the log of a real `ward server -dev` (GET sys/monitor).
-describe('ward monitor', () => {
+// Issue 35: `ward monitor` streams the log of a real `ward server -dev` (GET sys/monitor);
+// `ward debug` bundles its status, metrics and log into a .tar.gz.
+describe('ward monitor and ward debug', () => {
   let dev: DevWard;
   before(async () => {
     dev = await startDevWard('root');
@@ -55,5 +58,39 @@ describe('ward monitor', () => {
     const limited = await runWard(['monitor'], { ...dev.env, VAULT_TOKEN: created.stdout.trim() });
     assert.equal(limited.code, 2);
     assert.match(limited.stderr, /permission denied/);
+  });
+
+  it('debug writes the established bundle: index, status, metrics and the log of the duration', async () => {
+    const output = join(await tempHome(), 'bundle.tar.gz');
+    const run = await runWard(
+      ['debug', '-duration=3s', '-interval=1s', '-metrics-interval=1s', `-output=${output}`],
+      dev.env,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /Success! Bundle written to: .*bundle\.tar\.gz/);
+    const entries = new Map<string, string>();
+    await listTar({
+      file: output,
+      onReadEntry: (entry) => {
+        const chunks: Buffer[] = [];
+        entry.on('data', (d: Buffer) => chunks.push(d));
+        entry.on('end', () => entries.set(entry.path, Buffer.concat(chunks).toString()));
+      },
+    });
+    const names = [...entries.keys()].sort();
+    for (const file of ['index.json', 'server_status.json', 'metrics.json', 'vault.log']) {
+      assert.ok(names.includes(`bundle/${file}`), `${file} in ${names.join(', ')}`);
+    }
+    const index = JSON.parse(entries.get('bundle/index.json') ?? '');
+    assert.equal(index.duration_seconds, 3);
+    assert.equal(index.vault_address, dev.url);
+    assert.ok(index.errors.some((e: { target: string }) => e.target === 'pprof'));
+    const status = JSON.parse(entries.get('bundle/server_status.json') ?? '');
+    assert.ok(status.length >= 3, `one status per interval: ${status.length}`);
+    assert.equal(status[0].health.initialized, true);
+    assert.equal(status[0].seal.sealed, false);
+    assert.ok(JSON.parse(entries.get('bundle/metrics.json') ?? '').length >= 3);
+    // The bundle's own polling is logged at debug while the capture runs.
+    assert.match(entries.get('bundle/vault.log') ?? '', /\[DEBUG\] request: .*path=\/v1\/sys\/health/);
   });
 });

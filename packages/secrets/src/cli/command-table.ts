@@ -12,6 +12,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['completion', async () => (await import('./commands/completion.js')).completionCommand],
   ['status', async () => (await import('./commands/status.js')).statusCommand],
   ['monitor', async () => (await import('./commands/monitor.js')).monitorCommand],
+  ['debug', async () => (await import('./commands/debug.js')).debugCommand],
   ['operator init', async () => (await import('./commands/operator-init.js')).operatorInitCommand],
   ['operator seal', async () => (await import('./commands/operator-seal.js')).operatorSealCommand],
   ['operator rekey', async () => (await import('./commands/operator-rekey.js')).operatorRekeyCommand],
