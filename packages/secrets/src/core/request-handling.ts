@@ -191,6 +191,7 @@ function backendRequest(
   if (req.rawBody) backendReq.rawBody = req.rawBody;
   if (req.wrapTtlSeconds) backendReq.wrapTtlSeconds = req.wrapTtlSeconds;
   if (req.tlsConnection) backendReq.tlsConnection = req.tlsConnection;
+  if (req.forwardedClientCertificate) backendReq.forwardedClientCertificate = req.forwardedClientCertificate;
   // Only the token store (for `*-self` on tokens without an accessor) and the system backend
   // (whose unauthenticated `internal/ui/mounts` looks at the token if one is sent) get its text.
   const type = matched?.route.entry.type;

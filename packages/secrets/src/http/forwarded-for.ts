@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { isAddressInCidrs } from '../core/tokens/index.js';
+import { type ClientCertDecoder, decodeForwardedCertificate } from './forwarded-client-cert.js';
 
 /** `x_forwarded_for_*` of a listener. */
 export interface ForwardedForPolicy {
@@ -7,10 +8,17 @@ export interface ForwardedForPolicy {
   hopSkips: number;
   rejectNotAuthorized: boolean;
   rejectNotPresent: boolean;
+  /** `x_forwarded_for_client_cert_header`: an authorized peer passes the client's certificate in it. */
+  clientCertHeader?: string;
+  /** `x_forwarded_for_client_cert_header_decoders`, in order. */
+  clientCertDecoders?: readonly ClientCertDecoder[];
 }
 
-/** The client's address as the policy reads it, or the 400 the request gets. */
-export type ForwardedClient = { address: string } | { error: string };
+/**
+ * The client's address as the policy reads it (and, from an authorized peer that sent the
+ * certificate header, the client's certificate as DER), or the 400 the request gets.
+ */
+export type ForwardedClient = { address: string; certificate?: Uint8Array } | { error: string };
 
 /**
  * The established X-Forwarded-For handling: only a peer in `authorizedCidrs` is believed; its
@@ -37,5 +45,12 @@ export function forwardedClient(req: IncomingMessage, policy: ForwardedForPolicy
       error: `malformed x-forwarded-for configuration or request, hops to skip (${policy.hopSkips}) would skip before earliest chain link (chain length ${headers.length})`,
     };
   }
-  return { address: chain[index] as string };
+  const address = chain[index] as string;
+  const header = policy.clientCertHeader && req.headers[policy.clientCertHeader.toLowerCase()];
+  if (!header) return { address };
+  const cert = decodeForwardedCertificate(
+    Array.isArray(header) ? (header[0] ?? '') : header,
+    policy.clientCertDecoders ?? [],
+  );
+  return 'error' in cert ? cert : { address, certificate: cert.der };
 }

@@ -55,6 +55,8 @@ export interface ApiHandlerOptions {
   forwarder?: ClusterForwarder;
   /** The client's address (the cluster listener takes it from the forwarding standby); default the socket's. */
   remoteAddress?: (req: IncomingMessage) => string;
+  /** The client certificate a trusted proxy passed on for this request (`x_forwarded_for_client_cert_header`). */
+  forwardedClientCertificate?: (req: IncomingMessage) => Uint8Array | undefined;
 }
 
 /** The part of the server's metrics the HTTP layer feeds and serves. */
@@ -152,6 +154,8 @@ async function serve(
   };
   // A TLS socket (or the shim over one) answers for the client's certificate.
   if ('encrypted' in req.socket && req.socket.encrypted) logical.tlsConnection = req.socket as unknown as TlsConnection;
+  const forwardedCert = o.forwardedClientCertificate?.(req);
+  if (forwardedCert) logical.forwardedClientCertificate = forwardedCert;
   if (isWrite && isByteBody(path, req)) logical.rawBody = req;
   else if (isWrite) logical.readData = () => readData(o, req);
   const response = await handleOrHandOver(o.core, logical);

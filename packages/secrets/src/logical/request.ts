@@ -39,6 +39,12 @@ export interface LogicalRequest {
    * request costs nothing for it.
    */
   tlsConnection?: TlsConnection;
+  /**
+   * The client's certificate (DER) as a trusted proxy passed it on (`x_forwarded_for_client_cert_header`,
+   * from an address in `x_forwarded_for_authorized_addrs`): the `cert` method logs in with it
+   * instead of the connection's.
+   */
+  forwardedClientCertificate?: Uint8Array;
   /** Namespace path from the header (`''` = root, else `ns1/ns2/`). */
   namespace: string;
   /** Filled in by the core for the request log: who asked and why a refusal happened (never the token). */
@@ -71,6 +77,8 @@ export interface BackendRequest {
   remoteAddress: string;
   /** The client's TLS connection (see `LogicalRequest.tlsConnection`). */
   tlsConnection?: TlsConnection;
+  /** The certificate a trusted proxy passed on (see `LogicalRequest.forwardedClientCertificate`). */
+  forwardedClientCertificate?: Uint8Array;
   /** The authenticated caller, absent on unauthenticated paths. */
   caller?: Caller;
   /** The response-wrapping TTL the client asked for, if any (`sys/wrapping/wrap` requires one). */

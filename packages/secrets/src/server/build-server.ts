@@ -141,11 +141,13 @@ async function buildListener(
       const client = forwardedClient(req, forwardedFor, listener.clientAddress(req));
       if ('error' in client) return sendJson(res, 400, { errors: [client.error] }, req);
       clientAddresses.set(req, client.address);
+      if (client.certificate) clientCertificates.set(req, client.certificate);
       handler(req, res);
     },
   });
   const { forwardedFor } = l;
   const clientAddresses = new WeakMap<IncomingMessage, string>();
+  const clientCertificates = new WeakMap<IncomingMessage, Uint8Array>();
   const handler = createApiHandler({
     core,
     info: serverInfo(deps),
@@ -159,6 +161,7 @@ async function buildListener(
     logRequests: deps.config.logRequests === true,
     forwarder,
     remoteAddress: (req) => clientAddresses.get(req) ?? listener.clientAddress(req),
+    forwardedClientCertificate: (req) => clientCertificates.get(req),
   });
   return listener;
 }

@@ -126,6 +126,4 @@ export const LISTENER_NO_EFFECT: NoEffectKeys = new Map([
   ['socket_mode', 'a key of unix listeners'],
   ['socket_user', 'a key of unix listeners'],
   ['socket_group', 'a key of unix listeners'],
-  ['x_forwarded_for_client_cert_header', 'Ward reads client certificates from the TLS connection only'],
-  ['x_forwarded_for_client_cert_header_decoders', 'Ward reads client certificates from the TLS connection only'],
 ]);

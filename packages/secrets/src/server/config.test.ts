@@ -187,6 +187,8 @@ describe('server configuration file', () => {
         '  x_forwarded_for_authorized_addrs = "10.0.0.0/8, 192.168.1.1"',
         '  x_forwarded_for_hop_skips = 1',
         '  x_forwarded_for_reject_not_present = false',
+        '  x_forwarded_for_client_cert_header = "X-Client-Cert"',
+        '  x_forwarded_for_client_cert_header_decoders = "URL, BASE64"',
         '  proxy_protocol_behavior = "allow_authorized"',
         '  proxy_protocol_authorized_addrs = ["127.0.0.1"]',
         '}',
@@ -202,7 +204,21 @@ describe('server configuration file', () => {
       hopSkips: 1,
       rejectNotAuthorized: true,
       rejectNotPresent: false,
+      clientCertHeader: 'X-Client-Cert',
+      clientCertDecoders: ['URL', 'BASE64'],
     });
+    await assert.rejects(
+      load(
+        `storage "inmem" {}\nlistener "tcp" {\n  tls_disable = true\n  x_forwarded_for_authorized_addrs = "10.0.0.0/8"\n  x_forwarded_for_client_cert_header = "X"\n  x_forwarded_for_client_cert_header_decoders = "PEM"\n}\n`,
+      ),
+      /unknown decoder "PEM"; use BASE64, DER or URL/,
+    );
+    await assert.rejects(
+      load(
+        `storage "inmem" {}\nlistener "tcp" {\n  tls_disable = true\n  x_forwarded_for_client_cert_header = "X"\n}\n`,
+      ),
+      /x_forwarded_for_client_cert_header needs x_forwarded_for_authorized_addrs/,
+    );
     assert.deepEqual(l?.proxyProtocol, { behavior: 'allow_authorized', authorizedCidrs: ['127.0.0.1/32'] });
     await assert.rejects(
       load(

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { SecureVersion } from 'node:tls';
 import { parseCidrs } from '../core/tokens/index.js';
 import { parseDurationSeconds } from '../framework/index.js';
+import { CLIENT_CERT_DECODERS, type ClientCertDecoder } from '../http/forwarded-client-cert.js';
 import { DEFAULT_JSON_LIMITS, type JsonLimits, MAX_JSON_DEPTH_SETTING } from '../http/json-body.js';
 import type { ListenerTlsOptions } from '../http/listener.js';
 import { InvalidRequestError } from '../logical/errors.js';
@@ -15,6 +16,10 @@ export interface ForwardedForConfig {
   hopSkips: number;
   rejectNotAuthorized: boolean;
   rejectNotPresent: boolean;
+  /** `x_forwarded_for_client_cert_header`: the header an authorized peer passes the client certificate in. */
+  clientCertHeader?: string;
+  /** `x_forwarded_for_client_cert_header_decoders`: `BASE64`, `DER`, `URL`, applied in order. */
+  clientCertDecoders?: ClientCertDecoder[];
 }
 
 /** `proxy_protocol_behavior` and `proxy_protocol_authorized_addrs`. */
@@ -89,6 +94,8 @@ export const SERVER_LISTENER_KEYS: readonly string[] = [
   'x_forwarded_for_hop_skips',
   'x_forwarded_for_reject_not_authorized',
   'x_forwarded_for_reject_not_present',
+  'x_forwarded_for_client_cert_header',
+  'x_forwarded_for_client_cert_header_decoders',
   'proxy_protocol_behavior',
   'proxy_protocol_authorized_addrs',
 ];
@@ -166,7 +173,7 @@ export function serverListenerConfig(body: Block, telemetry: Block[]): ListenerC
 
 function forwardedFor(body: Block): ForwardedForConfig | undefined {
   const raw = body.x_forwarded_for_authorized_addrs;
-  for (const key of ['hop_skips', 'reject_not_authorized', 'reject_not_present']) {
+  for (const key of ['hop_skips', 'reject_not_authorized', 'reject_not_present', 'client_cert_header']) {
     if (raw === undefined && body[`x_forwarded_for_${key}`] !== undefined) {
       throw new InvalidRequestError(`x_forwarded_for_${key} needs x_forwarded_for_authorized_addrs`);
     }
@@ -185,7 +192,27 @@ function forwardedFor(body: Block): ForwardedForConfig | undefined {
       rejectNotAuthorized === undefined || parseBool(rejectNotAuthorized, 'x_forwarded_for_reject_not_authorized'),
     rejectNotPresent:
       rejectNotPresent === undefined || parseBool(rejectNotPresent, 'x_forwarded_for_reject_not_present'),
+    clientCertHeader: optionalString(body.x_forwarded_for_client_cert_header, 'x_forwarded_for_client_cert_header'),
+    clientCertDecoders: clientCertDecoders(body),
   };
+}
+
+const DECODERS: ReadonlySet<string> = new Set(CLIENT_CERT_DECODERS);
+
+function clientCertDecoders(body: Block): ClientCertDecoder[] {
+  const key = 'x_forwarded_for_client_cert_header_decoders';
+  const raw = optionalString(body[key], key);
+  if (raw === undefined || raw.trim() === '') return [];
+  if (body.x_forwarded_for_client_cert_header === undefined) {
+    throw new InvalidRequestError(`${key} needs x_forwarded_for_client_cert_header`);
+  }
+  return raw.split(',').map((d) => {
+    const decoder = d.trim();
+    if (!DECODERS.has(decoder)) {
+      throw new InvalidRequestError(`${key}: unknown decoder ${JSON.stringify(decoder)}; use BASE64, DER or URL`);
+    }
+    return decoder as ClientCertDecoder;
+  });
 }
 
 function proxyProtocol(body: Block): ProxyProtocolConfig | undefined {

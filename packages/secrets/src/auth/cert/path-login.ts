@@ -11,7 +11,9 @@ import { factsOf, meetsConstraints } from './constraints.js';
 import { decimalSerial, parseCertificates } from './pem.js';
 
 /** The client's certificates from the TLS connection, its own first (the chain it sent, as DER). */
-export function presentedChain(connection: TlsConnection | undefined): X509Certificate[] {
+export function presentedChain(connection: TlsConnection | undefined, forwarded?: Uint8Array): X509Certificate[] {
+  // As established, a certificate a trusted proxy passed on stands in for the connection's.
+  if (forwarded) return [new X509Certificate(forwarded)];
   if (!connection) throw new InvalidRequestError('tls connection required');
   const chain: X509Certificate[] = [];
   let cert = connection.getPeerCertificate(true);
@@ -77,7 +79,7 @@ export function pathLogin(clock: Clock) {
       update: {
         summary: 'Log in with the TLS client certificate.',
         handler: async ({ req, storage, data }) => {
-          const chain = presentedChain(req.tlsConnection);
+          const chain = presentedChain(req.tlsConnection, req.forwardedClientCertificate);
           if (data.name && !(await certStore.cert(storage, data.name)))
             throw new InvalidRequestError(`no trusted certificate named "${data.name}"`);
           const matched = await matchEntry(storage, chain, data.name, clock.now());
