@@ -78,13 +78,26 @@ describe('ward monitor and ward debug', () => {
       },
     });
     const names = [...entries.keys()].sort();
-    for (const file of ['index.json', 'server_status.json', 'metrics.json', 'vault.log']) {
+    for (const file of [
+      'index.json',
+      'server_status.json',
+      'metrics.json',
+      'vault.log',
+      'host_info.json',
+      'config.json',
+    ]) {
       assert.ok(names.includes(`bundle/${file}`), `${file} in ${names.join(', ')}`);
     }
     const index = JSON.parse(entries.get('bundle/index.json') ?? '');
     assert.equal(index.duration_seconds, 3);
     assert.equal(index.vault_address, dev.url);
-    assert.ok(index.errors.some((e: { target: string }) => e.target === 'pprof'));
+    const failed = index.errors.map((e: { target: string }) => e.target).sort();
+    assert.deepEqual(failed, ['pprof', 'replication-status'], JSON.stringify(index.errors));
+    const host = JSON.parse(entries.get('bundle/host_info.json') ?? '');
+    assert.ok(host.data.memory.total > 0 && host.data.cpu.length > 0 && host.data.host.hostname);
+    const config = JSON.parse(entries.get('bundle/config.json') ?? '');
+    assert.equal(config.data.storage.type, 'inmem');
+    assert.equal(config.data.listeners[0].config.address, '127.0.0.1:0', 'as configured');
     const status = JSON.parse(entries.get('bundle/server_status.json') ?? '');
     assert.ok(status.length >= 3, `one status per interval: ${status.length}`);
     assert.equal(status[0].health.initialized, true);
@@ -92,5 +105,13 @@ describe('ward monitor and ward debug', () => {
     assert.ok(JSON.parse(entries.get('bundle/metrics.json') ?? '').length >= 3);
     // The bundle's own polling is logged at debug while the capture runs.
     assert.match(entries.get('bundle/vault.log') ?? '', /\[DEBUG\] request: .*path=\/v1\/sys\/health/);
+  });
+
+  it('sys/host-info and sys/config/state/sanitized need sudo', async () => {
+    const created = await runWard(['token', 'create', '-policy=default', '-field=token'], dev.env);
+    for (const path of ['sys/host-info', 'sys/config/state/sanitized']) {
+      const denied = await request(dev.url, 'GET', path, { token: created.stdout.trim() });
+      assert.equal(denied.status, 403, path);
+    }
   });
 });

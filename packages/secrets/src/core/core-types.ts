@@ -7,7 +7,7 @@ import type { ManagedKeyLookup } from './router/managed-key-access.js';
 import type { BackendCatalog, MountInput } from './router/mounts.js';
 import type { SystemTtls } from './router/system-ttls.js';
 import type { SealSetup } from './seal/index.js';
-import type { LogSource, MetricsReport } from './system-core.js';
+import type { LogSource, MetricsReport, ServerState } from './system-core.js';
 
 // What a Core is built from, and the shapes it reports. Kept apart from core.ts so that file holds only the lifecycle.
 
@@ -38,6 +38,8 @@ export interface CoreDeps {
   metrics?: MetricsReport;
   /** What `sys/monitor` streams: the server logger's tap. */
   logSource?: LogSource;
+  /** What `sys/host-info` and `sys/config/state/sanitized` report. */
+  serverState?: ServerState;
   /** The configured seal (auto-unseal, migration); Shamir without it. Wrappers come from the composition root. */
   seal?: SealSetup;
   /** Several servers share the storage: an unsealed server is standby until it holds the HA lock. */

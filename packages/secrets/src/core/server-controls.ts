@@ -9,7 +9,10 @@ import type { ServerControls } from './system-core.js';
 
 /** The parts of the core that `sys/` controls (the core passes itself; this never imports it). */
 export interface ControlledCore extends PipelineCore {
-  readonly deps: Pick<CoreDeps, 'metrics' | 'logSource' | 'rawStorageEndpoint' | 'introspectionEndpoint'>;
+  readonly deps: Pick<
+    CoreDeps,
+    'metrics' | 'logSource' | 'rawStorageEndpoint' | 'introspectionEndpoint' | 'serverState'
+  >;
   readonly router: PipelineCore['router'] & Pick<Router, 'routes'>;
   readonly barrier: Pick<AesGcmBarrier, 'rotate' | 'keyStatus' | 'get' | 'put' | 'delete' | 'list'>;
   readonly sealKeys: ServerControls['sealKeys'];
@@ -42,6 +45,7 @@ export function serverControls(core: ControlledCore): ServerControls {
     cors: core.cors,
     metrics: core.deps.metrics ?? NO_METRICS,
     logSource: core.deps.logSource,
+    serverState: core.deps.serverState,
     wrapping: core.wrapping,
     snapshots: core.snapshots,
     ha: { nodes: () => core.ha.report(), stepDown: () => core.ha.stepDown() },

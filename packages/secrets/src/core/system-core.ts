@@ -97,6 +97,12 @@ export interface LogSource {
 /** The storage beneath the barrier, decrypted (`sys/raw/*`). */
 export type RawStorage = Pick<Storage, 'get' | 'put' | 'delete' | 'list'>;
 
+/** `sys/host-info` and `sys/config/state/sanitized`, from the composition root. */
+export interface ServerState {
+  hostInfo(): Promise<{ data: Record<string, unknown>; warnings: string[] }>;
+  sanitizedConfig(): Record<string, unknown>;
+}
+
 /** What `sys/` acts on for the whole server: the same object for every namespace (most of it is root-only). */
 export interface ServerControls {
   /** Version string reported in mount listings (`running_plugin_version`). */
@@ -115,6 +121,8 @@ export interface ServerControls {
   metrics: MetricsReport;
   /** `sys/monitor` (root namespace only); without it the endpoint answers that the log is not streamed. */
   logSource: LogSource | undefined;
+  /** `sys/host-info`, `sys/config/state/sanitized` (root namespace only). */
+  serverState: ServerState | undefined;
   /** `sys/wrapping/lookup`, `unwrap` and `rewrap`. */
   wrapping: WrappingControl;
   /** `sys/storage/raft/snapshot*` (root namespace only). */

@@ -18,7 +18,9 @@ import { ManagedKeyDirectory } from '../sys/managed-keys/directory.js';
 import { AutoUnsealer } from './auto-unseal.js';
 import { type ListenerConfig, readListenerTls, type ServerConfig } from './config.js';
 import { haWiring } from './ha-wiring.js';
+import { hostInfo } from './host-info.js';
 import { createServerMetrics, type ServerMetrics } from './metrics.js';
+import { sanitizedConfig } from './sanitized-config.js';
 import { createSealSetup } from './seal-wiring.js';
 import { BUILD_DATE, VERSION } from './version.js';
 
@@ -82,6 +84,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     version: VERSION,
     metrics,
     logSource: deps.logSource,
+    serverState: { hostInfo: () => hostInfo(clock.now()), sanitizedConfig: () => sanitizedConfig(config) },
     ha: ha?.options,
     seal,
     systemTtls: config.systemTtls,

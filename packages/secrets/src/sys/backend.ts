@@ -23,6 +23,7 @@ import { pathRaw, RAW_ROOT_PATHS } from './path-raw.js';
 import { pathRekey } from './path-rekey.js';
 import { pathRemount } from './path-remount.js';
 import { pathSealAndKeys } from './path-seal.js';
+import { pathServerState, SERVER_STATE_ROOT_PATHS } from './path-server-state.js';
 import { pathSnapshot, SNAPSHOT_ROOT_PATHS } from './path-snapshot.js';
 import { pathSnapshotAuto, SNAPSHOT_AUTO_ROOT_PATHS, snapshotAutoTask } from './path-snapshot-auto.js';
 import { pathTune } from './path-tune.js';
@@ -42,6 +43,7 @@ function rootOnlyPaths(sys: SystemCore) {
     pathConfigCors(sys.cors),
     pathMetrics(sys.metrics),
     pathMonitor(sys.logSource),
+    ...pathServerState(sys.serverState),
     ...pathSnapshot(sys.snapshots),
     ...(sys.raw ? pathRaw(sys.raw) : []),
     ...(sys.inspectRouter ? [pathInspectRouter(sys.inspectRouter)] : []),
@@ -119,6 +121,7 @@ export function createSystemBackend(
         ...AUDIT_ROOT_PATHS,
         'config/cors',
         ...MONITOR_ROOT_PATHS,
+        ...SERVER_STATE_ROOT_PATHS,
         ...SNAPSHOT_ROOT_PATHS,
         ...SNAPSHOT_AUTO_ROOT_PATHS,
         ...RAW_ROOT_PATHS,
