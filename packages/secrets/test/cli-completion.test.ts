@@ -27,7 +27,7 @@ describe('ward completion bash|zsh', () => {
     assert.equal(bash.code, 0, bash.stderr);
     assert.deepEqual(await complete(bash.stdout, ['st']), ['status']);
     assert.deepEqual(await complete(bash.stdout, ['kv', 'meta']), ['metadata']);
-    assert.deepEqual(await complete(bash.stdout, ['kv', 'metadata', '']), ['delete', 'get', 'put']);
+    assert.deepEqual(await complete(bash.stdout, ['kv', 'metadata', '']), ['delete', 'get', 'patch', 'put']);
     assert.deepEqual(await complete(bash.stdout, ['kv', '-mount=secret', 'ro']), ['rollback']);
     assert.deepEqual(await complete(bash.stdout, ['lease', '']), ['lookup', 'renew', 'revoke']);
   });
@@ -36,7 +36,7 @@ describe('ward completion bash|zsh', () => {
     const zsh = await runWard(['completion', 'zsh'], { HOME: await tempHome() });
     assert.equal(zsh.code, 0, zsh.stderr);
     assert.match(zsh.stdout, /^#compdef ward/);
-    assert.match(zsh.stdout, /"kv metadata"\) candidates=\(delete get put\) ;;/);
+    assert.match(zsh.stdout, /"kv metadata"\) candidates=\(delete get patch put\) ;;/);
     const fish = await runWard(['completion', 'fish'], { HOME: await tempHome() });
     assert.equal(fish.code, 2);
   });
