@@ -1,1 +1,2 @@
+export { type ImportGraph, importCycles, importGraph } from './import-graph.js';
 export { createDatabase, PostgresServer } from './postgres-server.js';
