@@ -262,4 +262,46 @@ describe('billing page in a browser', () => {
       }
     });
   }
+  // Issue 35, billing page row: an organization is created from the UI, here on a phone.
+  it('at 390 px: creates an organization with the form, errors in place, then it is listed and its billing page opens', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${p.baseUrl}/app`);
+      await page.getByLabel('API token').fill(owner.token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Your organizations' }).waitFor();
+      await page.getByRole('link', { name: 'New organization' }).click();
+      await page.getByRole('heading', { name: 'New organization' }).waitFor();
+      assert.deepEqual(await seriousViolations(page), [], 'new-organization page');
+
+      // A taken name (acme, case aside): the API's text under the field, the email kept.
+      await page.getByLabel('Organization name').fill('ACME');
+      await page.getByLabel('Email').fill('billing@phone.example');
+      await page.getByRole('button', { name: 'Create organization' }).click();
+      await page.getByRole('alert').waitFor();
+      const name = page.getByLabel('Organization name');
+      assert.equal(await name.getAttribute('aria-invalid'), 'true');
+      assert.equal(await page.locator('#name-error').textContent(), 'name has already been taken');
+      assert.equal(await page.getByLabel('Email').inputValue(), 'billing@phone.example');
+      assert.equal(await horizontalOverflow(page), 0, 'form with errors scrolls sideways');
+      assert.deepEqual(await seriousViolations(page), [], 'new-organization page with errors');
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: `${SCREENSHOTS}platform-new-organization-error-phone.png`, fullPage: true });
+
+      await name.fill('phone-made');
+      await page.getByRole('button', { name: 'Create organization' }).click();
+      const status = page.getByRole('status');
+      await status.waitFor();
+      assert.equal((await status.textContent())?.trim(), 'Organization phone-made created; you are its owner.');
+      await page.getByRole('link', { name: 'phone-made: billing settings' }).click();
+      await page.getByRole('heading', { name: 'Billing settings for phone-made' }).waitFor();
+      assert.equal(await page.getByRole('heading', { name: 'Current plan: Free' }).count(), 1);
+      const api = await p.api('GET', '/organizations/phone-made', { token: owner.token });
+      assert.equal(api.status, 200);
+      assert.equal(api.body.data.attributes.email, 'billing@phone.example');
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -1,11 +1,10 @@
 import { ownedOrganization, requireUser, visibleOrganization } from '../auth/principal.js';
 import { UnprocessableError } from '../jsonapi/errors.js';
 import { paginationMembers, parsePage, slicePage } from '../jsonapi/pagination.js';
-import { isUniqueViolation } from '../store/index.js';
-import { startOnFreePlan } from '../subscriptions/plans.js';
+import { createOrganization, readNewOrganization } from '../organizations/create-organization.js';
 import { entitlementSetResource } from '../subscriptions/resources.js';
 import type { ApiRoute } from './api-route.js';
-import { attributesOf, EMAIL_PATTERN, NAME_PATTERN, requiredString } from './input.js';
+import { attributesOf, EMAIL_PATTERN, requiredString } from './input.js';
 import { membershipResource, organizationResource } from './resources.js';
 
 export const organizationRoutes: ApiRoute[] = [
@@ -33,30 +32,7 @@ export const organizationRoutes: ApiRoute[] = [
     pattern: '/organizations',
     handler: async (ctx, req) => {
       const user = requireUser(req.principal);
-      const attributes = attributesOf(req.body, 'organizations');
-      const name = requiredString(attributes, 'name', {
-        pattern: NAME_PATTERN,
-        hint: 'may hold only letters, digits, "-" and "_" (at most 40)',
-      });
-      const email = requiredString(attributes, 'email', {
-        pattern: EMAIL_PATTERN,
-      });
-      // The organization, its owner and its free subscription appear together or not at all.
-      const taken = () =>
-        new UnprocessableError('name has already been taken', { source: { pointer: '/data/attributes/name' } });
-      const org = await ctx.store
-        .transaction(async (tx) => {
-          if (await tx.organizations.byName(name)) throw taken();
-          const created = await tx.organizations.create({ name, email, nowMs: ctx.clock.now() });
-          await tx.organizations.addMember(created.id, user.id, 'owner', ctx.clock.now());
-          await startOnFreePlan({ ...ctx, store: tx }, created.id);
-          return created;
-        })
-        .catch((err) => {
-          // Another process took the name between the check and the insert.
-          throw isUniqueViolation(err) ? taken() : err;
-        });
-      ctx.logger.info('organization created', { organization: org.name, user: user.username });
+      const org = await createOrganization(ctx, user, readNewOrganization(attributesOf(req.body, 'organizations')));
       return { status: 201, document: { data: organizationResource(org, ctx.edition) } };
     },
   },

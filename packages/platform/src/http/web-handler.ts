@@ -11,6 +11,7 @@ import { APP_CSS } from '../web/app-css.js';
 import { billingRoutes } from '../web/billing-routes.js';
 import { parseCookies } from '../web/cookies.js';
 import type { Chrome } from '../web/html.js';
+import { organizationRoutes } from '../web/organization-routes.js';
 import { currentSession } from '../web/session.js';
 import { errorPage } from '../web/session-view.js';
 import { signInRoutes } from '../web/sign-in-routes.js';
@@ -33,7 +34,11 @@ const SECURITY_HEADERS = {
 
 /** Serves the web pages under `/app`. */
 export function createWebHandler(ctx: PlatformContext) {
-  const router = new Router<WebHandler>([...signInRoutes, ...(ctx.edition === 'hosted' ? billingRoutes : [])]);
+  const router = new Router<WebHandler>([
+    ...signInRoutes,
+    ...organizationRoutes,
+    ...(ctx.edition === 'hosted' ? billingRoutes : []),
+  ]);
   return async (req: IncomingMessage, res: ServerResponse, url: URL, secure: boolean): Promise<void> => {
     if (url.pathname === '/app/assets/app.css' && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'max-age=300' }).end(APP_CSS);

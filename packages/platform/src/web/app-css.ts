@@ -48,7 +48,12 @@ button { font: inherit; padding: .4rem .9rem; border-radius: 6px; border: 1px so
 button:focus-visible, a:focus-visible, input:focus-visible, .table-scroll:focus-visible { outline: 3px solid #0969da; outline-offset: 2px; }
 button.secondary { background: #f6f8fa; color: #1b1f23; border-color: #d0d7de; }
 label { display: block; font-weight: 600; margin-bottom: .25rem; }
-input[type=password] { font: inherit; padding: .4rem; width: 100%; max-width: 32rem; }
+input[type=password], input[type=text], input[type=email] { font: inherit; padding: .4rem; width: 100%; max-width: 32rem; border: 1px solid #57606a; border-radius: 4px; }
+input[aria-invalid=true] { border: 2px solid #cf222e; }
+.field { margin: 1rem 0; }
+.hint { font-size: .9rem; color: #57606a; margin: 0 0 .25rem; }
+.field-error { color: #a40e26; font-weight: 600; margin: 0 0 .25rem; }
+a.button { display: inline-block; padding: .4rem .9rem; border-radius: 6px; border: 1px solid #1a7f37; background: #1a7f37; color: #fff; text-decoration: none; }
 .actions { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; margin-top: 1rem; }
 @media (min-width: 48rem) {
   .scroll-hint { display: none; }

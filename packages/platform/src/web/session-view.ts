@@ -1,6 +1,7 @@
 import type { OrganizationRow } from '../store/index.js';
 import { billingPath } from './billing-view.js';
 import { type Chrome, html, page } from './html.js';
+import { NEW_ORGANIZATION_PATH } from './organization-view.js';
 
 export function signInPage(csrfToken: string, returnTo: string, error: string | null): string {
   return page(
@@ -17,12 +18,16 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
   );
 }
 
-export function organizationsPage(orgs: OrganizationRow[], chrome: Chrome): string {
+/** The signed-in user's organizations; `created` names one just made with the form, to confirm it. */
+export function organizationsPage(orgs: OrganizationRow[], created: string | null, chrome: Chrome): string {
+  const made = created ? orgs.find((o) => o.name === created) : undefined;
   return page(
     'Organizations',
     html`<h1>Your organizations</h1>
+${made ? html`<p class="notice" role="status">Organization ${made.name} created; you are its owner.</p>` : ''}
 ${orgs.length === 0 ? html`<p>You are not a member of any organization.</p>` : ''}
-<ul>${orgs.map((o) => html`<li><a href="${billingPath(o)}">${o.name}: billing settings</a></li>`)}</ul>`,
+<ul>${orgs.map((o) => html`<li><a href="${billingPath(o)}">${o.name}: billing settings</a></li>`)}</ul>
+<p><a class="button" href="${NEW_ORGANIZATION_PATH}">New organization</a></p>`,
     chrome,
   );
 }

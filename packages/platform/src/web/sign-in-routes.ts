@@ -32,7 +32,7 @@ export const signInRoutes: WebRoute[] = [
       if (!signedIn) return { kind: 'redirect', location: '/app/session/new' };
       return {
         kind: 'page',
-        html: organizationsPage(await ctx.store.organizations.forUser(signedIn.user.id), {
+        html: organizationsPage(await ctx.store.organizations.forUser(signedIn.user.id), req.query.get('created'), {
           username: signedIn.user.username,
           csrfToken: signedIn.csrfToken,
           current: 'organizations',

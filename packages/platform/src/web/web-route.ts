@@ -1,4 +1,4 @@
-/** The web pages under `/app`: sign-in and the billing page, server-rendered HTML. @module */
+/** The web pages under `/app`: sign-in, the organizations list and form, and the billing page, server-rendered HTML. @module */
 import type { PlatformContext } from '../context.js';
 import type { RouteSpec } from '../http/router.js';
 
