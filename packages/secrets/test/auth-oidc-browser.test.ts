@@ -84,7 +84,7 @@ describe('oidc login in a browser (Chromium)', () => {
       await page.close();
     }
     assert.equal(await exited, 0, stderr);
-    const token = (await readFile(join(home, '.ward-token'), 'utf8')).trim();
+    const token = (await readFile(join(home, '.vault-token'), 'utf8')).trim();
     const self = await t.request('GET', 'auth/token/lookup-self', { token });
     assert.deepEqual(self.body.data.policies, ['default', 'people']);
     assert.equal(self.body.data.meta.role, 'people');
