@@ -2,9 +2,10 @@
 // Prints the map of the tree that CONTRIBUTING.md shows: every package and its source folders, each with a
 // one-line purpose read from the code, so the map is regenerated from the tree instead of written by hand.
 // A package's purpose is its package.json "description". A folder's is the comment at the top of one of its files
-// that carries TypeDoc's `@module` tag (`/** What this folder is for. @module */`, index.ts first), else the first
-// sentence of the first doc comment of its index.ts, of the file named like the folder, of backend.ts, main.ts,
-// server.ts, routes.ts or config.ts, or of its first source file (tests excluded).
+// that carries TypeDoc's `@module` tag (`/** What this folder is for. @module */`) in its entry file (index.ts, the
+// file named like the folder, backend.ts, main.ts, server.ts, routes.ts, config.ts, handler.ts or core.ts, in that
+// order), else in any of its files, else the first sentence of the first doc comment of those files in the same
+// order (tests excluded).
 // Usage: node scripts/tree-map.mjs   (from anywhere in the checkout)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +20,8 @@ const TOP_LEVEL = new Map([
   ['scripts/', 'test-all.sh (the CI entry), run-tests.mjs, hvac-suite.sh, tree-map.mjs (this map)'],
 ]);
 /** Files that usually hold a folder's main part, tried after index.ts and the file named like the folder. */
-const ENTRY_FILES = ['main.ts', 'server.ts', 'routes.ts', 'config.ts'];
+const ENTRY_FILES = ['main.ts', 'server.ts', 'routes.ts', 'config.ts', 'handler.ts', 'core.ts'];
+const ENTRY_SET = new Set(['index.ts', 'backend.ts', ...ENTRY_FILES]);
 const PAD = 34;
 
 const isDir = (path) => existsSync(path) && statSync(path).isDirectory();
@@ -64,7 +66,13 @@ function purpose(dir, name) {
     files.includes(file),
   );
   const sources = ordered.map((file) => readFileSync(join(dir, file), 'utf8'));
-  const tagged = sources.map(moduleComment).find((text) => text);
+  // An entry file's `@module` comment first: other files may carry one about themselves.
+  const entries = ordered.filter((file) => ENTRY_SET.has(file) || file === `${name}.ts`).length;
+  const tagged =
+    sources
+      .slice(0, entries)
+      .map(moduleComment)
+      .find((text) => text) ?? sources.map(moduleComment).find((t) => t);
   if (tagged) return tagged.replace(/\.$/, '');
   const first = sources.map(firstDocComment).find((text) => text);
   if (first) return firstSentence(first);
