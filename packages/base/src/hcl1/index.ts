@@ -1,5 +1,5 @@
 /**
- * HCL1, as the established servers read their configuration and policies. Written here because
+ * HCL1, as HashiCorp Vault, OpenBao and Nomad read their configuration and policies. Written here because
  * npm has no maintained HCL1 parser that fits: @cdktf/hcl2json reads HCL2, which refuses HCL1
  * forms (a block's brace on the next line, JSON flattening); js-hcl-parser and gopher-hcl are
  * GopherJS builds of hashicorp/hcl v1, unmaintained for years, ~300 KB of generated code, without
