@@ -39,8 +39,8 @@ async function peakRssDuring(pid: number, work: () => Promise<void>): Promise<nu
 
 // Issue 17: a snapshot of a store holding 100k secrets is taken and restored by the real server
 // (SQLite storage) with its RSS staying within 100 MB of its idle size. Minutes of work (loading
-// 100k secrets, then four snapshot passes over ~110 MB), hence a `.slow.test` file, which the runner starts
-// first (scripts/run-tests.mjs); its test has its own limit above the run's 3-minute default.
+// 100k secrets, then four snapshot passes over ~110 MB), hence a `.slow.test` file, which the runner runs
+// alone after the others (scripts/run-tests.mjs); its test has its own limit above the run's 3-minute default.
 describe('snapshot memory bound: 100k secrets through bin/ward on SQLite', () => {
   let dir: string;
   const running: WardProcess[] = [];
