@@ -204,6 +204,67 @@ describe('billing settings page', () => {
   });
 });
 
+describe('a trial', () => {
+  const TRIAL_BILLING = '/app/trialco/settings/billing';
+  const DAY = 24 * 60 * 60 * 1000;
+
+  it('lasts 30 days, shows its end on the billing page, then the organization is on the free plan', async () => {
+    const p = await TestPlatform.start();
+    try {
+      const owner = await p.createUser('owner');
+      await p.createOrganization(owner.token, 'trialco');
+      const web = new WebClient(p.baseUrl);
+      await web.signIn(owner.token);
+      const confirm = await web.get(`${TRIAL_BILLING}/confirm?feature_set=${TRIAL}`);
+      assert.match(confirm.html, /The trial lasts 30 days; then the organization is on the Free plan\./);
+      const csrf = WebClient.csrfToken(confirm.html);
+      assert.equal((await web.post(TRIAL_BILLING, { authenticity_token: csrf, feature_set: TRIAL })).status, 303);
+
+      const trial = (await p.api('GET', '/organizations/trialco/subscription', { token: owner.token })).body.data;
+      assert.equal(trial.attributes['is-self-serve-trial'], true);
+      assert.equal(trial.attributes['start-at'], '2024-03-01T12:00:00.123Z');
+      assert.equal(trial.attributes['end-at'], '2024-03-31T12:00:00.123Z');
+      assert.match(
+        (await web.get(TRIAL_BILLING)).html,
+        /<dt>Ends<\/dt><dd><time datetime="2024-03-31T12:00:00.123Z">[^<]+<\/time> \(30 days left\); then the Free plan/,
+      );
+
+      p.clock.advance(29 * DAY + 1);
+      await web.signIn(owner.token);
+      assert.match((await web.get(TRIAL_BILLING)).html, /\(1 day left\)/);
+      const still = (await p.api('GET', '/organizations/trialco/subscription', { token: owner.token })).body.data;
+      assert.equal(still.id, trial.id, 'a trial with time left is still in force');
+
+      p.clock.advance(DAY);
+      const after = (await p.api('GET', '/organizations/trialco/subscription', { token: owner.token })).body;
+      assert.notEqual(after.data.id, trial.id);
+      assert.equal(after.data.attributes['is-public-free-tier'], true);
+      assert.equal(after.data.attributes['is-self-serve-trial'], false);
+      assert.equal(
+        after.data.attributes['start-at'],
+        '2024-03-31T12:00:00.123Z',
+        'free from the moment the trial ended',
+      );
+      assert.equal(after.data.attributes['end-at'], null);
+      const ended = (await p.api('GET', `/subscriptions/${trial.id}`, { token: owner.token })).body.data;
+      assert.equal(ended.attributes['is-active'], false);
+      assert.equal(ended.attributes['end-at'], '2024-03-31T12:00:00.123Z');
+      const entitlements = (await p.api('GET', '/organizations/trialco/entitlement-set', { token: owner.token })).body;
+      assert.equal(entitlements.data.attributes['policy-enforcement'], false, 'the trial features are gone');
+
+      // Used once, the trial is not offered again; the page shows the free plan without an end.
+      await web.signIn(owner.token);
+      const page = (await web.get(TRIAL_BILLING)).html;
+      assert.match(page, /Current plan: Free/);
+      assert.doesNotMatch(page, /<dt>Ends<\/dt>/);
+      const offered = (await p.api('GET', '/organizations/trialco/feature-sets', { token: owner.token })).body.data;
+      assert.ok(!offered.some((fs: { id: string }) => fs.id === TRIAL));
+    } finally {
+      await p.stop();
+    }
+  });
+});
+
 describe('billing settings page (self-hosted)', () => {
   it('does not exist', async () => {
     const p = await TestPlatform.start('self-hosted');

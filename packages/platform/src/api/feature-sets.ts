@@ -1,6 +1,6 @@
 import { visibleOrganization } from '../auth/principal.js';
 import { paginationMembers, parsePage, slicePage } from '../jsonapi/pagination.js';
-import { availablePlans } from '../subscriptions/plans.js';
+import { availablePlans, currentSubscription } from '../subscriptions/plans.js';
 import { entitlementSetResource, featureSetResource } from '../subscriptions/resources.js';
 import type { ApiRoute } from './api-route.js';
 
@@ -28,7 +28,7 @@ export const featureSetRoutes: ApiRoute[] = [
     handler: async (ctx, req) => {
       const page = parsePage(req.query);
       const { org } = await visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
-      const current = (await ctx.store.subscriptions.active(org.id))?.feature_set_id;
+      const current = (await currentSubscription(ctx, org.id))?.feature_set_id;
       const all = await availablePlans(ctx, org.id);
       return {
         document: {
@@ -47,7 +47,7 @@ export const entitlementSetRoutes: ApiRoute[] = [
     pattern: '/organizations/:organization_name/entitlement-set',
     handler: async (ctx, req) => {
       const { org } = await visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
-      const sub = await ctx.store.subscriptions.active(org.id);
+      const sub = await currentSubscription(ctx, org.id);
       const fs = sub && ctx.store.featureSets.get(sub.feature_set_id);
       return { document: { data: entitlementSetResource(ctx.edition, org, sub, fs) } };
     },

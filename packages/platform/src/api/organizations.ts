@@ -2,6 +2,7 @@ import { ownedOrganization, requireUser, visibleOrganization } from '../auth/pri
 import { UnprocessableError } from '../jsonapi/errors.js';
 import { paginationMembers, parsePage, slicePage } from '../jsonapi/pagination.js';
 import { createOrganization, readNewOrganization } from '../organizations/create-organization.js';
+import { currentSubscription } from '../subscriptions/plans.js';
 import { entitlementSetResource } from '../subscriptions/resources.js';
 import type { ApiRoute } from './api-route.js';
 import { attributesOf, EMAIL_PATTERN, requiredString } from './input.js';
@@ -45,7 +46,7 @@ export const organizationRoutes: ApiRoute[] = [
       const { org } = await visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
       const data = organizationResource(org, ctx.edition);
       if (!req.include.has('entitlement_set')) return { document: { data } };
-      const sub = await ctx.store.subscriptions.active(org.id);
+      const sub = await currentSubscription(ctx, org.id);
       const fs = sub && ctx.store.featureSets.get(sub.feature_set_id);
       return { document: { data, included: [entitlementSetResource(ctx.edition, org, sub, fs)] } };
     },

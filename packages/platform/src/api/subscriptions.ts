@@ -2,6 +2,7 @@ import { visibleOrganization } from '../auth/principal.js';
 import type { PlatformContext } from '../context.js';
 import { NotFoundError } from '../jsonapi/errors.js';
 import type { OrganizationRow, SubscriptionRow } from '../store/index.js';
+import { currentSubscription } from '../subscriptions/plans.js';
 import { subscriptionDocument } from '../subscriptions/resources.js';
 import type { ApiReply, ApiRoute } from './api-route.js';
 
@@ -14,7 +15,7 @@ export const subscriptionRoutes: ApiRoute[] = [
     includes: ['feature_set'],
     handler: async (ctx, req) => {
       const { org } = await visibleOrganization(ctx, req.principal, req.params.organization_name ?? '');
-      const sub = await ctx.store.subscriptions.active(org.id);
+      const sub = await currentSubscription(ctx, org.id);
       if (!sub) throw new NotFoundError();
       return reply(ctx, sub, org);
     },
@@ -37,6 +38,6 @@ export const subscriptionRoutes: ApiRoute[] = [
 async function reply(ctx: PlatformContext, sub: SubscriptionRow, org: OrganizationRow): Promise<ApiReply> {
   const fs = ctx.store.featureSets.get(sub.feature_set_id);
   if (!fs) throw new Error(`subscription ${sub.id} names missing feature set ${sub.feature_set_id}`);
-  const current = sub.is_active === 1 ? sub : await ctx.store.subscriptions.active(org.id);
+  const current = sub.is_active === 1 ? sub : await currentSubscription(ctx, org.id);
   return { document: subscriptionDocument(sub, org, fs, current?.feature_set_id) };
 }

@@ -150,6 +150,12 @@ export const CATALOGUE: readonly FeatureSetRow[] = [
 export const FREE_IDENTIFIER = 'free';
 /** The self-service trial plan, offered to an organization only until it has used it. */
 export const TRIAL_IDENTIFIER = 'trial';
+/**
+ * How long a trial lasts: its subscription's `end-at` is this long after its `start-at`, and
+ * at that moment the organization is back on the free plan. Neither the spec nor the
+ * established API states a length; 30 days is the usual term of a self-service trial.
+ */
+export const TRIAL_LENGTH_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * Inserts the catalogue's feature sets that are missing (existing rows are left as they are),

@@ -10,7 +10,7 @@ import { SubscriptionStore } from './subscriptions.js';
 import { TokenStore } from './tokens.js';
 import { UserStore } from './users.js';
 
-export { CATALOGUE, FREE_IDENTIFIER, seedCatalogue, TRIAL_IDENTIFIER } from './catalogue.js';
+export { CATALOGUE, FREE_IDENTIFIER, seedCatalogue, TRIAL_IDENTIFIER, TRIAL_LENGTH_MS } from './catalogue.js';
 export type { MembershipRow } from './organizations.js';
 export { createDatabaseRateLimiter } from './rate-limits.js';
 export * from './records.js';

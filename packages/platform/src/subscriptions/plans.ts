@@ -8,22 +8,27 @@ import {
   type SubscriptionRow,
   type Tables,
   TRIAL_IDENTIFIER,
+  TRIAL_LENGTH_MS,
 } from '../store/index.js';
 
 type Deps = Pick<PlatformContext, 'clock' | 'random'> & { store: Tables };
 
-/** A new, open-ended subscription of the organization to `featureSet`, taking the plan's ceilings. */
+/**
+ * A new subscription of the organization to `featureSet` from `startAt`, taking the plan's
+ * ceilings: open-ended, except a trial, which ends `TRIAL_LENGTH_MS` later.
+ */
 async function startSubscription(
   deps: Deps,
   organizationId: string,
   featureSet: FeatureSetRow,
+  startAt = deps.clock.now(),
 ): Promise<SubscriptionRow> {
   const row: SubscriptionRow = {
     id: newId(deps.random, 'sub'),
     organization_id: organizationId,
     feature_set_id: featureSet.id,
-    start_at: deps.clock.now(),
-    end_at: null,
+    start_at: startAt,
+    end_at: featureSet.identifier === TRIAL_IDENTIFIER ? startAt + TRIAL_LENGTH_MS : null,
     is_active: 1,
     runs_ceiling: featureSet.default_runs_ceiling,
     agents_ceiling: featureSet.default_agents_ceiling,
@@ -43,11 +48,41 @@ async function startSubscription(
 }
 
 /** Subscribes a new organization to the free plan. Call inside the transaction that creates it. */
-export function startOnFreePlan(deps: Deps, organizationId: string): Promise<SubscriptionRow> {
+export function startOnFreePlan(deps: Deps, organizationId: string, startAt?: number): Promise<SubscriptionRow> {
   const free = deps.store.featureSets.byIdentifier(FREE_IDENTIFIER);
   // The catalogue is seeded when the database opens, so this is a broken database, not a user error.
   if (!free) throw new Error('the feature-set catalogue has no free plan');
-  return startSubscription(deps, organizationId, free);
+  return startSubscription(deps, organizationId, free, startAt);
+}
+
+const hasRunOut = (sub: SubscriptionRow | undefined, nowMs: number): sub is SubscriptionRow =>
+  sub?.end_at != null && sub.end_at <= nowMs;
+
+/**
+ * The organization's subscription in force now. A subscription whose term has run out (a
+ * trial past its `end-at`) is ended at that moment and the organization is on the free plan
+ * from then on: done when it is next looked at, in one transaction, so every reader (API,
+ * billing page, entitlements) sees the same plan and no background job is needed.
+ */
+export async function currentSubscription(
+  deps: Pick<PlatformContext, 'clock' | 'random'> & { store: Pick<Store, 'transaction' | 'subscriptions'> },
+  organizationId: string,
+): Promise<SubscriptionRow | undefined> {
+  const active = await deps.store.subscriptions.active(organizationId);
+  if (!hasRunOut(active, deps.clock.now())) return active;
+  return deps.store.transaction(async (tx) => {
+    await tx.organizations.lock(organizationId);
+    return endRunOutTerm({ clock: deps.clock, random: deps.random, store: tx }, organizationId);
+  });
+}
+
+/** Inside a transaction holding the organization's lock: `currentSubscription`'s rule. */
+async function endRunOutTerm(deps: Deps, organizationId: string): Promise<SubscriptionRow | undefined> {
+  const active = await deps.store.subscriptions.active(organizationId);
+  if (!hasRunOut(active, deps.clock.now())) return active;
+  const endedAt = active.end_at as number;
+  await deps.store.subscriptions.end(active.id, endedAt);
+  return startOnFreePlan(deps, organizationId, endedAt);
 }
 
 /**
@@ -82,6 +117,7 @@ export function changePlan(
   return deps.store.transaction(async (tx) => {
     const inTx: Deps = { clock: deps.clock, random: deps.random, store: tx };
     if (!(await tx.organizations.lock(organizationId))) throw new UnprocessableError('the organization is gone');
+    await endRunOutTerm(inTx, organizationId);
     const plan = (await availablePlans(inTx, organizationId)).find((fs) => fs.id === featureSetId);
     if (!plan) throw new UnprocessableError('that plan is not available to this organization');
     if (!plan.self_serve_billing) throw new UnprocessableError(`the ${plan.name} plan is arranged with sales`);

@@ -1,7 +1,7 @@
 import type { PlatformContext } from '../context.js';
 import { ForbiddenError, NotFoundError, UnprocessableError } from '../jsonapi/errors.js';
 import type { OrganizationRow } from '../store/index.js';
-import { availablePlans, changePlan } from '../subscriptions/plans.js';
+import { availablePlans, changePlan, currentSubscription } from '../subscriptions/plans.js';
 import { billingPage } from './billing-view.js';
 import { confirmPage } from './confirm-view.js';
 import type { Chrome } from './html.js';
@@ -17,7 +17,7 @@ export const billingRoutes: WebRoute[] = [
     pattern: BILLING,
     handler: async (ctx, req) =>
       asOwner(ctx, req, async (org, signedIn) => {
-        const subscription = await ctx.store.subscriptions.active(org.id);
+        const subscription = await currentSubscription(ctx, org.id);
         const current = subscription && ctx.store.featureSets.get(subscription.feature_set_id);
         if (!subscription || !current) throw new NotFoundError('this organization has no subscription');
         const plans = await availablePlans(ctx, org.id);
@@ -29,6 +29,7 @@ export const billingRoutes: WebRoute[] = [
             current,
             plans,
             changedTo: req.query.get('changed'),
+            now: ctx.clock.now(),
             chrome: chrome(org, signedIn, 'billing'),
           }),
         };
@@ -39,7 +40,7 @@ export const billingRoutes: WebRoute[] = [
     pattern: `${BILLING}/confirm`,
     handler: async (ctx, req) =>
       asOwner(ctx, req, async (org, signedIn) => {
-        const subscription = await ctx.store.subscriptions.active(org.id);
+        const subscription = await currentSubscription(ctx, org.id);
         const from = subscription && ctx.store.featureSets.get(subscription.feature_set_id);
         const to = (await availablePlans(ctx, org.id)).find((fs) => fs.id === req.query.get('feature_set'));
         if (!subscription || !from || !to) {

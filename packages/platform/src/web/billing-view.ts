@@ -19,6 +19,8 @@ export interface BillingView {
   plans: FeatureSetRow[];
   /** The identifier of a plan just chosen, to confirm the change to the user. */
   changedTo: string | null;
+  /** The clock's time, for the days left of a trial. */
+  now: number;
   chrome: Chrome;
 }
 
@@ -38,6 +40,7 @@ ${notice}
 <dl class="facts">
 <div><dt>Price</dt><dd>${price(v.current)}</dd></div>
 <div><dt>Subscribed since</dt><dd><time datetime="${timestamp(since)}">${readableDate(since)}</time></dd></div>
+${termEnd(v.subscription, v.now)}
 <div><dt>Users</dt><dd>${limitText(v.subscription.contract_user_limit ?? v.current.user_limit)}</dd></div>
 <div><dt>Concurrent runs</dt><dd>${v.subscription.runs_ceiling}</dd></div>
 <div><dt>Self-hosted agents</dt><dd>${v.subscription.agents_ceiling}</dd></div>
@@ -57,6 +60,16 @@ ${comparisonTable(v)}
 </section>`,
     v.chrome,
   );
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** When a subscription with a term (a trial) ends, how many days are left, and what comes after. */
+function termEnd(sub: SubscriptionRow, nowMs: number): SafeHtml | string {
+  if (sub.end_at === null) return '';
+  const days = Math.max(0, Math.ceil((sub.end_at - nowMs) / DAY_MS));
+  const left = days === 1 ? '1 day left' : `${days} days left`;
+  return html`<div><dt>Ends</dt><dd><time datetime="${timestamp(sub.end_at)}">${readableDate(sub.end_at)}</time> (${left}); then the Free plan</dd></div>`;
 }
 
 /**

@@ -1,4 +1,10 @@
-import type { FeatureSetRow, OrganizationRow, SubscriptionRow } from '../store/index.js';
+import {
+  type FeatureSetRow,
+  type OrganizationRow,
+  type SubscriptionRow,
+  TRIAL_IDENTIFIER,
+  TRIAL_LENGTH_MS,
+} from '../store/index.js';
 import { billingPath } from './billing-view.js';
 import { type Chrome, html, page, type SafeHtml } from './html.js';
 import { featureTerms, numericTerms, price } from './plan-text.js';
@@ -21,11 +27,18 @@ export function confirmPage(v: ConfirmView): string {
     `Change plan · ${org.name}`,
     html`<h1>Change plan for ${org.name}</h1>
 <p>You are about to move <strong>${org.name}</strong> from <strong>${from.name}</strong> (${price(from)})
-to <strong>${to.name}</strong> (${price(to)}). The current subscription ends now and the new one starts at once.</p>
+to <strong>${to.name}</strong> (${price(to)}). The current subscription ends now and the new one starts at once.${trialTerm(to)}</p>
 ${changesTable(v)}
 ${confirmForm(v)}`,
     v.chrome,
   );
+}
+
+/** A trial is for a while: say how long before it is chosen. */
+function trialTerm(to: FeatureSetRow): string {
+  return to.identifier === TRIAL_IDENTIFIER
+    ? ` The trial lasts ${TRIAL_LENGTH_MS / (24 * 60 * 60 * 1000)} days; then the organization is on the Free plan.`
+    : '';
 }
 
 function changesTable(v: ConfirmView): SafeHtml {
