@@ -23,6 +23,7 @@ export function pathLogin(clock: Clock) {
           if (!data.jwt) throw new InvalidRequestError('jwt is required');
           const role = await gcpStore.role(storage, data.role);
           if (!role) throw new InvalidRequestError(`invalid role name "${data.role}"`);
+          if (role.type !== 'iam') throw new InvalidRequestError('gce login is not built yet');
           const claims = await verifyServiceAccountJwt(data.jwt, {
             role: data.role,
             nowSeconds: Math.floor(clock.now() / 1000),

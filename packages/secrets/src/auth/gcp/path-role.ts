@@ -1,12 +1,11 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
-import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
-import { applyTokenFields, EMPTY_TOKEN_PARAMS, tokenFields, tokenReadData } from '../common/index.js';
-import { type GcpRole, gcpStore } from './gcp-store.js';
+import { NotFoundError } from '../../logical/errors.js';
+import { tokenFields, tokenReadData } from '../common/index.js';
+import { gcpStore } from './gcp-store.js';
+import { pathRoleEdits } from './path-role-edit.js';
+import { roleFromInput, roleReadData } from './role-rules.js';
 
-/** The established default of `max_jwt_exp`: a login JWT may expire at most 15 minutes ahead. */
-const DEFAULT_MAX_JWT_EXP = 900;
-
-/** `role/:name` and LIST `role`/`roles`: `iam` roles binding service accounts (and projects). */
+/** `role/:name` and LIST `role`/`roles`: `iam` and `gce` roles, and their edit paths. */
 export function pathRoles(): PathDefinition[] {
   const list = (pattern: string) =>
     definePath({
@@ -27,12 +26,30 @@ export function pathRoles(): PathDefinition[] {
       pattern: 'role/:name',
       fields: {
         name: field.path({ description: 'Role name.' }),
-        type: field.string({ description: '`iam` (the only type here; `gce` is refused).' }),
-        bound_service_accounts: field.commaStrings({
-          description: 'Service account emails that may log in (`*`: any).',
+        type: field.string({
+          description: "`iam` (service accounts' signed JWTs) or `gce` (instance identity tokens).",
         }),
-        bound_projects: field.commaStrings({ description: 'Projects the service account must belong to.' }),
-        max_jwt_exp: field.durationSeconds({ description: 'Furthest `exp` of a login JWT (default 15m).' }),
+        bound_service_accounts: field.commaStrings({
+          description: 'Service account emails or ids that may log in (`*`: any; required for iam).',
+        }),
+        bound_projects: field.commaStrings({ description: 'Projects the account or instance must belong to.' }),
+        project_id: field.string({ description: 'Deprecated: one project, as `bound_projects`.' }),
+        add_group_aliases: field.bool({
+          description: 'Logins get group aliases `project-<id>`, `folder-<id>`, `organization-<id>` (ancestry).',
+        }),
+        max_jwt_exp: field.durationSeconds({
+          description: 'iam: furthest `exp` of a login JWT (default 15m, at most 1h).',
+        }),
+        allow_gce_inference: field.bool({
+          description: "iam: an instance identity token logs in as the instance's service account (default true).",
+        }),
+        bound_zones: field.commaStrings({ description: 'gce: zones the instance must be in.' }),
+        bound_zone: field.string({ description: 'Deprecated: one zone.' }),
+        bound_regions: field.commaStrings({ description: 'gce: regions (ignored when bound_zones is set).' }),
+        bound_region: field.string({ description: 'Deprecated: one region.' }),
+        bound_instance_groups: field.commaStrings({ description: 'gce: instance groups the instance must be in.' }),
+        bound_instance_group: field.string({ description: 'Deprecated: one instance group.' }),
+        bound_labels: field.commaStrings({ description: 'gce: `key:value` labels the instance must have.' }),
         ...tokenFields,
       },
       operations: {
@@ -40,21 +57,7 @@ export function pathRoles(): PathDefinition[] {
           summary: 'Create or update the role.',
           handler: async ({ storage, data, supplied }) => {
             const current = await gcpStore.role(storage, data.name);
-            const type = data.type ?? current?.type;
-            if (!type) throw new InvalidRequestError('role type must be provided');
-            if (type !== 'iam')
-              throw new InvalidRequestError(`role type "${type}" is not supported here: only iam (service accounts)`);
-            const role: GcpRole = {
-              type,
-              bound_service_accounts: data.bound_service_accounts ?? current?.bound_service_accounts ?? [],
-              bound_projects: data.bound_projects ?? current?.bound_projects ?? [],
-              max_jwt_exp: data.max_jwt_exp ?? current?.max_jwt_exp ?? DEFAULT_MAX_JWT_EXP,
-              token: applyTokenFields(current?.token ?? EMPTY_TOKEN_PARAMS, data, supplied),
-            };
-            if (role.bound_service_accounts.length === 0)
-              throw new InvalidRequestError('IAM role type must have at least one service account');
-            if (role.max_jwt_exp <= 0) throw new InvalidRequestError('max_jwt_exp must be positive');
-            await gcpStore.putRole(storage, data.name, role);
+            await gcpStore.putRole(storage, data.name, roleFromInput(current, data, data, supplied));
             return undefined;
           },
         },
@@ -63,8 +66,7 @@ export function pathRoles(): PathDefinition[] {
           handler: async ({ storage, data }) => {
             const role = await gcpStore.role(storage, data.name);
             if (!role) throw new NotFoundError('');
-            const { token, ...rest } = role;
-            return { data: { ...rest, ...tokenReadData(token) } };
+            return { data: { ...roleReadData(role), ...tokenReadData(role.token) } };
           },
         },
         delete: {
@@ -76,10 +78,12 @@ export function pathRoles(): PathDefinition[] {
         },
       },
       help: {
-        synopsis: 'Manage an iam role.',
+        synopsis: 'Manage an iam or gce role.',
         description:
-          'A service account in bound_service_accounts (and, if set, in one of bound_projects) logs in with a JWT it signed.',
+          'iam: a service account in bound_service_accounts (and, if set, in one of bound_projects) logs in with a ' +
+          'JWT it signed. gce: a Compute Engine instance logs in with its identity token and must match every bound_*.',
       },
     }),
+    ...pathRoleEdits(),
   ];
 }
