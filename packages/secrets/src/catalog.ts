@@ -1,4 +1,5 @@
 import { createAppRoleBackend } from './auth/approle/index.js';
+import { createAwsAuthBackend } from './auth/aws/index.js';
 import { createCertBackend } from './auth/cert/index.js';
 import { createGcpBackend } from './auth/gcp/index.js';
 import { createGitHubBackend } from './auth/github/index.js';
@@ -34,6 +35,7 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
   ]),
   auth: new Map<string, BackendFactory>([
     ['approle', createAppRoleBackend],
+    ['aws', createAwsAuthBackend],
     ['cert', createCertBackend],
     ['gcp', createGcpBackend],
     ['github', createGitHubBackend],

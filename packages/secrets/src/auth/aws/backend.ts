@@ -1,0 +1,42 @@
+import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
+import type { LoginRenewer } from '../../logical/response.js';
+import { renewalUnder } from '../common/index.js';
+import { awsAuthStore } from './aws-auth-store.js';
+import { pathCertificates } from './path-certificate.js';
+import { pathConfigs } from './path-config.js';
+import { pathLogin } from './path-login.js';
+import { pathRoles } from './path-role.js';
+import { pathRoleTag } from './path-role-tag.js';
+
+const HELP =
+  'The AWS auth method logs AWS principals in: iam roles with a signed sts:GetCallerIdentity request ' +
+  '(forwarded to STS, which names the signer), ec2 roles with the instance identity document AWS signed. ' +
+  '`login` needs no token.';
+
+export type AwsAuthBackend = Backend & LoginRenewer;
+
+/** Factory of the `aws` auth method. */
+export function createAwsAuthBackend(ctx: BackendContext): AwsAuthBackend {
+  const backend = createBackend({
+    type: 'aws',
+    storage: ctx.storage,
+    help: HELP,
+    paths: [
+      ...pathConfigs(),
+      ...pathCertificates(),
+      ...pathRoles(ctx.random),
+      pathRoleTag(ctx.random),
+      pathLogin({ clock: ctx.clock, random: ctx.random, maxTtlSeconds: () => ctx.system.maxLeaseTtlSeconds() }),
+    ],
+    specialPaths: { unauthenticated: ['login'] },
+  });
+  return {
+    ...backend,
+    // Renewal re-reads the role: current TTLs apply, a deleted role or changed policies stop renewal.
+    async renewLogin({ metadata, policies }) {
+      const role = metadata.role ? await awsAuthStore.role(ctx.storage, metadata.role) : undefined;
+      if (!role || role.role_id !== metadata.role_id) return null;
+      return renewalUnder(role.token, policies);
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { type AwsAuthBackend, createAwsAuthBackend } from './backend.js';
