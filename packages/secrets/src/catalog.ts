@@ -6,6 +6,7 @@ import { createGitHubBackend } from './auth/github/index.js';
 import { createJwtBackend } from './auth/jwt/index.js';
 import { createKubernetesBackend } from './auth/kubernetes/index.js';
 import { createLdapAuthBackend } from './auth/ldap/index.js';
+import { createOktaBackend } from './auth/okta/index.js';
 import { createUserpassBackend } from './auth/userpass/index.js';
 import type { DefaultMount } from './core/core-types.js';
 import type { BackendCatalog, BackendFactory } from './core/router/mounts.js';
@@ -44,6 +45,7 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
     ['ldap', createLdapAuthBackend],
     // One backend under both established names: `oidc` mounts are used for the browser flow.
     ['oidc', createJwtBackend],
+    ['okta', createOktaBackend],
     ['userpass', createUserpassBackend],
   ]),
 };

@@ -1,0 +1,1 @@
+export { createOktaBackend, type OktaBackend, oktaBackendFactory } from './backend.js';

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { systemClock } from '@ward/base';
+import type { Agent } from 'undici';
+import { oktaBackendFactory } from '../src/auth/okta/index.js';
+import { BUILTIN_BACKENDS } from '../src/catalog.js';
+import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { FAKE_OKTA_API_TOKEN, type FakeOkta, startFakeOkta } from './fakes/okta.js';
+import { makeTlsIdentity } from './fakes/tls-identity.js';
+
+// Issue 37: the Okta auth method against a fake Okta organization over real TLS (authn API,
+// factor verification and push polling, the users API's groups).
+
+describe('Okta auth method', () => {
+  let t: TestServer;
+  let okta: FakeOkta;
+  let agent: Agent;
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await t.request(method, path, { body });
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res;
+  };
+  const login = (username: string, body: Record<string, unknown>) =>
+    t.request('POST', `auth/okta/login/${username}`, { token: null, body });
+
+  before(async () => {
+    const tls = await makeTlsIdentity(['*.okta.test']);
+    agent = tls.agent();
+    okta = await startFakeOkta(tls);
+    okta.addUser('alice@example.com', { password: 'pw-alice', groups: ['Engineering', 'everyone', 'unmapped'] });
+    okta.addUser('bob@example.com', { password: 'pw-bob', totp: { provider: 'GOOGLE', passCode: '123456' } });
+    okta.addUser('carol@example.com', {
+      password: 'pw-carol',
+      push: { result: 'SUCCESS', waits: 2, correctAnswer: 37 },
+    });
+    okta.addUser('dave@example.com', { password: 'pw-dave', push: { result: 'REJECTED', waits: 1 } });
+    okta.addUser('erin@example.com', { password: 'pw-erin' });
+    okta.addUser('frank@example.com', { password: 'pw-frank', status: 'LOCKED_OUT' });
+    const catalog = {
+      mounts: BUILTIN_BACKENDS.mounts,
+      auth: new Map([...BUILTIN_BACKENDS.auth, ['okta', oktaBackendFactory(agent)]]),
+    };
+    t = await startTestServer({ catalog, clock: systemClock });
+    await ok('POST', 'sys/auth/okta', { type: 'okta' });
+  });
+  after(async () => {
+    await t?.stop();
+    await okta?.close();
+    await agent?.close();
+  });
+
+  it('config: 404 before it is written, org_name required, the API token never shown', async () => {
+    assert.equal((await t.request('GET', 'auth/okta/config')).status, 404);
+    const missing = await t.request('POST', 'auth/okta/config', { body: { base_url: okta.baseUrl } });
+    assert.deepEqual([missing.status, missing.body.errors], [400, ['org_name is missing']]);
+    const bad = await t.request('POST', 'auth/okta/config', { body: { org_name: 'a/b' } });
+    assert.equal(bad.status, 400);
+    await ok('POST', 'auth/okta/config', { org_name: 'acme', base_url: okta.baseUrl, api_token: FAKE_OKTA_API_TOKEN });
+    const read = await ok('GET', 'auth/okta/config');
+    assert.equal(read.body.data.org_name, 'acme');
+    assert.equal(read.body.data.base_url, okta.baseUrl);
+    assert.equal(read.body.data.bypass_okta_mfa, false);
+    assert.ok(!('api_token' in read.body.data));
+    assert.deepEqual(read.body.data.token_policies, []);
+  });
+
+  it('users/ and groups/: 404 listings when empty, policies and local groups read back', async () => {
+    assert.equal((await t.request('LIST', 'auth/okta/groups')).status, 404);
+    await ok('POST', 'auth/okta/groups/engineering', { policies: 'eng,Shared' });
+    await ok('POST', 'auth/okta/groups/local-ops', { policies: ['ops'] });
+    await ok('POST', 'auth/okta/users/alice@example.com', { policies: 'alice', groups: 'local-ops' });
+    assert.deepEqual((await ok('LIST', 'auth/okta/groups')).body.data.keys, ['engineering', 'local-ops']);
+    assert.deepEqual((await ok('GET', 'auth/okta/users/alice@example.com')).body.data, {
+      policies: ['alice'],
+      groups: ['local-ops'],
+    });
+    assert.deepEqual((await ok('GET', 'auth/okta/groups/engineering')).body.data, { policies: ['eng', 'shared'] });
+    assert.equal((await t.request('GET', 'auth/okta/groups/none')).status, 404);
+  });
+
+  it('a password login: policies from the user, its Okta groups (every page, case-insensitive) and local groups', async () => {
+    const res = await login('alice@example.com', { password: 'pw-alice' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.policies, ['alice', 'default', 'eng', 'ops', 'shared']);
+    assert.equal(res.body.auth.metadata.username, 'alice@example.com');
+    assert.ok(okta.requests.filter((r) => r.endsWith('/groups')).length >= 3, 'groups listed page by page');
+    const token = await t.request('GET', 'auth/token/lookup-self', { token: res.body.auth.client_token });
+    assert.equal(token.body.data.display_name, 'okta-alice@example.com');
+  });
+
+  it('refusals: a wrong password and a locked-out user are 400, a user with no policy is 400, Okta failing is 502', async () => {
+    const wrong = await login('alice@example.com', { password: 'nope' });
+    assert.equal(wrong.status, 400);
+    assert.match(wrong.body.errors[0], /Okta auth failed.*E0000004/);
+    assert.equal((await login('frank@example.com', { password: 'pw-frank' })).status, 400);
+    const none = await login('erin@example.com', { password: 'pw-erin' });
+    assert.deepEqual([none.status, none.body.errors], [400, ['user is not a member of any authorized policy']]);
+    okta.failNext(1);
+    assert.equal((await login('alice@example.com', { password: 'pw-alice' })).status, 502);
+  });
+
+  it('MFA by TOTP: the provider chooses the factor, a wrong passcode is refused', async () => {
+    await ok('POST', 'auth/okta/users/bob@example.com', { policies: 'bob' });
+    const good = await login('bob@example.com', { password: 'pw-bob', totp: '123456', provider: 'GOOGLE' });
+    assert.equal(good.status, 200, JSON.stringify(good.body));
+    assert.deepEqual(good.body.auth.policies, ['bob', 'default']);
+    const wrong = await login('bob@example.com', { password: 'pw-bob', totp: '000000', provider: 'GOOGLE' });
+    assert.equal(wrong.status, 400);
+    const otherProvider = await login('bob@example.com', { password: 'pw-bob', totp: '123456' });
+    assert.equal(otherProvider.status, 400);
+    const noFactor = await login('bob@example.com', { password: 'pw-bob' });
+    assert.match(noFactor.body.errors[0], /Push or a TOTP factor is required/);
+  });
+
+  it('MFA by push: the login waits for the answer, its number is at verify/:nonce meanwhile; a rejection is refused', async () => {
+    await ok('POST', 'auth/okta/users/carol@example.com', { policies: 'carol' });
+    await ok('POST', 'auth/okta/users/dave@example.com', { policies: 'dave' });
+    assert.equal((await t.request('GET', 'auth/okta/verify/n-1', { token: null })).status, 404);
+    const pending = login('carol@example.com', { password: 'pw-carol', nonce: 'n-1' });
+    let answer: number | undefined;
+    for (let i = 0; i < 40 && answer === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const v = await t.request('GET', 'auth/okta/verify/n-1', { token: null });
+      if (v.status === 200) answer = v.body.data.correct_answer;
+    }
+    assert.equal(answer, 37);
+    const done = await pending;
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.deepEqual(done.body.auth.policies, ['carol', 'default']);
+    const rejected = await login('dave@example.com', { password: 'pw-dave' });
+    assert.deepEqual(
+      [rejected.status, rejected.body.errors],
+      [400, ['okta authentication failed: push verification explicitly rejected']],
+    );
+  });
+
+  it('bypass_okta_mfa logs a user with factors in on the password alone', async () => {
+    await ok('POST', 'auth/okta/config', { bypass_okta_mfa: true });
+    const res = await login('dave@example.com', { password: 'pw-dave' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    await ok('POST', 'auth/okta/config', { bypass_okta_mfa: false });
+  });
+});
