@@ -10,6 +10,7 @@ import { createOktaBackend } from './auth/okta/index.js';
 import { createUserpassBackend } from './auth/userpass/index.js';
 import type { DefaultMount } from './core/core-types.js';
 import type { BackendCatalog, BackendFactory } from './core/router/mounts.js';
+import { createAwsBackend } from './engines/aws/index.js';
 import { createDatabaseBackend } from './engines/database/backend.js';
 import { createKvBackend } from './engines/kv/backend.js';
 import { createLdapBackend } from './engines/ldap/index.js';
@@ -24,6 +25,7 @@ import { createTransitBackend } from './engines/transit/backend.js';
  */
 export const BUILTIN_BACKENDS: BackendCatalog = {
   mounts: new Map([
+    ['aws', createAwsBackend],
     ['database', createDatabaseBackend],
     ['kv', createKvBackend],
     ['ldap', createLdapBackend],

@@ -1,0 +1,21 @@
+import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
+import { pathConfigs } from './path-config.js';
+import { accessKeysSecret, type CredsDeps, pathCreds } from './path-creds.js';
+import { pathRoles } from './path-roles.js';
+import { UsernameRenderer } from './usernames.js';
+
+const HELP =
+  'The AWS secrets engine issues AWS credentials: IAM users with an access key under a lease (deleted when ' +
+  'it ends), or temporary STS credentials (AssumeRole, GetFederationToken, GetSessionToken).';
+
+/** Factory of the `aws` secrets engine. */
+export function createAwsBackend(ctx: BackendContext): Backend {
+  const deps: CredsDeps = { clock: ctx.clock, names: new UsernameRenderer({ clock: ctx.clock, random: ctx.random }) };
+  return createBackend({
+    type: 'aws',
+    storage: ctx.storage,
+    help: HELP,
+    paths: [...pathConfigs(), ...pathRoles(), ...pathCreds(deps)],
+    secrets: [accessKeysSecret(deps)],
+  });
+}

@@ -1,0 +1,1 @@
+export { createAwsBackend } from './backend.js';
