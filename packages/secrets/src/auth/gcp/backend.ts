@@ -1,4 +1,5 @@
 import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
+import { GoogleClientCache } from '../../google/client-cache.js';
 import type { LoginRenewer } from '../../logical/response.js';
 import { renewalUnder } from '../common/index.js';
 import { gcpStore } from './gcp-store.js';
@@ -7,9 +8,10 @@ import { pathLogin } from './path-login.js';
 import { pathRoles } from './path-role.js';
 
 const HELP =
-  'The GCP auth method (iam roles) logs Google Cloud service accounts in with a JWT the account ' +
-  'signed (IAM signJwt, or its key), checked against the public keys Google publishes for it. ' +
-  '`login` needs no token.';
+  'The GCP auth method logs Google Cloud service accounts in with a JWT the account signed (iam roles: ' +
+  'IAM signJwt, or its key, checked against the public keys Google publishes for it) and Compute Engine ' +
+  'instances with their identity token (gce roles: signed by Google, the instance looked up and matched ' +
+  'against zones, regions, instance groups, labels). `login` needs no token.';
 
 export type GcpBackend = Backend & LoginRenewer;
 
@@ -19,7 +21,7 @@ export function createGcpBackend(ctx: BackendContext): GcpBackend {
     type: 'gcp',
     storage: ctx.storage,
     help: HELP,
-    paths: [pathConfig(), ...pathRoles(), pathLogin(ctx.clock)],
+    paths: [pathConfig(), ...pathRoles(), pathLogin(ctx.clock, new GoogleClientCache(ctx.clock))],
     specialPaths: { unauthenticated: ['login'] },
   });
   return {

@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { FakeClock } from '@ward/base';
+import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { type FakeGoogleCloud, startFakeGoogleCloud } from './fakes/google-cloud.js';
+import { FakeGoogleCloudState, type FakeInstance } from './fakes/google-cloud-state.js';
+
+// Issue 37: `gce` roles. A Compute Engine instance logs in with its identity token (signed by
+// Google, checked with jose against the fake's oauth2/v3/certs); Ward looks the instance up in
+// Compute Engine, its groups and its service account in IAM, as its configured service account
+// (OAuth JWT bearer grant at the key file's token_uri), all against the wire-level fake.
+
+const NOW = Date.parse('2030-01-01T00:00:00Z') / 1000;
+
+describe('GCP auth method (gce roles)', () => {
+  let t: TestServer;
+  let google: FakeGoogleCloud;
+  let web: FakeInstance;
+  let batch: FakeInstance;
+  const state = new FakeGoogleCloudState();
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await t.request(method, path, { body });
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const login = (role: string, jwt: string) =>
+    t.request('POST', 'auth/gcp/login', { token: null, body: { role, jwt } });
+  const tokenOf = (instance: FakeInstance, role = 'web', claims: { aud?: string; iat?: number; exp?: number } = {}) =>
+    google.identityToken(instance, { aud: `http://vault/${role}`, iat: NOW - 10, exp: NOW + 3000, ...claims });
+
+  before(async () => {
+    const ward = state.addServiceAccount('ward-admin', 'ward-auth');
+    const runner = state.addServiceAccount('my-project-1', 'runner');
+    state.addServiceAccount('my-project-1', 'other');
+    state.ancestry.set('my-project-1', [
+      ['folder', '42'],
+      ['organization', '7'],
+    ]);
+    web = state.addInstance({
+      project: 'my-project-1',
+      zone: 'us-central1-a',
+      name: 'web-1',
+      labels: { team: 'web', env: 'prod' },
+      serviceAccount: runner.email,
+    });
+    batch = state.addInstance({
+      project: 'my-project-1',
+      zone: 'europe-west1-b',
+      name: 'batch-1',
+      labels: { team: 'batch' },
+      serviceAccount: runner.email,
+    });
+    state.groups.push(
+      { project: 'my-project-1', name: 'web-group', zone: 'us-central1-a', members: ['web-1'] },
+      { project: 'my-project-1', name: 'batch-group', region: 'europe-west1', members: ['batch-1'] },
+    );
+    google = await startFakeGoogleCloud(state);
+    t = await startTestServer({ clock: new FakeClock('2030-01-01T00:00:00Z') });
+    await ok('POST', 'sys/auth/gcp', { type: 'gcp' });
+    const endpoint = google.endpoint;
+    await ok('POST', 'auth/gcp/config', {
+      credentials: google.keyFile(ward),
+      custom_endpoint: { api: endpoint, iam: endpoint, crm: endpoint, compute: endpoint },
+    });
+    await ok('POST', 'auth/gcp/role/web', {
+      type: 'gce',
+      bound_projects: 'my-project-1',
+      bound_zones: 'us-central1-a',
+      bound_labels: 'team:web',
+      bound_instance_groups: 'web-group',
+      bound_service_accounts: runner.email,
+      add_group_aliases: true,
+      token_policies: 'web',
+    });
+  });
+  after(async () => {
+    await t.stop();
+    await google.close();
+  });
+
+  it('logs a bound instance in: looked up in Compute and IAM as the configured account', async () => {
+    google.calls.length = 0;
+    const res = await login('web', await tokenOf(web));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const { auth } = res.body;
+    assert.deepEqual(auth.policies, ['default', 'web']);
+    assert.deepEqual(auth.metadata, {
+      instance_creation_timestamp: '1700000000',
+      instance_id: web.id,
+      instance_name: 'web-1',
+      project_id: 'my-project-1',
+      project_number: '123456789012',
+      role: 'web',
+      service_account_id: state.account('runner@my-project-1.iam.gserviceaccount.com')?.uniqueId,
+      service_account_email: 'runner@my-project-1.iam.gserviceaccount.com',
+      zone: 'us-central1-a',
+    });
+    assert.deepEqual(google.calls, [
+      'GET /oauth2/v3/certs',
+      'POST /token',
+      'GET /compute/v1/projects/my-project-1/zones/us-central1-a/instances/web-1',
+      'GET /compute/v1/projects/my-project-1/aggregated/instanceGroups',
+      'POST /compute/v1/projects/my-project-1/zones/us-central1-a/instanceGroups/web-group/listInstances',
+      'GET /v1/projects/-/serviceAccounts/runner@my-project-1.iam.gserviceaccount.com',
+      'POST /v1/projects/my-project-1:getAncestry',
+    ]);
+    const self = (await t.request('GET', 'auth/token/lookup-self', { token: auth.client_token })).body.data;
+    assert.equal(self.display_name, 'gcp-web-1');
+    const alias = await ok('GET', `identity/entity/id/${self.entity_id}`);
+    assert.equal(alias.data.aliases[0].name, web.id);
+    // The second login reuses the account's access token.
+    google.calls.length = 0;
+    assert.equal((await login('web', await tokenOf(web))).status, 200);
+    assert.ok(!google.calls.includes('POST /token'));
+  });
+
+  it('matches regions and regional instance groups', async () => {
+    await ok('POST', 'auth/gcp/role/batch', {
+      type: 'gce',
+      bound_regions: 'europe-west1',
+      bound_instance_groups: 'batch-group',
+      bound_labels: 'team:batch',
+    });
+    assert.equal((await login('batch', await tokenOf(batch, 'batch'))).status, 200);
+    const wrongRegion = await login('batch', await tokenOf(web, 'batch'));
+    assert.equal(wrongRegion.status, 403);
+  });
+
+  it('refuses with 403 forged, expired, misaddressed tokens and instances outside the bindings', async () => {
+    const good = await tokenOf(web);
+    const [h, p] = good.split('.');
+    const claims = JSON.parse(Buffer.from(p as string, 'base64url').toString());
+    claims.google.compute_engine.instance_name = 'batch-1';
+    const forged = `${h}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${good.split('.')[2]}`;
+    const cases: [string, string, string?][] = [
+      ['forged claims', forged],
+      [
+        'unknown key',
+        await google.identityToken(web, { aud: 'http://vault/web', iat: NOW, exp: NOW + 60 }, { kid: 'x' }),
+      ],
+      ['expired', await tokenOf(web, 'web', { iat: NOW - 7200, exp: NOW - 3600 })],
+      ['other audience', await tokenOf(web, 'web', { aud: 'http://vault/batch' })],
+      ['wrong zone and labels', await tokenOf(batch)],
+      ['instance not found', await tokenOf({ ...web, name: 'gone' })],
+      ['instance id differs', await tokenOf({ ...web, id: '1' })],
+    ];
+    for (const [label, jwt] of cases) assert.equal((await login('web', jwt)).status, 403, label);
+    await ok('POST', 'auth/gcp/role/web/labels', { add: 'env:dev' });
+    const label = await login('web', good);
+    assert.deepEqual([label.status, label.body.errors], [403, ['instance missing bound label "env:dev"']]);
+    await ok('POST', 'auth/gcp/role/web/labels', { add: 'env:prod' });
+    await ok('POST', 'auth/gcp/role/web', { bound_service_accounts: 'other@my-project-1.iam.gserviceaccount.com' });
+    assert.equal((await login('web', good)).status, 403);
+    await ok('POST', 'auth/gcp/role/web', { bound_service_accounts: 'runner@my-project-1.iam.gserviceaccount.com' });
+    assert.equal((await login('web', good)).status, 200);
+  });
+
+  it('answers 502 when Google fails', async () => {
+    const jwt = await tokenOf(web);
+    google.failWith(503);
+    try {
+      const res = await login('web', jwt);
+      assert.equal(res.status, 502, JSON.stringify(res.body));
+    } finally {
+      google.failWith(undefined);
+    }
+  });
+});
