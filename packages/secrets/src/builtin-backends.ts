@@ -9,9 +9,9 @@ import type { ManagedKeyDirectory } from './sys/managed-keys/directory.js';
  * The backends every namespace has (`sys/`, `auth/token/`, `identity/`, `cubbyhole/`), wired to the
  * namespace's services. Handed to the core by the composition root (`server/build-server.ts`)
  * with the mountable catalog, so the core imports no backend. Each namespace's `sys/` opens
- * its managed keys in `managedKeys`.
+ * its managed keys in `managedKeys`; `apiAddr` is the server's address, the OpenID providers' default issuer.
  */
-export const builtinNamespaceBackends = (managedKeys: ManagedKeyDirectory): BuiltinBackends => ({
+export const builtinNamespaceBackends = (managedKeys: ManagedKeyDirectory, apiAddr: () => string): BuiltinBackends => ({
   system: (kit, ctx) =>
     createSystemBackend(kit.system, ctx, {
       keys: managedKeys.open(kit.namespace.id, ctx.storage, ctx.random),
@@ -36,7 +36,13 @@ export const builtinNamespaceBackends = (managedKeys: ManagedKeyDirectory): Buil
       },
     });
   },
-  identity: (kit, ctx) => createIdentityBackend(ctx, { store: kit.identity, authMounts: () => kit.authMounts() }),
+  identity: (kit, ctx) =>
+    createIdentityBackend(ctx, {
+      store: kit.identity,
+      authMounts: () => kit.authMounts(),
+      namespace: { id: kit.namespace.id, path: kit.namespace.path },
+      apiAddr,
+    }),
   // Each token's own storage; no service of the namespace is needed.
   cubbyhole: (_kit, ctx) => createCubbyholeBackend(ctx),
 });

@@ -196,6 +196,8 @@ function backendRequest(
   // (whose unauthenticated `internal/ui/mounts` looks at the token if one is sent) get its text.
   const type = matched?.route.entry.type;
   if (type === 'token' || type === 'system') backendReq.clientToken = req.clientToken;
+  // The OpenID provider's token and userinfo endpoints authenticate clients and access tokens themselves.
+  if (type === 'identity' && req.authorization) backendReq.authorization = req.authorization;
   return backendReq;
 }
 

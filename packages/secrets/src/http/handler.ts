@@ -156,6 +156,7 @@ async function serve(
   if ('encrypted' in req.socket && req.socket.encrypted) logical.tlsConnection = req.socket as unknown as TlsConnection;
   const forwardedCert = o.forwardedClientCertificate?.(req);
   if (forwardedCert) logical.forwardedClientCertificate = forwardedCert;
+  if (req.headers.authorization) logical.authorization = req.headers.authorization;
   if (isWrite && isByteBody(path, req)) logical.rawBody = req;
   else if (isWrite) logical.readData = () => readData(o, req);
   const response = await handleOrHandOver(o.core, logical);

@@ -1,7 +1,7 @@
 import type { IdentityStore } from '../core/identity/index.js';
 import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
 import type { AuthMountInfo, IdentityDeps } from './deps.js';
-import { OIDC_UNAUTHENTICATED, pathsOidc } from './oidc/index.js';
+import { OIDC_UNAUTHENTICATED, onceDefaults, pathsOidc, providerStore } from './oidc/index.js';
 import { pathEntities } from './path-entities.js';
 import { pathEntityAlias } from './path-entity-alias.js';
 import { pathEntityMerge } from './path-entity-merge.js';
@@ -20,6 +20,10 @@ export interface IdentityBackendDeps {
   store: IdentityStore;
   /** The namespace's auth mounts now. */
   authMounts(): AuthMountInfo[];
+  /** The namespace (its id and path): OpenID provider issuers and tokens name it. */
+  namespace: { id: string; path: string };
+  /** `scheme://host:port` of this server (`api_addr`, else its first listener): the providers' default issuer. */
+  apiAddr(): string;
 }
 
 /** The identity backend of one namespace, mounted at `<namespace>identity/` over `deps.store`. */
@@ -44,8 +48,27 @@ export function createIdentityBackend(ctx: BackendContext, deps: IdentityBackend
       ...pathMfaTotpMethods(d),
       pathLookupEntity(d),
       pathLookupGroup(d),
-      ...pathsOidc({ clock: ctx.clock, random: ctx.random }),
+      ...pathsOidc(
+        { clock: ctx.clock, random: ctx.random },
+        {
+          clock: ctx.clock,
+          random: ctx.random,
+          logger: ctx.logger,
+          store: deps.store,
+          namespace: deps.namespace,
+          apiAddr: deps.apiAddr,
+          ensureDefaults: onceDefaults(),
+        },
+      ),
     ],
     specialPaths: { unauthenticated: OIDC_UNAUTHENTICATED },
+    // Authorization codes last minutes and access tokens hours: their records go once expired.
+    periodic: [
+      {
+        name: 'oidc-provider-sweep',
+        intervalMs: 3_600_000,
+        run: () => providerStore.sweep(ctx.storage, ctx.clock.now()),
+      },
+    ],
   });
 }

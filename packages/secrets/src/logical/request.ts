@@ -31,6 +31,12 @@ export interface LogicalRequest {
   rawBody?: AsyncIterable<Uint8Array>;
   /** The client token, `''` when none was sent. Never logged. */
   clientToken: string;
+  /**
+   * The `Authorization` header as sent, when there is one: the OpenID provider's token endpoint
+   * reads a client's `Basic` credentials and its userinfo endpoint a `Bearer` access token there.
+   * Never logged.
+   */
+  authorization?: string;
   /** The caller's IP address, for CIDR-bound tokens. */
   remoteAddress: string;
   /**
@@ -81,6 +87,8 @@ export interface BackendRequest {
   forwardedClientCertificate?: Uint8Array;
   /** The authenticated caller, absent on unauthenticated paths. */
   caller?: Caller;
+  /** The `Authorization` header (see `LogicalRequest.authorization`), given only to the identity backend. */
+  authorization?: string;
   /** The response-wrapping TTL the client asked for, if any (`sys/wrapping/wrap` requires one). */
   wrapTtlSeconds?: number;
   /**

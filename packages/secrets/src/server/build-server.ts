@@ -79,7 +79,9 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     logger: logger.child({ component: 'core' }),
     catalog: deps.catalog ?? BUILTIN_BACKENDS,
     defaultMounts: DEFAULT_MOUNTS,
-    builtins: (deps.wrapBuiltins ?? ((b) => b))(builtinNamespaceBackends(managedKeys)),
+    builtins: (deps.wrapBuiltins ?? ((b) => b))(
+      builtinNamespaceBackends(managedKeys, () => (config.apiAddr ?? bound[0]?.url ?? '').replace(/\/+$/, '')),
+    ),
     managedKeys: (namespaceId, ref) => managedKeys.find(namespaceId, ref),
     version: VERSION,
     metrics,

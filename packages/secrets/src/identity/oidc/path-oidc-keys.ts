@@ -4,6 +4,7 @@ import { definePath, field, type PathDefinition } from '../../framework/index.js
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { type NamedKey, oidcStore } from './oidc-store.js';
+import { providerStore } from './provider-store.js';
 
 const DAY = 86_400;
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
@@ -125,6 +126,11 @@ export function pathOidcKeys(d: { clock: Clock; random: Random }): PathDefinitio
                 throw new InvalidRequestError(
                   `unable to delete key "${data.name}" because it is currently referenced by these roles: ${role}`,
                 );
+            const clients = (await providerStore.clients(storage)).filter((c) => c.key === data.name);
+            if (clients.length > 0)
+              throw new InvalidRequestError(
+                `unable to delete key "${data.name}" because it is currently referenced by these clients: ${clients.map((c) => c.name).join(', ')}`,
+              );
             await oidcStore.deleteKey(storage, data.name);
             return undefined;
           },
