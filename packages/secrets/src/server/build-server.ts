@@ -12,6 +12,7 @@ import { createApiHandler } from '../http/handler.js';
 import { createListener, type Listener, type ListenerAddress } from '../http/listener.js';
 import { sendJson } from '../http/respond.js';
 import type { ServerInfo } from '../http/sys-raw.js';
+import { loadUiAssets, serveUi, type UiAssets } from '../http/ui-assets.js';
 import { openStorage } from '../storage/index.js';
 import { Pkcs11Modules } from '../sys/kms/index.js';
 import { ManagedKeyDirectory } from '../sys/managed-keys/directory.js';
@@ -22,6 +23,7 @@ import { hostInfo } from './host-info.js';
 import { createServerMetrics, type ServerMetrics } from './metrics.js';
 import { sanitizedConfig } from './sanitized-config.js';
 import { createSealSetup } from './seal-wiring.js';
+import { uiDistDirectory } from './ui-dist.js';
 import { BUILD_DATE, VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -35,6 +37,8 @@ export interface ServerDeps {
   catalog?: BackendCatalog;
   /** Lets a test wrap the backends every namespace has (give one a periodic task, say). */
   wrapBuiltins?: (builtins: BuiltinBackends) => BuiltinBackends;
+  /** Where the built web UI is (`ui = true`); default packages/ui/dist. */
+  uiDirectory?: string;
 }
 
 /** A built server: the core and its listeners, not yet listening. */
@@ -96,8 +100,10 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
   });
   const autoUnsealer = new AutoUnsealer(core, { clock, logger: logger.child({ component: 'seal' }) });
   metrics.watchCore({ isSealed: () => core.isSealed(), leaseCount: () => core.expiration.count() });
+  const ui = config.ui ? await loadUiAssets(deps.uiDirectory ?? uiDistDirectory()) : undefined;
+  if (config.ui && !ui) logger.warn('ui = true, but the web UI is not built (run npm run build): /ui/ answers 404');
   const listeners: Listener[] = [];
-  for (const l of config.listeners) listeners.push(await buildListener(l, core, metrics, deps, ha?.forwarder));
+  for (const l of config.listeners) listeners.push(await buildListener(l, core, metrics, deps, ha?.forwarder, ui));
   return {
     core,
     start: async () => {
@@ -132,6 +138,7 @@ async function buildListener(
   metrics: ServerMetrics,
   deps: ServerDeps,
   forwarder: ClusterForwarder | undefined,
+  ui: UiAssets | undefined,
 ): Promise<Listener> {
   const tls = await readListenerTls(l);
   const listener = createListener({
@@ -142,6 +149,7 @@ async function buildListener(
     keepAliveTimeoutMs: l.idleTimeoutMs,
     proxyProtocol: l.proxyProtocol,
     handler: (req, res) => {
+      if (ui && serveUi(ui, req, res)) return;
       if (!forwardedFor) return handler(req, res);
       const client = forwardedClient(req, forwardedFor, listener.clientAddress(req));
       if ('error' in client) return sendJson(res, 400, { errors: [client.error] }, req);

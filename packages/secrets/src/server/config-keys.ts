@@ -12,7 +12,6 @@ const ENTERPRISE = 'an enterprise feature Ward does not have';
 const NO_LOG_ROTATION = 'Ward does not rotate log files (use logrotate with copytruncate)';
 
 export const TOP_LEVEL_NO_EFFECT: NoEffectKeys = new Map([
-  ['ui', 'Ward has no web UI yet'],
   ['disable_mlock', 'Ward (Node.js) cannot lock its memory; use encrypted swap or no swap'],
   ['cache_size', NO_CACHE],
   ['disable_cache', NO_CACHE],

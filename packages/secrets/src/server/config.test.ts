@@ -108,6 +108,14 @@ describe('server configuration file', () => {
     );
   });
 
+  it('reads ui (default: no UI), refusing a value that is not a boolean (issue 34)', async () => {
+    const storage = 'storage "inmem" {}\n';
+    assert.equal((await load(`${storage}${listener}`)).ui, false);
+    assert.equal((await load(`ui = true\n${storage}${listener}`)).ui, true);
+    assert.equal((await load(`ui = "false"\n${storage}${listener}`)).ui, false);
+    await assert.rejects(load(`ui = "yes please"\n${storage}${listener}`), /ward\.hcl:1: ui must be true or false/);
+  });
+
   it('reads default_lease_ttl and max_lease_ttl as any durations, the default at most the max (issue 29)', async () => {
     // Issue 18: hvac's vault-tls.hcl sets both to "768h"; issue 29: any value, as established.
     const ttls = (text: string) => load(`backend "inmem" {}\n${listener}${text}`);
@@ -159,14 +167,11 @@ describe('server configuration file', () => {
 
   it('accepts keys it does not act on with a warning naming each and its line (issue 29)', async () => {
     const config = await load(
-      `ui = true\nstorage "inmem" {}\nplugin_directory = "/opt/plugins"\n${listener}telemetry {\n  statsite_address = "x:8125"\n}\n`,
+      `disable_mlock = true\nstorage "inmem" {}\nplugin_directory = "/opt/plugins"\n${listener}telemetry {\n  statsite_address = "x:8125"\n}\n`,
     );
     const warnings = config.warnings ?? [];
     assert.equal(warnings.length, 3, warnings.join('\n'));
-    assert.match(
-      warnings[0] as string,
-      /ward\.hcl:1: "ui" at the top level has no effect in Ward: Ward has no web UI yet/,
-    );
+    assert.match(warnings[0] as string, /ward\.hcl:1: "disable_mlock" at the top level has no effect in Ward/);
     assert.match(warnings[1] as string, /ward\.hcl:3: "plugin_directory" .* no external plugins/);
     assert.match(warnings[2] as string, /ward\.hcl:9: "statsite_address" in telemetry has no effect in Ward/);
   });

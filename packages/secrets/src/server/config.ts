@@ -57,12 +57,15 @@ export interface ServerConfig {
   seals?: SealsConfig;
   /** `telemetry { disable_hostname, prometheus_retention_time }`; absent = hostname label, no Prometheus output. */
   telemetry?: TelemetryConfig;
+  /** `ui = true`: the web UI at `/ui/` (and `/` redirects there); absent or false: neither is served. */
+  ui?: boolean;
   /** What the file holds that Ward does not act on, `file:line: …` each: logged at startup as warnings. */
   warnings?: string[];
 }
 
 /** Top-level keys Ward acts on; those it accepts without acting on are in config-keys.ts. */
 const TOP_LEVEL_KEYS = [
+  'ui',
   'storage',
   'backend',
   'listener',
@@ -132,8 +135,8 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
     ),
     systemTtls: p.attempt(at('default_lease_ttl') ?? at('max_lease_ttl'), () => systemTtls(doc)),
     seals: sealSection(p, doc),
+    ui: p.attempt(at('ui'), () => parseBool(doc.ui, 'ui')),
   };
-  if (doc.ui !== undefined) p.attempt(at('ui'), () => parseBool(doc.ui, 'ui'));
   p.throwIfAny();
   return { ...(config as ServerConfig), warnings: p.warnings() };
 }

@@ -137,6 +137,8 @@ function devConfig(address: string, tls: DevTlsFiles | undefined): ServerConfig 
     logLevel: 'info',
     logJson: false,
     kmsLibraries: new Map(),
+    // As the established dev server: the web UI on.
+    ui: true,
     // As the established dev server: Prometheus metrics kept for 24 h, no hostname in metric names.
     telemetry: { disableHostname: true, prometheusRetentionSeconds: DEV_PROMETHEUS_RETENTION_SECONDS },
   };

@@ -1,0 +1,73 @@
+import type { FunctionComponent } from 'preact';
+import type { Capability } from './api/capabilities.js';
+import type { Params } from './router/match.js';
+import { AccessIndex } from './screens/access/access-index.js';
+import { Leases } from './screens/access/leases.js';
+import { OidcCallback } from './screens/auth/oidc-callback.js';
+import { KvBrowse } from './screens/kv/kv-browse.js';
+import { KvEdit } from './screens/kv/kv-edit.js';
+import { KvMetadata } from './screens/kv/kv-metadata.js';
+import { KvSecret } from './screens/kv/kv-secret.js';
+import { NotFound } from './screens/not-found.js';
+import { PoliciesList } from './screens/policies/policies-list.js';
+import { PolicyEdit } from './screens/policies/policy-edit.js';
+import { EngineConfigure } from './screens/secrets/engine-configure.js';
+import { EngineEnable } from './screens/secrets/engine-enable.js';
+import { SecretsList } from './screens/secrets/secrets-list.js';
+import { ToolsIndex } from './screens/tools/tools-index.js';
+
+export interface ScreenProps {
+  params: Params;
+}
+
+export interface Route {
+  /** Below `/ui`: `:name` one segment, `*name` the rest (see router/match.ts). */
+  pattern: string;
+  screen: FunctionComponent<ScreenProps>;
+  /** Shown without signing in and without the app's frame (the OIDC popup's landing page). */
+  isPublic?: boolean;
+}
+
+/**
+ * Every screen of the app, first match wins. Adding a screen: a file in screens/<section>/, one line
+ * here, and (for a new section) one entry in NAV_ITEMS.
+ */
+export const ROUTES: readonly Route[] = [
+  { pattern: '/vault/auth/*mount', screen: OidcCallback, isPublic: true },
+  { pattern: '/secrets', screen: SecretsList },
+  { pattern: '/secrets/enable', screen: EngineEnable },
+  { pattern: '/secrets/:mount/configure', screen: EngineConfigure },
+  { pattern: '/secrets/:mount/kv/*path', screen: KvBrowse },
+  { pattern: '/secrets/:mount/show/*path', screen: KvSecret },
+  { pattern: '/secrets/:mount/create', screen: KvEdit },
+  { pattern: '/secrets/:mount/edit/*path', screen: KvEdit },
+  { pattern: '/secrets/:mount/metadata/*path', screen: KvMetadata },
+  { pattern: '/access', screen: AccessIndex },
+  { pattern: '/access/leases', screen: Leases },
+  { pattern: '/policies', screen: PoliciesList },
+  { pattern: '/policies/create', screen: PolicyEdit },
+  { pattern: '/policies/:name', screen: PolicyEdit },
+  { pattern: '/tools', screen: ToolsIndex },
+  { pattern: '/*rest', screen: NotFound },
+];
+
+export interface NavItem {
+  label: string;
+  to: string;
+  /** Offered when the token has any of these (by `sys/capabilities-self`); none: always. */
+  requiresAny?: readonly { path: string; capability: Capability | readonly Capability[] }[];
+}
+
+export const NAV_ITEMS: readonly NavItem[] = [
+  { label: 'Secrets', to: '/secrets' },
+  {
+    label: 'Access',
+    to: '/access',
+    requiresAny: [
+      { path: 'sys/auth', capability: ['read', 'sudo'] },
+      { path: 'sys/leases/lookup', capability: ['update', 'sudo'] },
+    ],
+  },
+  { label: 'Policies', to: '/policies', requiresAny: [{ path: 'sys/policies/acl', capability: ['list', 'read'] }] },
+  { label: 'Tools', to: '/tools' },
+];

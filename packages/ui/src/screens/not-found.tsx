@@ -1,0 +1,12 @@
+import { Link } from '../components/link.js';
+import { Page } from '../components/page.js';
+
+export function NotFound() {
+  return (
+    <Page title="Not found">
+      <p>
+        There is no screen here. <Link to="/secrets">Go to the secrets engines</Link>.
+      </p>
+    </Page>
+  );
+}
