@@ -1,8 +1,9 @@
 import type { Random } from '@ward/base';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { rsaDecrypt, rsaEncrypt } from './asymmetric.js';
+import { privateKeyOf, publicKeyOf } from './key-objects.js';
 import { decryptionVersion, encryptionVersion, type HeldTransitKey, versionOf } from './key-store.js';
-import { privateKeyOf, publicKeyOf, specOf } from './key-types.js';
+import { specOf } from './key-types.js';
 import { open, operationKeys, seal } from './symmetric.js';
 import { formatVaultText, parseVaultText, payloadBytes } from './wire.js';
 

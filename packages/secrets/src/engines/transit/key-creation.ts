@@ -53,9 +53,11 @@ export function newHeldKey(d: TransitDeps, data: KeyCreation): HeldTransitKey {
   const autoRotatePeriod = checkAutoRotatePeriod(data.auto_rotate_period);
   if (data.convergent_encryption && !data.derived)
     throw new InvalidRequestError('convergent encryption requires derivation to be enabled');
-  // Derived ed25519 keys (a signing key per context) are established but not built here.
-  if (data.derived && kind !== 'aead')
+  // AEAD keys derive an encryption key per context, ed25519 keys a signing key.
+  if (data.derived && kind !== 'aead' && kind !== 'ed25519')
     throw new InvalidRequestError(`key derivation and convergent encryption not supported for keys of type ${type}`);
+  if (data.convergent_encryption && kind !== 'aead')
+    throw new InvalidRequestError(`convergent encryption not supported for keys of type ${type}`);
   if (data.key_size !== undefined && data.key_size !== 0) {
     if (kind !== 'hmac') throw new InvalidRequestError(`key_size is not valid for algorithm ${type}`);
     if (data.key_size < HMAC_MIN_KEY_BYTES || data.key_size > HMAC_MAX_KEY_BYTES)

@@ -61,11 +61,6 @@ export function capabilities(type: HeldKeyType) {
   };
 }
 
-/** The private key of an asymmetric version. */
-export function privateKeyOf(version: KeyVersion): KeyObject {
-  return createPrivateKey({ key: Buffer.from(version.key, 'base64'), format: 'der', type: 'pkcs8' });
-}
-
 /** The public key as the read shows it: base64 of the 32 raw bytes for ed25519, else PKIX PEM. */
 export function formattedPublicKey(kind: KeyKind, publicKey: KeyObject): string {
   if (kind === 'ed25519')
@@ -142,7 +137,31 @@ export function versionFromMaterial(type: HeldKeyType, material: Buffer, random:
   };
 }
 
-/** The public half of an asymmetric version. */
-export function publicKeyOf(version: KeyVersion): KeyObject {
-  return createPublicKey(privateKeyOf(version));
+/**
+ * A version holding only a public key (`public_key` on import: PKIX PEM for ECDSA, RSA and
+ * ed25519): it verifies signatures (RSA: also encrypts) but cannot sign or decrypt.
+ */
+export function versionFromPublicKey(type: HeldKeyType, pem: string, random: Random, now: string): KeyVersion {
+  const spec = specOf(type);
+  if (spec.kind === 'aead' || spec.kind === 'hmac')
+    throw new InvalidRequestError(`public_key can only be imported for asymmetric key types, not ${type}`);
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: pem, format: 'pem' });
+  } catch {
+    throw new InvalidRequestError('error parsing public_key: expected a PEM-encoded PKIX public key');
+  }
+  if (key.type !== 'public') throw new InvalidRequestError('public_key must be a public key');
+  const details = key.asymmetricKeyDetails;
+  const fits =
+    (spec.kind === 'ed25519' && key.asymmetricKeyType === 'ed25519') ||
+    (spec.kind === 'ecdsa' && key.asymmetricKeyType === 'ec' && details?.namedCurve === spec.curve?.node) ||
+    (spec.kind === 'rsa' && key.asymmetricKeyType === 'rsa' && details?.modulusLength === spec.rsaBits);
+  if (!fits) throw new InvalidRequestError(`the imported public key does not match key type ${type}`);
+  return {
+    key: '',
+    hmac_key: Buffer.from(random.bytes(32)).toString('base64'),
+    public_key: formattedPublicKey(spec.kind, key),
+    creation_time: now,
+  };
 }

@@ -1,10 +1,14 @@
+import { derivedEd25519, derivesSigningKeys } from './key-objects.js';
 import type { HeldTransitKey } from './key-store.js';
 import { capabilities, specOf } from './key-types.js';
 
 const unixSeconds = (rfc3339: string) => Math.floor(Date.parse(rfc3339) / 1000);
 
-/** The `keys` map of a read, as established: creation times (AEAD), or public keys (asymmetric); none for hmac. */
-function versionsView(entry: HeldTransitKey): Record<string, unknown> | undefined {
+/**
+ * The `keys` map of a read, as established: creation times (AEAD), or public keys (asymmetric);
+ * none for hmac. A derived ed25519 key shows the public keys of `context`, or none without one.
+ */
+function versionsView(entry: HeldTransitKey, context: Buffer | undefined): Record<string, unknown> | undefined {
   const spec = specOf(entry.type);
   if (spec.kind === 'hmac') return undefined;
   const keys: Record<string, unknown> = {};
@@ -14,13 +18,16 @@ function versionsView(entry: HeldTransitKey): Record<string, unknown> | undefine
       continue;
     }
     const name = spec.kind === 'ecdsa' ? spec.curve?.shown : spec.kind === 'rsa' ? entry.type : 'ed25519';
-    keys[version] = { creation_time: v.creation_time, name, public_key: v.public_key ?? '' };
+    let publicKey = v.public_key ?? '';
+    if (derivesSigningKeys(entry))
+      publicKey = context?.length ? derivedEd25519(v, context).publicRaw.toString('base64') : '';
+    keys[version] = { creation_time: v.creation_time, name, public_key: publicKey };
   }
   return keys;
 }
 
 /** What a read (and create, config, rotate, trim) answers about a key the engine holds: never key material. */
-export function heldKeyView(name: string, entry: HeldTransitKey): Record<string, unknown> {
+export function heldKeyView(name: string, entry: HeldTransitKey, context?: Buffer): Record<string, unknown> {
   const view: Record<string, unknown> = {
     name,
     type: entry.type,
@@ -44,7 +51,7 @@ export function heldKeyView(name: string, entry: HeldTransitKey): Record<string,
     // Every version is of the current convergent scheme (the nonce keyed by a derived HMAC key).
     if (entry.convergent_encryption) view.convergent_encryption_version = -1;
   }
-  const keys = versionsView(entry);
+  const keys = versionsView(entry, context);
   if (keys) view.keys = keys;
   return view;
 }

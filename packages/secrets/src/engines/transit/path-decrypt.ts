@@ -4,7 +4,7 @@ import type { TransitDeps } from './backend.js';
 import { decryptWith, encryptWith } from './crypt.js';
 import { heldKeyOf } from './key-creation.js';
 import type { HeldTransitKey } from './key-store.js';
-import { itemInt, itemString, optionalBase64, runBatch } from './wire.js';
+import { itemInt, itemString, optionalBase64, partialFailureField, runBatch } from './wire.js';
 
 const name = field.path({ description: 'Name of the key.' });
 const ciphertext = field.string({ description: 'vault:v<version>:<base64> from encrypt (or batch_input).' });
@@ -43,6 +43,7 @@ export function pathDecrypt() {
       nonce,
       associated_data: field.string({ description: 'Base64 associated data given to encrypt.' }),
       batch_input: batchInput,
+      partial_failure_response_code: partialFailureField,
     },
     operations: {
       update: {
@@ -50,9 +51,11 @@ export function pathDecrypt() {
         handler: async ({ storage, data }) => {
           const entry = await heldKeyOf(storage, data.name, 'encryption key not found');
           if (!data.batch_input) return { data: { plaintext: decryptOne(entry, data).plaintext.toString('base64') } };
-          return runBatch(data.batch_input, async (item) => ({
-            plaintext: decryptOne(entry, itemOf(item)).plaintext.toString('base64'),
-          }));
+          return runBatch(
+            data.batch_input,
+            async (item) => ({ plaintext: decryptOne(entry, itemOf(item)).plaintext.toString('base64') }),
+            data.partial_failure_response_code,
+          );
         },
       },
     },
@@ -75,6 +78,7 @@ export function pathRewrap(d: TransitDeps) {
       nonce,
       key_version: field.int({ description: 'Version to seal with; 0 (default) is the latest.', default: 0 }),
       batch_input: batchInput,
+      partial_failure_response_code: partialFailureField,
     },
     operations: {
       update: {
@@ -82,8 +86,10 @@ export function pathRewrap(d: TransitDeps) {
         handler: async ({ storage, data }) => {
           const entry = await heldKeyOf(storage, data.name, 'encryption key not found');
           if (!data.batch_input) return { data: rewrapOne(entry, data, data.key_version) };
-          return runBatch(data.batch_input, async (item) =>
-            rewrapOne(entry, itemOf(item), itemInt(item, 'key_version') || data.key_version),
+          return runBatch(
+            data.batch_input,
+            async (item) => rewrapOne(entry, itemOf(item), itemInt(item, 'key_version') || data.key_version),
+            data.partial_failure_response_code,
           );
         },
       },

@@ -5,7 +5,7 @@ import type { TransitDeps } from './backend.js';
 import { encryptWith } from './crypt.js';
 import { heldKeyOf, type KeyType, keyCreationFields, newHeldKey } from './key-creation.js';
 import { type HeldTransitKey, transitKeys } from './key-store.js';
-import { base64Field, itemInt, itemString, optionalBase64, runBatch } from './wire.js';
+import { base64Field, itemInt, itemString, optionalBase64, partialFailureField, runBatch } from './wire.js';
 
 const fields = {
   name: field.path({ description: 'Name of the key.' }),
@@ -17,6 +17,7 @@ const fields = {
   batch_input: field.objects({
     description: 'Items of plaintext, context, associated_data, key_version, reference; answers batch_results.',
   }),
+  partial_failure_response_code: partialFailureField,
   type: keyCreationFields.type,
   convergent_encryption: keyCreationFields.convergent_encryption,
 };
@@ -24,6 +25,7 @@ const fields = {
 type EncryptData = { [K in 'plaintext' | 'context' | 'associated_data' | 'nonce']?: string } & {
   key_version: number;
   batch_input?: Record<string, unknown>[];
+  partial_failure_response_code?: number;
 };
 
 function encryptOne(d: TransitDeps, entry: HeldTransitKey, item: EncryptData) {
@@ -45,14 +47,17 @@ async function encrypt(d: TransitDeps, entry: HeldTransitKey, data: EncryptData)
     if (data.plaintext === undefined) throw new InvalidRequestError('missing plaintext to encrypt');
     return { data: encryptOne(d, entry, data) };
   }
-  return runBatch(data.batch_input, async (item) =>
-    encryptOne(d, entry, {
-      plaintext: itemString(item, 'plaintext'),
-      context: itemString(item, 'context'),
-      associated_data: itemString(item, 'associated_data'),
-      nonce: itemString(item, 'nonce'),
-      key_version: itemInt(item, 'key_version'),
-    }),
+  return runBatch(
+    data.batch_input,
+    async (item) =>
+      encryptOne(d, entry, {
+        plaintext: itemString(item, 'plaintext'),
+        context: itemString(item, 'context'),
+        associated_data: itemString(item, 'associated_data'),
+        nonce: itemString(item, 'nonce'),
+        key_version: itemInt(item, 'key_version'),
+      }),
+    data.partial_failure_response_code,
   );
 }
 

@@ -2,9 +2,10 @@ import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { heldKeyOf } from './key-creation.js';
+import { privateKeyOf, publicKeyOf } from './key-objects.js';
 import type { HeldTransitKey, KeyVersion } from './key-store.js';
 import { versionOf } from './key-store.js';
-import { capabilities, privateKeyOf, publicKeyOf, specOf } from './key-types.js';
+import { capabilities, specOf } from './key-types.js';
 
 const EXPORT_TYPES = new Set(['encryption-key', 'signing-key', 'hmac-key', 'public-key']);
 

@@ -4,7 +4,15 @@ import { InvalidRequestError } from '../../logical/errors.js';
 import { heldKeyOf } from './key-creation.js';
 import { decryptionVersion, encryptionVersion, type HeldTransitKey, versionOf } from './key-store.js';
 import { hashAlgorithmOf } from './path-utilities.js';
-import { base64Field, formatVaultText, itemInt, itemString, parseVaultText, runBatch } from './wire.js';
+import {
+  base64Field,
+  formatVaultText,
+  itemInt,
+  itemString,
+  parseVaultText,
+  partialFailureField,
+  runBatch,
+} from './wire.js';
 
 function hmacKeyOf(entry: HeldTransitKey, version: number): Buffer {
   const key = versionOf(entry, version).hmac_key;
@@ -42,6 +50,7 @@ export function pathHmac(): PathDefinition[] {
     key_version: field.int({ description: 'Version to use; 0 (default) is the latest.', default: 0 }),
     algorithm: field.string({ description: 'Hash algorithm (default sha2-256).' }),
     batch_input: field.objects({ description: 'Items of input and reference; answers batch_results.' }),
+    partial_failure_response_code: partialFailureField,
   };
   const urlalgorithm = field.path({ description: 'Hash algorithm, in the URL instead of the body.' });
   return [
@@ -61,8 +70,11 @@ export function pathHmac(): PathDefinition[] {
               if (data.input === undefined) throw new InvalidRequestError('missing input for HMAC');
               return { data: hmacWith(entry, data.input, data.key_version, algorithm) };
             }
-            return runBatch(data.batch_input, async (item) =>
-              hmacWith(entry, itemString(item, 'input'), itemInt(item, 'key_version') || data.key_version, algorithm),
+            return runBatch(
+              data.batch_input,
+              async (item) =>
+                hmacWith(entry, itemString(item, 'input'), itemInt(item, 'key_version') || data.key_version, algorithm),
+              data.partial_failure_response_code,
             );
           },
         },

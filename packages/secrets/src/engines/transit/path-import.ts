@@ -12,8 +12,9 @@ import { InvalidRequestError } from '../../logical/errors.js';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
 import type { TransitDeps } from './backend.js';
 import { checkAutoRotatePeriod, heldKeyOf, KEY_TYPES } from './key-creation.js';
+import type { KeyVersion } from './key-store.js';
 import { type HeldTransitKey, transitKeys } from './key-store.js';
-import { type HeldKeyType, specOf, versionFromMaterial } from './key-types.js';
+import { type HeldKeyType, specOf, versionFromMaterial, versionFromPublicKey } from './key-types.js';
 import { heldKeyView } from './key-view.js';
 import { base64Field } from './wire.js';
 
@@ -69,11 +70,31 @@ async function unwrap(d: TransitDeps, storage: Storage, ciphertext: string, hash
   }
 }
 
+interface ImportData {
+  ciphertext?: string;
+  public_key?: string;
+  hash_function: string;
+}
+
+/** The version an import brings: the unwrapped private or secret material, or a public key alone. */
+async function importedVersion(d: TransitDeps, storage: Storage, type: HeldKeyType, data: ImportData) {
+  if (data.ciphertext && data.public_key)
+    throw new InvalidRequestError('only one of ciphertext or public_key can be provided');
+  if (data.public_key) {
+    return { version: versionFromPublicKey(type, data.public_key, d.random, d.now()), bytes: 0 };
+  }
+  if (!data.ciphertext) throw new InvalidRequestError('either ciphertext or public_key must be provided');
+  const material = await unwrap(d, storage, data.ciphertext, data.hash_function);
+  return { version: versionFromMaterial(type, material, d.random, d.now()), bytes: material.length };
+}
+
 const importFields = {
   name: field.path({ description: 'Name of the key.' }),
   ciphertext: field.string({
-    description: 'Base64 of RSA-OAEP(ephemeral AES key) ‖ AES-KWP(key material).',
-    required: true,
+    description: 'Base64 of RSA-OAEP(ephemeral AES key) ‖ AES-KWP(key material) (or public_key).',
+  }),
+  public_key: field.string({
+    description: 'Asymmetric types: a PEM PKIX public key to import instead (the key then only verifies).',
   }),
   hash_function: field.string({
     description: 'OAEP hash: SHA256 (default), SHA1, SHA224, SHA384, SHA512.',
@@ -129,10 +150,10 @@ export function pathImport(d: TransitDeps): PathDefinition[] {
               const type = data.type as HeldKeyType;
               if (data.derived && specOf(type).kind !== 'aead')
                 throw new InvalidRequestError(`key derivation not supported for keys of type ${type}`);
-              const material = await unwrap(d, storage, data.ciphertext, data.hash_function);
+              const imported = await importedVersion(d, storage, type, data);
               const entry: HeldTransitKey = {
                 type,
-                versions: { '1': versionFromMaterial(type, material, d.random, d.now()) },
+                versions: { '1': imported.version },
                 latest_version: 1,
                 min_decryption_version: 1,
                 min_encryption_version: 0,
@@ -146,7 +167,7 @@ export function pathImport(d: TransitDeps): PathDefinition[] {
                 imported_key: true,
                 allow_imported_key_rotation: data.allow_rotation,
               };
-              if (specOf(type).kind === 'hmac') entry.key_size = material.length;
+              if (specOf(type).kind === 'hmac') entry.key_size = imported.bytes;
               await transitKeys.put(storage, data.name, entry);
               return { data: heldKeyView(data.name, entry) };
             }),
@@ -165,14 +186,9 @@ export function pathImport(d: TransitDeps): PathDefinition[] {
               const entry = await heldKeyOf(storage, data.name, 'key not found');
               if (!entry.imported_key)
                 throw new InvalidRequestError('import_version can only be used on imported keys');
-              const material = await unwrap(d, storage, data.ciphertext, data.hash_function);
+              const imported: { version: KeyVersion } = await importedVersion(d, storage, entry.type, data);
               entry.latest_version += 1;
-              entry.versions[String(entry.latest_version)] = versionFromMaterial(
-                entry.type,
-                material,
-                d.random,
-                d.now(),
-              );
+              entry.versions[String(entry.latest_version)] = imported.version;
               await transitKeys.put(storage, data.name, entry);
               return { data: heldKeyView(data.name, entry) };
             }),

@@ -5,6 +5,7 @@ import type { TransitDeps } from './backend.js';
 import { keyCreationFields, newHeldKey, newManagedKey } from './key-creation.js';
 import { isManaged, type ManagedTransitKey, type TransitKeyEntry, transitKeys } from './key-store.js';
 import { heldKeyView } from './key-view.js';
+import { optionalBase64 } from './wire.js';
 
 /** `keys/` (LIST): the names of the mount's keys. */
 export function pathListKeys() {
@@ -43,8 +44,13 @@ async function managedKeyView(d: TransitDeps, name: string, entry: ManagedTransi
 }
 
 /** A key's read: a managed key's public key, or the versions of a key held here. */
-export async function keyView(d: TransitDeps, name: string, entry: TransitKeyEntry): Promise<LogicalResponse> {
-  return { data: isManaged(entry) ? await managedKeyView(d, name, entry) : heldKeyView(name, entry) };
+export async function keyView(
+  d: TransitDeps,
+  name: string,
+  entry: TransitKeyEntry,
+  context?: Buffer,
+): Promise<LogicalResponse> {
+  return { data: isManaged(entry) ? await managedKeyView(d, name, entry) : heldKeyView(name, entry, context) };
 }
 
 /** `keys/:name`: create a key (held here, or backed by a managed key), read it, delete it. */
@@ -86,7 +92,7 @@ export function pathKeys(d: TransitDeps) {
         handler: async ({ storage, data }) => {
           const entry = await transitKeys.get(storage, data.name);
           if (!entry) throw new NotFoundError('');
-          return keyView(d, data.name, entry);
+          return keyView(d, data.name, entry, optionalBase64(data.context, 'context'));
         },
       },
       delete: {

@@ -1,8 +1,10 @@
+import { constants } from 'node:crypto';
 import { definePath, digestOf, field, type PathDefinition, verifySignature } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import { signWith, verifyWith } from './asymmetric.js';
+import { type SignatureOptions, signWith, verifyWith } from './asymmetric.js';
 import type { TransitDeps } from './backend.js';
+import { derivedEd25519, derivesSigningKeys, signingKeyOf, verifyingKeyOf } from './key-objects.js';
 import {
   decryptionVersion,
   encryptionVersion,
@@ -11,8 +13,9 @@ import {
   transitKeys,
   versionOf,
 } from './key-store.js';
-import { privateKeyOf, publicKeyOf, specOf } from './key-types.js';
+import { specOf } from './key-types.js';
 import { verifyHmac } from './path-hmac.js';
+import { signDigest, verifyDigest } from './prehashed.js';
 import {
   decodeSignature,
   encodeSignature,
@@ -22,7 +25,7 @@ import {
   signFields,
   urlAlgorithm,
 } from './sign-fields.js';
-import { base64Field, formatVaultText, itemInt, itemString, parseVaultText, runBatch } from './wire.js';
+import { base64Field, formatVaultText, itemInt, itemString, optionalBase64, parseVaultText, runBatch } from './wire.js';
 
 function patterns<F extends object>(verb: string, fields: F) {
   return [
@@ -44,21 +47,45 @@ function signingKind(entry: HeldTransitKey) {
   return kind;
 }
 
-function signHeld(entry: HeldTransitKey, data: SignData, input: string, keyVersion: number) {
-  const kind = signingKind(entry);
-  const options = signatureOptionsOf(data);
-  const version = encryptionVersion(entry, keyVersion);
-  const signature = signWith(kind, privateKeyOf(versionOf(entry, version)), base64Field(input, 'input'), options);
-  return { signature: formatVaultText(version, encodeSignature(signature, options.marshaling)), key_version: version };
+/** What one signature or verification reads of the request or its batch item. */
+interface SignItem {
+  input: string;
+  context?: string;
 }
 
-function verifyHeld(entry: HeldTransitKey, data: SignData, input: string, signature: string): boolean {
+function optionsOf(kind: ReturnType<typeof signingKind>, data: SignData): SignatureOptions {
+  if (data.prehashed && kind === 'ed25519')
+    throw new InvalidRequestError('prehashed input is not supported for ed25519 keys');
+  return signatureOptionsOf(data);
+}
+
+function signHeld(entry: HeldTransitKey, data: SignData, item: SignItem, keyVersion: number) {
   const kind = signingKind(entry);
-  const options = signatureOptionsOf(data);
+  const options = optionsOf(kind, data);
+  const version = encryptionVersion(entry, keyVersion);
+  const stored = versionOf(entry, version);
+  const context = optionalBase64(item.context, 'context');
+  const key = signingKeyOf(entry, stored, context);
+  const input = base64Field(item.input, 'input');
+  const signature = data.prehashed ? signDigest(kind, key, input, options) : signWith(kind, key, input, options);
+  const answer: Record<string, unknown> = {
+    signature: formatVaultText(version, encodeSignature(signature, options.marshaling)),
+    key_version: version,
+  };
+  // A derived key's public key differs per context: the established answer names it.
+  if (derivesSigningKeys(entry)) answer.publickey = derivedEd25519(stored, context).publicRaw.toString('base64');
+  return answer;
+}
+
+function verifyHeld(entry: HeldTransitKey, data: SignData, item: SignItem, signature: string): boolean {
+  const kind = signingKind(entry);
+  const options = optionsOf(kind, data);
   const { version, payload } = parseVaultText(signature, 'signature');
   const stored = decryptionVersion(entry, version);
   const bytes = decodeSignature(payload, options.marshaling);
-  return verifyWith(kind, publicKeyOf(stored), base64Field(input, 'input'), bytes, options);
+  const key = verifyingKeyOf(entry, stored, optionalBase64(item.context, 'context'));
+  const input = base64Field(item.input, 'input');
+  return data.prehashed ? verifyDigest(kind, key, input, bytes, options) : verifyWith(kind, key, input, bytes, options);
 }
 
 /** `sign/:name` and `sign/:name/:urlalgorithm`: sign with a key held here, or inside the HSM or key service. */
@@ -76,17 +103,27 @@ export function pathSign(d: TransitDeps): PathDefinition[] {
               const key = await d.managedKey({ id: entry.managed_key_id });
               const hash = hashOf(data);
               const usePss = data.signature_algorithm === 'pss' && (await key.publicKey()).asymmetricKeyType === 'rsa';
-              const signature = await key.sign(digestOf(base64Field(data.input ?? '', 'input'), hash), {
-                hash,
-                usePss,
-              });
+              const input = base64Field(data.input ?? '', 'input');
+              // Managed keys sign a digest: prehashed input is that digest already.
+              const signature = await key.sign(data.prehashed ? input : digestOf(input, hash), { hash, usePss });
               return {
                 data: { signature: formatVaultText(1, Buffer.from(signature).toString('base64')), key_version: 1 },
               };
             }
-            if (!data.batch_input) return { data: signHeld(entry, data, data.input ?? '', data.key_version) };
-            return runBatch(data.batch_input, async (item) =>
-              signHeld(entry, data, itemString(item, 'input'), itemInt(item, 'key_version') || data.key_version),
+            if (!data.batch_input)
+              return {
+                data: signHeld(entry, data, { input: data.input ?? '', context: data.context }, data.key_version),
+              };
+            return runBatch(
+              data.batch_input,
+              async (item) =>
+                signHeld(
+                  entry,
+                  data,
+                  { input: itemString(item, 'input'), context: itemString(item, 'context') || data.context },
+                  itemInt(item, 'key_version') || data.key_version,
+                ),
+              data.partial_failure_response_code,
             );
           },
         },
@@ -119,28 +156,43 @@ export function pathVerify(d: TransitDeps): PathDefinition[] {
               const key = await d.managedKey({ id: entry.managed_key_id });
               const { payload } = parseVaultText(data.signature ?? '', 'signature');
               const publicKey = await key.publicKey();
-              const valid = verifySignature(
-                publicKey,
-                base64Field(data.input ?? '', 'input'),
-                decodeSignature(payload, 'asn1'),
-                {
-                  hash: hashOf(data),
-                  usePss: data.signature_algorithm === 'pss' && publicKey.asymmetricKeyType === 'rsa',
-                },
-              );
-              return { data: { valid } };
+              const input = base64Field(data.input ?? '', 'input');
+              const signature = decodeSignature(payload, 'asn1');
+              const usePss = data.signature_algorithm === 'pss' && publicKey.asymmetricKeyType === 'rsa';
+              if (!data.prehashed)
+                return {
+                  data: { valid: verifySignature(publicKey, input, signature, { hash: hashOf(data), usePss }) },
+                };
+              const kind = publicKey.asymmetricKeyType === 'rsa' ? 'rsa' : 'ecdsa';
+              const options: SignatureOptions = {
+                hash: hashOf(data),
+                signatureAlgorithm: usePss ? 'pss' : 'pkcs1v15',
+                saltLength: constants.RSA_PSS_SALTLEN_DIGEST,
+                marshaling: 'asn1',
+              };
+              return { data: { valid: verifyDigest(kind, publicKey, input, signature, options) } };
             }
-            const one = (input: string, signature: string, hmac: string) => {
+            const one = (item: SignItem, signature: string, hmac: string) => {
               if (signature && hmac) throw new InvalidRequestError('provide one of "signature" or "hmac", not both');
               if (!signature && !hmac) throw new InvalidRequestError('missing signature or hmac to verify');
               const algorithm = hashOf(data);
               return {
-                valid: hmac ? verifyHmac(entry, input, hmac, algorithm) : verifyHeld(entry, data, input, signature),
+                valid: hmac ? verifyHmac(entry, item.input, hmac, algorithm) : verifyHeld(entry, data, item, signature),
               };
             };
-            if (!data.batch_input) return { data: one(data.input ?? '', data.signature ?? '', data.hmac ?? '') };
-            return runBatch(data.batch_input, async (item) =>
-              one(itemString(item, 'input'), itemString(item, 'signature'), itemString(item, 'hmac')),
+            if (!data.batch_input)
+              return {
+                data: one({ input: data.input ?? '', context: data.context }, data.signature ?? '', data.hmac ?? ''),
+              };
+            return runBatch(
+              data.batch_input,
+              async (item) =>
+                one(
+                  { input: itemString(item, 'input'), context: itemString(item, 'context') || data.context },
+                  itemString(item, 'signature'),
+                  itemString(item, 'hmac'),
+                ),
+              data.partial_failure_response_code,
             );
           },
         },

@@ -2,6 +2,7 @@ import { field, HASH_ALGORITHMS, type HashAlgorithm } from '../../framework/inde
 import { InvalidRequestError } from '../../logical/errors.js';
 import { parseSaltLength, type SignatureOptions } from './asymmetric.js';
 import { hashAlgorithmOf } from './path-utilities.js';
+import { partialFailureField } from './wire.js';
 
 /** Fields both sign and verify take. */
 export const signFields = {
@@ -11,7 +12,10 @@ export const signFields = {
   hash_algorithm: field.string({ description: `One of ${HASH_ALGORITHMS.join(', ')} (default sha2-256).` }),
   algorithm: field.string({ description: 'Deprecated spelling of hash_algorithm.' }),
   context: field.string({ description: 'Base64 derivation context (derived keys).' }),
-  prehashed: field.bool({ description: 'The input is already a digest (not supported here).', default: false }),
+  prehashed: field.bool({
+    description: 'The input is already the digest named by hash_algorithm (ECDSA and RSA keys).',
+    default: false,
+  }),
   signature_algorithm: field.enum({
     description: 'RSA keys: pss (default) or pkcs1v15.',
     values: ['pss', 'pkcs1v15'] as const,
@@ -23,7 +27,8 @@ export const signFields = {
     default: 'asn1' as const,
   }),
   salt_length: field.string({ description: 'RSA PSS: auto (default), hash, or bytes (≥ -1).', default: 'auto' }),
-  batch_input: field.objects({ description: 'Items of input (and signature or hmac) and reference.' }),
+  batch_input: field.objects({ description: 'Items of input (and signature or hmac), context and reference.' }),
+  partial_failure_response_code: partialFailureField,
 };
 
 /** The URL form (`sign/:name/:urlalgorithm`) names the hash in the path. */
@@ -34,6 +39,7 @@ export const urlAlgorithm = {
 export interface SignData {
   name: string;
   input?: string;
+  context?: string;
   key_version: number;
   hash_algorithm?: string;
   algorithm?: string;
@@ -42,6 +48,7 @@ export interface SignData {
   marshaling_algorithm: 'asn1' | 'jws';
   salt_length: string;
   batch_input?: Record<string, unknown>[];
+  partial_failure_response_code?: number;
 }
 
 export function hashOf(data: SignData): HashAlgorithm {
@@ -51,8 +58,6 @@ export function hashOf(data: SignData): HashAlgorithm {
 }
 
 export function signatureOptionsOf(data: SignData): SignatureOptions {
-  // Signing a digest given by the caller needs a raw-digest signer Node does not offer for ECDSA and PSS.
-  if (data.prehashed) throw new InvalidRequestError('prehashed input is not supported by this server');
   return {
     hash: hashOf(data),
     signatureAlgorithm: data.signature_algorithm,

@@ -20,6 +20,10 @@ function cipherOf(type: HeldKeyType): CipherGCMTypes {
   return cipher as CipherGCMTypes;
 }
 
+/** The established refusal of an operation on a derived key without a `context`. */
+export const MISSING_CONTEXT =
+  "missing 'context' for key derivation; the key was created using a derived key, which means additional, per-request information must be included in order to perform operations with the key";
+
 /** The keys one operation uses: the AEAD key and, for convergent keys, the key of the nonce's HMAC. */
 export interface OperationKeys {
   encKey: Buffer;
@@ -34,10 +38,7 @@ export interface OperationKeys {
 export function operationKeys(entry: HeldTransitKey, version: number, context: Buffer | undefined): OperationKeys {
   const raw = Buffer.from(versionOf(entry, version).key, 'base64');
   if (!entry.derived) return { encKey: raw };
-  if (!context || context.length === 0)
-    throw new InvalidRequestError(
-      "missing 'context' for key derivation; the key was created using a derived key, which means additional, per-request information must be included in order to perform operations with the key",
-    );
+  if (!context || context.length === 0) throw new InvalidRequestError(MISSING_CONTEXT);
   const encBytes = entry.type === 'aes128-gcm96' ? 16 : 32;
   const total = encBytes + (entry.convergent_encryption ? CONVERGENT_HMAC_BYTES : 0);
   const derived = Buffer.from(hkdfSync('sha256', raw, Buffer.alloc(0), context, total));

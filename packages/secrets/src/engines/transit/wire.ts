@@ -1,3 +1,4 @@
+import { field } from '../../framework/index.js';
 import { InvalidRequestError, LogicalError } from '../../logical/errors.js';
 import type { LogicalResponse } from '../../logical/response.js';
 
@@ -34,16 +35,26 @@ export function payloadBytes(payload: string): Buffer {
   return Buffer.from(payload, 'base64');
 }
 
+/** The status a batch answers when some items failed and others did not (established; default 400). */
+export const partialFailureField = field.int({
+  description: 'Status to answer when some batch items fail and others succeed (default 400; all failing: 400).',
+});
+
+const HTTP_STATUS_MIN = 1;
+const HTTP_STATUS_MAX = 599;
+
 /**
  * Runs `one` on each item of a `batch_input`, as established: each result keeps the item's
  * `reference`; an item that fails with a caller's error gets `{ error }` instead, and the answer
- * is then 400 with every result in it. Any other error fails the whole request.
+ * is then 400 with every result in it, or `partialFailureCode` when other items succeeded (a code
+ * outside 1..599 is ignored with a warning). Any other error fails the whole request.
  */
 export async function runBatch(
   items: unknown[],
   one: (item: Record<string, unknown>) => Promise<Record<string, unknown>>,
+  partialFailureCode?: number,
 ): Promise<LogicalResponse> {
-  let failed = false;
+  let failed = 0;
   const results: Record<string, unknown>[] = [];
   for (const raw of items) {
     const item = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
@@ -52,12 +63,21 @@ export async function runBatch(
       results.push({ ...(await one(item)), reference });
     } catch (err) {
       if (!(err instanceof LogicalError) || err.code !== 'invalid_request') throw err;
-      failed = true;
+      failed += 1;
       results.push({ error: err.message, reference });
     }
   }
   const response: LogicalResponse = { data: { batch_results: results } };
-  if (failed) response.status = 400;
+  if (failed === 0) return response;
+  response.status = 400;
+  if (partialFailureCode !== undefined && failed < results.length) {
+    if (partialFailureCode >= HTTP_STATUS_MIN && partialFailureCode <= HTTP_STATUS_MAX)
+      response.status = partialFailureCode;
+    else
+      response.warnings = [
+        `invalid HTTP response code override from partial_failure_response_code, reverting to ${response.status}`,
+      ];
+  }
   return response;
 }
 
