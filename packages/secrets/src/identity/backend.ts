@@ -1,7 +1,14 @@
 import type { IdentityStore } from '../core/identity/index.js';
 import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
 import type { AuthMountInfo, IdentityDeps } from './deps.js';
-import { OIDC_UNAUTHENTICATED, onceDefaults, pathsOidc, providerStore } from './oidc/index.js';
+import {
+  keyRotationTask,
+  OIDC_UNAUTHENTICATED,
+  onceDefaults,
+  type ProviderDeps,
+  pathsOidc,
+  providerStore,
+} from './oidc/index.js';
 import { pathEntities } from './path-entities.js';
 import { pathEntityAlias } from './path-entity-alias.js';
 import { pathEntityMerge } from './path-entity-merge.js';
@@ -33,6 +40,15 @@ export function createIdentityBackend(ctx: BackendContext, deps: IdentityBackend
     authMount: (accessor) => deps.authMounts().find((m) => m.accessor === accessor),
     random: (n) => ctx.random.bytes(n),
   };
+  const oidc: ProviderDeps = {
+    clock: ctx.clock,
+    random: ctx.random,
+    logger: ctx.logger,
+    store: deps.store,
+    namespace: deps.namespace,
+    apiAddr: deps.apiAddr,
+    ensureDefaults: onceDefaults(),
+  };
   return createBackend({
     type: 'identity',
     storage: ctx.storage,
@@ -48,18 +64,7 @@ export function createIdentityBackend(ctx: BackendContext, deps: IdentityBackend
       ...pathMfaTotpMethods(d),
       pathLookupEntity(d),
       pathLookupGroup(d),
-      ...pathsOidc(
-        { clock: ctx.clock, random: ctx.random },
-        {
-          clock: ctx.clock,
-          random: ctx.random,
-          logger: ctx.logger,
-          store: deps.store,
-          namespace: deps.namespace,
-          apiAddr: deps.apiAddr,
-          ensureDefaults: onceDefaults(),
-        },
-      ),
+      ...pathsOidc(oidc),
     ],
     specialPaths: { unauthenticated: OIDC_UNAUTHENTICATED },
     // Authorization codes last minutes and access tokens hours: their records go once expired.
@@ -69,6 +74,8 @@ export function createIdentityBackend(ctx: BackendContext, deps: IdentityBackend
         intervalMs: 3_600_000,
         run: () => providerStore.sweep(ctx.storage, ctx.clock.now()),
       },
+      // Named keys rotate on their rotation_period; replaced generations leave the key set after verification_ttl.
+      keyRotationTask(ctx.storage, oidc),
     ],
   });
 }

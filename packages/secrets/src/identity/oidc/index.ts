@@ -1,4 +1,3 @@
-import type { Clock, Random } from '@ward/base';
 import type { PathDefinition } from '../../framework/index.js';
 import { pathOidcAssignments, pathOidcScopes } from './path-oidc-assignments.js';
 import { pathOidcAuthorize } from './path-oidc-authorize.js';
@@ -13,6 +12,7 @@ import { pathOidcToken } from './path-oidc-token.js';
 import { pathOidcWellKnown } from './path-oidc-well-known.js';
 import type { ProviderDeps } from './provider-deps.js';
 
+export { keyRotationTask } from './key-rotation.js';
 export { onceDefaults, type ProviderDeps } from './provider-deps.js';
 export { providerStore } from './provider-store.js';
 
@@ -28,13 +28,13 @@ export const OIDC_UNAUTHENTICATED = [
 ];
 
 /** The identity token issuer (`identity/oidc/*`: keys, roles, tokens) and the OpenID providers. */
-export function pathsOidc(d: { clock: Clock; random: Random }, provider: ProviderDeps): PathDefinition[] {
+export function pathsOidc(provider: ProviderDeps): PathDefinition[] {
   return [
     pathOidcConfig(),
-    ...pathOidcKeys(d),
-    ...pathOidcRoles(d),
-    ...pathOidcToken(d),
-    ...pathOidcWellKnown(d),
+    ...pathOidcKeys(provider),
+    ...pathOidcRoles(provider),
+    ...pathOidcToken(provider),
+    ...pathOidcWellKnown(provider),
     ...pathOidcProviders(provider),
     ...pathOidcProviderDiscovery(provider),
     pathOidcAuthorize(provider),

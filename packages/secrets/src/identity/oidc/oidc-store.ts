@@ -8,6 +8,8 @@ export interface NamedKey {
   /** Seconds. */
   rotation_period: number;
   verification_ttl: number;
+  /** When the scheduler next rotates it (ms); absent on keys written before rotation was scheduled. */
+  next_rotation_ms?: number;
   /** Newest first; `private` only on the current one. */
   generations: Array<{ kid: string; public: JWK; private?: JWK; expires_at_ms: number }>;
 }
@@ -33,7 +35,10 @@ export const oidcStore = {
   roles: (s: Storage) => s.list('oidc/role/'),
 };
 
-/** `<issuer>/v1/identity/oidc`: the `iss` of every token and the discovery base. */
-export function issuerUrl(issuer: string): string {
-  return `${issuer.replace(/\/+$/, '')}/v1/identity/oidc`;
+/**
+ * `<issuer>/v1/<namespace>identity/oidc`: the `iss` of every token and the discovery base. Without a
+ * configured issuer, the server's own address (`api_addr`, else its first listener), as established.
+ */
+export function issuerUrl(issuer: string, d: { apiAddr(): string; namespace: { path: string } }): string {
+  return `${(issuer || d.apiAddr()).replace(/\/+$/, '')}/v1/${d.namespace.path}identity/oidc`;
 }

@@ -35,6 +35,7 @@ export async function rotateKey(
   const fresh = await newGeneration(key.algorithm, d.random);
   await oidcStore.putKey(storage, name, {
     ...key,
+    next_rotation_ms: now + key.rotation_period * 1000,
     generations: [{ ...fresh, expires_at_ms: Number.MAX_SAFE_INTEGER }, ...kept],
   });
 }
@@ -104,6 +105,9 @@ export function pathOidcKeys(d: { clock: Clock; random: Random }): PathDefinitio
               generations: current?.generations ?? [],
             };
             if (next.rotation_period < 60) throw new InvalidRequestError('rotation_period must be at least one minute');
+            // As established: a shorter period brings the next rotation forward, a longer one waits for it.
+            const due = d.clock.now() + next.rotation_period * 1000;
+            next.next_rotation_ms = Math.min(current?.next_rotation_ms ?? due, due);
             await oidcStore.putKey(storage, data.name, next);
             if (!current || current.algorithm !== algorithm) await rotateKey(storage, data.name, next, d);
             return undefined;

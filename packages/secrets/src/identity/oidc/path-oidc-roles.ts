@@ -1,6 +1,7 @@
 import type { Random } from '@ward/base';
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
+import { checkClaimsTemplate } from './claims-template.js';
 import { type OidcRole, oidcStore } from './oidc-store.js';
 
 /** `oidc/role/:name` and LIST `oidc/role`: which key signs a role's tokens, for how long, for which client id. */
@@ -23,7 +24,7 @@ export function pathOidcRoles(d: { random: Random }): PathDefinition[] {
         name: field.path({ description: 'Role name.' }),
         key: field.string({ description: 'The named key that signs the tokens (required).' }),
         template: field.string({
-          description: 'Extra claims template (stored; only the base claims are issued here).',
+          description: 'JSON claims template (plain or base64), e.g. {"user": {{identity.entity.name}}}.',
         }),
         ttl: field.durationSeconds({ description: 'Lifetime of tokens (default 24h).' }),
         client_id: field.string({ description: 'Read only: the `aud` of the tokens (generated).' }),
@@ -42,13 +43,7 @@ export function pathOidcRoles(d: { random: Random }): PathDefinition[] {
               ttl: (supplied.has('ttl') ? data.ttl : current?.ttl) || 86_400,
               client_id: current?.client_id ?? Buffer.from(d.random.bytes(18)).toString('base64url'),
             };
-            if (role.template !== '') {
-              try {
-                JSON.parse(role.template);
-              } catch {
-                throw new InvalidRequestError('template is not valid JSON');
-              }
-            }
+            role.template = checkClaimsTemplate(role.template);
             await oidcStore.putRole(storage, data.name, role);
             return undefined;
           },

@@ -1,9 +1,12 @@
-import type { Clock } from '@ward/base';
-import { compactVerify, createLocalJWKSet, decodeJwt, errors, importJWK, SignJWT } from 'jose';
+import { compactVerify, createLocalJWKSet, decodeJwt, errors } from 'jose';
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
+import { fillClaimsTemplate, mergeClaims } from './claims-template.js';
 import { issuerUrl, type NamedKey, oidcStore } from './oidc-store.js';
+import { keyWithMaterial } from './path-oidc-clients.js';
+import { signWithKey } from './provider-claims.js';
+import { type ProviderDeps, templateFacts } from './provider-deps.js';
 
 /** Every key generation still verifying, as the public JWKS shows them. */
 export async function publicKeys(storage: Storage, nowMs: number) {
@@ -19,7 +22,7 @@ const allows = (key: NamedKey, clientId: string) =>
   key.allowed_client_ids.includes('*') || key.allowed_client_ids.includes(clientId);
 
 /** `oidc/token/:name` (a signed id token for the caller's entity) and `oidc/introspect`. */
-export function pathOidcToken(d: { clock: Clock }): PathDefinition[] {
+export function pathOidcToken(d: ProviderDeps): PathDefinition[] {
   return [
     definePath({
       pattern: 'oidc/token/:name',
@@ -30,9 +33,8 @@ export function pathOidcToken(d: { clock: Clock }): PathDefinition[] {
           handler: async ({ storage, data, req }) => {
             const role = await oidcStore.role(storage, data.name);
             if (!role) throw new InvalidRequestError(`role "${data.name}" not found`);
-            const key = await oidcStore.key(storage, role.key);
-            const signing = key?.generations[0];
-            if (!key || !signing?.private) throw new InvalidRequestError(`key "${role.key}" not found`);
+            const key = await keyWithMaterial(storage, role.key, d);
+            if (!key?.generations[0]?.private) throw new InvalidRequestError(`key "${role.key}" not found`);
             if (!allows(key, role.client_id))
               throw new InvalidRequestError(
                 `the key "${role.key}" does not list the client ID of the role "${data.name}" as an allowed client ID`,
@@ -40,14 +42,27 @@ export function pathOidcToken(d: { clock: Clock }): PathDefinition[] {
             const entityId = req.caller?.entityId ?? '';
             if (!entityId) throw new InvalidRequestError("no entity associated with the request's token");
             const now = Math.floor(d.clock.now() / 1000);
-            const token = await new SignJWT({ namespace: 'root' })
-              .setProtectedHeader({ alg: key.algorithm, kid: signing.kid })
-              .setIssuer(issuerUrl(await oidcStore.issuer(storage)))
-              .setSubject(entityId)
-              .setAudience(role.client_id)
-              .setIssuedAt(now)
-              .setExpirationTime(now + role.ttl)
-              .sign(await importJWK(signing.private, key.algorithm));
+            const claims: Record<string, unknown> = {
+              iss: issuerUrl(await oidcStore.issuer(storage), d),
+              namespace: d.namespace.id,
+              sub: entityId,
+              aud: role.client_id,
+              iat: now,
+              exp: now + role.ttl,
+            };
+            const entity = d.store.resolveEntity(entityId);
+            if (entity && role.template !== '') {
+              // As established, a template this entity cannot fill is logged; the token gets the base claims.
+              try {
+                mergeClaims(claims, [fillClaimsTemplate(role.template, templateFacts(d, entity))]);
+              } catch (err) {
+                d.logger.warn('error populating OIDC token template', {
+                  role: data.name,
+                  error: (err as Error).message,
+                });
+              }
+            }
+            const token = await signWithKey(key, claims);
             return { data: { client_id: role.client_id, token, ttl: role.ttl } };
           },
         },

@@ -1,10 +1,10 @@
-import type { Clock } from '@ward/base';
 import { definePath, type PathDefinition } from '../../framework/index.js';
 import { issuerUrl, oidcStore } from './oidc-store.js';
 import { publicKeys } from './path-oidc-token.js';
+import type { ProviderDeps } from './provider-deps.js';
 
 /** The provider's discovery document and key set, unauthenticated as OpenID Connect Discovery 1.0 has them. */
-export function pathOidcWellKnown(d: { clock: Clock }): PathDefinition[] {
+export function pathOidcWellKnown(d: ProviderDeps): PathDefinition[] {
   return [
     definePath({
       pattern: 'oidc/.well-known/openid-configuration',
@@ -13,7 +13,7 @@ export function pathOidcWellKnown(d: { clock: Clock }): PathDefinition[] {
         read: {
           summary: 'The discovery document.',
           handler: async ({ storage }) => {
-            const issuer = issuerUrl(await oidcStore.issuer(storage));
+            const issuer = issuerUrl(await oidcStore.issuer(storage), d);
             return {
               raw: {
                 status: 200,
