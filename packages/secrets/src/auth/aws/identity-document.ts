@@ -1,6 +1,7 @@
 import { createHash, verify, X509Certificate } from 'node:crypto';
 import { ContentInfo, id_signedData, SignedData } from '@peculiar/asn1-cms';
 import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
+import * as asn1js from 'asn1js';
 import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors.js';
 
 /** The fields of an EC2 instance identity document a login uses. */
@@ -27,11 +28,13 @@ const MESSAGE_DIGEST = '1.2.840.113549.1.9.4';
  */
 export function verifyPkcs7(pkcs7: string, pems: string[]): IdentityDocument {
   let signed: SignedData;
+  let signedAttrs: Buffer | undefined;
   try {
     const der = Buffer.from(pkcs7.replace(/-----[A-Z0-9 ]+-----|\s/g, ''), 'base64');
     const info = AsnConvert.parse(der, ContentInfo);
     if (info.contentType !== id_signedData) throw new Error('not signed data');
     signed = AsnConvert.parse(info.content, SignedData);
+    signedAttrs = signedAttributesOf(der);
   } catch {
     throw new InvalidRequestError('failed to parse the BER encoded PKCS#7 signature');
   }
@@ -48,9 +51,9 @@ export function verifyPkcs7(pkcs7: string, pems: string[]): IdentityDocument {
   const hash = HASHES.get(signer.digestAlgorithm.algorithm);
   if (!hash) throw new PermissionDeniedError('failed to verify the signature: unsupported digest');
   let message = bytes;
-  if (signer.signedAttrsRaw) {
+  if (signedAttrs) {
     // The signature covers the DER of the signed attributes as a SET (their [0] tag replaced).
-    const raw = Buffer.from(signer.signedAttrsRaw);
+    const raw = Buffer.from(signedAttrs);
     raw[0] = 0x31;
     message = raw;
     const digest = signer.signedAttrs?.find((a) => a.attrType === MESSAGE_DIGEST)?.attrValues[0];
@@ -68,6 +71,22 @@ export function verifyPkcs7(pkcs7: string, pems: string[]): IdentityDocument {
   });
   if (!isVerified) throw new PermissionDeniedError('failed to verify the signature');
   return documentOf(bytes);
+}
+
+/** The signed attributes of the first signer as encoded (the schema parser does not keep their bytes). */
+function signedAttributesOf(der: Buffer): Buffer | undefined {
+  type Node = asn1js.AsnType & {
+    valueBlock: { value?: Node[] };
+    idBlock: { tagClass: number; tagNumber: number };
+    valueBeforeDecodeView: Uint8Array;
+  };
+  const { result } = asn1js.fromBER(der);
+  const children = (n: Node | undefined) => n?.valueBlock.value ?? [];
+  const signedData = children(children(result as Node)[1])[0];
+  const infos = children(signedData);
+  const first = children(infos[infos.length - 1])[0];
+  const attrs = children(first).find((e) => e.idBlock.tagClass === 3 && e.idBlock.tagNumber === 0);
+  return attrs ? Buffer.from(attrs.valueBeforeDecodeView) : undefined;
 }
 
 /** Verifies a document and its SHA256-RSA `signature` (both base64) with any of `pems`. */

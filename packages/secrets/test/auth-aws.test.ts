@@ -1,0 +1,295 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { iamLoginFields } from './aws-signing.js';
+import { type FakeAws, startFakeAws } from './fakes/aws-iam-sts.js';
+import { createIdentitySigner, type IdentitySigner } from './fakes/ec2-identity.js';
+
+// Issue 37: the aws auth method against a wire-level IAM/STS/EC2 (SigV4-verified, XML answers)
+// through the real SDKs; iam logins forward the client's signed request to it.
+
+describe('AWS auth method', () => {
+  let t: TestServer;
+  let aws: FakeAws;
+  let signer: IdentitySigner;
+  let alice: ReturnType<FakeAws['addUser']>;
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await t.request(method, path, { body });
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const login = (body: Record<string, string>) => t.request('POST', 'auth/aws/login', { token: null, body });
+  const status = async (body: Record<string, string>) => {
+    const res = await login(body);
+    return `${res.status} ${(res.body.errors ?? []).join(' ')}`;
+  };
+
+  before(async () => {
+    aws = await startFakeAws();
+    signer = createIdentitySigner();
+    alice = aws.addUser('alice', '/team/');
+    aws.addUser('bob');
+    const admin = aws.addUser('ward-admin');
+    t = await startTestServer();
+    await ok('POST', 'sys/auth/aws', { type: 'aws' });
+    await ok('POST', 'auth/aws/config/client', {
+      access_key: admin.accessKeyId,
+      secret_key: admin.secretAccessKey,
+      endpoint: aws.endpoint,
+      iam_endpoint: aws.endpoint,
+      sts_endpoint: aws.endpoint,
+      max_retries: 0,
+    });
+    await ok('PUT', 'sys/policies/acl/dev', { policy: 'path "secret/*" { capabilities = ["read"] }' });
+  });
+  after(async () => {
+    await t.stop();
+    await aws.close();
+  });
+
+  it('keeps the client config without showing the secret key, and checks identity config', async () => {
+    const data = (await ok('GET', 'auth/aws/config/client')).data;
+    assert.equal(data.sts_endpoint, aws.endpoint);
+    assert.equal(data.secret_key, undefined);
+    assert.equal(
+      (await t.request('POST', 'auth/aws/config/client', { body: { sts_endpoint: 'ftp://x' } })).status,
+      400,
+    );
+    await ok('POST', 'auth/aws/config/identity', { iam_alias: 'full_arn', iam_metadata: ['client_arn', 'account_id'] });
+    assert.deepEqual((await ok('GET', 'auth/aws/config/identity')).data.iam_metadata, ['account_id', 'client_arn']);
+    const bad = await t.request('POST', 'auth/aws/config/identity', { body: { iam_metadata: 'nope' } });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.errors[0], /contains an unavailable field, please select from/);
+  });
+
+  it('refuses roles the established method refuses', async () => {
+    const refusals: Record<string, unknown>[] = [
+      { auth_type: 'iam' },
+      { auth_type: 'ec2', bound_iam_principal_arn: alice.arn },
+      { auth_type: 'iam', bound_ami_id: 'ami-1' },
+      { auth_type: 'iam', bound_iam_principal_arn: alice.arn, role_tag: 'VaultRole' },
+      { auth_type: 'iam', bound_iam_principal_arn: 'not-an-arn' },
+      { auth_type: 'nope', bound_ami_id: 'ami-1' },
+    ];
+    for (const body of refusals)
+      assert.equal((await t.request('POST', 'auth/aws/role/bad', { body })).status, 400, JSON.stringify(body));
+  });
+
+  it('logs an IAM user in with a signed GetCallerIdentity, bound by its unique id', async () => {
+    aws.calls.length = 0;
+    await ok('POST', 'auth/aws/role/dev', {
+      auth_type: 'iam',
+      bound_iam_principal_arn: alice.arn,
+      token_policies: 'dev',
+      token_ttl: '20m',
+    });
+    assert.deepEqual(aws.calls, ['iam:GetUser']);
+    const role = (await ok('GET', 'auth/aws/role/dev')).data;
+    assert.deepEqual(role.bound_iam_principal_id, [alice.userId]);
+    assert.equal(role.hmac_key, undefined);
+    const res = await login(await iamLoginFields(alice, aws.endpoint, { role: 'dev' }));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const { auth } = res.body;
+    assert.deepEqual(auth.policies, ['default', 'dev']);
+    assert.equal(auth.lease_duration, 1200);
+    assert.deepEqual(auth.metadata, {
+      role: 'dev',
+      role_id: role.role_id,
+      account_id: aws.account,
+      client_arn: alice.arn,
+    });
+    const self = (await t.request('GET', 'auth/token/lookup-self', { token: auth.client_token })).body.data;
+    assert.equal(self.display_name, 'aws-alice');
+    // The alias is the full ARN (config/identity above).
+    const entity = (await ok('GET', `identity/entity/id/${self.entity_id}`)).data;
+    assert.equal(entity.aliases[0].name, alice.arn);
+  });
+
+  it('refuses with 403 forged, expired and unbound signatures, and with 400 what is not GetCallerIdentity', async () => {
+    const forged = { ...alice, secretAccessKey: 'not-the-secret' };
+    assert.match(
+      await status(await iamLoginFields(forged, aws.endpoint, { role: 'dev' })),
+      /^403 .*SignatureDoesNotMatch/,
+    );
+    const old = new Date(Date.now() - 20 * 60 * 1000);
+    assert.match(
+      await status(await iamLoginFields(alice, aws.endpoint, { role: 'dev', signingDate: old })),
+      /^403 .*expired/,
+    );
+    const unknown = { accessKeyId: 'AKIANOTAKEY', secretAccessKey: 'x' };
+    assert.match(
+      await status(await iamLoginFields(unknown, aws.endpoint, { role: 'dev' })),
+      /^403 .*InvalidClientTokenId/,
+    );
+    const bob = aws.addUser('bob2');
+    assert.match(
+      await status(await iamLoginFields(bob, aws.endpoint, { role: 'dev' })),
+      /^403 .*does not belong to the role/,
+    );
+    const other = await iamLoginFields(alice, aws.endpoint, {
+      role: 'dev',
+      body: 'Action=GetSessionToken&Version=2011-06-15',
+    });
+    assert.match(await status(other), /^400 /);
+    // A login signed correctly but whose body was changed afterwards fails STS's check.
+    const swapped = await iamLoginFields(alice, aws.endpoint, { role: 'dev' });
+    swapped.iam_request_body = Buffer.from('Version=2011-06-15&Action=GetCallerIdentity').toString('base64');
+    assert.match(await status(swapped), /^403 /);
+  });
+
+  it('answers 502 when STS fails or cannot be reached', async () => {
+    aws.failing.add('GetCallerIdentity');
+    try {
+      assert.match(await status(await iamLoginFields(alice, aws.endpoint, { role: 'dev' })), /^502 /);
+    } finally {
+      aws.failing.delete('GetCallerIdentity');
+    }
+    await ok('POST', 'auth/aws/config/client', { sts_endpoint: 'http://127.0.0.1:1/' });
+    try {
+      assert.match(await status(await iamLoginFields(alice, aws.endpoint, { role: 'dev' })), /^502 /);
+    } finally {
+      await ok('POST', 'auth/aws/config/client', { sts_endpoint: aws.endpoint });
+    }
+  });
+
+  it('needs the configured server id header, signed', async () => {
+    await ok('POST', 'auth/aws/config/client', { iam_server_id_header_value: 'ward.example.com' });
+    try {
+      assert.match(await status(await iamLoginFields(alice, aws.endpoint, { role: 'dev' })), /^403 /);
+      const unsigned = await iamLoginFields(alice, aws.endpoint, { role: 'dev', unsignedServerId: 'ward.example.com' });
+      assert.match(await status(unsigned), /^403 .*not signed/);
+      const wrong = await iamLoginFields(alice, aws.endpoint, { role: 'dev', serverId: 'other.example.com' });
+      assert.match(await status(wrong), /^403 /);
+      const right = await iamLoginFields(alice, aws.endpoint, { role: 'dev', serverId: 'ward.example.com' });
+      assert.equal((await login(right)).status, 200);
+    } finally {
+      await ok('POST', 'auth/aws/config/client', { iam_server_id_header_value: '' });
+    }
+  });
+
+  it('binds assumed-role sessions by their role, and infers instances from them', async () => {
+    const role = aws.addRole('app-role', '/apps/');
+    aws.addInstance({ instanceId: 'i-0aaa', imageId: 'ami-good', region: 'eu-west-1', vpcId: 'vpc-1' });
+    aws.addInstance({ instanceId: 'i-0bbb', imageId: 'ami-bad', region: 'eu-west-1' });
+    await ok('POST', 'auth/aws/role/app', {
+      auth_type: 'iam',
+      bound_iam_principal_arn: `arn:aws:iam::${aws.account}:role/app-*`,
+      inferred_entity_type: 'ec2_instance',
+      inferred_aws_region: 'eu-west-1',
+      bound_ami_id: 'ami-good',
+      token_policies: 'dev',
+    });
+    assert.deepEqual((await ok('GET', 'auth/aws/role/app')).data.bound_iam_principal_id, ['']);
+    const res = await login(await iamLoginFields(aws.roleSession('app-role', 'i-0aaa'), aws.endpoint, { role: 'app' }));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.match(
+      await status(await iamLoginFields(aws.roleSession('app-role', 'i-0bbb'), aws.endpoint, { role: 'app' })),
+      /^403 .*bound_ami_id/,
+    );
+    assert.match(
+      await status(await iamLoginFields(aws.roleSession('app-role', 'i-0ccc'), aws.endpoint, { role: 'app' })),
+      /^403 /,
+    );
+    void role;
+  });
+
+  describe('ec2 logins', () => {
+    const doc = { instanceId: 'i-0ec2', imageId: 'ami-ec2', accountId: '123456789012', region: 'us-west-2' };
+    before(async () => {
+      await ok('POST', 'auth/aws/config/certificate/test', { aws_public_cert: signer.certificatePem });
+      aws.addInstance({ ...doc, vpcId: 'vpc-9', subnetId: 'subnet-9', tags: {} });
+      await ok('POST', 'auth/aws/role/web', {
+        auth_type: 'ec2',
+        bound_ami_id: 'ami-ec2',
+        bound_vpc_id: 'vpc-9',
+        token_policies: 'dev',
+      });
+    });
+
+    it('lists the certificate and refuses one that is not PEM', async () => {
+      assert.deepEqual((await ok('LIST', 'auth/aws/config/certificates')).data.keys, ['test']);
+      assert.equal((await ok('GET', 'auth/aws/config/certificate/test')).data.type, 'pkcs7');
+      const bad = await t.request('POST', 'auth/aws/config/certificate/x', { body: { aws_public_cert: 'nope' } });
+      assert.equal(bad.status, 400);
+    });
+
+    it('logs a running instance in with its signed document and keeps its nonce', async () => {
+      const first = await login({ role: 'web', pkcs7: signer.pkcs7(doc) });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      const { metadata } = first.body.auth;
+      assert.equal(metadata.account_id, doc.accountId);
+      assert.equal(metadata.auth_type, 'ec2');
+      assert.ok(metadata.nonce);
+      assert.match(await status({ role: 'web', pkcs7: signer.pkcs7(doc) }), /^403 .*nonce/);
+      assert.match(await status({ role: 'web', pkcs7: signer.pkcs7(doc), nonce: 'guess' }), /^403 .*nonce/);
+      const again = await login({ role: 'web', pkcs7: signer.pkcs7(doc), nonce: metadata.nonce });
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+    });
+
+    it('refuses with 403 a document no known certificate signed, and unbound or stopped instances', async () => {
+      const stranger = createIdentitySigner();
+      assert.match(await status({ role: 'web', pkcs7: stranger.pkcs7(doc) }), /^403 .*verify/);
+      // The content changed after signing: the signed digest no longer matches.
+      const genuine = Buffer.from(signer.pkcs7(doc), 'base64');
+      const at = genuine.indexOf(Buffer.from('i-0ec2'));
+      genuine[at + 5] = 'X'.charCodeAt(0);
+      assert.match(await status({ role: 'web', pkcs7: genuine.toString('base64') }), /^403 /);
+      assert.match(await status({ role: 'web', pkcs7: 'bm90IHBrY3M3' }), /^400 /);
+      aws.addInstance({ instanceId: 'i-0other', imageId: 'ami-ec2', region: 'us-west-2', vpcId: 'vpc-other' });
+      assert.match(
+        await status({ role: 'web', pkcs7: signer.pkcs7({ ...doc, instanceId: 'i-0other' }) }),
+        /^403 .*bound_vpc_id/,
+      );
+      aws.addInstance({
+        instanceId: 'i-0stopped',
+        imageId: 'ami-ec2',
+        region: 'us-west-2',
+        vpcId: 'vpc-9',
+        state: 'stopped',
+      });
+      assert.match(
+        await status({ role: 'web', pkcs7: signer.pkcs7({ ...doc, instanceId: 'i-0stopped' }) }),
+        /^403 .*running/,
+      );
+    });
+
+    it('answers 502 when EC2 fails', async () => {
+      aws.failing.add('DescribeInstances');
+      try {
+        assert.match(await status({ role: 'web', pkcs7: signer.pkcs7({ ...doc, instanceId: 'i-0new' }) }), /^502 /);
+      } finally {
+        aws.failing.delete('DescribeInstances');
+      }
+    });
+
+    it('honours role tags: narrower policies, and forged tags refused', async () => {
+      await ok('PUT', 'sys/policies/acl/ops', { policy: 'path "secret/ops" { capabilities = ["read"] }' });
+      await ok('POST', 'auth/aws/role/tagged', {
+        auth_type: 'ec2',
+        bound_ami_id: 'ami-tag',
+        role_tag: 'VaultRole',
+        token_policies: 'dev,ops',
+      });
+      const refused = await t.request('POST', 'auth/aws/role/tagged/tag', { body: { policies: 'admin' } });
+      assert.equal(refused.status, 400);
+      const tag = (await ok('POST', 'auth/aws/role/tagged/tag', { policies: 'ops' })).data;
+      assert.equal(tag.tag_key, 'VaultRole');
+      const tagged = { instanceId: 'i-0tag', imageId: 'ami-tag', accountId: '123456789012', region: 'us-west-2' };
+      aws.addInstance({ ...tagged, tags: { VaultRole: tag.tag_value } });
+      const res = await login({ role: 'tagged', pkcs7: signer.pkcs7(tagged) });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body.auth.policies, ['default', 'ops']);
+      const forged = tag.tag_value.replace(':p=ops:', ':p=dev,ops:');
+      aws.addInstance({ ...tagged, instanceId: 'i-0forged', tags: { VaultRole: forged } });
+      assert.match(
+        await status({ role: 'tagged', pkcs7: signer.pkcs7({ ...tagged, instanceId: 'i-0forged' }) }),
+        /^403 .*role tag/,
+      );
+      aws.addInstance({ ...tagged, instanceId: 'i-0untagged' });
+      assert.match(
+        await status({ role: 'tagged', pkcs7: signer.pkcs7({ ...tagged, instanceId: 'i-0untagged' }) }),
+        /^403 .*tag/,
+      );
+    });
+  });
+});
