@@ -1,6 +1,6 @@
 import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
 import { pathConfigs } from './path-config.js';
-import { accessKeysSecret, type CredsDeps, pathCreds } from './path-creds.js';
+import { accessKeysSecret, type CredsDeps, pathCreds, stsKeysSecret } from './path-creds.js';
 import { pathRoles } from './path-roles.js';
 import { UsernameRenderer } from './usernames.js';
 
@@ -16,6 +16,6 @@ export function createAwsBackend(ctx: BackendContext): Backend {
     storage: ctx.storage,
     help: HELP,
     paths: [...pathConfigs(), ...pathRoles(), ...pathCreds(deps)],
-    secrets: [accessKeysSecret(deps)],
+    secrets: [accessKeysSecret(deps), stsKeysSecret],
   });
 }

@@ -7,8 +7,10 @@ import { createIamUser, deleteIamUser } from './iam-user.js';
 import { stsCredentials } from './sts-creds.js';
 import type { UsernameRenderer } from './usernames.js';
 
-/** The secret type of every lease of the engine; STS ones are not renewable and end by themselves. */
+/** The secret type of iam_user leases. */
 export const ACCESS_KEYS = 'access_keys';
+/** The secret type of STS leases: not renewable, they end by themselves. */
+export const STS_KEYS = 'sts_access_keys';
 
 /** Kept with the lease. */
 interface LeaseInternal {
@@ -120,7 +122,7 @@ function credsPath(pattern: string, endpoint: 'creds' | 'sts', d: CredsDeps): Pa
     const internal: LeaseInternal = { username: name, policy: data.name, is_sts: true, issued_ms: now };
     return {
       secret: {
-        type: ACCESS_KEYS,
+        type: STS_KEYS,
         data: { ...creds, security_token: creds.session_token, ttl },
         internal: internal as unknown as Record<string, unknown>,
         ttlSeconds: ttl,
@@ -147,6 +149,9 @@ function credsPath(pattern: string, endpoint: 'creds' | 'sts', d: CredsDeps): Pa
 export function pathCreds(d: CredsDeps): PathDefinition[] {
   return [credsPath('creds/:name', 'creds', d), credsPath('sts/:name', 'sts', d)];
 }
+
+/** The lease of STS credentials: AWS ends them at their expiry, nothing is revoked upstream. */
+export const stsKeysSecret: SecretType = { type: STS_KEYS, revoke: async () => undefined };
 
 /**
  * The lease of credentials: revoking an iam_user one deletes the user (and its keys, policies

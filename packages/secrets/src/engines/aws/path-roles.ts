@@ -1,4 +1,4 @@
-import { definePath, field, type PathDefinition } from '../../framework/index.js';
+import { definePath, type FieldSpec, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import { type AwsEngineRole, awsEngineStore } from './aws-engine-store.js';
 import { checkEngineRole, compactPolicy, credentialTypesOf } from './role-rules.js';
@@ -39,6 +39,18 @@ function tagsOf(raw: unknown, name: string): Record<string, string> {
   throw new InvalidRequestError(`${name}: expected a map or key=value strings`);
 }
 
+/** A field of tags: a map, or `key=value` strings (a list or comma-separated), as Go's `TypeKVPairs`. */
+const tagsField = (description: string): FieldSpec<Record<string, string> | undefined> => ({
+  description,
+  required: false,
+  requiredFor: [],
+  default: undefined,
+  inPath: false,
+  isCaseInsensitive: false,
+  openapi: { type: 'object' },
+  parse: tagsOf,
+});
+
 const roleFields = {
   name: field.path({ description: 'Role name (case-insensitive).', caseInsensitive: true }),
   credential_type: field.commaStrings({
@@ -51,8 +63,8 @@ const roleFields = {
   arn: field.string({ description: 'Deprecated: use `policy_arns` or `role_arns`.' }),
   role_arns: field.commaStrings({ description: 'ARNs of the roles assumed_role credentials may assume.' }),
   iam_groups: field.commaStrings({ description: 'IAM groups iam_user users are added to.' }),
-  iam_tags: field.object({ description: 'Tags of iam_user users (map or key=value list).' }),
-  session_tags: field.object({ description: 'Session tags of assumed_role sessions (map or key=value list).' }),
+  iam_tags: tagsField('Tags of iam_user users (map or key=value list).'),
+  session_tags: tagsField('Session tags of assumed_role sessions (map or key=value list).'),
   external_id: field.string({ description: 'External id passed to AssumeRole.' }),
   mfa_serial_number: field.string({ description: 'MFA device of session_token credentials.' }),
   default_sts_ttl: field.durationSeconds({ description: 'Default TTL of STS credentials (default 1h).' }),
@@ -93,8 +105,8 @@ export function pathRoles(): PathDefinition[] {
               if (has(name)) role[name] = data[name] ?? '';
             if (has('default_sts_ttl')) role.default_sts_ttl = data.default_sts_ttl ?? 0;
             if (has('max_sts_ttl')) role.max_sts_ttl = data.max_sts_ttl ?? 0;
-            if (has('iam_tags')) role.iam_tags = tagsOf(data.iam_tags, 'iam_tags');
-            if (has('session_tags')) role.session_tags = tagsOf(data.session_tags, 'session_tags');
+            if (has('iam_tags')) role.iam_tags = data.iam_tags ?? {};
+            if (has('session_tags')) role.session_tags = data.session_tags ?? {};
             if (has('policy_document')) role.policy_document = compactPolicy(data.policy_document ?? '');
             else if (has('policy')) role.policy_document = compactPolicy(data.policy ?? '');
             if (has('arn') && data.arn) {
