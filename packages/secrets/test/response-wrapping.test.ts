@@ -104,6 +104,15 @@ describe('response wrapping', () => {
     assert.deepEqual(refused.body.errors, ['endpoint requires response wrapping to be used']);
   });
 
+  it('wraps an empty object too, as established (hvac wraps `{}` when given no payload)', async () => {
+    const wrapped = await t.request('POST', 'sys/wrapping/wrap', { headers: WRAP, body: {} });
+    assert.equal(wrapped.status, 200, JSON.stringify(wrapped.body));
+    assert.equal(wrapped.body.wrap_info.ttl, 300);
+    const unwrapped = await t.request('POST', 'sys/wrapping/unwrap', { body: { token: wrapped.body.wrap_info.token } });
+    assert.equal(unwrapped.status, 200);
+    assert.deepEqual(unwrapped.body.data ?? {}, {});
+  });
+
   it('rewraps into a new token with the same TTL; the old one is spent', async () => {
     const old = (await t.request('GET', 'secret/data/app', { headers: { 'X-Vault-Wrap-TTL': '10m' } })).body.wrap_info;
     const rewrapped = await t.request('POST', 'sys/wrapping/rewrap', { body: { token: old.token } });

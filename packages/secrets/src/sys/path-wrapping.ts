@@ -27,7 +27,6 @@ export function pathWrapping(wrapping: WrappingControl): PathDefinition[] {
           summary: 'Wrap the request body in a single-use token (the request must ask for wrapping).',
           handler: async ({ req }) => {
             if (!req.wrapTtlSeconds) throw new InvalidRequestError('endpoint requires response wrapping to be used');
-            if (Object.keys(req.data).length === 0) throw new InvalidRequestError('empty request body');
             return { data: req.data };
           },
         },
