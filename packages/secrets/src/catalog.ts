@@ -12,6 +12,7 @@ import type { DefaultMount } from './core/core-types.js';
 import type { BackendCatalog, BackendFactory } from './core/router/mounts.js';
 import { createAwsBackend } from './engines/aws/index.js';
 import { createDatabaseBackend } from './engines/database/backend.js';
+import { createGcpSecretsBackend } from './engines/gcp/index.js';
 import { createKvBackend } from './engines/kv/backend.js';
 import { createLdapBackend } from './engines/ldap/index.js';
 import { createPkiBackend } from './engines/pki/backend.js';
@@ -27,6 +28,7 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
   mounts: new Map([
     ['aws', createAwsBackend],
     ['database', createDatabaseBackend],
+    ['gcp', createGcpSecretsBackend],
     ['kv', createKvBackend],
     ['ldap', createLdapBackend],
     // The established plugin's name for the same engine.

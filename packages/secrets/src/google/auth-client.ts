@@ -15,14 +15,20 @@ const REFRESH_MARGIN_S = 60;
 const REQUEST_TIMEOUT_MS = 15_000;
 const MAX_BODY_BYTES = 256 * 1024;
 
+/** A bearer token and when it expires (unix seconds). */
+export interface AccessToken {
+  token: string;
+  expiresAtS: number;
+}
+
 /**
  * The OAuth 2.0 access token of a service account, from the JWT bearer grant (RFC 7523) at its
  * key file's `token_uri`: an RS256 assertion signed with the account's key (`jose`), traded for a
  * token that is cached until shortly before it expires (by the injected clock).
  */
 export class ServiceAccountTokenSource {
-  private cached: { token: string; expiresAtS: number } | undefined;
-  private pending: Promise<string> | undefined;
+  private cached: AccessToken | undefined;
+  private pending: Promise<AccessToken> | undefined;
 
   constructor(
     private readonly credentials: ServiceAccountCredentials,
@@ -31,15 +37,20 @@ export class ServiceAccountTokenSource {
   ) {}
 
   async token(): Promise<string> {
+    return (await this.accessToken()).token;
+  }
+
+  /** The cached token while it has more than a minute left, else a new one. */
+  async accessToken(): Promise<AccessToken> {
     const nowS = Math.floor(this.clock.now() / 1000);
-    if (this.cached && this.cached.expiresAtS - REFRESH_MARGIN_S > nowS) return this.cached.token;
+    if (this.cached && this.cached.expiresAtS - REFRESH_MARGIN_S > nowS) return this.cached;
     this.pending ??= this.fetchToken(nowS).finally(() => {
       this.pending = undefined;
     });
     return this.pending;
   }
 
-  private async fetchToken(nowS: number): Promise<string> {
+  private async fetchToken(nowS: number): Promise<AccessToken> {
     const c = this.credentials;
     const assertion = await new SignJWT({ scope: this.scope })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(c.private_key_id ? { kid: c.private_key_id } : {}) })
@@ -73,7 +84,7 @@ export class ServiceAccountTokenSource {
     }
     const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600;
     this.cached = { token: body.access_token, expiresAtS: nowS + expiresIn };
-    return body.access_token;
+    return this.cached;
   }
 }
 

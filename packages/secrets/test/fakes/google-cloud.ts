@@ -29,8 +29,8 @@ export interface FakeGoogleCloud {
     claims: { aud: string; iat: number; exp: number },
     header?: object,
   ): Promise<string>;
-  /** Every call answers `status` (undefined: back to normal). */
-  failWith(status: number | undefined): void;
+  /** Every call (or those whose `METHOD path` matches `only`) answers `status`; undefined: back to normal. */
+  failWith(status: number | undefined, only?: RegExp): void;
   /** `METHOD path` of each call seen. */
   calls: string[];
   close(): Promise<void>;
@@ -65,7 +65,7 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
   const google = newKey();
   const tokens = new Map<string, string>();
   const calls: string[] = [];
-  let failure: number | undefined;
+  let failure: { status: number; only?: RegExp } | undefined;
   let endpoint = '';
 
   const issueToken = (email: string) => {
@@ -282,7 +282,8 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
     const url = new URL(req.url ?? '/', 'http://fake');
     calls.push(`${req.method} ${url.pathname}`);
     const body = await readBody(req);
-    if (failure) throw new HttpError(failure, 'injected failure');
+    if (failure && (!failure.only || failure.only.test(`${req.method} ${url.pathname}`)))
+      throw new HttpError(failure.status, 'injected failure');
     if (req.method === 'POST' && url.pathname === '/token') return tokenGrant(body);
     if (req.method === 'GET' && url.pathname === '/oauth2/v3/certs')
       return { keys: [{ ...(await exportJWK(google.publicKey)), kid: google.id, alg: 'RS256', use: 'sig' }] };
@@ -341,8 +342,8 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
         .setExpirationTime(claims.exp)
         .sign(google.privateKey);
     },
-    failWith: (status) => {
-      failure = status;
+    failWith: (status, only) => {
+      failure = status === undefined ? undefined : { status, only };
     },
     calls,
     close: () =>

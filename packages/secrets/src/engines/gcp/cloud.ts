@@ -1,0 +1,118 @@
+import type { cloudresourcemanager_v1 } from '@googleapis/cloudresourcemanager';
+import { type GoogleApis, googleCall, googleFind, googleStatus } from '../../google/apis.js';
+import { UpstreamError } from '../../logical/errors.js';
+import { projectOfResource } from './bindings.js';
+import type { Bindings, TokenKey } from './gcp-store.js';
+
+/** setIamPolicy refused for a stale etag: read again and retry, this often. */
+const POLICY_ATTEMPTS = 5;
+
+const accountName = (email: string) => `projects/-/serviceAccounts/${email}`;
+
+/** The cloud operations of the engine, through the official SDK clients. */
+export const gcpCloud = {
+  async getAccount(apis: GoogleApis, email: string) {
+    return googleFind(`looking up service account ${email}`, () =>
+      apis.iam.projects.serviceAccounts.get({ name: accountName(email) }),
+    );
+  },
+
+  async createAccount(apis: GoogleApis, project: string, accountId: string, displayName: string): Promise<string> {
+    const account = await googleCall(`creating service account ${accountId} in ${project}`, () =>
+      apis.iam.projects.serviceAccounts.create({
+        name: `projects/${project}`,
+        requestBody: { accountId, serviceAccount: { displayName, description: 'Managed by Ward' } },
+      }),
+    );
+    if (!account.email) throw new UpstreamError('IAM created a service account without an email');
+    return account.email;
+  },
+
+  /** Deletes the account; one already gone is deleted. */
+  async deleteAccount(apis: GoogleApis, email: string): Promise<void> {
+    await googleFind(`deleting service account ${email}`, () =>
+      apis.iam.projects.serviceAccounts.delete({ name: accountName(email) }),
+    );
+  },
+
+  /** A new key of the account: its IAM name and its JSON key file. */
+  async createKey(
+    apis: GoogleApis,
+    email: string,
+    keyAlgorithm = 'KEY_ALG_RSA_2048',
+  ): Promise<TokenKey & { algorithm: string }> {
+    const key = await googleCall(`creating a key for ${email}`, () =>
+      apis.iam.projects.serviceAccounts.keys.create({
+        name: accountName(email),
+        requestBody: { keyAlgorithm, privateKeyType: 'TYPE_GOOGLE_CREDENTIALS_FILE' },
+      }),
+    );
+    if (!key.name || !key.privateKeyData) throw new UpstreamError('IAM created a key without its data');
+    return {
+      name: key.name,
+      json: Buffer.from(key.privateKeyData, 'base64').toString('utf8'),
+      algorithm: key.keyAlgorithm ?? keyAlgorithm,
+    };
+  },
+
+  /** Deletes a key by its IAM name; one already gone (or whose account is gone) is deleted. */
+  async deleteKey(apis: GoogleApis, name: string): Promise<void> {
+    await googleFind(`deleting key ${name}`, () => apis.iam.projects.serviceAccounts.keys.delete({ name }));
+  },
+
+  /**
+   * Adds (or removes) `member` to each role of each bound resource: read the project's policy,
+   * edit its bindings, write it back with the etag read (a concurrent change is retried).
+   */
+  async editBindings(apis: GoogleApis, member: string, bindings: Bindings, mode: 'add' | 'remove'): Promise<void> {
+    for (const [resource, roles] of bindings) {
+      const project = projectOfResource(resource);
+      for (let attempt = 1; ; attempt++) {
+        const policy = await googleCall(`reading the IAM policy of ${resource}`, () =>
+          apis.resourceManager.projects.getIamPolicy({ resource: project, requestBody: {} }),
+        );
+        const next = edited(policy, member, roles, mode);
+        try {
+          await apis.resourceManager.projects.setIamPolicy({ resource: project, requestBody: { policy: next } });
+          break;
+        } catch (err) {
+          if (googleStatus(err) === 409 && attempt < POLICY_ATTEMPTS) continue;
+          await googleCall(`setting the IAM policy of ${resource}`, () => Promise.reject(err));
+        }
+      }
+    }
+  },
+
+  async generateAccessToken(apis: GoogleApis, email: string, scopes: string[], lifetimeS: number) {
+    const token = await googleCall(`generating an access token for ${email}`, () =>
+      apis.iamCredentials.projects.serviceAccounts.generateAccessToken({
+        name: accountName(email),
+        requestBody: { scope: scopes, lifetime: `${lifetimeS}s` },
+      }),
+    );
+    if (!token.accessToken || !token.expireTime) throw new UpstreamError('IAM credentials answered no token');
+    return { token: token.accessToken, expiresAtS: Math.floor(Date.parse(token.expireTime) / 1000) };
+  },
+};
+
+function edited(
+  policy: cloudresourcemanager_v1.Schema$Policy,
+  member: string,
+  roles: string[],
+  mode: 'add' | 'remove',
+): cloudresourcemanager_v1.Schema$Policy {
+  const bindings = (policy.bindings ?? []).map((b) => ({ ...b, members: [...(b.members ?? [])] }));
+  for (const role of roles) {
+    let binding = bindings.find((b) => b.role === role && !b.condition);
+    if (mode === 'add') {
+      if (!binding) {
+        binding = { role, members: [] };
+        bindings.push(binding);
+      }
+      if (!binding.members.includes(member)) binding.members.push(member);
+    } else if (binding) {
+      binding.members = binding.members.filter((m) => m !== member);
+    }
+  }
+  return { ...policy, bindings: bindings.filter((b) => b.members.length > 0) };
+}

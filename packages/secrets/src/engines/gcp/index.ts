@@ -1,0 +1,1 @@
+export { createGcpSecretsBackend } from './backend.js';

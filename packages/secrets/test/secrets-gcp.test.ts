@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { type FakeGoogleCloud, startFakeGoogleCloud } from './fakes/google-cloud.js';
+import { FakeGoogleCloudState } from './fakes/google-cloud-state.js';
+
+// Issue 37: the `gcp` secrets engine against a wire-level fake of IAM, IAM credentials,
+// Resource Manager and the OAuth token endpoint, through the official SDKs: rolesets create
+// accounts and bind them, keys are leases whose revocation deletes them, tokens are minted
+// with the JWT bearer grant or generateAccessToken.
+
+const PROJECT = 'my-project-1';
+const BINDINGS = `resource "//cloudresourcemanager.googleapis.com/projects/${PROJECT}" {
+  roles = ["roles/viewer", "roles/storage.objectViewer"]
+}`;
+
+describe('GCP secrets engine', () => {
+  let t: TestServer;
+  let google: FakeGoogleCloud;
+  const state = new FakeGoogleCloudState();
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await t.request(method, path, { body });
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const viewers = () => state.members(`projects/${PROJECT}`, 'roles/viewer');
+  /** The fake accepts the token for API calls: it is one it issued. */
+  const tokenWorks = async (token: string, email: string) =>
+    (
+      await fetch(`${google.endpoint}/v1/projects/-/serviceAccounts/${email}`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).status === 200;
+
+  before(async () => {
+    const ward = state.addServiceAccount('ward-admin', 'ward-engine');
+    state.addServiceAccount(PROJECT, 'existing-app');
+    google = await startFakeGoogleCloud(state);
+    t = await startTestServer();
+    await ok('POST', 'sys/mounts/gcp', { type: 'gcp' });
+    const e = google.endpoint;
+    await ok('POST', 'gcp/config', {
+      credentials: google.keyFile(ward),
+      ttl: '1h',
+      max_ttl: '2h',
+      custom_endpoint: { iam: e, iamcredentials: e, crm: e },
+    });
+  });
+  after(async () => {
+    await t.stop();
+    await google.close();
+  });
+
+  it('reads its config back without the key', async () => {
+    const data = (await ok('GET', 'gcp/config')).data;
+    assert.equal(data.ttl, 3600);
+    assert.equal(data.max_ttl, 7200);
+    assert.equal(data.service_account_email, 'ward-engine@ward-admin.iam.gserviceaccount.com');
+    assert.equal(JSON.stringify(data).includes('PRIVATE KEY'), false);
+    assert.equal((await t.request('POST', 'gcp/config', { body: { credentials: 'nope' } })).status, 400);
+  });
+
+  it('an access_token roleset creates and binds an account, and mints tokens with its key', async () => {
+    await ok('POST', 'gcp/roleset/tokens', {
+      project: PROJECT,
+      secret_type: 'access_token',
+      bindings: BINDINGS,
+      token_scopes: 'https://www.googleapis.com/auth/cloud-platform',
+    });
+    const roleset = (await ok('GET', 'gcp/roleset/tokens')).data;
+    const email: string = roleset.service_account_email;
+    assert.match(email, /^vaulttokens-[a-z0-9]{10}@my-project-1\.iam\.gserviceaccount\.com$/);
+    assert.deepEqual(roleset.bindings, {
+      [`//cloudresourcemanager.googleapis.com/projects/${PROJECT}`]: ['roles/viewer', 'roles/storage.objectViewer'],
+    });
+    assert.ok(state.accounts.has(email));
+    assert.deepEqual(viewers(), [`serviceAccount:${email}`]);
+    assert.equal(state.account(email)?.keys.size, 1);
+    const token = (await ok('GET', 'gcp/roleset/tokens/token')).data;
+    assert.ok(token.token_ttl > 3000, JSON.stringify(token));
+    assert.ok(await tokenWorks(token.token, email));
+    assert.ok(await tokenWorks((await ok('POST', 'gcp/token/tokens')).data.token, email));
+    // A key is refused for a token roleset.
+    assert.equal((await t.request('GET', 'gcp/roleset/tokens/key')).status, 400);
+
+    await ok('POST', 'gcp/roleset/tokens/rotate-key');
+    assert.equal(state.account(email)?.keys.size, 1);
+    await ok('POST', 'gcp/roleset/tokens/rotate');
+    const rotated = (await ok('GET', 'gcp/roleset/tokens')).data.service_account_email;
+    assert.notEqual(rotated, email);
+    assert.equal(state.accounts.has(email), false, 'the old account is deleted');
+    assert.deepEqual(viewers(), [`serviceAccount:${rotated}`]);
+
+    await ok('DELETE', 'gcp/roleset/tokens');
+    assert.equal(state.accounts.has(rotated), false);
+    assert.deepEqual(viewers(), []);
+  });
+
+  it('keys are leases: revoking one deletes it in IAM', async () => {
+    await ok('POST', 'gcp/roleset/keys', {
+      project: PROJECT,
+      secret_type: 'service_account_key',
+      bindings: Buffer.from(BINDINGS).toString('base64'),
+    });
+    const email = (await ok('GET', 'gcp/roleset/keys')).data.service_account_email;
+    assert.equal(state.account(email)?.keys.size, 0);
+    const issued = await ok('POST', 'gcp/roleset/keys/key', { ttl: '30m' });
+    assert.equal(issued.lease_duration, 1800);
+    assert.equal(issued.renewable, true);
+    const file = JSON.parse(Buffer.from(issued.data.private_key_data, 'base64').toString());
+    assert.equal(file.client_email, email);
+    assert.ok(state.account(email)?.keys.has(file.private_key_id));
+    const capped = await ok('GET', 'gcp/key/keys?ttl=5h');
+    assert.equal(capped.lease_duration, 7200, 'capped by max_ttl');
+    assert.equal(state.account(email)?.keys.size, 2);
+
+    await ok('PUT', 'sys/leases/revoke', { lease_id: issued.lease_id });
+    assert.equal(state.account(email)?.keys.has(file.private_key_id), false);
+    assert.equal(state.account(email)?.keys.size, 1);
+    await ok('DELETE', 'gcp/roleset/keys');
+    // The account is gone with its keys; revoking the other lease still succeeds.
+    await ok('PUT', 'sys/leases/revoke', { lease_id: capped.lease_id });
+  });
+
+  it('static accounts bind an existing account and leave it when deleted', async () => {
+    const email = `existing-app@${PROJECT}.iam.gserviceaccount.com`;
+    await ok('POST', 'gcp/static-account/app', {
+      service_account_email: email,
+      secret_type: 'service_account_key',
+      bindings: BINDINGS,
+    });
+    assert.deepEqual(viewers(), [`serviceAccount:${email}`]);
+    const read = (await ok('GET', 'gcp/static-account/app')).data;
+    assert.equal(read.service_account_project, PROJECT);
+    const issued = await ok('GET', 'gcp/static-account/app/key');
+    assert.equal(state.account(email)?.keys.size, 1);
+    await ok('PUT', 'sys/leases/revoke', { lease_id: issued.lease_id });
+    assert.equal(state.account(email)?.keys.size, 0);
+    await ok('DELETE', 'gcp/static-account/app');
+    assert.ok(state.accounts.has(email));
+    assert.deepEqual(viewers(), []);
+
+    await ok('POST', 'gcp/static-account/app-tokens', { service_account_email: email, token_scopes: 'a,b' });
+    assert.ok(await tokenWorks((await ok('GET', 'gcp/static-account/app-tokens/token')).data.token, email));
+    await ok('DELETE', 'gcp/static-account/app-tokens');
+    assert.equal(state.account(email)?.keys.size, 0, 'the token key is deleted');
+    const missing = await t.request('POST', 'gcp/static-account/x', {
+      body: { service_account_email: `nobody@${PROJECT}.iam.gserviceaccount.com`, token_scopes: 'a' },
+    });
+    assert.equal(missing.status, 400);
+  });
+
+  it('impersonated accounts mint tokens through generateAccessToken', async () => {
+    const email = `existing-app@${PROJECT}.iam.gserviceaccount.com`;
+    await ok('POST', 'gcp/impersonated-account/imp', { service_account_email: email, token_scopes: 'x', ttl: '10m' });
+    google.calls.length = 0;
+    const token = (await ok('GET', 'gcp/impersonated-account/imp/token')).data;
+    // The fake dates the token by the wall clock, Ward by its own: a few seconds apart at most.
+    assert.ok(Math.abs(token.token_ttl - 600) < 30, JSON.stringify(token));
+    assert.ok(await tokenWorks(token.token, email));
+    assert.ok(google.calls.includes(`POST /v1/projects/-/serviceAccounts/${email}:generateAccessToken`));
+    assert.deepEqual((await ok('LIST', 'gcp/impersonated-accounts')).data.keys, ['imp']);
+  });
+
+  it('refuses bad rolesets with 400', async () => {
+    const cases = [
+      { project: PROJECT, bindings: 'resource {', token_scopes: 'a' },
+      { project: PROJECT, bindings: 'resource "buckets/b" { roles = ["roles/viewer"] }', token_scopes: 'a' },
+      { project: PROJECT, bindings: BINDINGS },
+      { bindings: BINDINGS, token_scopes: 'a' },
+      { project: PROJECT, bindings: BINDINGS, secret_type: 'password' },
+    ];
+    for (const body of cases)
+      assert.equal((await t.request('POST', 'gcp/roleset/bad', { body })).status, 400, JSON.stringify(body));
+  });
+
+  it('answers 502 when Google fails, leaving no account behind', async () => {
+    const before = state.accounts.size;
+    google.failWith(503, /setIamPolicy/);
+    try {
+      const res = await t.request('POST', 'gcp/roleset/failing', {
+        body: { project: PROJECT, bindings: BINDINGS, secret_type: 'service_account_key' },
+      });
+      assert.equal(res.status, 502, JSON.stringify(res.body));
+    } finally {
+      google.failWith(undefined);
+    }
+    assert.equal(state.accounts.size, before);
+    assert.equal((await t.request('GET', 'gcp/roleset/failing')).status, 404);
+  });
+
+  it('rotate-root replaces the engine key and deletes the old one', async () => {
+    const ward = state.account('ward-engine@ward-admin.iam.gserviceaccount.com');
+    const [oldKey] = [...(ward?.keys.keys() ?? [])];
+    const rotated = (await ok('POST', 'gcp/config/rotate-root')).data.private_key_id;
+    assert.notEqual(rotated, oldKey);
+    assert.deepEqual([...(ward?.keys.keys() ?? [])], [rotated]);
+    // The engine works with the new key.
+    await ok('POST', 'gcp/static-account/after', {
+      service_account_email: `existing-app@${PROJECT}.iam.gserviceaccount.com`,
+      token_scopes: 'a',
+    });
+    await ok('DELETE', 'gcp/static-account/after');
+  });
+});
