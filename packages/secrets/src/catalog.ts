@@ -1,5 +1,6 @@
 import { createAppRoleBackend } from './auth/approle/index.js';
 import { createAwsAuthBackend } from './auth/aws/index.js';
+import { createAzureAuthBackend } from './auth/azure/index.js';
 import { createCertBackend } from './auth/cert/index.js';
 import { createGcpBackend } from './auth/gcp/index.js';
 import { createGitHubBackend } from './auth/github/index.js';
@@ -41,6 +42,7 @@ export const BUILTIN_BACKENDS: BackendCatalog = {
   auth: new Map<string, BackendFactory>([
     ['approle', createAppRoleBackend],
     ['aws', createAwsAuthBackend],
+    ['azure', createAzureAuthBackend],
     ['cert', createCertBackend],
     ['gcp', createGcpBackend],
     ['github', createGitHubBackend],

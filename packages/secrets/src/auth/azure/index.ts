@@ -1,0 +1,1 @@
+export { type AzureAuthBackend, azureAuthBackendFactory, createAzureAuthBackend } from './backend.js';
