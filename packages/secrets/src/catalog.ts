@@ -12,6 +12,7 @@ import { createUserpassBackend } from './auth/userpass/index.js';
 import type { DefaultMount } from './core/core-types.js';
 import type { BackendCatalog, BackendFactory } from './core/router/mounts.js';
 import { createAwsBackend } from './engines/aws/index.js';
+import { createAzureBackend } from './engines/azure/index.js';
 import { createDatabaseBackend } from './engines/database/backend.js';
 import { createGcpSecretsBackend } from './engines/gcp/index.js';
 import { createKvBackend } from './engines/kv/backend.js';
@@ -28,6 +29,7 @@ import { createTransitBackend } from './engines/transit/backend.js';
 export const BUILTIN_BACKENDS: BackendCatalog = {
   mounts: new Map([
     ['aws', createAwsBackend],
+    ['azure', createAzureBackend],
     ['database', createDatabaseBackend],
     ['gcp', createGcpSecretsBackend],
     ['kv', createKvBackend],

@@ -1,3 +1,4 @@
+export { azureBackendFactory, createAzureBackend } from './backend.js';
 export {
   AZURE_CLOUDS,
   type AzureAccess,
