@@ -20,7 +20,7 @@ export const certificateFields = {
   alt_names: list('DNS names and emails (subject alternative names).'),
   ip_sans: list('IP addresses (subject alternative names).'),
   uri_sans: list('URIs (subject alternative names).'),
-  other_sans: list('Other SANs (type;UTF8:value): refused here.'),
+  other_sans: list('Other SANs: <oid>;UTF8:<value> (OtherName entries of the SAN extension).'),
   ttl: field.durationSeconds({ description: 'Validity.', default: 0 }),
   not_after: field.string({ description: 'RFC 3339 end of validity (instead of ttl).', default: '' }),
   not_before_duration: field.durationSeconds({ description: 'Backdating of notBefore (default 30s).', default: 30 }),

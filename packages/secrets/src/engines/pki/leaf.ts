@@ -1,10 +1,12 @@
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { LogicalResponse } from '../../logical/response.js';
 import type { Storage } from '../../logical/storage.js';
+import { certificateUrlsFor } from './aia.js';
 import type { PkiDeps } from './backend.js';
 import { type CertFormat, formatIssued, subjectOf, usagesOf, validityOf } from './issuance.js';
 import { chainOf, signerOf } from './issuers.js';
 import { checkedNames } from './names.js';
+import { checkOtherSans, type OtherSan } from './other-sans.js';
 import { type IssuerRecord, pkiStore } from './pki-store.js';
 import type { RoleRecord } from './role-store.js';
 import { certificatePem, type JsonName, newSerialHex, showSerial, signCertificate, x509 } from './x509.js';
@@ -15,6 +17,8 @@ export interface LeafRequest {
   altNames: string[];
   ipSans: string[];
   uriSans: string[];
+  /** `other_sans`, parsed; checked against the role's `allowed_other_sans` (not for sign-verbatim). */
+  otherSans: OtherSan[];
   ttl: number;
   notAfter: string;
   excludeCnFromSans: boolean;
@@ -57,6 +61,7 @@ export async function issueLeaf(
         uris: req.uriSans,
       }
     : checkedNames(role, req);
+  if (!req.verbatimSubject) checkOtherSans(role.allowed_other_sans, req.otherSans);
   const { notBefore, notAfter, warnings } = validityOf(
     d,
     {
@@ -80,9 +85,10 @@ export async function issueLeaf(
       isCa: false,
       maxPathLength: -1,
       ...names,
+      otherNames: req.otherSans,
       ...usagesOf(role),
       policyIdentifiers: role.policy_identifiers,
-      urls: await pkiStore.urls(storage),
+      urls: await certificateUrlsFor(storage, issuer),
       basicConstraintsForLeaf: role.basic_constraints_valid_for_non_ca,
     },
     signer,

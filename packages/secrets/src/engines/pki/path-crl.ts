@@ -19,9 +19,9 @@ function crlConfigView(c: CrlConfig) {
     auto_rebuild_grace_period: go(c.auto_rebuild_grace_period),
     enable_delta: c.enable_delta,
     delta_rebuild_interval: go(c.delta_rebuild_interval),
-    cross_cluster_revocation: false,
-    unified_crl: false,
-    unified_crl_on_existing_paths: false,
+    cross_cluster_revocation: c.cross_cluster_revocation,
+    unified_crl: c.unified_crl,
+    unified_crl_on_existing_paths: c.unified_crl_on_existing_paths,
   };
 }
 
@@ -39,6 +39,9 @@ export function pathCrl(d: PkiDeps): PathDefinition[] {
         auto_rebuild_grace_period: seconds('How long before expiry an auto-rebuilt CRL is rebuilt.'),
         enable_delta: field.bool({ description: 'Build delta CRLs too (needs auto_rebuild).' }),
         delta_rebuild_interval: seconds('How often a delta CRL is rebuilt.'),
+        cross_cluster_revocation: field.bool({ description: 'Kept; one cluster here, so nothing to share.' }),
+        unified_crl: field.bool({ description: 'Serve unified-crl/unified-ocsp (one cluster: the local ones).' }),
+        unified_crl_on_existing_paths: field.bool({ description: 'Kept; the local CRL is already the unified one.' }),
       },
       operations: {
         read: {
@@ -55,6 +58,14 @@ export function pathCrl(d: PkiDeps): PathDefinition[] {
                   (config as unknown as Record<string, unknown>)[key] = data[key];
               if (config.enable_delta && !config.auto_rebuild)
                 throw new InvalidRequestError('delta CRLs enabled, but auto_rebuild is disabled');
+              if (config.unified_crl && !config.auto_rebuild)
+                throw new InvalidRequestError(
+                  'unified_crl=true requires auto_rebuild=true, as unified CRLs cannot be rebuilt on every revocation.',
+                );
+              if (config.unified_crl_on_existing_paths && !config.unified_crl)
+                throw new InvalidRequestError(
+                  'unified_crl_on_existing_paths cannot be enabled if unified_crl is disabled',
+                );
               await pkiStore.putCrlConfig(storage, config);
               await rebuildAllCrls(d, storage);
               return { data: crlConfigView(config) };

@@ -79,6 +79,24 @@ export function pathFetch(d: PkiDeps): PathDefinition[] {
     ['crl/delta/pem', 'delta', 'pem'],
     ['crl/delta/der', 'delta', 'der'],
   ];
+  // With config/crl unified_crl: one cluster here, so the unified CRLs are the local ones.
+  const unified: [string, string, 'der' | 'pem' | 'json'][] = [
+    ['unified-crl', 'crl', 'der'],
+    ['unified-crl/pem', 'crl', 'pem'],
+    ['unified-crl/delta', 'delta', 'der'],
+    ['unified-crl/delta/pem', 'delta', 'pem'],
+  ];
+  const unifiedPerIssuer: [string, string, 'der' | 'pem' | 'json'][] = [
+    ['unified-crl', 'crl', 'json'],
+    ['unified-crl/pem', 'crl', 'pem'],
+    ['unified-crl/der', 'crl', 'der'],
+    ['unified-crl/delta', 'delta', 'json'],
+    ['unified-crl/delta/pem', 'delta', 'pem'],
+    ['unified-crl/delta/der', 'delta', 'der'],
+  ];
+  const unifiedOnly = async (storage: Storage) => {
+    if (!(await pkiStore.crlConfig(storage)).unified_crl) throw new NotFoundError('unified CRLs are not enabled');
+  };
   const issuerRef = { issuer_ref: field.path({ description: 'The issuer (id, name or default).' }) };
   const help = { synopsis: 'Fetch a CA certificate, chain or CRL.', description: 'No token needed, as established.' };
   return [
@@ -90,6 +108,38 @@ export function pathFetch(d: PkiDeps): PathDefinition[] {
           read: {
             summary: `Read ${pattern}.`,
             handler: async ({ storage }) => fetchOf(d, storage, undefined, kind, as),
+          },
+        },
+        help,
+      }),
+    ),
+    ...unified.map(([pattern, kind, as]) =>
+      definePath({
+        pattern,
+        fields: {},
+        operations: {
+          read: {
+            summary: `Read ${pattern} (unified_crl: the local CRL).`,
+            handler: async ({ storage }) => {
+              await unifiedOnly(storage);
+              return fetchOf(d, storage, undefined, kind, as);
+            },
+          },
+        },
+        help,
+      }),
+    ),
+    ...unifiedPerIssuer.map(([suffix, kind, as]) =>
+      definePath({
+        pattern: `issuer/:issuer_ref/${suffix}`,
+        fields: issuerRef,
+        operations: {
+          read: {
+            summary: `Read the issuer's ${suffix} (unified_crl: the local CRL).`,
+            handler: async ({ storage, data }) => {
+              await unifiedOnly(storage);
+              return fetchOf(d, storage, data.issuer_ref, kind, as);
+            },
           },
         },
         help,
@@ -164,6 +214,11 @@ export const UNAUTHENTICATED_PATHS = [
   'crl/delta',
   'crl/delta/pem',
   'issuer/+/crl*',
+  'issuer/+/unified-crl*',
+  'unified-crl',
+  'unified-crl/*',
+  'unified-ocsp',
+  'unified-ocsp/*',
   'issuer/+/pem',
   'issuer/+/der',
   'issuer/+/json',

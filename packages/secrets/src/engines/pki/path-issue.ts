@@ -6,6 +6,7 @@ import { certificateFields } from './ca-fields.js';
 import { resolveIssuer } from './issuers.js';
 import { checkKeyParams, cryptoKeyPair, newPrivateKey, signingAlgorithm } from './keys.js';
 import { csrNames, issueLeaf, type LeafRequest, requireIssuerCanSign } from './leaf.js';
+import { parseOtherSans } from './other-sans.js';
 import { revokeSerial } from './revocation.js';
 import { DEFAULT_ROLE, type RoleRecord, roleStore } from './role-store.js';
 import { parseCsr } from './x509.js';
@@ -57,12 +58,12 @@ async function handle(d: PkiDeps, storage: Storage, data: IssueData, mode: Mode)
   const role = await roleOf(storage, data.role ?? '', mode, data);
   const issuer = await resolveIssuer(storage, data.issuer_ref ?? role.issuer_ref);
   requireIssuerCanSign(issuer);
-  if (data.other_sans.length > 0) throw new InvalidRequestError('other_sans are not supported by this PKI engine');
   const req: LeafRequest = {
     commonName: data.common_name,
     altNames: data.alt_names,
     ipSans: data.ip_sans,
     uriSans: data.uri_sans,
+    otherSans: parseOtherSans(data.other_sans),
     ttl: data.ttl,
     notAfter: data.not_after,
     excludeCnFromSans: data.exclude_cn_from_sans,

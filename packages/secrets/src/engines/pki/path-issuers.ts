@@ -1,9 +1,10 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
+import { checkUrls, URL_FIELDS } from './aia.js';
 import type { PkiDeps } from './backend.js';
 import { allIssuers, chainOf, resolveIssuer } from './issuers.js';
-import { type IssuerRecord, pkiStore } from './pki-store.js';
+import { type IssuerAia, type IssuerRecord, pkiStore } from './pki-store.js';
 import { rebuildCrl } from './revocation.js';
 import { crypto, x509 } from './x509.js';
 
@@ -11,7 +12,7 @@ const USAGES = new Set(['read-only', 'issuing-certificates', 'crl-signing', 'ocs
 const BEHAVIORS = ['err', 'truncate', 'permit'] as const;
 
 async function issuerView(storage: Storage, issuer: IssuerRecord) {
-  const urls = await pkiStore.urls(storage);
+  const urls = issuer.aia ?? EMPTY_AIA;
   return {
     issuer_id: issuer.issuer_id,
     issuer_name: issuer.issuer_name,
@@ -29,9 +30,16 @@ async function issuerView(storage: Storage, issuer: IssuerRecord) {
     issuing_certificates: urls.issuing_certificates,
     crl_distribution_points: urls.crl_distribution_points,
     ocsp_servers: urls.ocsp_servers,
-    enable_aia_url_templating: false,
+    enable_aia_url_templating: urls.enable_aia_url_templating,
   };
 }
+
+const EMPTY_AIA: IssuerAia = {
+  issuing_certificates: [],
+  crl_distribution_points: [],
+  ocsp_servers: [],
+  enable_aia_url_templating: false,
+};
 
 const ref = { issuer_ref: field.path({ description: 'The issuer (id, name or default).' }) };
 
@@ -43,6 +51,12 @@ export function pathIssuers(d: PkiDeps): PathDefinition[] {
     leaf_not_after_behavior: field.enum({ description: 'err, truncate or permit.', values: BEHAVIORS }),
     usage: field.commaStrings({ description: 'read-only, issuing-certificates, crl-signing, ocsp-signing.' }),
     manual_chain: field.commaStrings({ description: 'Issuer ids of the chain, overriding the one built.' }),
+    issuing_certificates: field.commaStrings({ description: 'This issuer’s AIA issuer URLs (replace config/urls).' }),
+    crl_distribution_points: field.commaStrings({ description: 'This issuer’s CRL distribution points.' }),
+    ocsp_servers: field.commaStrings({ description: 'This issuer’s OCSP responder URLs.' }),
+    enable_aia_url_templating: field.bool({
+      description: 'The URLs may use {{issuer_id}}, {{cluster_path}}, {{cluster_aia_path}} (config/cluster).',
+    }),
   };
   return [
     definePath({
@@ -95,6 +109,15 @@ export function pathIssuers(d: PkiDeps): PathDefinition[] {
               }
               if (data.manual_chain)
                 issuer.manual_chain = data.manual_chain.map((id) => (id === 'self' ? issuer.issuer_id : id));
+              const aia: IssuerAia = { ...EMPTY_AIA, ...issuer.aia };
+              if (data.enable_aia_url_templating !== undefined)
+                aia.enable_aia_url_templating = data.enable_aia_url_templating;
+              for (const name of URL_FIELDS) {
+                const given = data[name];
+                if (given !== undefined) aia[name] = given;
+                checkUrls(name, aia[name], aia.enable_aia_url_templating);
+              }
+              issuer.aia = aia;
               await pkiStore.putIssuer(storage, issuer);
               return { data: await issuerView(storage, issuer) };
             }),

@@ -1,7 +1,10 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
+import { NotFoundError } from '../../logical/errors.js';
 import type { LogicalResponse } from '../../logical/response.js';
+import type { Storage } from '../../logical/storage.js';
 import type { PkiDeps } from './backend.js';
 import { answerOcsp, ocspFailure } from './ocsp.js';
+import { pkiStore } from './pki-store.js';
 
 const MAX_REQUEST_BYTES = 64 * 1024;
 const answer = (body: Buffer): LogicalResponse => ({
@@ -21,14 +24,24 @@ async function readAll(body: AsyncIterable<Uint8Array>): Promise<Buffer | undefi
 
 /** `ocsp` (POST, DER body) and `ocsp/:request` (GET, base64 DER in the URL): RFC 6960, no token needed. */
 export function pathOcsp(d: PkiDeps): PathDefinition[] {
+  return [...ocspPaths(d, 'ocsp'), ...ocspPaths(d, 'unified-ocsp')];
+}
+
+/**
+ * The responder under `prefix`; `unified-ocsp` (config/crl unified_crl) answers as the local one,
+ * this server being one cluster.
+ */
+function ocspPaths(d: PkiDeps, prefix: 'ocsp' | 'unified-ocsp'): PathDefinition[] {
+  const enabled = async (storage: Storage) => prefix === 'ocsp' || (await pkiStore.crlConfig(storage)).unified_crl;
   return [
     definePath({
-      pattern: 'ocsp',
+      pattern: prefix,
       fields: {},
       operations: {
         update: {
           summary: 'Answer an OCSP request (application/ocsp-request body).',
           handler: async ({ req, storage }) => {
+            if (!(await enabled(storage))) throw new NotFoundError('unified CRLs are not enabled');
             const der = req.rawBody ? await readAll(req.rawBody) : undefined;
             // RFC 6960 2.3: a body that is not a DER request is malformedRequest (1).
             if (!der) return answer(ocspFailure(1));
@@ -42,12 +55,13 @@ export function pathOcsp(d: PkiDeps): PathDefinition[] {
       },
     }),
     definePath({
-      pattern: 'ocsp/*request',
+      pattern: `${prefix}/*request`,
       fields: { request: field.path({ description: 'The DER request, base64 (URL-encoded).' }) },
       operations: {
         read: {
           summary: 'Answer an OCSP request given in the URL.',
           handler: async ({ storage, data }) => {
+            if (!(await enabled(storage))) throw new NotFoundError('unified CRLs are not enabled');
             const text = decodeURIComponent(data.request);
             if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) return answer(ocspFailure(1));
             return answer(await answerOcsp(d, storage, Buffer.from(text, 'base64')));

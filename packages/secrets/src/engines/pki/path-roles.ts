@@ -2,6 +2,7 @@ import { definePath, type FieldSpec, field, type PathDefinition } from '../../fr
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { PkiDeps } from './backend.js';
 import { checkKeyParams } from './keys.js';
+import { checkAllowedOtherSans } from './other-sans.js';
 import { DEFAULT_ROLE, type RoleRecord, roleStore } from './role-store.js';
 
 const DURATIONS = new Set(['ttl', 'max_ttl', 'not_before_duration']);
@@ -32,6 +33,7 @@ function checkRole(role: RoleRecord): void {
     throw new InvalidRequestError('"ttl" value must be less than "max_ttl" value');
   if (role.generate_lease && role.no_store)
     throw new InvalidRequestError('"no_store" cannot be set when "generate_lease" is set');
+  checkAllowedOtherSans(role.allowed_other_sans);
   for (const v of role.cn_validations)
     if (!['email', 'hostname', 'disabled'].includes(v))
       throw new InvalidRequestError(`unknown cn_validations value ${v}`);

@@ -6,6 +6,7 @@ import { caFields } from './ca-fields.js';
 import { formatIssued, subjectOf, validityOf } from './issuance.js';
 import { importIssuer, importKey, resolveKey } from './issuers.js';
 import { checkKeyParams, cryptoKeyPair, newPrivateKey, signingAlgorithm } from './keys.js';
+import { parseOtherSans } from './other-sans.js';
 import { type KeyRecord, pkiStore } from './pki-store.js';
 import { newSerialHex, pemOf, signCertificate, signCsr, type x509 } from './x509.js';
 
@@ -16,7 +17,6 @@ async function caKey(d: PkiDeps, storage: Storage, data: CaData): Promise<{ key:
   if (!['internal', 'exported', 'existing', 'kms'].includes(data.exported))
     throw new InvalidRequestError('type must be internal, exported, existing or kms');
   if (data.exported === 'kms') throw new InvalidRequestError('managed keys are not supported by this PKI engine');
-  if (data.other_sans.length > 0) throw new InvalidRequestError('other_sans are not supported by this PKI engine');
   if (data.exported === 'existing') return { key: await resolveKey(storage, data.key_ref), exported: false };
   const { type, bits } = checkKeyParams(data.key_type, data.key_bits);
   const { key } = await importKey(d, storage, await newPrivateKey(type, bits), data.key_name);
@@ -60,6 +60,7 @@ export function pathGenerateRoot(d: PkiDeps): PathDefinition[] {
           ipAddresses: data.ip_sans,
           uris: data.uri_sans,
           emails: [],
+          otherNames: parseOtherSans(data.other_sans),
           keyUsage: 0,
           extKeyUsage: [],
           policyIdentifiers: [],

@@ -1,6 +1,7 @@
 import { definePath, type FieldValues, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
+import { certificateUrlsFor } from './aia.js';
 import type { PkiDeps } from './backend.js';
 import { caFields } from './ca-fields.js';
 import { formatIssued, subjectOf, validityOf } from './issuance.js';
@@ -66,7 +67,7 @@ async function signIntermediate(d: PkiDeps, storage: Storage, data: SignData) {
       keyUsage: 0,
       extKeyUsage: [],
       policyIdentifiers: [],
-      urls: await pkiStore.urls(storage),
+      urls: await certificateUrlsFor(storage, issuer),
       basicConstraintsForLeaf: false,
       permittedDnsDomains: data.permitted_dns_domains,
     },

@@ -1,22 +1,9 @@
 import { definePath, field } from '../../framework/index.js';
-import { InvalidRequestError } from '../../logical/errors.js';
+import { checkUrls } from './aia.js';
 import { pkiStore } from './pki-store.js';
 import type { CertificateUrls } from './x509.js';
 
 const urlList = (description: string) => field.commaStrings({ description });
-
-function checkUrls(name: string, urls: string[]): string[] {
-  for (const url of urls) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new InvalidRequestError(`invalid URL in ${name}: ${url}`);
-    }
-    if (!/^(https?|ldap):$/.test(parsed.protocol)) throw new InvalidRequestError(`invalid URL in ${name}: ${url}`);
-  }
-  return urls;
-}
 
 /** `config/urls`: the issuer, CRL and OCSP URLs written into certificates issued from now on. */
 export function pathConfigUrls() {

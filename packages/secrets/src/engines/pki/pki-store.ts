@@ -12,6 +12,12 @@ export interface KeyRecord {
   private_key: string;
 }
 
+/** An issuer's own AIA URLs (`issuer/:ref`), which replace `config/urls` for what the issuer signs. */
+export interface IssuerAia extends CertificateUrls {
+  /** The URLs may hold `{{issuer_id}}`, `{{cluster_path}}` and `{{cluster_aia_path}}` (from `config/cluster`). */
+  enable_aia_url_templating: boolean;
+}
+
 /** An issuer of the mount (`issuers/*`): a CA certificate, with the key that signs for it when the mount has it. */
 export interface IssuerRecord {
   issuer_id: string;
@@ -27,6 +33,8 @@ export interface IssuerRecord {
   manual_chain: string[];
   revoked: boolean;
   revocation_time: number;
+  /** Set through `issuer/:ref`; absent: the mount's `config/urls`. */
+  aia?: IssuerAia;
 }
 
 /** An issued certificate, kept unless the role says `no_store`; `revocation_time` (Unix seconds) once revoked. */
@@ -57,6 +65,13 @@ export interface CrlConfig {
   auto_rebuild_grace_period: number;
   enable_delta: boolean;
   delta_rebuild_interval: number;
+  /**
+   * Kept as set, as established; this server is one cluster, so the unified CRL and OCSP are the
+   * local ones (no other cluster's revocations to merge).
+   */
+  cross_cluster_revocation: boolean;
+  unified_crl: boolean;
+  unified_crl_on_existing_paths: boolean;
 }
 
 export const DEFAULT_CRL_CONFIG: CrlConfig = {
@@ -68,6 +83,9 @@ export const DEFAULT_CRL_CONFIG: CrlConfig = {
   auto_rebuild_grace_period: 12 * 3600,
   enable_delta: false,
   delta_rebuild_interval: 15 * 60,
+  cross_cluster_revocation: false,
+  unified_crl: false,
+  unified_crl_on_existing_paths: false,
 };
 
 export const EMPTY_URLS: CertificateUrls = { issuing_certificates: [], crl_distribution_points: [], ocsp_servers: [] };

@@ -11,10 +11,14 @@ import {
   id_ce_cRLNumber,
   id_ce_deltaCRLIndicator,
   id_ce_nameConstraints,
+  id_ce_subjectAltName,
   NameConstraints,
+  OtherName,
+  SubjectAlternativeName,
 } from '@peculiar/asn1-x509';
 import * as x509 from '@peculiar/x509';
 import type { Random } from '@ward/base';
+import * as asn1js from 'asn1js';
 import { InvalidRequestError } from '../../logical/errors.js';
 
 export { x509 };
@@ -51,6 +55,30 @@ export interface Signer {
   algorithm: SigningAlgorithm;
 }
 
+/** One `other_sans` entry, `<oid>;UTF8:<value>` as established (OpenSSL's form; only UTF-8 strings). */
+export interface OtherSan {
+  oid: string;
+  value: string;
+}
+
+/** The SAN extension with other names (OtherName, the value an explicit UTF8String), built with @peculiar/asn1-x509. */
+function sanWithOtherNames(spec: CertificateSpec, otherNames: OtherSan[]): x509.Extension {
+  const general: GeneralName[] = [
+    ...spec.dnsNames.map((dNSName) => new GeneralName({ dNSName })),
+    ...spec.emails.map((rfc822Name) => new GeneralName({ rfc822Name })),
+    ...spec.ipAddresses.map((iPAddress) => new GeneralName({ iPAddress })),
+    ...spec.uris.map((uniformResourceIdentifier) => new GeneralName({ uniformResourceIdentifier })),
+    ...otherNames.map(
+      (san) =>
+        new GeneralName({
+          otherName: new OtherName({ typeId: san.oid, value: new asn1js.Utf8String({ value: san.value }).toBER() }),
+        }),
+    ),
+  ];
+  const value = AsnConvert.serialize(new SubjectAlternativeName(general));
+  return new x509.Extension(id_ce_subjectAltName, false, value);
+}
+
 /** What a new certificate says. */
 export interface CertificateSpec {
   subject: JsonName;
@@ -65,6 +93,8 @@ export interface CertificateSpec {
   ipAddresses: string[];
   uris: string[];
   emails: string[];
+  /** `other_sans`: OtherName entries of the SAN extension. */
+  otherNames?: OtherSan[];
   /** Leaf only: key usage flags (x509.KeyUsageFlags) and extended key usage OIDs. */
   keyUsage: number;
   extKeyUsage: string[];
@@ -107,7 +137,8 @@ async function extensionsOf(spec: CertificateSpec, signer: Signer): Promise<x509
     ...spec.ipAddresses.map((value) => ({ type: 'ip' as const, value })),
     ...spec.uris.map((value) => ({ type: 'url' as const, value })),
   ];
-  if (names.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(names, false));
+  if (spec.otherNames?.length) extensions.push(sanWithOtherNames(spec, spec.otherNames));
+  else if (names.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(names, false));
   if (spec.policyIdentifiers.length > 0)
     extensions.push(new x509.CertificatePolicyExtension(spec.policyIdentifiers, false));
   const { ocsp_servers: ocsp, issuing_certificates: caIssuers, crl_distribution_points: crls } = spec.urls;

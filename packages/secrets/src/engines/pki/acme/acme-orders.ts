@@ -140,6 +140,7 @@ export async function finalizeOrder(
     altNames: [...wanted],
     ipSans: [],
     uriSans: [],
+    otherSans: [],
     ttl: 0,
     notAfter: '',
     excludeCnFromSans: false,
