@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { FakeClock } from '@ward/base';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
 import { iamLoginFields } from './aws-signing.js';
 import { type FakeAws, startFakeAws } from './fakes/aws-iam-sts.js';
@@ -253,6 +254,27 @@ describe('AWS auth method', () => {
       );
     });
 
+    it('keeps an access list of instances, which a delete or a tidy past expiry empties', async () => {
+      assert.ok((await ok('LIST', 'auth/aws/identity-accesslist')).data.keys.includes('i-0ec2'));
+      const entry = (await ok('GET', 'auth/aws/identity-whitelist/i-0ec2')).data;
+      assert.equal(entry.role, 'web');
+      assert.equal(entry.client_nonce, undefined);
+      const d = { ...doc, instanceId: 'i-0fresh' };
+      aws.addInstance({ ...d, vpcId: 'vpc-9' });
+      assert.equal((await login({ role: 'web', pkcs7: signer.pkcs7(d) })).status, 200);
+      assert.match(await status({ role: 'web', pkcs7: signer.pkcs7(d) }), /^403 .*nonce/);
+      await ok('DELETE', 'auth/aws/identity-accesslist/i-0fresh');
+      assert.equal((await login({ role: 'web', pkcs7: signer.pkcs7(d) })).status, 200);
+      await ok('POST', 'auth/aws/config/tidy/identity-accesslist', { safety_buffer: '1h' });
+      assert.equal((await ok('GET', 'auth/aws/config/tidy/identity-accesslist')).data.safety_buffer, 3600);
+      await ok('POST', 'auth/aws/tidy/identity-accesslist');
+      assert.equal((await ok('GET', 'auth/aws/identity-accesslist/i-0fresh')).data.role, 'web');
+      (t.clock as FakeClock).advance(40 * 24 * 3600 * 1000);
+      await ok('POST', 'auth/aws/tidy/identity-accesslist');
+      assert.equal((await t.request('GET', 'auth/aws/identity-accesslist/i-0fresh')).status, 404);
+      assert.equal((await login({ role: 'web', pkcs7: signer.pkcs7(d) })).status, 200);
+    });
+
     it('answers 502 when EC2 fails', async () => {
       aws.failing.add('DescribeInstances');
       try {
@@ -285,6 +307,15 @@ describe('AWS auth method', () => {
         await status({ role: 'tagged', pkcs7: signer.pkcs7({ ...tagged, instanceId: 'i-0forged' }) }),
         /^403 .*role tag/,
       );
+      // A deny-listed tag is refused until taken off the list.
+      await ok('POST', `auth/aws/roletag-denylist/${tag.tag_value}`);
+      assert.deepEqual((await ok('LIST', 'auth/aws/roletag-denylist')).data.keys, [tag.tag_value]);
+      assert.ok((await ok('GET', `auth/aws/roletag-blacklist/${tag.tag_value}`)).data.expiration_time);
+      const nonce = res.body.auth.metadata.nonce;
+      assert.match(await status({ role: 'tagged', pkcs7: signer.pkcs7(tagged), nonce }), /^403 .*deny-listed/);
+      await ok('DELETE', `auth/aws/roletag-denylist/${tag.tag_value}`);
+      assert.equal((await login({ role: 'tagged', pkcs7: signer.pkcs7(tagged), nonce })).status, 200);
+      assert.equal((await t.request('POST', `auth/aws/roletag-denylist/${forged}`)).status, 403);
       aws.addInstance({ ...tagged, instanceId: 'i-0untagged' });
       assert.match(
         await status({ role: 'tagged', pkcs7: signer.pkcs7({ ...tagged, instanceId: 'i-0untagged' }) }),

@@ -110,6 +110,32 @@ export const awsAuthStore = {
   putAccessListEntry: (s: Storage, instanceId: string, e: AccessListEntry) => putJson(s, `accesslist/${instanceId}`, e),
   deleteAccessListEntry: (s: Storage, instanceId: string) => s.delete(`accesslist/${instanceId}`),
   accessList: (s: Storage) => s.list('accesslist/'),
-  denyListed: (s: Storage, tag: string) => getJson<{ expiration_time_ms: number }>(s, `denylist/${tag}`),
-  putDenyListed: (s: Storage, tag: string, e: { expiration_time_ms: number }) => putJson(s, `denylist/${tag}`, e),
+  /** Deny-listed role tags, keyed by the SHA-256 of the tag (`tagKey`). */
+  denyListed: (s: Storage, key: string) => getJson<DenyListEntry>(s, `denylist/${key}`),
+  putDenyListed: (s: Storage, key: string, e: DenyListEntry) => putJson(s, `denylist/${key}`, e),
+  deleteDenyListed: (s: Storage, key: string) => s.delete(`denylist/${key}`),
+  denyList: (s: Storage) => s.list('denylist/'),
+  tidyConfig: async (s: Storage, kind: TidyKind) => ({
+    ...DEFAULT_TIDY,
+    ...(await getJson<TidyConfig>(s, `config/tidy/${kind}`)),
+  }),
+  putTidyConfig: (s: Storage, kind: TidyKind, c: TidyConfig) => putJson(s, `config/tidy/${kind}`, c),
+  deleteTidyConfig: (s: Storage, kind: TidyKind) => s.delete(`config/tidy/${kind}`),
 };
+
+/** A role tag no longer honoured, until its own expiry. */
+export interface DenyListEntry {
+  tag: string;
+  creation_time_ms: number;
+  expiration_time_ms: number;
+}
+
+export type TidyKind = 'identity-accesslist' | 'roletag-denylist';
+
+/** `config/tidy/*`: how long past their expiry entries are kept, and whether the hourly tidy runs. */
+export interface TidyConfig {
+  safety_buffer: number;
+  disable_periodic_tidy: boolean;
+}
+
+export const DEFAULT_TIDY: TidyConfig = { safety_buffer: 72 * 3600, disable_periodic_tidy: false };

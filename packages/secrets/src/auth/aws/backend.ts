@@ -4,9 +4,11 @@ import { renewalUnder } from '../common/index.js';
 import { awsAuthStore } from './aws-auth-store.js';
 import { pathCertificates } from './path-certificate.js';
 import { pathConfigs } from './path-config.js';
+import { pathLists } from './path-lists.js';
 import { pathLogin } from './path-login.js';
 import { pathRoles } from './path-role.js';
 import { pathRoleTag } from './path-role-tag.js';
+import { periodicTidy } from './tidy.js';
 
 const HELP =
   'The AWS auth method logs AWS principals in: iam roles with a signed sts:GetCallerIdentity request ' +
@@ -17,6 +19,7 @@ export type AwsAuthBackend = Backend & LoginRenewer;
 
 /** Factory of the `aws` auth method. */
 export function createAwsAuthBackend(ctx: BackendContext): AwsAuthBackend {
+  const maxTtlSeconds = () => ctx.system.maxLeaseTtlSeconds();
   const backend = createBackend({
     type: 'aws',
     storage: ctx.storage,
@@ -26,9 +29,11 @@ export function createAwsAuthBackend(ctx: BackendContext): AwsAuthBackend {
       ...pathCertificates(),
       ...pathRoles(ctx.random),
       pathRoleTag(ctx.random),
-      pathLogin({ clock: ctx.clock, random: ctx.random, maxTtlSeconds: () => ctx.system.maxLeaseTtlSeconds() }),
+      pathLogin({ clock: ctx.clock, random: ctx.random, maxTtlSeconds }),
+      ...pathLists(ctx.clock, maxTtlSeconds),
     ],
     specialPaths: { unauthenticated: ['login'] },
+    periodic: [{ name: 'tidy', intervalMs: 3600_000, run: () => periodicTidy(ctx.storage, ctx.clock.now()) }],
   });
   return {
     ...backend,

@@ -76,7 +76,7 @@ export async function ec2Login(storage: Storage, fields: Ec2LoginFields, d: Ec2D
     if (tag.instanceId && tag.instanceId !== doc.instanceId)
       throw new PermissionDeniedError('role tag is for another instance');
     const denied = await awsAuthStore.denyListed(storage, tagKey(value));
-    if (denied && denied.expiration_time_ms > d.clock.now()) throw new PermissionDeniedError('role tag is deny-listed');
+    if (denied) throw new PermissionDeniedError('role tag is deny-listed');
   }
   const nonce = await checkNonce(storage, doc, roleName, fields.nonce, {
     disallowReauthentication: role.disallow_reauthentication || (tag?.disallowReauthentication ?? false),
