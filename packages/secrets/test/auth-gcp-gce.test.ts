@@ -155,6 +155,36 @@ describe('GCP auth method (gce roles)', () => {
     assert.equal((await login('web', good)).status, 200);
   });
 
+  it('renewal checks the instance again: a label it lost stops renewal', async () => {
+    const token = (await login('web', await tokenOf(web))).body.auth.client_token;
+    assert.equal((await t.request('POST', 'auth/token/renew-self', { token })).status, 200);
+    web.labels = { env: 'prod' };
+    try {
+      const refused = await t.request('POST', 'auth/token/renew-self', { token });
+      assert.equal(refused.status, 403, JSON.stringify(refused.body));
+    } finally {
+      web.labels = { team: 'web', env: 'prod' };
+    }
+  });
+
+  it('an iam role takes an instance token as its service account (allow_gce_inference)', async () => {
+    const runner = 'runner@my-project-1.iam.gserviceaccount.com';
+    await ok('POST', 'auth/gcp/role/sa', {
+      type: 'iam',
+      bound_service_accounts: runner,
+      bound_projects: 'my-project-1',
+    });
+    assert.equal((await ok('GET', 'auth/gcp/role/sa')).data.allow_gce_inference, true);
+    const res = await login('sa', await tokenOf(web, 'sa'));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.auth.metadata.service_account_email, runner);
+    await ok('POST', 'auth/gcp/role/sa', { bound_projects: 'elsewhere' });
+    assert.equal((await login('sa', await tokenOf(web, 'sa'))).status, 403);
+    await ok('POST', 'auth/gcp/role/sa', { bound_projects: 'my-project-1', allow_gce_inference: false });
+    const refused = await login('sa', await tokenOf(web, 'sa'));
+    assert.deepEqual(refused.body.errors, ['Got GCE token but IAM role "sa" does not allow GCE inference']);
+  });
+
   it('answers 502 when Google fails', async () => {
     const jwt = await tokenOf(web);
     google.failWith(503);

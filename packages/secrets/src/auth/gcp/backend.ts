@@ -2,7 +2,8 @@ import { type Backend, type BackendContext, createBackend } from '../../framewor
 import { GoogleClientCache } from '../../google/client-cache.js';
 import type { LoginRenewer } from '../../logical/response.js';
 import { renewalUnder } from '../common/index.js';
-import { gcpStore } from './gcp-store.js';
+import { checkGceInstance } from './gce-login.js';
+import { endpointsOf, gcpStore } from './gcp-store.js';
 import { pathConfig } from './path-config.js';
 import { pathLogin } from './path-login.js';
 import { pathRoles } from './path-role.js';
@@ -17,20 +18,37 @@ export type GcpBackend = Backend & LoginRenewer;
 
 /** Factory of the `gcp` auth method. */
 export function createGcpBackend(ctx: BackendContext): GcpBackend {
+  const clients = new GoogleClientCache(ctx.clock);
   const backend = createBackend({
     type: 'gcp',
     storage: ctx.storage,
     help: HELP,
-    paths: [pathConfig(), ...pathRoles(), pathLogin(ctx.clock, new GoogleClientCache(ctx.clock))],
+    paths: [pathConfig(), ...pathRoles(), pathLogin(ctx.clock, clients)],
     specialPaths: { unauthenticated: ['login'] },
   });
   return {
     ...backend,
-    // Renewal re-reads the role: current TTLs apply, a changed policy set stops renewal.
+    // Renewal re-reads the role: current TTLs apply, a changed policy set stops renewal. A gce
+    // login's instance is checked against the role again, as established.
     async renewLogin({ metadata, policies }) {
       const role = metadata.role ? await gcpStore.role(ctx.storage, metadata.role) : undefined;
       if (!role) return null;
-      return renewalUnder(role.token, policies);
+      const renewal = renewalUnder(role.token, policies);
+      if (role.type === 'gce') {
+        const config = await gcpStore.config(ctx.storage);
+        await checkGceInstance(
+          clients.apis(config.credentials, endpointsOf(config)),
+          role,
+          {
+            project_id: metadata.project_id ?? '',
+            zone: metadata.zone ?? '',
+            instance_id: metadata.instance_id ?? '',
+            instance_name: metadata.instance_name ?? '',
+          },
+          metadata.service_account_id || metadata.service_account_email || '',
+        );
+      }
+      return renewal;
     },
   };
 }

@@ -1,66 +1,68 @@
+import type { iam_v1 } from '@googleapis/iam';
 import type { Clock } from '@ward/base';
 import { type GoogleApis, googleCall, googleFind } from '../../google/apis.js';
-import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors.js';
+import { PermissionDeniedError } from '../../logical/errors.js';
 import type { LoginGrant } from '../../logical/response.js';
 import { tokenGrant } from '../common/index.js';
 import { authorizeInstance } from './gce-authorize.js';
 import type { GceRole, GcpConfig } from './gcp-store.js';
-import { verifyGoogleSignedJwt } from './google-certs.js';
-
-/** How far ahead a login JWT may expire (instance identity tokens live an hour), with a minute's slack. */
-const MAX_EXP_AHEAD_S = 3600 + 60;
-
-/** The `google.compute_engine` claims of a `format=full` instance identity token. */
-interface ComputeEngineClaims {
-  project_id: string;
-  project_number: number;
-  zone: string;
-  instance_id: string;
-  instance_name: string;
-  instance_creation_timestamp: number;
-}
-
-function computeEngineClaims(payload: Record<string, unknown>): ComputeEngineClaims {
-  const google = payload.google as { compute_engine?: Record<string, unknown> } | undefined;
-  const ce = google?.compute_engine;
-  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-  const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? Number.NaN));
-  const claims = ce && {
-    project_id: str(ce.project_id),
-    project_number: num(ce.project_number),
-    zone: str(ce.zone),
-    instance_id: str(ce.instance_id),
-    instance_name: str(ce.instance_name),
-    instance_creation_timestamp: num(ce.instance_creation_timestamp),
-  };
-  if (!claims?.project_id || !claims.zone || !claims.instance_id || !claims.instance_name)
-    throw new PermissionDeniedError(
-      'invalid JWT: expected google.compute_engine claims (an instance identity token with format=full)',
-    );
-  return claims as ComputeEngineClaims;
-}
-
-/** `vault/<role>` as the audience, or its end (`http://vault/<role>`), as the established method checks. */
-function checkAudience(aud: unknown, role: string): void {
-  const expected = `vault/${role}`;
-  const auds = Array.isArray(aud) ? aud : [aud];
-  if (!auds.some((a) => typeof a === 'string' && (a === expected || a.endsWith(`/${expected}`))))
-    throw new PermissionDeniedError(`invalid JWT: at least one of the JWT claim 'aud' must end in "${expected}"`);
-}
+import { type ComputeEngineClaims, verifyInstanceToken } from './instance-token.js';
 
 /** Group aliases for the project and its ancestors (`project-<id>`, `folder-<id>`, `organization-<id>`). */
-async function groupAliases(apis: GoogleApis, projectId: string): Promise<string[]> {
+export async function groupAliases(apis: GoogleApis, projectId: string): Promise<string[]> {
   const ancestry = await googleCall('reading the project ancestry', () =>
     apis.resourceManager.projects.getAncestry({ projectId, requestBody: {} }),
   );
   return (ancestry.ancestor ?? []).map((a) => `${a.resourceId?.type}-${a.resourceId?.id}`);
 }
 
+/** The instance a token or a token's metadata names. */
+export type InstanceRef = Pick<ComputeEngineClaims, 'project_id' | 'zone' | 'instance_id' | 'instance_name'>;
+
+/** The role's `bound_service_accounts` (any, or by email or unique id); empty binds none. */
+export function checkBoundAccount(bound: string[], account: iam_v1.Schema$ServiceAccount): void {
+  if (bound.length === 0 || bound.includes('*')) return;
+  if (bound.includes(account.email ?? '') || bound.includes(account.uniqueId ?? '')) return;
+  throw new PermissionDeniedError(
+    `service account "${account.uniqueId}" ("${account.email}") is not in bound service accounts ${JSON.stringify(bound)}`,
+  );
+}
+
+/** The account looked up in IAM (any project); one that does not exist is a 403. */
+export async function lookUpAccount(apis: GoogleApis, emailOrId: string): Promise<iam_v1.Schema$ServiceAccount> {
+  const account = await googleFind('looking up the service account', () =>
+    apis.iam.projects.serviceAccounts.get({ name: `projects/-/serviceAccounts/${emailOrId}` }),
+  );
+  if (!account) throw new PermissionDeniedError(`could not find service account "${emailOrId}"`);
+  return account;
+}
+
 /**
- * A `gce` login: the instance identity token is checked (signed by Google, aud, exp), the
- * instance it names is looked up in Compute Engine (it must exist with that id), authorized
- * against the role's bindings, and its service account looked up in IAM (the role's
- * `bound_service_accounts`, by email or unique id). Refusals are 403, Google failing a 502.
+ * The `gce` checks of an instance, at login and again at renewal: in a bound project, found in
+ * Compute Engine with that id, matching the role's labels, zones/regions and instance groups,
+ * its service account found in IAM and bound.
+ */
+export async function checkGceInstance(apis: GoogleApis, role: GceRole, ref: InstanceRef, emailOrId: string) {
+  if (role.bound_projects.length > 0 && !role.bound_projects.includes(ref.project_id))
+    throw new PermissionDeniedError(
+      `instance "${ref.instance_id}" (project "${ref.project_id}") not in bound projects ${JSON.stringify(role.bound_projects)}`,
+    );
+  const instance = await googleFind('looking up the instance', () =>
+    apis.compute.instances.get({ project: ref.project_id, zone: ref.zone, instance: ref.instance_name }),
+  );
+  if (!instance || String(instance.id) !== ref.instance_id)
+    throw new PermissionDeniedError(
+      `instance ${ref.instance_name} (id ${ref.instance_id}) not found in project ${ref.project_id}, zone ${ref.zone}`,
+    );
+  await authorizeInstance(apis, role, ref.project_id, instance);
+  const account = await lookUpAccount(apis, emailOrId);
+  checkBoundAccount(role.bound_service_accounts, account);
+  return { instance, account };
+}
+
+/**
+ * A `gce` login: the instance identity token is checked (signed by Google, aud, exp), then
+ * the instance as `checkGceInstance` does. Refusals are 403, Google failing a 502.
  */
 export async function gceLogin(input: {
   jwt: string;
@@ -71,40 +73,13 @@ export async function gceLogin(input: {
   clock: Clock;
 }): Promise<LoginGrant> {
   const { role, apis } = input;
-  if (input.jwt.split('.').length !== 3) throw new InvalidRequestError('jwt is not a signed JSON web token');
-  const nowS = Math.floor(input.clock.now() / 1000);
-  const payload = await verifyGoogleSignedJwt(input.jwt, input.config.api_endpoint, new Date(input.clock.now()));
-  checkAudience(payload.aud, input.roleName);
-  if (typeof payload.exp !== 'number') throw new PermissionDeniedError('invalid JWT: no exp');
-  if (payload.exp - nowS > MAX_EXP_AHEAD_S) throw new PermissionDeniedError('invalid JWT: exp is too far ahead');
-  const claims = computeEngineClaims(payload as Record<string, unknown>);
-  const email = typeof payload.email === 'string' ? payload.email : (payload.sub ?? '');
-  if (role.bound_projects.length > 0 && !role.bound_projects.includes(claims.project_id))
-    throw new PermissionDeniedError(
-      `instance "${claims.instance_id}" (project "${claims.project_id}") not in bound projects ${JSON.stringify(role.bound_projects)}`,
-    );
-  const instance = await googleFind('looking up the instance', () =>
-    apis.compute.instances.get({ project: claims.project_id, zone: claims.zone, instance: claims.instance_name }),
+  const { claims, emailOrId } = await verifyInstanceToken(
+    input.jwt,
+    input.roleName,
+    input.config.api_endpoint,
+    input.clock,
   );
-  if (!instance || String(instance.id) !== claims.instance_id)
-    throw new PermissionDeniedError(
-      `instance ${claims.instance_name} (id ${claims.instance_id}) not found in project ${claims.project_id}, zone ${claims.zone}`,
-    );
-  await authorizeInstance(apis, role, claims.project_id, instance);
-  const account = await googleFind('looking up the service account', () =>
-    apis.iam.projects.serviceAccounts.get({ name: `projects/-/serviceAccounts/${email}` }),
-  );
-  if (!account) throw new PermissionDeniedError(`could not find service account "${email}"`);
-  const bound = role.bound_service_accounts;
-  if (
-    bound.length > 0 &&
-    !bound.includes('*') &&
-    !bound.includes(account.email ?? '') &&
-    !bound.includes(account.uniqueId ?? '')
-  )
-    throw new PermissionDeniedError(
-      `service account "${account.uniqueId}" ("${account.email}") is not in bound service accounts ${JSON.stringify(bound)}`,
-    );
+  const { instance, account } = await checkGceInstance(apis, role, claims, emailOrId);
   return {
     aliasName: claims.instance_id,
     displayName: instance.name ?? claims.instance_name,

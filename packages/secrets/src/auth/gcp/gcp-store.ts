@@ -1,3 +1,4 @@
+import type { GoogleEndpoints } from '../../google/apis.js';
 import type { ServiceAccountCredentials } from '../../google/credentials.js';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
 import type { TokenParams } from '../common/index.js';
@@ -15,6 +16,13 @@ export interface GcpConfig {
   /** The service account the method calls Google's APIs as; absent: Application Default Credentials. */
   credentials?: ServiceAccountCredentials;
 }
+
+/** The API endpoints of a configuration, as the SDK clients take them. */
+export const endpointsOf = (c: GcpConfig): GoogleEndpoints => ({
+  iam: c.iam_endpoint,
+  crm: c.crm_endpoint,
+  compute: c.compute_endpoint,
+});
 
 interface RoleBase {
   bound_service_accounts: string[];

@@ -4,7 +4,9 @@ import type { GoogleClientCache } from '../../google/client-cache.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { tokenGrant } from '../common/index.js';
 import { gceLogin } from './gce-login.js';
-import { gcpStore } from './gcp-store.js';
+import { endpointsOf, gcpStore } from './gcp-store.js';
+import { iamLoginFromInstance } from './iam-inference.js';
+import { looksLikeInstanceToken } from './instance-token.js';
 import { verifyServiceAccountJwt } from './service-account-jwt.js';
 
 /** `login`: a role and a JWT, signed by a service account bound to it (iam) or by Google for an instance (gce). */
@@ -28,14 +30,20 @@ export function pathLogin(clock: Clock, clients: GoogleClientCache) {
           const role = await gcpStore.role(storage, data.role);
           if (!role) throw new InvalidRequestError(`invalid role name "${data.role}"`);
           const config = await gcpStore.config(storage);
-          if (role.type === 'gce') {
-            const apis = clients.apis(config.credentials, {
-              iam: config.iam_endpoint,
-              crm: config.crm_endpoint,
-              compute: config.compute_endpoint,
-            });
-            return { login: await gceLogin({ jwt: data.jwt, roleName: data.role, role, config, apis, clock }) };
-          }
+          const apis = () => clients.apis(config.credentials, endpointsOf(config));
+          if (role.type === 'gce')
+            return { login: await gceLogin({ jwt: data.jwt, roleName: data.role, role, config, apis: apis(), clock }) };
+          if (looksLikeInstanceToken(data.jwt))
+            return {
+              login: await iamLoginFromInstance({
+                jwt: data.jwt,
+                roleName: data.role,
+                role,
+                config,
+                apis: apis(),
+                clock,
+              }),
+            };
           const claims = await verifyServiceAccountJwt(data.jwt, {
             role: data.role,
             nowSeconds: Math.floor(clock.now() / 1000),
