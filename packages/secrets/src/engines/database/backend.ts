@@ -41,7 +41,7 @@ export function createDatabaseBackend(ctx: BackendContext): Backend {
       pathReload(d),
       pathRotateRoot(d),
       pathListRoles(),
-      pathRoles(),
+      pathRoles(usernames),
       pathCreds(d, usernames),
       pathListStaticRoles(),
       pathStaticRoles(d),

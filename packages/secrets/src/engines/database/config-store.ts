@@ -21,6 +21,13 @@ export interface DatabaseConfig {
    * after `password`, so a crash between the change and the save loses neither.
    */
   pending_password: string;
+  /** The default of static roles' `skip_import_rotation` (absent in records written before it). */
+  skip_static_role_import_rotation?: boolean;
+  /**
+   * Rootless: no root user; static roles' users change their own passwords, each connecting
+   * with its current one (PostgreSQL only). Absent in records written before it.
+   */
+  self_managed?: boolean;
 }
 
 const PREFIX = 'config/';

@@ -1,4 +1,4 @@
-import { UpstreamError } from '../../logical/errors.js';
+import { InvalidRequestError, UpstreamError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { configs, type DatabaseConfig } from './config-store.js';
 import { withCredentials } from './connection-url.js';
@@ -56,6 +56,10 @@ export class Connections {
    * when the first is refused (a crash between its change and its save); that one is then saved.
    */
   async #connect(storage: Storage, name: string, config: DatabaseConfig): Promise<Open> {
+    if (config.self_managed)
+      throw new InvalidRequestError(
+        `connection "${name}" is self-managed: it has no root user (only its static roles' users rotate their own passwords)`,
+      );
     const plugin = requirePlugin(config.plugin_name);
     const first = openSession(plugin, config, config.password, this.deps);
     try {

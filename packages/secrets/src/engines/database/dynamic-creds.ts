@@ -1,5 +1,6 @@
 import { definePath, field, type PathDefinition, type SecretType } from '../../framework/index.js';
 import { InvalidRequestError, UpstreamError } from '../../logical/errors.js';
+import { requireSupported } from './credential-config.js';
 import { credsWal } from './creds-wal.js';
 import { type DatabaseDeps, requireConfig } from './deps.js';
 import { dropUser } from './drop-user.js';
@@ -35,6 +36,7 @@ export function pathCreds(d: DatabaseDeps, usernames: UsernameTemplates): PathDe
           if (!role) throw new InvalidRequestError(`unknown role: ${data.name}`);
           const config = await requireConfig(storage, role.db_name);
           requireRoleAllowed(config, data.name);
+          requireSupported(role.credential_type);
           if (role.creation_statements.length === 0) throw new InvalidRequestError('no creation statements provided');
           const { plugin, session } = await d.connections.get(storage, role.db_name, config);
           const username = usernames.render(
@@ -42,7 +44,9 @@ export function pathCreds(d: DatabaseDeps, usernames: UsernameTemplates): PathDe
             { RoleName: data.name, DisplayName: req.caller?.displayName ?? '' },
             plugin.maxUsernameLength,
           );
-          const password = await newPassword(config.password_policy, d.random, d.system);
+          // A role's own password policy (credential_config) comes before the connection's.
+          const policy = role.credential_config.password_policy || config.password_policy;
+          const password = await newPassword(policy, d.random, d.system);
           const issuedMs = d.clock.now();
           const ttlSeconds = effectiveTtl(d, role.default_ttl, role.max_ttl);
           const values = new Map([

@@ -33,6 +33,13 @@ const fields = {
     description: 'Accepted for compatibility: credentials are never pasted into the URL text.',
     default: false,
   }),
+  skip_static_role_import_rotation: field.bool({
+    description: 'Default of static roles’ skip_import_rotation (their first rotation waits for its time).',
+  }),
+  self_managed: field.bool({
+    description:
+      'Rootless (PostgreSQL): no username or password; static roles’ users rotate their own passwords (self_managed_password).',
+  }),
 };
 
 type Input = { [K in keyof typeof fields]: unknown };
@@ -122,7 +129,17 @@ function merged(stored: DatabaseConfig | undefined, data: Input, supplied: Reado
     disable_escaping: pick('disable_escaping', false),
     // A password sent by the operator replaces whatever rotate-root had under way.
     pending_password: supplied.has('password') ? '' : (stored?.pending_password ?? ''),
+    skip_static_role_import_rotation: pick('skip_static_role_import_rotation', false) ?? false,
+    self_managed: pick('self_managed', false) ?? false,
   };
+  if (config.self_managed) {
+    if (config.username || config.password)
+      throw new InvalidRequestError('a self-managed connection takes no username or password');
+    if (config.plugin_name !== 'postgresql-database-plugin')
+      throw new InvalidRequestError('self-managed connections are supported by postgresql-database-plugin only');
+    // There is no user to verify the connection with.
+    config.verify_connection = false;
+  }
   if (!config.plugin_name) throw new InvalidRequestError('empty plugin name');
   requirePlugin(config.plugin_name);
   if (!config.connection_url)
@@ -167,6 +184,8 @@ function configView(c: DatabaseConfig): Record<string, unknown> {
     root_credentials_rotate_statements: c.root_rotation_statements,
     password_policy: c.password_policy,
     verify_connection: c.verify_connection,
+    skip_static_role_import_rotation: c.skip_static_role_import_rotation ?? false,
+    ...(c.self_managed ? { self_managed: true } : {}),
   };
 }
 

@@ -1,7 +1,9 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
+import { CREDENTIAL_TYPES, type CredentialType, checkCredentialConfig } from './credential-config.js';
 import { notFound } from './deps.js';
 import { type DynamicRole, dynamicRoles } from './role-store.js';
+import type { UsernameTemplates } from './usernames.js';
 
 const fields = {
   name: field.path({ description: 'Name of the role.' }),
@@ -17,11 +19,14 @@ const fields = {
   revocation_statements: field.strings({ description: 'Statements that drop the user (empty: the plugin default).' }),
   rollback_statements: field.strings({ description: 'Statements run when creation fails partway.' }),
   renew_statements: field.strings({ description: 'Statements run on renewal (empty: the plugin default).' }),
-  credential_type: field.enum({
-    description: 'Kind of credential issued: `password` (the built-in plugins issue no other kind).',
-    values: ['password', 'rsa_private_key', 'client_certificate'],
+  credential_type: field.string({
+    description:
+      '`password` (default), `rsa_private_key` or `client_certificate` (kept; the built-in plugins issue only passwords).',
   }),
-  credential_config: field.stringMap({ description: 'Settings of the credential type.' }),
+  credential_config: field.stringMap({
+    description:
+      'Settings of the type: `password_policy`; `format`, `key_bits`; `common_name_template`, `ca_cert`, `ca_private_key`, `key_type`, `key_bits`, `signature_bits`.',
+  }),
 };
 
 type Input = { [K in keyof typeof fields]: unknown };
@@ -42,7 +47,7 @@ export function pathListRoles(): PathDefinition {
 }
 
 /** `roles/:name`: a dynamic role, whose `creds` are users created per request. */
-export function pathRoles(): PathDefinition {
+export function pathRoles(usernames: UsernameTemplates): PathDefinition {
   return definePath({
     pattern: 'roles/:name',
     fields,
@@ -60,7 +65,7 @@ export function pathRoles(): PathDefinition {
         summary: 'Create or change a dynamic role.',
         handler: async ({ storage, data, supplied }) => {
           const stored = await dynamicRoles.get(storage, data.name);
-          await dynamicRoles.put(storage, data.name, merged(stored, data as Input, supplied));
+          await dynamicRoles.put(storage, data.name, merged(stored, data as Input, supplied, usernames));
           return undefined;
         },
       },
@@ -79,15 +84,21 @@ export function pathRoles(): PathDefinition {
   });
 }
 
-function merged(stored: DynamicRole | undefined, data: Input, supplied: ReadonlySet<string>): DynamicRole {
+function merged(
+  stored: DynamicRole | undefined,
+  data: Input,
+  supplied: ReadonlySet<string>,
+  usernames: UsernameTemplates,
+): DynamicRole {
   const pick = <K extends keyof DynamicRole>(name: K, fallback: DynamicRole[K]): DynamicRole[K] =>
     supplied.has(name) ? ((data[name as keyof Input] ?? fallback) as DynamicRole[K]) : (stored?.[name] ?? fallback);
-  const credentialType = String(pick('credential_type', 'password'));
-  if (credentialType !== 'password') {
-    throw new InvalidRequestError(
-      `credential_type "${credentialType}" is not supported by the database plugins of this server`,
-    );
-  }
+  const credentialType = (String(pick('credential_type', 'password')) || 'password') as CredentialType;
+  if (!CREDENTIAL_TYPES.includes(credentialType))
+    throw new InvalidRequestError(`invalid credential_type "${credentialType}"`);
+  // A type changed without a config checks the stored config against the new type, as established.
+  const credentialConfig = checkCredentialConfig(credentialType, pick('credential_config', {}), (source) =>
+    usernames.render(source, { RoleName: '', DisplayName: '' }, Number.MAX_SAFE_INTEGER),
+  );
   const role: DynamicRole = {
     db_name: pick('db_name', ''),
     default_ttl: pick('default_ttl', 0),
@@ -96,8 +107,8 @@ function merged(stored: DynamicRole | undefined, data: Input, supplied: Readonly
     revocation_statements: pick('revocation_statements', []),
     rollback_statements: pick('rollback_statements', []),
     renew_statements: pick('renew_statements', []),
-    credential_type: 'password',
-    credential_config: pick('credential_config', {}),
+    credential_type: credentialType,
+    credential_config: credentialConfig,
   };
   if (!role.db_name) throw new InvalidRequestError('empty database name attribute');
   if (role.max_ttl !== 0 && role.default_ttl > role.max_ttl) {

@@ -1,10 +1,12 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
+import type { DatabaseConfig } from './config-store.js';
+import { requireSupported } from './credential-config.js';
 import { type DatabaseDeps, notFound, requireConfig } from './deps.js';
 import { requireRoleAllowed } from './path-config.js';
 import { type StaticRole, staticRoles } from './role-store.js';
 import { checkSchedule } from './schedule.js';
-import { rotateStaticRole } from './static-rotation.js';
+import { nextRotation, rotateStaticRole } from './static-rotation.js';
 
 const fields = {
   name: field.path({ description: 'Name of the static role.' }),
@@ -16,7 +18,15 @@ const fields = {
     description: 'With a schedule: how long after each time a rotation may start (1 h or more).',
   }),
   rotation_statements: field.strings({ description: 'Statements that set the password (`{{name}}`, `{{password}}`).' }),
-  credential_type: field.enum({ description: 'Kind of credential: `password`.', values: ['password'] }),
+  credential_type: field.string({
+    description: '`password` (default) or `rsa_private_key` (refused: the built-in plugins rotate passwords only).',
+  }),
+  skip_import_rotation: field.bool({
+    description: 'On create: do not rotate now; the first rotation waits for its time (default: the config’s).',
+  }),
+  self_managed_password: field.string({
+    description: 'The user’s current password, on a self-managed connection: the user rotates its own password.',
+  }),
 };
 
 type Input = { [K in keyof typeof fields]: unknown };
@@ -73,12 +83,25 @@ export function pathStaticRoles(d: DatabaseDeps): PathDefinition {
         handler: ({ storage, data, supplied }) =>
           d.locks.run(`static:${data.name}`, async () => {
             const stored = await staticRoles.get(storage, data.name);
-            const role = merged(stored, data as Input, supplied, d.clock.now());
-            const config = await requireConfig(storage, role.db_name);
+            const config = await requireConfig(
+              storage,
+              String((supplied.has('db_name') ? data.db_name : stored?.db_name) ?? ''),
+            );
+            const role = merged(stored, data as Input, supplied, { nowMs: d.clock.now(), config });
             requireRoleAllowed(config, data.name);
+            if (stored) {
+              await staticRoles.put(storage, data.name, role);
+              // As established: the option is about the import only.
+              return supplied.has('skip_import_rotation')
+                ? { data: null, warnings: ['skip_import_rotation has no effect on updates'] }
+                : undefined;
+            }
+            const skip = supplied.has('skip_import_rotation')
+              ? Boolean(data.skip_import_rotation)
+              : (config.skip_static_role_import_rotation ?? false);
             // The first rotation makes the password one only the engine knows; the role is saved by it.
-            if (!stored) await rotateStaticRole(d, data.name, role);
-            else await staticRoles.put(storage, data.name, role);
+            if (skip) await staticRoles.put(storage, data.name, role);
+            else await rotateStaticRole(d, data.name, role);
             return undefined;
           }),
       },
@@ -98,8 +121,25 @@ export function pathStaticRoles(d: DatabaseDeps): PathDefinition {
   });
 }
 
-function merged(stored: StaticRole | undefined, data: Input, supplied: ReadonlySet<string>, nowMs: number): StaticRole {
+function merged(
+  stored: StaticRole | undefined,
+  data: Input,
+  supplied: ReadonlySet<string>,
+  at: { nowMs: number; config: DatabaseConfig },
+): StaticRole {
   const has = (name: keyof Input) => supplied.has(name);
+  const { nowMs, config } = at;
+  const credentialType = String(
+    (has('credential_type') ? data.credential_type : stored?.credential_type) || 'password',
+  );
+  if (credentialType !== 'password' && credentialType !== 'rsa_private_key')
+    throw new InvalidRequestError(`invalid credential_type "${credentialType}"`);
+  requireSupported(credentialType);
+  const ownPassword = has('self_managed_password') ? String(data.self_managed_password ?? '') : '';
+  if (ownPassword && !config.self_managed)
+    throw new InvalidRequestError('self_managed_password is only valid with a self-managed connection');
+  if (!stored && config.self_managed && !ownPassword)
+    throw new InvalidRequestError('self_managed_password is required for a static role of a self-managed connection');
   if (stored && has('username') && data.username !== stored.username) {
     throw new InvalidRequestError('cannot update static account username');
   }
@@ -129,7 +169,9 @@ function merged(stored: StaticRole | undefined, data: Input, supplied: ReadonlyS
   const statements = has('rotation_statements')
     ? (data.rotation_statements as string[])
     : (stored?.rotation_statements ?? []);
-  const changedSchedule = stored && (stored.rotation_period !== period || stored.rotation_schedule !== schedule);
+  const changedSchedule =
+    stored &&
+    (stored.rotation_period !== period || stored.rotation_schedule !== schedule || stored.rotation_window !== window);
   return {
     db_name: dbName,
     username,
@@ -138,14 +180,18 @@ function merged(stored: StaticRole | undefined, data: Input, supplied: ReadonlyS
     rotation_window: window,
     rotation_statements: statements,
     credential_type: 'password',
-    password: stored?.password ?? '',
+    // A self-managed password sent on update corrects the one the role holds (no rotation).
+    password: ownPassword || (stored?.password ?? ''),
+    self_managed: config.self_managed ?? false,
     last_rotation_ms: stored?.last_rotation_ms ?? 0,
-    // A new period counts from the last rotation; a new schedule from now.
-    next_rotation_ms: changedSchedule
+    // A new period counts from the last rotation; a new schedule (or window) from now.
+    ...(changedSchedule
       ? schedule
-        ? 0
-        : stored.last_rotation_ms + period * 1000
-      : (stored?.next_rotation_ms ?? nowMs),
+        ? nextRotation({ rotation_period: period, rotation_schedule: schedule, rotation_window: window }, nowMs)
+        : { next_rotation_ms: stored.last_rotation_ms + period * 1000, rotation_window_end_ms: 0 }
+      : stored
+        ? { next_rotation_ms: stored.next_rotation_ms, rotation_window_end_ms: stored.rotation_window_end_ms ?? 0 }
+        : nextRotation({ rotation_period: period, rotation_schedule: schedule, rotation_window: window }, nowMs)),
     failures: stored?.failures ?? 0,
     last_rotation_error: stored?.last_rotation_error ?? '',
   };

@@ -1,4 +1,5 @@
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
+import type { CredentialType } from './credential-config.js';
 
 /** A dynamic role (`roles/:name`); TTLs in seconds, 0 meaning the mount's. */
 export interface DynamicRole {
@@ -9,7 +10,8 @@ export interface DynamicRole {
   revocation_statements: string[];
   rollback_statements: string[];
   renew_statements: string[];
-  credential_type: 'password';
+  credential_type: CredentialType;
+  /** Checked for the type, with its defaults filled in (`credential-config.ts`). */
   credential_config: Record<string, string>;
 }
 
@@ -28,6 +30,14 @@ export interface StaticRole {
   /** Unix ms of the last rotation by the engine; 0 before the first. */
   last_rotation_ms: number;
   next_rotation_ms: number;
+  /**
+   * With a `rotation_window`: the end of the window of the scheduled time `next_rotation_ms` was
+   * set for (a retry moves `next_rotation_ms`, not this). Past it, a missed rotation waits for the
+   * next scheduled time. 0: no window.
+   */
+  rotation_window_end_ms?: number;
+  /** The user changes its own password, connecting with its current one (a self-managed connection). */
+  self_managed?: boolean;
   /** Failed rotations in a row (each retried with backoff). */
   failures: number;
   last_rotation_error: string;

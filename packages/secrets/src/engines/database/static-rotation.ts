@@ -2,8 +2,10 @@ import { UpstreamError } from '../../logical/errors.js';
 import { type DatabaseDeps, requireConfig } from './deps.js';
 import { newPassword } from './passwords.js';
 import { requireRoleAllowed } from './path-config.js';
+import { requirePlugin } from './plugins.js';
 import { type StaticRole, staticRoles } from './role-store.js';
 import { nextScheduled } from './schedule.js';
+import { selfManagedSession } from './self-managed.js';
 import { renderStatements } from './statements.js';
 
 /** How often the schedule is checked (as established: every 5 s). */
@@ -11,9 +13,18 @@ export const ROTATION_CHECK_INTERVAL_MS = 5_000;
 /** First retry after a failed rotation; doubles with each further failure, up to the role's period. */
 const RETRY_BASE_MS = 10_000;
 
-/** When a role rotated at `nowMs` rotates next. */
-export function nextRotation(role: Pick<StaticRole, 'rotation_period' | 'rotation_schedule'>, nowMs: number): number {
-  return role.rotation_schedule ? nextScheduled(role.rotation_schedule, nowMs) : nowMs + role.rotation_period * 1000;
+/** When a role rotated (or created) at `nowMs` rotates next, and the end of that time's rotation window. */
+export function nextRotation(
+  role: Pick<StaticRole, 'rotation_period' | 'rotation_schedule' | 'rotation_window'>,
+  nowMs: number,
+): Pick<StaticRole, 'next_rotation_ms' | 'rotation_window_end_ms'> {
+  if (!role.rotation_schedule)
+    return { next_rotation_ms: nowMs + role.rotation_period * 1000, rotation_window_end_ms: 0 };
+  const next = nextScheduled(role.rotation_schedule, nowMs);
+  return {
+    next_rotation_ms: next,
+    rotation_window_end_ms: role.rotation_window ? next + role.rotation_window * 1000 : 0,
+  };
 }
 
 /**
@@ -30,7 +41,10 @@ export async function rotateStaticRole(d: DatabaseDeps, name: string, role: Stat
     const wal = await staticRoles.getWal(d.storage, name);
     const password = wal?.password ?? (await newPassword(config.password_policy, d.random, d.system));
     if (!wal) await staticRoles.putWal(d.storage, name, { password });
-    const { plugin, session } = await d.connections.get(d.storage, role.db_name, config);
+    const plugin = requirePlugin(config.plugin_name);
+    const session = role.self_managed
+      ? await selfManagedSession(d, config, role, wal?.password)
+      : (await d.connections.get(d.storage, role.db_name, config)).session;
     const statements =
       role.rotation_statements.length > 0 ? role.rotation_statements : plugin.defaultRotationStatements;
     const values = new Map([
@@ -38,14 +52,18 @@ export async function rotateStaticRole(d: DatabaseDeps, name: string, role: Stat
       ['username', role.username],
       ['password', password],
     ]);
-    await session.transaction(renderStatements(statements, values)).catch((err: Error) => {
-      throw new UpstreamError(`failed to rotate the password of "${role.username}": ${err.message}`, { cause: err });
-    });
+    try {
+      await session?.transaction(renderStatements(statements, values)).catch((err: Error) => {
+        throw new UpstreamError(`failed to rotate the password of "${role.username}": ${err.message}`, { cause: err });
+      });
+    } finally {
+      if (role.self_managed) await session?.close().catch(() => {});
+    }
     const rotated: StaticRole = {
       ...role,
       password,
       last_rotation_ms: now,
-      next_rotation_ms: nextRotation(role, now),
+      ...nextRotation(role, now),
       failures: 0,
       last_rotation_error: '',
     };
@@ -83,8 +101,16 @@ export async function rotateDueRoles(d: DatabaseDeps): Promise<void> {
       .run(`static:${name}`, async () => {
         const role = await staticRoles.get(d.storage, name);
         if (!role) return;
-        const isDue = role.next_rotation_ms <= d.clock.now();
-        if (isDue || (await staticRoles.getWal(d.storage, name))) await rotateStaticRole(d, name, role);
+        const now = d.clock.now();
+        const isDue = role.next_rotation_ms <= now;
+        const hasWal = (await staticRoles.getWal(d.storage, name)) !== undefined;
+        if (isDue && !hasWal && role.rotation_window_end_ms && now > role.rotation_window_end_ms) {
+          // As established: a rotation that did not happen within its window waits for the next scheduled time.
+          d.logger.warn('static role rotation window passed; waiting for the next scheduled time', { role: name });
+          await staticRoles.put(d.storage, name, { ...role, ...nextRotation(role, now) });
+          return;
+        }
+        if (isDue || hasWal) await rotateStaticRole(d, name, role);
       })
       // Already logged and recorded in the role; one role's failure must not hold up the others.
       .catch(() => {});
