@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { type FakeClock, SeededRandom } from '@ward/base';
+import { createAwsBackend } from '../src/engines/aws/index.js';
+import { testBackend } from '../src/framework/testing.js';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
 import { iamLoginFields } from './aws-signing.js';
 import { type FakeAws, startFakeAws } from './fakes/aws-iam-sts.js';
@@ -197,5 +200,44 @@ describe('AWS secrets engine', () => {
     // The engine works on with the new key.
     const creds = await ok('GET', 'aws/creds/deploy');
     await ok('PUT', 'sys/leases/revoke', { lease_id: creds.lease_id });
+  });
+  it('keeps the user of a stored lease past the sweep of unfinished requests', async () => {
+    await ok('POST', 'aws/config/lease', { lease: '1h', lease_max: '2h' });
+    const res = await ok('GET', 'aws/creds/deploy');
+    const name = [...aws.users.values()].find((u) => u.keys.has(res.data.access_key))?.name ?? '';
+    (t.clock as FakeClock).advance(11 * 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    (t.clock as FakeClock).advance(20_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.ok(aws.users.has(name), 'the sweep left the leased user alone');
+    await ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
+    await ok('POST', 'aws/config/lease', { lease: '60s', lease_max: '2m' });
+  });
+
+  it('deletes, after a restart, a user whose lease was never stored (its write-ahead record)', async () => {
+    const first = await testBackend(createAwsBackend);
+    const admin = aws.addUser('crash-admin');
+    await first.write('config/root', {
+      access_key: admin.accessKeyId,
+      secret_key: admin.secretAccessKey,
+      iam_endpoint: aws.endpoint,
+      max_retries: 0,
+    });
+    await first.write('roles/crash', { credential_type: 'iam_user', policy_document: POLICY });
+    // The handler made the user; no core stored the lease (as after a crash before it could).
+    const issued = await first.read('creds/crash');
+    const key = String(issued?.secret?.data.access_key);
+    const name = [...aws.users.values()].find((u) => u.keys.has(key))?.name ?? '';
+    assert.ok(aws.users.has(name));
+    // Another process: its own instance id (the seeded randomness would repeat the first one's).
+    const restarted = await testBackend(createAwsBackend, { storage: first.storage, random: new SeededRandom(2) });
+    const sweep = restarted.backend.periodic.find((p) => p.name === 'sweep-users-wal');
+    aws.failing.add('DeleteUser');
+    await sweep?.run();
+    assert.ok(aws.users.has(name), 'kept while IAM fails');
+    aws.failing.delete('DeleteUser');
+    await sweep?.run();
+    assert.equal(aws.users.has(name), false);
+    assert.deepEqual(await restarted.storage.list('wal/user/'), []);
   });
 });

@@ -73,8 +73,12 @@ export async function createIamUser(
       if (!key?.AccessKeyId || !key.SecretAccessKey) throw new UpstreamError('CreateAccessKey answered no key');
       return { accessKeyId: key.AccessKeyId, secretAccessKey: key.SecretAccessKey };
     } catch (err) {
-      await deleteWith(client, userName).catch(() => undefined);
-      throw err;
+      // Marked when what was made is gone: the caller may forget the user's write-ahead record.
+      const isRolledBack = await deleteWith(client, userName).then(
+        () => true,
+        () => false,
+      );
+      throw Object.assign(err as Error, { isRolledBack });
     }
   } finally {
     client.destroy();

@@ -1,4 +1,4 @@
-import type { Clock } from '@ward/base';
+import type { Clock, Random } from '@ward/base';
 import { definePath, field, type PathDefinition, type SecretType } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
@@ -6,6 +6,7 @@ import { type AwsEngineRole, awsEngineStore, type CredentialType } from './aws-e
 import { createIamUser, deleteIamUser } from './iam-user.js';
 import { stsCredentials } from './sts-creds.js';
 import type { UsernameRenderer } from './usernames.js';
+import { usersWal } from './users-wal.js';
 
 /** The secret type of iam_user leases. */
 export const ACCESS_KEYS = 'access_keys';
@@ -18,13 +19,18 @@ interface LeaseInternal {
   policy: string;
   is_sts: boolean;
   issued_ms: number;
+  /** The write-ahead record of an iam_user, dropped once the lease exists. */
+  wal_id?: string;
 }
 
 const DEFAULT_STS_TTL = 3600;
 
 export interface CredsDeps {
   clock: Clock;
+  random: Random;
   names: UsernameRenderer;
+  /** Names this backend instance in write-ahead records. */
+  instanceId: string;
 }
 
 function credentialTypeOf(role: AwsEngineRole, endpoint: 'creds' | 'sts', asked: string | undefined): CredentialType {
@@ -77,9 +83,18 @@ function credsPath(pattern: string, endpoint: 'creds' | 'sts', d: CredsDeps): Pa
     const now = d.clock.now();
     if (type === 'iam_user') {
       const username = d.names.render(config?.username_template ?? '', 'IAM', displayName, data.name);
-      const key = await createIamUser(config, role, data.name, username);
+      const walId = Buffer.from(d.random.bytes(16)).toString('hex');
+      await usersWal.put(storage, walId, { instance: d.instanceId, created_ms: now, username });
+      let key: Awaited<ReturnType<typeof createIamUser>>;
+      try {
+        key = await createIamUser(config, role, data.name, username);
+      } catch (err) {
+        // createIamUser deleted what it made; a record left by a failed deletion is the sweep's.
+        if ((err as { isRolledBack?: boolean }).isRolledBack) await usersWal.delete(storage, walId);
+        throw err;
+      }
       const lease = await awsEngineStore.lease(storage);
-      const internal: LeaseInternal = { username, policy: data.name, is_sts: false, issued_ms: now };
+      const internal: LeaseInternal = { username, policy: data.name, is_sts: false, issued_ms: now, wal_id: walId };
       return {
         secret: {
           type: ACCESS_KEYS,
@@ -160,10 +175,15 @@ export const stsKeysSecret: SecretType = { type: STS_KEYS, revoke: async () => u
 export function accessKeysSecret(d: CredsDeps): SecretType {
   return {
     type: ACCESS_KEYS,
+    async leased({ storage, internal }) {
+      const walId = (internal as unknown as LeaseInternal).wal_id;
+      if (walId) await usersWal.delete(storage, walId);
+    },
     async revoke({ storage, internal }) {
       const lease = internal as unknown as LeaseInternal;
       if (lease.is_sts) return;
       await deleteIamUser(await awsEngineStore.root(storage), lease.username);
+      if (lease.wal_id) await usersWal.delete(storage, lease.wal_id);
     },
     async renew({ storage, internal, incrementSeconds }) {
       const lease = internal as unknown as LeaseInternal;
