@@ -185,6 +185,24 @@ describe('GCP auth method (gce roles)', () => {
     assert.deepEqual(refused.body.errors, ['Got GCE token but IAM role "sa" does not allow GCE inference']);
   });
 
+  it('an iam login takes a JWT signed through IAM credentials signJwt', async () => {
+    const runner = 'runner@my-project-1.iam.gserviceaccount.com';
+    await ok('POST', 'auth/gcp/role/signer', { type: 'iam', bound_service_accounts: runner });
+    const signJwt = async (claims: object) => {
+      const res = await fetch(`${google.endpoint}/v1/projects/-/serviceAccounts/${runner}:signJwt`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${google.issueToken(runner)}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ payload: JSON.stringify(claims) }),
+      });
+      return ((await res.json()) as { signedJwt: string }).signedJwt;
+    };
+    const res = await login('signer', await signJwt({ sub: runner, aud: 'vault/signer', exp: NOW + 600 }));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.auth.metadata.service_account_email, runner);
+    const expired = await login('signer', await signJwt({ sub: runner, aud: 'vault/signer', exp: NOW - 5 }));
+    assert.equal(expired.status, 403);
+  });
+
   it('answers 502 when Google fails', async () => {
     const jwt = await tokenOf(web);
     google.failWith(503);

@@ -117,6 +117,11 @@ describe('GCP secrets engine', () => {
     await ok('PUT', 'sys/leases/revoke', { lease_id: issued.lease_id });
     assert.equal(state.account(email)?.keys.has(file.private_key_id), false);
     assert.equal(state.account(email)?.keys.size, 1);
+    assert.equal((await ok('PUT', 'sys/leases/renew', { lease_id: capped.lease_id })).lease_duration, 3600);
+    // Once the roleset has another account, its old keys are not renewed.
+    await ok('POST', 'gcp/roleset/keys/rotate');
+    const renewal = await t.request('PUT', 'sys/leases/renew', { body: { lease_id: capped.lease_id } });
+    assert.equal(renewal.status, 400, JSON.stringify(renewal.body));
     await ok('DELETE', 'gcp/roleset/keys');
     // The account is gone with its keys; revoking the other lease still succeeds.
     await ok('PUT', 'sys/leases/revoke', { lease_id: capped.lease_id });

@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeProtectedHeader, exportJWK, jwtVerify, SignJWT } from 'jose';
-import { type FakeGoogleCloudState, type FakeInstance, type FakeServiceAccount, newKey } from './google-cloud-state.js';
+import forge from 'node-forge';
+import { googleCloudRoutes, HttpError } from './google-cloud-routes.js';
+import {
+  type FakeGoogleCloudState,
+  type FakeInstance,
+  type FakeKey,
+  type FakeServiceAccount,
+  newKey,
+} from './google-cloud-state.js';
 
 /**
  * Google Cloud's REST APIs as the official Node SDKs call them, on one local port (every
@@ -10,6 +18,7 @@ import { type FakeGoogleCloudState, type FakeInstance, type FakeServiceAccount, 
  * - OAuth 2.0 `POST /token`: the JWT bearer grant, its RS256 assertion checked against the
  *   issuing account's key (`kid`), `aud` this endpoint; answers a bearer token.
  * - `GET /oauth2/v3/certs`: Google's own signing keys (JWKS), which sign instance identity tokens.
+ * - `GET /service_accounts/v1/metadata/x509/{email}`: an account's public keys as X.509 certificates.
  * - IAM admin `/v1/projects/{p}/serviceAccounts[/{email}[/keys[/{id}]]]`: create, get, delete.
  * - IAM credentials `/v1/projects/-/serviceAccounts/{email}:generateAccessToken` and `:signJwt`.
  * - Resource Manager `/v1/projects/{p}:getIamPolicy`, `:setIamPolicy` (etag checked), `:getAncestry`.
@@ -29,20 +38,13 @@ export interface FakeGoogleCloud {
     claims: { aud: string; iat: number; exp: number },
     header?: object,
   ): Promise<string>;
+  /** A bearer token for `email`, as if it had traded a key for one (tests calling the APIs directly). */
+  issueToken(email: string): string;
   /** Every call (or those whose `METHOD path` matches `only`) answers `status`; undefined: back to normal. */
   failWith(status: number | undefined, only?: RegExp): void;
   /** `METHOD path` of each call seen. */
   calls: string[];
   close(): Promise<void>;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 const STATUS_NAMES = new Map([
@@ -54,6 +56,20 @@ const STATUS_NAMES = new Map([
   [500, 'INTERNAL'],
   [503, 'UNAVAILABLE'],
 ]);
+
+/** A self-signed certificate of the key, as Google publishes service account keys. */
+function certificateOf(key: FakeKey, email: string): string {
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(key.publicKey.export({ type: 'spki', format: 'pem' }).toString());
+  cert.serialNumber = `01${key.id.slice(0, 16)}`;
+  cert.validity.notBefore = new Date('2020-01-01T00:00:00Z');
+  cert.validity.notAfter = new Date('2040-01-01T00:00:00Z');
+  cert.setSubject([{ name: 'commonName', value: email }]);
+  cert.setIssuer([{ name: 'commonName', value: email }]);
+  const pem = key.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  cert.sign(forge.pki.privateKeyFromPem(pem), forge.md.sha256.create());
+  return forge.pki.certificateToPem(cert);
+}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -72,32 +88,6 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
     const token = `ya29.${randomBytes(16).toString('hex')}`;
     tokens.set(token, email);
     return token;
-  };
-  const accountOr404 = (emailOrId: string) => {
-    const account = state.account(decodeURIComponent(emailOrId));
-    if (!account) throw new HttpError(404, `Unknown service account ${emailOrId}`);
-    return account;
-  };
-  const accountJson = (a: FakeServiceAccount) => ({
-    name: `projects/${a.projectId}/serviceAccounts/${a.email}`,
-    projectId: a.projectId,
-    uniqueId: a.uniqueId,
-    email: a.email,
-    displayName: a.displayName,
-    description: a.description,
-  });
-  const instanceJson = (i: FakeInstance) => {
-    const zoneUrl = `${endpoint}/compute/v1/projects/${i.project}/zones/${i.zone}`;
-    return {
-      kind: 'compute#instance',
-      id: i.id,
-      name: i.name,
-      zone: zoneUrl,
-      selfLink: `${zoneUrl}/instances/${i.name}`,
-      status: 'RUNNING',
-      labels: i.labels,
-      serviceAccounts: [{ email: i.serviceAccount, scopes: ['https://www.googleapis.com/auth/cloud-platform'] }],
-    };
   };
   const keyFile = (account: FakeServiceAccount) => {
     const key = newKey();
@@ -138,145 +128,7 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
     return { access_token: issueToken(String(claims.iss)), expires_in: 3599, token_type: 'Bearer' };
   }
 
-  type Route = [string, RegExp, (m: string[], body: Record<string, unknown>) => unknown];
-  const routes: Route[] = [
-    [
-      'POST',
-      /^\/v1\/projects\/([^/]+)\/serviceAccounts$/,
-      ([, p], body) => {
-        const accountId = String(body.accountId ?? '');
-        if (!/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/.test(accountId))
-          throw new HttpError(400, `invalid accountId ${accountId}`);
-        if (state.accounts.has(`${accountId}@${p}.iam.gserviceaccount.com`)) throw new HttpError(409, 'exists');
-        const sa = (body.serviceAccount ?? {}) as { displayName?: string; description?: string };
-        return accountJson(state.addServiceAccount(p as string, accountId, sa.displayName, sa.description));
-      },
-    ],
-    ['GET', /^\/v1\/projects\/[^/]+\/serviceAccounts\/([^/:]+)$/, ([, e]) => accountJson(accountOr404(e as string))],
-    [
-      'DELETE',
-      /^\/v1\/projects\/[^/]+\/serviceAccounts\/([^/:]+)$/,
-      ([, e]) => {
-        state.accounts.delete(accountOr404(e as string).email);
-        return {};
-      },
-    ],
-    [
-      'POST',
-      /^\/v1\/projects\/[^/]+\/serviceAccounts\/([^/:]+)\/keys$/,
-      ([, e], body) => {
-        const account = accountOr404(e as string);
-        if (body.privateKeyType && body.privateKeyType !== 'TYPE_GOOGLE_CREDENTIALS_FILE')
-          throw new HttpError(400, 'only TYPE_GOOGLE_CREDENTIALS_FILE here');
-        const file = keyFile(account);
-        const id = (JSON.parse(file) as { private_key_id: string }).private_key_id;
-        return {
-          name: `projects/${account.projectId}/serviceAccounts/${account.email}/keys/${id}`,
-          privateKeyType: 'TYPE_GOOGLE_CREDENTIALS_FILE',
-          keyAlgorithm: 'KEY_ALG_RSA_2048',
-          privateKeyData: Buffer.from(file).toString('base64'),
-          validAfterTime: new Date().toISOString(),
-        };
-      },
-    ],
-    [
-      'DELETE',
-      /^\/v1\/projects\/[^/]+\/serviceAccounts\/([^/:]+)\/keys\/([^/]+)$/,
-      ([, e, id]) => {
-        if (!accountOr404(e as string).keys.delete(id as string)) throw new HttpError(404, `no key ${id}`);
-        return {};
-      },
-    ],
-    [
-      'POST',
-      /^\/v1\/projects\/-\/serviceAccounts\/([^/:]+):generateAccessToken$/,
-      ([, e], body) => {
-        const account = accountOr404(e as string);
-        const lifetime = Number.parseInt(String(body.lifetime ?? '3600s'), 10);
-        return {
-          accessToken: issueToken(account.email),
-          expireTime: new Date(Date.now() + lifetime * 1000).toISOString(),
-        };
-      },
-    ],
-    [
-      'POST',
-      /^\/v1\/projects\/-\/serviceAccounts\/([^/:]+):signJwt$/,
-      async ([, e], body) => {
-        const account = accountOr404(e as string);
-        let key = [...account.keys.values()][0];
-        if (!key) {
-          key = newKey();
-          account.keys.set(key.id, key);
-        }
-        const payload = JSON.parse(String(body.payload ?? '{}')) as Record<string, unknown>;
-        const signedJwt = await new SignJWT(payload)
-          .setProtectedHeader({ alg: 'RS256', kid: key.id, typ: 'JWT' })
-          .sign(key.privateKey);
-        return { keyId: key.id, signedJwt };
-      },
-    ],
-    ['POST', /^\/v1\/projects\/([^/:]+):getIamPolicy$/, ([, p]) => state.policy(`projects/${p}`)],
-    [
-      'POST',
-      /^\/v1\/projects\/([^/:]+):setIamPolicy$/,
-      ([, p], body) => {
-        const current = state.policy(`projects/${p}`);
-        const next = (body.policy ?? {}) as { etag?: string; bindings?: { role: string; members: string[] }[] };
-        if (next.etag !== undefined && next.etag !== current.etag) throw new HttpError(409, 'etag mismatch');
-        const policy = { version: 1, etag: randomBytes(6).toString('base64'), bindings: next.bindings ?? [] };
-        state.policies.set(`projects/${p}`, policy);
-        return policy;
-      },
-    ],
-    [
-      'POST',
-      /^\/v1\/projects\/([^/:]+):getAncestry$/,
-      ([, p]) => ({
-        ancestor: [['project', p as string], ...(state.ancestry.get(p as string) ?? [])].map(([type, id]) => ({
-          resourceId: { type, id },
-        })),
-      }),
-    ],
-    [
-      'GET',
-      /^\/compute\/v1\/projects\/([^/]+)\/zones\/([^/]+)\/instances\/([^/]+)$/,
-      ([, p, z, n]) => {
-        const instance = state.instances.get(`${p}/${z}/${n}`);
-        if (!instance) throw new HttpError(404, `The resource 'projects/${p}/zones/${z}/instances/${n}' was not found`);
-        return instanceJson(instance);
-      },
-    ],
-    [
-      'GET',
-      /^\/compute\/v1\/projects\/([^/]+)\/aggregated\/instanceGroups$/,
-      ([, p]) => {
-        const items = new Map<string, { instanceGroups: object[] }>();
-        for (const g of state.groups.filter((x) => x.project === p)) {
-          const scope = g.zone ? `zones/${g.zone}` : `regions/${g.region}`;
-          const entry = items.get(scope) ?? { instanceGroups: [] };
-          entry.instanceGroups.push({ name: g.name, ...(g.zone ? { zone: g.zone } : { region: g.region }) });
-          items.set(scope, entry);
-        }
-        return { kind: 'compute#instanceGroupAggregatedList', items: Object.fromEntries(items) };
-      },
-    ],
-    [
-      'POST',
-      /^\/compute\/v1\/projects\/([^/]+)\/(zones|regions)\/([^/]+)\/instanceGroups\/([^/]+)\/listInstances$/,
-      ([, p, kind, where, name]) => {
-        const group = state.groups.find(
-          (g) => g.project === p && g.name === name && (kind === 'zones' ? g.zone === where : g.region === where),
-        );
-        if (!group) throw new HttpError(404, `no instance group ${name}`);
-        const items = group.members
-          .map((member) => [...state.instances.values()].find((i) => i.project === p && i.name === member))
-          .filter((i): i is FakeInstance => i !== undefined)
-          .map((i) => ({ instance: instanceJson(i).selfLink, status: 'RUNNING' }));
-        return { items };
-      },
-    ],
-  ];
+  const routes = googleCloudRoutes({ state, endpoint: () => endpoint, issueToken, keyFile });
 
   async function handle(req: IncomingMessage) {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -285,6 +137,12 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
     if (failure && (!failure.only || failure.only.test(`${req.method} ${url.pathname}`)))
       throw new HttpError(failure.status, 'injected failure');
     if (req.method === 'POST' && url.pathname === '/token') return tokenGrant(body);
+    const x509 = /^\/service_accounts\/v1\/metadata\/x509\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && x509) {
+      const account = state.account(decodeURIComponent(x509[1] ?? ''));
+      if (!account) throw new HttpError(404, 'Not Found');
+      return Object.fromEntries([...account.keys.values()].map((k) => [k.id, certificateOf(k, account.email)]));
+    }
     if (req.method === 'GET' && url.pathname === '/oauth2/v3/certs')
       return { keys: [{ ...(await exportJWK(google.publicKey)), kid: google.id, alg: 'RS256', use: 'sig' }] };
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -317,6 +175,7 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
     endpoint,
     state,
     keyFile,
+    issueToken,
     identityToken: (instance, claims, header = {}) => {
       const account = state.account(instance.serviceAccount);
       return new SignJWT({
