@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { systemClock } from '@ward/base';
 import { type Agent, request } from 'undici';
 import { BUILTIN_BACKENDS } from '../src/catalog.js';
 import { azureBackendFactory } from '../src/engines/azure/index.js';
@@ -54,7 +55,9 @@ describe('Azure secrets engine', () => {
     azure.addRoleDefinition(SUB, 'Twin');
     groupId = azure.addGroup('deployers');
     const access = { clouds: new Map([['AzurePublicCloud', azure.cloud]]), caPem: tls.cert, dispatcher: agent };
+    // The system clock: a role assignment waits (a second) while a new principal replicates.
     t = await startTestServer({
+      clock: systemClock,
       catalog: {
         mounts: new Map([...BUILTIN_BACKENDS.mounts, ['azure', azureBackendFactory(access)]]),
         auth: BUILTIN_BACKENDS.auth,
@@ -173,6 +176,14 @@ describe('Azure secrets engine', () => {
     await ok('DELETE', 'azure/roles/kept');
     assert.equal(azure.applications.size, apps);
     assert.equal(azure.groupMembers.get(groupId)?.size, 0);
+  });
+
+  it('a role assignment is asked again while Resource Manager does not see the new principal yet', async () => {
+    azure.lagReplication(1);
+    const res = await ok('GET', 'azure/creds/dynamic');
+    assert.equal(azure.roleAssignments.size, 1);
+    await ok('PUT', 'sys/leases/revoke', { lease_id: res.body.lease_id });
+    assert.equal(azure.roleAssignments.size, 0);
   });
 
   it('Azure failing: creds are a 502 and leave nothing behind; a failed revoke is a 502 and a retry completes', async () => {

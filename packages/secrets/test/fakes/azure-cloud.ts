@@ -36,6 +36,8 @@ export interface FakeAzure {
     expiresInSeconds?: number;
     forged?: boolean;
   }): Promise<string>;
+  /** The next `n` role assignments answer 400 PrincipalNotFound, as while a new principal replicates. */
+  lagReplication(n: number): void;
   /** The next `n` requests to `service` answer 403 AuthorizationFailed (a principal lacking rights). */
   failNext(service: 'graph' | 'arm' | 'login', n: number): void;
   applications: Map<string, FakeApp>;
@@ -66,6 +68,7 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
   const machines = new Map<string, { location: string; principalIds: string[]; name: string }>();
   const bearerTokens = new Set<string>();
   const failures = new Map<string, number>();
+  let replicationLag = 0;
   let base = '';
 
   const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => void handle(req, res));
@@ -271,8 +274,10 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
       const props = (body.properties ?? {}) as { roleDefinitionId?: string; principalId?: string };
       if (!roleDefinitions.has(String(props.roleDefinitionId)))
         return armError(400, 'RoleDefinitionDoesNotExist', 'The specified role definition does not exist.');
-      if (!servicePrincipals.has(String(props.principalId)))
+      if (replicationLag > 0 || !servicePrincipals.has(String(props.principalId))) {
+        replicationLag = Math.max(0, replicationLag - 1);
         return armError(400, 'PrincipalNotFound', `Principal ${props.principalId} does not exist in the directory.`);
+      }
       const record = {
         principalId: String(props.principalId),
         roleDefinitionId: String(props.roleDefinitionId),
@@ -369,6 +374,9 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
       machines.set(id.toLowerCase(), { location: m.location, principalIds: m.principalIds, name: m.name });
     },
     issueToken: (t) => sign(t.forged ? forger.privateKey : signing.privateKey, t),
+    lagReplication(n) {
+      replicationLag = n;
+    },
     failNext(service, n) {
       failures.set(service, n);
     },

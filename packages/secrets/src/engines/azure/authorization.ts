@@ -15,6 +15,12 @@ const failed = (what: string, err: unknown) =>
 /** The SDK's `{scope}` is substituted after a `/`: an established scope starts with one already. */
 const bare = (scope: string) => scope.replace(/^\/+/, '');
 
+/**
+ * Resource Manager does not see a service principal Graph just created yet (directory replication):
+ * the assignment may succeed if asked again a little later.
+ */
+export class PrincipalNotVisibleError extends UpstreamError {}
+
 /** Role definitions and role assignments through `@azure/arm-authorization`. */
 export class AuthorizationApi {
   readonly #client: AuthorizationManagementClient;
@@ -65,6 +71,10 @@ export class AuthorizationApi {
       });
       return created.id ?? `${scope}/providers/Microsoft.Authorization/roleAssignments/${name}`;
     } catch (err) {
+      if ((err as { code?: string }).code === 'PrincipalNotFound')
+        throw new PrincipalNotVisibleError(`Resource Manager (role assignment): ${(err as Error).message}`, {
+          cause: err,
+        });
       throw failed('role assignment', err);
     }
   }

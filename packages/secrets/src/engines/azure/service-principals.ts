@@ -1,8 +1,12 @@
-import type { Random } from '@ward/base';
+import type { Clock, Random } from '@ward/base';
+import { PrincipalNotVisibleError } from './authorization.js';
 import type { AzureEngineRole, CreatedApp } from './azure-store.js';
 import type { AzureClients } from './clients.js';
 import { GraphNotFoundError } from './graph.js';
 import { randomUuid } from './ids.js';
+
+/** Waits between role assignment attempts while a new principal replicates: about half a minute in all. */
+const REPLICATION_WAITS_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
 
 const ignoreMissing = (err: unknown) => {
   if (!(err instanceof GraphNotFoundError)) throw err;
@@ -17,7 +21,7 @@ export async function createServicePrincipalApp(
   c: AzureClients,
   role: AzureEngineRole,
   roleName: string,
-  d: { random: Random },
+  d: { random: Random; clock: Clock },
 ): Promise<CreatedApp> {
   const app = await c.graph.createApplication(`ward-${roleName}-${randomUuid(d.random)}`);
   const created: CreatedApp = {
@@ -29,10 +33,11 @@ export async function createServicePrincipalApp(
   };
   try {
     created.sp_object_id = await c.graph.createServicePrincipal(app.appId);
-    for (const r of role.azure_roles)
-      created.assignment_ids.push(
-        await c.authorization.assign(r.scope, randomUuid(d.random), r.role_id, created.sp_object_id),
-      );
+    for (const r of role.azure_roles) {
+      const name = randomUuid(d.random);
+      const assign = () => c.authorization.assign(r.scope, name, r.role_id, created.sp_object_id);
+      created.assignment_ids.push(await retryWhileReplicating(assign, d.clock));
+    }
     for (const g of role.azure_groups) {
       await c.graph.addGroupMember(g.object_id, created.sp_object_id);
       created.group_ids.push(g.object_id);
@@ -42,6 +47,19 @@ export async function createServicePrincipalApp(
     await deleteApp(c, created).catch(() => undefined);
     throw err;
   }
+}
+
+/** `run`, asked again (with waits) while Resource Manager does not see the new principal yet. */
+async function retryWhileReplicating<T>(run: () => Promise<T>, clock: Clock): Promise<T> {
+  for (const waitMs of REPLICATION_WAITS_MS) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!(err instanceof PrincipalNotVisibleError)) throw err;
+      await new Promise<void>((resolve) => clock.setTimeout(resolve, waitMs));
+    }
+  }
+  return run();
 }
 
 /**
