@@ -54,7 +54,12 @@ describe('Azure secrets engine', () => {
     azure.addRoleDefinition(SUB, 'Twin');
     azure.addRoleDefinition(SUB, 'Twin');
     groupId = azure.addGroup('deployers');
-    const access = { clouds: new Map([['AzurePublicCloud', azure.cloud]]), caPem: tls.cert, dispatcher: agent };
+    const access = {
+      clouds: new Map([['AzurePublicCloud', azure.cloud]]),
+      caPem: tls.cert,
+      dispatcher: agent,
+      timeoutMs: 1_000,
+    };
     // The system clock: a role assignment waits (a second) while a new principal replicates.
     t = await startTestServer({
       clock: systemClock,
@@ -201,6 +206,16 @@ describe('Azure secrets engine', () => {
     await ok('PUT', 'sys/leases/revoke', { lease_id: res.body.lease_id });
     assert.equal(azure.applications.size, apps);
     assert.equal(azure.roleAssignments.size, 0);
+  });
+
+  it('Azure not answering: the request fails with 502 after the timeout instead of hanging', async () => {
+    const apps = azure.applications.size;
+    azure.hangNext('graph', 1);
+    const started = Date.now();
+    const res = await t.request('GET', 'azure/creds/static');
+    assert.equal(res.status, 502, JSON.stringify(res.body));
+    assert.ok(Date.now() - started < 10_000);
+    assert.equal(azure.applications.size, apps);
   });
 
   it('rotate-root: the configured secret stops working, the new one is known only to the server', async () => {

@@ -38,6 +38,8 @@ export interface FakeAzure {
   }): Promise<string>;
   /** The next `n` role assignments answer 400 PrincipalNotFound, as while a new principal replicates. */
   lagReplication(n: number): void;
+  /** The next `n` requests to `service` get no answer at all (a cloud that hangs). */
+  hangNext(service: 'graph' | 'arm' | 'login', n: number): void;
   /** The next `n` requests to `service` answer 403 AuthorizationFailed (a principal lacking rights). */
   failNext(service: 'graph' | 'arm' | 'login', n: number): void;
   applications: Map<string, FakeApp>;
@@ -68,6 +70,7 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
   const machines = new Map<string, { location: string; principalIds: string[]; name: string }>();
   const bearerTokens = new Set<string>();
   const failures = new Map<string, number>();
+  const hangs = new Map<string, number>();
   let replicationLag = 0;
   let base = '';
 
@@ -83,6 +86,11 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
       res.end(body === undefined ? undefined : JSON.stringify(body));
     };
     const service = path.split('/')[1] ?? '';
+    const hanging = hangs.get(service) ?? 0;
+    if (hanging > 0) {
+      hangs.set(service, hanging - 1);
+      return;
+    }
     const failing = failures.get(service) ?? 0;
     if (failing > 0) {
       failures.set(service, failing - 1);
@@ -376,6 +384,9 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
     issueToken: (t) => sign(t.forged ? forger.privateKey : signing.privateKey, t),
     lagReplication(n) {
       replicationLag = n;
+    },
+    hangNext(service, n) {
+      hangs.set(service, n);
     },
     failNext(service, n) {
       failures.set(service, n);

@@ -22,7 +22,12 @@ export interface AzureAccess {
   caPem?: string;
   /** For undici calls (OIDC discovery, signing keys). */
   dispatcher?: Dispatcher;
+  /** How long one Azure request may take before it fails (502); default `DEFAULT_AZURE_TIMEOUT_MS`. */
+  timeoutMs?: number;
 }
+
+/** An Azure call that has not answered in this time fails (502) instead of holding the request. */
+export const DEFAULT_AZURE_TIMEOUT_MS = 30_000;
 
 /** The established cloud names (`environment`), as the Azure SDK for Go names them. */
 export const AZURE_CLOUDS: ReadonlyMap<string, AzureCloud> = new Map([

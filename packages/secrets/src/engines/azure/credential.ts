@@ -1,5 +1,10 @@
-import { ClientSecretCredential, ManagedIdentityCredential, type TokenCredential } from '@azure/identity';
-import type { AzureAccess, AzureCloud } from './clouds.js';
+import {
+  ClientSecretCredential,
+  ManagedIdentityCredential,
+  type TokenCredential,
+  type TokenCredentialOptions,
+} from '@azure/identity';
+import { type AzureAccess, type AzureCloud, DEFAULT_AZURE_TIMEOUT_MS } from './clouds.js';
 
 export interface ServicePrincipalLogin {
   tenant_id: string;
@@ -7,9 +12,28 @@ export interface ServicePrincipalLogin {
   client_secret: string;
 }
 
-/** The pipeline options every Azure SDK client of a mount gets (the access's CA, when it has one). */
+type AdditionalPolicy = NonNullable<TokenCredentialOptions['additionalPolicies']>[number];
+
+const timeoutPolicy = (timeoutMs: number): AdditionalPolicy => ({
+  policy: {
+    name: 'wardRequestTimeout',
+    sendRequest(request, next) {
+      if (!request.timeout) request.timeout = timeoutMs;
+      return next(request);
+    },
+  },
+  position: 'perCall',
+});
+
+/**
+ * The pipeline options every Azure SDK client of a mount gets: a timeout on each request (the
+ * SDKs have none by default), and the access's CA when it has one.
+ */
 export function pipelineOptions(access: AzureAccess) {
-  return access.caPem ? { tlsOptions: { ca: access.caPem } } : {};
+  return {
+    additionalPolicies: [timeoutPolicy(access.timeoutMs ?? DEFAULT_AZURE_TIMEOUT_MS)],
+    ...(access.caPem ? { tlsOptions: { ca: access.caPem } } : {}),
+  };
 }
 
 /**

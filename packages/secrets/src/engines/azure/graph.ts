@@ -1,7 +1,7 @@
 import type { TokenCredential } from '@azure/identity';
 import { type AuthenticationProvider, Client, GraphError } from '@microsoft/microsoft-graph-client';
 import { NotFoundError, UpstreamError } from '../../logical/errors.js';
-import type { AzureAccess, AzureCloud } from './clouds.js';
+import { type AzureAccess, type AzureCloud, DEFAULT_AZURE_TIMEOUT_MS } from './clouds.js';
 
 /** An application (app registration) as the engine reads it. */
 export interface GraphApplication {
@@ -43,7 +43,11 @@ export class GraphApi {
       baseUrl: cloud.graphEndpoint,
       // The middleware adds the token only for hosts it knows: the cloud's Graph host is one.
       customHosts: new Set([new URL(cloud.graphEndpoint).hostname]),
-      ...(access.dispatcher ? { fetchOptions: { dispatcher: access.dispatcher } as RequestInit } : {}),
+      // One client per request: its Graph calls together get twice one call's time before they fail (502).
+      fetchOptions: {
+        signal: AbortSignal.timeout(2 * (access.timeoutMs ?? DEFAULT_AZURE_TIMEOUT_MS)),
+        ...(access.dispatcher ? { dispatcher: access.dispatcher } : {}),
+      } as RequestInit,
     });
   }
 
