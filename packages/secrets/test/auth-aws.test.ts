@@ -275,6 +275,29 @@ describe('AWS auth method', () => {
       assert.equal((await login({ role: 'web', pkcs7: signer.pkcs7(d) })).status, 200);
     });
 
+    it('looks instances of an account with config/sts up as its role', async () => {
+      const lookup = aws.addRole('ward-lookup');
+      await ok('POST', `auth/aws/config/sts/${doc.accountId}`, { sts_role: lookup.arn });
+      assert.deepEqual((await ok('LIST', 'auth/aws/config/sts')).data.keys, [doc.accountId]);
+      assert.equal((await t.request('POST', 'auth/aws/config/sts/12', { body: { sts_role: lookup.arn } })).status, 400);
+      try {
+        const d = { ...doc, instanceId: 'i-0cross' };
+        aws.addInstance({ ...d, vpcId: 'vpc-9' });
+        aws.calls.length = 0;
+        assert.equal((await login({ role: 'web', pkcs7: signer.pkcs7(d) })).status, 200);
+        assert.deepEqual(aws.calls, ['sts:AssumeRole', 'ec2:DescribeInstances']);
+        await ok('POST', `auth/aws/config/sts/${doc.accountId}`, {
+          sts_role: `arn:aws:iam::${doc.accountId}:role/none`,
+        });
+        assert.match(
+          await status({ role: 'web', pkcs7: signer.pkcs7({ ...doc, instanceId: 'i-0x' }) }),
+          /^502 .*assume/,
+        );
+      } finally {
+        await ok('DELETE', `auth/aws/config/sts/${doc.accountId}`);
+      }
+    });
+
     it('answers 502 when EC2 fails', async () => {
       aws.failing.add('DescribeInstances');
       try {

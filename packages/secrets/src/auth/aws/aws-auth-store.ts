@@ -16,6 +16,14 @@ export interface AwsClientConfig {
   /** Extra headers a signed login request may carry besides the ones AWS needs. */
   allowed_sts_header_values: string[];
   max_retries: number;
+  /** Only in memory: the session token of assumed credentials (`config/sts`). */
+  session_token?: string;
+}
+
+/** `config/sts/:account_id`: the role assumed to look at another account's instances and principals. */
+export interface StsRoleEntry {
+  sts_role: string;
+  external_id: string;
 }
 
 export const DEFAULT_CLIENT_CONFIG: AwsClientConfig = {
@@ -106,6 +114,10 @@ export const awsAuthStore = {
   putRole: (s: Storage, name: string, r: AwsRole) => putJson(s, roleKey(name), r),
   deleteRole: (s: Storage, name: string) => s.delete(roleKey(name)),
   roles: (s: Storage) => s.list('role/'),
+  stsRole: (s: Storage, account: string) => getJson<StsRoleEntry>(s, `config/sts/${account}`),
+  putStsRole: (s: Storage, account: string, e: StsRoleEntry) => putJson(s, `config/sts/${account}`, e),
+  deleteStsRole: (s: Storage, account: string) => s.delete(`config/sts/${account}`),
+  stsRoles: (s: Storage) => s.list('config/sts/'),
   accessListEntry: (s: Storage, instanceId: string) => getJson<AccessListEntry>(s, `accesslist/${instanceId}`),
   putAccessListEntry: (s: Storage, instanceId: string, e: AccessListEntry) => putJson(s, `accesslist/${instanceId}`, e),
   deleteAccessListEntry: (s: Storage, instanceId: string) => s.delete(`accesslist/${instanceId}`),

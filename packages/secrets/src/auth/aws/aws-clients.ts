@@ -10,7 +10,13 @@ function common(config: AwsClientConfig, region: string, endpoint: string) {
     region,
     ...(endpoint ? { endpoint } : {}),
     ...(config.access_key
-      ? { credentials: { accessKeyId: config.access_key, secretAccessKey: config.secret_key } }
+      ? {
+          credentials: {
+            accessKeyId: config.access_key,
+            secretAccessKey: config.secret_key,
+            ...(config.session_token ? { sessionToken: config.session_token } : {}),
+          },
+        }
       : {}),
     ...(config.max_retries >= 0 ? { maxAttempts: config.max_retries + 1 } : {}),
   };

@@ -8,6 +8,7 @@ import { pathLists } from './path-lists.js';
 import { pathLogin } from './path-login.js';
 import { pathRoles } from './path-role.js';
 import { pathRoleTag } from './path-role-tag.js';
+import { pathStsRoles } from './path-sts-role.js';
 import { periodicTidy } from './tidy.js';
 
 const HELP =
@@ -27,7 +28,8 @@ export function createAwsAuthBackend(ctx: BackendContext): AwsAuthBackend {
     paths: [
       ...pathConfigs(),
       ...pathCertificates(),
-      ...pathRoles(ctx.random),
+      ...pathRoles(ctx.random, ctx.clock),
+      ...pathStsRoles(),
       pathRoleTag(ctx.random),
       pathLogin({ clock: ctx.clock, random: ctx.random, maxTtlSeconds }),
       ...pathLists(ctx.clock, maxTtlSeconds),

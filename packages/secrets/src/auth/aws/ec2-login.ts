@@ -10,6 +10,7 @@ import type { AuthenticatedLogin } from './iam-login.js';
 import { type IdentityDocument, verifyPkcs7, verifySignedDocument } from './identity-document.js';
 import { roleArnOfInstanceProfile } from './resolve-principal.js';
 import { type RoleTag, verifyRoleTag } from './role-tag.js';
+import { configForAccount } from './sts-roles.js';
 
 export interface Ec2LoginFields {
   role?: string;
@@ -47,7 +48,7 @@ export async function ec2Login(storage: Storage, fields: Ec2LoginFields, d: Ec2D
   else if (fields.identity && fields.signature)
     doc = verifySignedDocument(fields.identity, fields.signature, await certificates(storage, 'identity'));
   else throw new InvalidRequestError('either pkcs7 or a tuple containing identity and signature must be supplied');
-  const config = await awsAuthStore.client(storage);
+  const config = await configForAccount(storage, await awsAuthStore.client(storage), doc.accountId, d.clock);
   const instance = await describeInstance(config, doc.region, doc.instanceId);
   const roleName = (fields.role || doc.imageId).toLowerCase();
   const role = await awsAuthStore.role(storage, roleName);

@@ -1,3 +1,4 @@
+import type { Clock } from '@ward/base';
 import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { arnMatches, canonicalArn, parseArn } from './arn.js';
@@ -7,6 +8,7 @@ import { stsUrlOf } from './aws-clients.js';
 import { checkInstanceBounds, describeInstance } from './ec2-instance.js';
 import { roleArnOfInstanceProfile } from './resolve-principal.js';
 import { callerIdentityOf, checkServerId, decodeStsRequest } from './sts-request.js';
+import { configForAccount } from './sts-roles.js';
 
 export interface IamLoginFields {
   role?: string;
@@ -33,7 +35,7 @@ export interface AuthenticatedLogin {
  * answer names the signer; the signer (and, with `inferred_entity_type`, the instance it runs
  * as) must be bound by the role.
  */
-export async function iamLogin(storage: Storage, fields: IamLoginFields): Promise<AuthenticatedLogin> {
+export async function iamLogin(storage: Storage, fields: IamLoginFields, clock: Clock): Promise<AuthenticatedLogin> {
   const signed = decodeStsRequest(fields);
   const config = await awsAuthStore.client(storage);
   checkServerId(signed, config.iam_server_id_header_value);
@@ -53,11 +55,12 @@ export async function iamLogin(storage: Storage, fields: IamLoginFields): Promis
   if (role.inferred_entity_type === 'ec2_instance') {
     if (arn.type !== 'assumed-role') throw new PermissionDeniedError('inferred entity is not an instance role session');
     inferredId = arn.sessionInfo;
-    const instance = await describeInstance(config, role.inferred_aws_region, inferredId);
+    const lookups = await configForAccount(storage, config, caller.account, clock);
+    const instance = await describeInstance(lookups, role.inferred_aws_region, inferredId);
     await checkInstanceBounds(
       role,
       { instanceId: inferredId, accountId: instance.ownerId, region: role.inferred_aws_region, ...instance },
-      () => roleArnOfInstanceProfile(config, instance.instanceProfileArn),
+      () => roleArnOfInstanceProfile(lookups, instance.instanceProfileArn),
     );
   }
   const identity = await awsAuthStore.identity(storage);

@@ -26,7 +26,7 @@ export function pathLogin(d: Ec2Deps): PathDefinition {
         handler: async ({ storage, data }) => {
           const login =
             data.iam_http_request_method !== undefined
-              ? await iamLogin(storage, data)
+              ? await iamLogin(storage, data, d.clock)
               : await ec2Login(storage, data, d);
           const grant = tokenGrant(login.role.token);
           const narrowed = login.policies ? { policies: login.policies } : {};

@@ -1,4 +1,4 @@
-import type { Random } from '@ward/base';
+import type { Clock, Random } from '@ward/base';
 import { randomUuid } from '@ward/base';
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
@@ -42,7 +42,7 @@ function listsOf(data: Record<string, unknown>, supplied: ReadonlySet<string>, c
 }
 
 /** `role/:role`, LIST `role/` and `roles/`. */
-export function pathRoles(random: Random): PathDefinition[] {
+export function pathRoles(random: Random, clock: Clock): PathDefinition[] {
   const list = (pattern: string) =>
     definePath({
       pattern,
@@ -101,7 +101,7 @@ export function pathRoles(random: Random): PathDefinition[] {
               !current || current.bound_iam_principal_arn.join('\n') !== role.bound_iam_principal_arn.join('\n');
             if (arnsChanged || (role.resolve_aws_unique_ids && !current?.resolve_aws_unique_ids))
               role.bound_iam_principal_id = role.resolve_aws_unique_ids
-                ? await resolveRoleIds(await awsAuthStore.client(storage), role.bound_iam_principal_arn)
+                ? await resolveRoleIds(storage, await awsAuthStore.client(storage), role.bound_iam_principal_arn, clock)
                 : [];
             await awsAuthStore.putRole(storage, data.role, role);
             return undefined;

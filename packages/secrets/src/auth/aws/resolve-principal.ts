@@ -1,8 +1,11 @@
 import { GetInstanceProfileCommand, GetRoleCommand, GetUserCommand } from '@aws-sdk/client-iam';
+import type { Clock } from '@ward/base';
 import { InvalidRequestError } from '../../logical/errors.js';
+import type { Storage } from '../../logical/storage.js';
 import { parseArn } from './arn.js';
 import type { AwsClientConfig } from './aws-auth-store.js';
 import { iamClientOf, upstream } from './aws-clients.js';
+import { configForAccount } from './sts-roles.js';
 
 /**
  * The unique id (AIDA…, AROA…) of the user or role an ARN names, asked of IAM: a role bound by
@@ -29,9 +32,17 @@ export async function uniqueIdOf(config: AwsClientConfig, arn: string): Promise<
 }
 
 /** The unique ids of a role's bound ARNs; a glob (`*`) is matched by ARN at login and resolves to ''. */
-export async function resolveRoleIds(config: AwsClientConfig, arns: string[]): Promise<string[]> {
+export async function resolveRoleIds(
+  storage: Storage,
+  config: AwsClientConfig,
+  arns: string[],
+  clock: Clock,
+): Promise<string[]> {
   const ids: string[] = [];
-  for (const arn of arns) ids.push(arn.includes('*') ? '' : await uniqueIdOf(config, arn));
+  for (const arn of arns) {
+    if (arn.includes('*')) ids.push('');
+    else ids.push(await uniqueIdOf(await configForAccount(storage, config, parseArn(arn).accountId, clock), arn));
+  }
   return ids;
 }
 
