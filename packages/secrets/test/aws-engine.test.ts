@@ -174,6 +174,41 @@ describe('AWS secrets engine', () => {
     await ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
   });
 
+  it('passes the inline and attached policies of iam_groups to STS with the role’s', async () => {
+    const s3 = { Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::logs/*' };
+    aws.addGroup('auditors', {
+      inline: { logs: JSON.stringify({ Version: '2012-10-17', Statement: s3 }) },
+      attached: ['arn:aws:iam::aws:policy/SecurityAudit'],
+    });
+    aws.addRole('auditor');
+    await ok('POST', 'aws/roles/audit', {
+      credential_type: 'assumed_role',
+      role_arns: `arn:aws:iam::${aws.account}:role/auditor`,
+      policy_document: POLICY,
+      policy_arns: 'arn:aws:iam::aws:policy/ReadOnlyAccess',
+      iam_groups: 'auditors',
+    });
+    aws.stsPolicies.length = 0;
+    const res = await ok('POST', 'aws/sts/audit');
+    assert.match(res.data.arn, /assumed-role\/auditor\//);
+    const [sent] = aws.stsPolicies;
+    assert.deepEqual(JSON.parse(sent?.policy ?? '{}'), {
+      Version: '2012-10-17',
+      Statement: [...JSON.parse(POLICY).Statement, s3],
+    });
+    assert.deepEqual(sent?.policyArns, [
+      'arn:aws:iam::aws:policy/ReadOnlyAccess',
+      'arn:aws:iam::aws:policy/SecurityAudit',
+    ]);
+    assert.equal(
+      (await t.request('POST', 'aws/roles/bad', { body: { credential_type: 'session_token', iam_groups: 'auditors' } }))
+        .status,
+      400,
+    );
+    await ok('POST', 'aws/roles/audit', { iam_groups: 'nobody' });
+    assert.equal((await t.request('POST', 'aws/sts/audit')).status, 502);
+  });
+
   it('issues federation tokens and session tokens', async () => {
     await ok('POST', 'aws/roles/fed', { credential_type: 'federation_token', policy_document: POLICY });
     const fed = await ok('GET', 'aws/creds/fed');

@@ -18,7 +18,10 @@ export interface FakeAws {
   /** A user with an access key: its credentials sign requests as it. */
   addUser(name: string, path?: string): { accessKeyId: string; secretAccessKey: string; arn: string; userId: string };
   addRole(name: string, path?: string): { arn: string; roleId: string };
-  addGroup(name: string): void;
+  /** A group, with inline policies (name → document) and attached policy ARNs. */
+  addGroup(name: string, policies?: { inline?: Record<string, string>; attached?: string[] }): void;
+  /** The session policies STS calls were given, in order. */
+  stsPolicies: { action: string; policy: string; policyArns: string[] }[];
   addInstance(i: FakeInstance): void;
   addInstanceProfile(name: string, roleName: string): string;
   /** Credentials of a session of `roleName` named `session` (what an instance profile hands an instance). */
@@ -83,7 +86,19 @@ export async function startFakeAws(account = '123456789012'): Promise<FakeAws> {
   const keys = new Map<string, KnownKey & { principal: { arn: string; userId: string; user?: string } }>();
   const users = new Map<string, FakeUser>();
   const roles = new Map<string, { arn: string; roleId: string; path: string }>();
-  const groups = new Set<string>();
+  const groups = new Map<string, { inline: Map<string, string>; attached: string[] }>();
+  const stsPolicies: FakeAws['stsPolicies'] = [];
+  const logPolicies = (action: string, f: URLSearchParams) => {
+    const policyArns: string[] = [];
+    for (let i = 1; f.get(`PolicyArns.member.${i}.arn`) !== null; i++)
+      policyArns.push(f.get(`PolicyArns.member.${i}.arn`) ?? '');
+    stsPolicies.push({ action, policy: f.get('Policy') ?? '', policyArns });
+  };
+  const group = (name: string | null) => {
+    const g = groups.get(name ?? '');
+    if (!g) throw new AwsError('NoSuchEntity', `The group with name ${name} cannot be found.`, 404);
+    return g;
+  };
   const profiles = new Map<string, string>();
   const instances = new Map<string, FakeInstance>();
   const calls: string[] = [];
@@ -267,6 +282,27 @@ export async function startFakeAws(account = '123456789012'): Promise<FakeAws> {
         IsTruncated: false,
       }),
     ],
+    ['ListGroupPolicies', (f) => ({ PolicyNames: [...group(f.get('GroupName')).inline.keys()], IsTruncated: false })],
+    [
+      'GetGroupPolicy',
+      (f) => {
+        const name = f.get('PolicyName') ?? '';
+        const doc = group(f.get('GroupName')).inline.get(name);
+        if (doc === undefined) throw new AwsError('NoSuchEntity', `The group policy ${name} cannot be found.`, 404);
+        // IAM answers policy documents URL-encoded (RFC 3986).
+        return { GroupName: f.get('GroupName'), PolicyName: name, PolicyDocument: encodeURIComponent(doc) };
+      },
+    ],
+    [
+      'ListAttachedGroupPolicies',
+      (f) => ({
+        AttachedPolicies: group(f.get('GroupName')).attached.map((arn) => ({
+          PolicyArn: arn,
+          PolicyName: arn.split('/').pop(),
+        })),
+        IsTruncated: false,
+      }),
+    ],
     [
       'GetRole',
       (f) => {
@@ -301,6 +337,7 @@ export async function startFakeAws(account = '123456789012'): Promise<FakeAws> {
     [
       'AssumeRole',
       (f) => {
+        logPolicies('AssumeRole', f);
         const arn = f.get('RoleArn') ?? '';
         const name = [...roles.entries()].find(([, r]) => r.arn === arn)?.[0];
         if (!name) throw new AwsError('AccessDenied', `Not authorized to perform sts:AssumeRole on ${arn}`, 403);
@@ -311,6 +348,7 @@ export async function startFakeAws(account = '123456789012'): Promise<FakeAws> {
     [
       'GetFederationToken',
       (f, s) => {
+        logPolicies('GetFederationToken', f);
         const name = f.get('Name') ?? '';
         if (name.length < 2 || name.length > 32)
           throw new AwsError('ValidationError', 'Name must be 2 to 32 characters');
@@ -381,7 +419,9 @@ export async function startFakeAws(account = '123456789012'): Promise<FakeAws> {
       roles.set(name, r);
       return { arn: r.arn, roleId: r.roleId };
     },
-    addGroup: (name) => void groups.add(name),
+    addGroup: (name, p = {}) =>
+      void groups.set(name, { inline: new Map(Object.entries(p.inline ?? {})), attached: p.attached ?? [] }),
+    stsPolicies,
     addInstance: (i) => void instances.set(i.instanceId, i),
     addInstanceProfile(name, roleName) {
       profiles.set(name, roleName);

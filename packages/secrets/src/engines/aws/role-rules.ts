@@ -44,13 +44,13 @@ export function checkEngineRole(role: AwsEngineRole): void {
       throw new InvalidRequestError('user_path parameter only valid for iam_user credential type');
     if (role.permissions_boundary_arn)
       throw new InvalidRequestError('permissions_boundary_arn parameter only valid for iam_user credential type');
-    if (role.iam_groups.length > 0)
-      throw new InvalidRequestError('iam_groups parameter only valid for iam_user credential type here');
     if (Object.keys(role.iam_tags).length > 0)
       throw new InvalidRequestError('iam_tags parameter only valid for iam_user credential type');
   }
   if (role.user_path && !/^\/([\x21-\x7f]{0,510}\/)?$/.test(role.user_path))
     throw new InvalidRequestError('user_path is invalid');
+  if (has('session_token') && types.length === 1 && role.iam_groups.length > 0)
+    throw new InvalidRequestError('cannot supply iam_groups when using credential_type session_token');
   if (has('session_token') && types.length === 1 && (role.policy_arns.length > 0 || role.policy_document))
     throw new InvalidRequestError('cannot supply a policy or role when using credential_type session_token');
   if (role.mfa_serial_number && !has('session_token'))

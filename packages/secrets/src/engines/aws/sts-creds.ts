@@ -7,6 +7,7 @@ import {
 import { InvalidRequestError, UpstreamError } from '../../logical/errors.js';
 import { stsClientOf, upstream } from './aws-clients.js';
 import type { AwsEngineRole, CredentialType, RootConfig } from './aws-engine-store.js';
+import { withGroupPolicies } from './group-policies.js';
 
 export interface StsRequest {
   type: Exclude<CredentialType, 'iam_user'>;
@@ -26,9 +27,10 @@ export interface StsCredentials {
 
 /** Asks STS for credentials of the role: AssumeRole, GetFederationToken or GetSessionToken. 502 on STS failures. */
 export async function stsCredentials(config: RootConfig | undefined, role: AwsEngineRole, r: StsRequest) {
+  const merged = r.type === 'session_token' ? undefined : await withGroupPolicies(config, role);
+  const policy = merged?.policyDocument ? { Policy: merged.policyDocument } : {};
+  const policyArns = merged?.policyArns.length ? { PolicyArns: merged.policyArns.map((arn) => ({ arn })) } : {};
   const client = stsClientOf(config);
-  const policy = role.policy_document ? { Policy: role.policy_document } : {};
-  const policyArns = role.policy_arns.length > 0 ? { PolicyArns: role.policy_arns.map((arn) => ({ arn })) } : {};
   try {
     let creds: Credentials | undefined;
     let arn = '';
@@ -49,7 +51,7 @@ export async function stsCredentials(config: RootConfig | undefined, role: AwsEn
       creds = out.Credentials;
       arn = out.AssumedRoleUser?.Arn ?? '';
     } else if (r.type === 'federation_token') {
-      if (!role.policy_document && role.policy_arns.length === 0)
+      if (!policy.Policy && !policyArns.PolicyArns)
         throw new InvalidRequestError('a federation_token role needs policy_document or policy_arns');
       const out = await client.send(
         new GetFederationTokenCommand({ Name: r.name, DurationSeconds: r.ttlSeconds, ...policy, ...policyArns }),
