@@ -82,6 +82,17 @@ describe('secrets-client', () => {
     assert.deepEqual(double.calls[0]?.body, { password: 'pw' });
   });
 
+  it('logs in with okta at auth/<mount>/login/<username>, the MFA fields in the body', async () => {
+    const { client, double } = createClientDouble();
+    double.on('PUT', 'auth/okta/login/alice@example.com', {
+      status: 200,
+      body: { auth: { client_token: 'new', accessor: 'acc', policies: ['default'], lease_duration: 60 } },
+    });
+    const auth = await client.login('okta', { username: 'alice@example.com', password: 'pw', totp: '123456' });
+    assert.equal(auth.client_token, 'new');
+    assert.deepEqual(double.calls[0]?.body, { password: 'pw', totp: '123456' });
+  });
+
   it('logs in with a token by looking it up with that token', async () => {
     const { client, double } = createClientDouble();
     double.on('GET', 'auth/token/lookup-self', {

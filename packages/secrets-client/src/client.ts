@@ -29,7 +29,7 @@ export interface Client {
   help(path: string): Promise<HelpResponse>;
   /**
    * Authenticates and returns the new token's `auth` block (the client itself is unchanged).
-   * `token`: checks `params.token` with `lookup-self`. `userpass`: `POST auth/<mount>/login/<username>`.
+   * `token`: checks `params.token` with `lookup-self`. `userpass`, `ldap`, `okta`: `POST auth/<mount>/login/<username>`.
    * Any other method: `POST auth/<mount>/login` with `params` as the body. `mount` defaults to the method name.
    */
   login(method: string, params: Record<string, string>, mount?: string): Promise<SecretAuth>;
@@ -83,6 +83,9 @@ export function clientOver(t: Transport): Client {
   return client;
 }
 
+/** Methods whose login path ends in the username (`auth/<mount>/login/<username>`). */
+const USERNAME_METHODS = new Set(['userpass', 'ldap', 'okta']);
+
 async function login(t: Transport, method: string, params: Record<string, string>, mount: string) {
   if (method === 'token') {
     const token = params.token ?? '';
@@ -90,9 +93,9 @@ async function login(t: Transport, method: string, params: Record<string, string
     return authFromLookup(token, (res.body as Secret).data ?? {});
   }
   const { username, ...rest } = params;
-  const path =
-    method === 'userpass' || method === 'ldap' ? `auth/${mount}/login/${username ?? ''}` : `auth/${mount}/login`;
-  const body = method === 'userpass' || method === 'ldap' ? rest : params;
+  const byUsername = USERNAME_METHODS.has(method);
+  const path = byUsername ? `auth/${mount}/login/${username ?? ''}` : `auth/${mount}/login`;
+  const body = byUsername ? rest : params;
   const res = await t.call('PUT', path, { body });
   const auth = (res.body as Secret | undefined)?.auth;
   if (!auth) throw t.errorFor({ status: 502, body: { errors: ['login returned no auth block'] } }, 'PUT', path);

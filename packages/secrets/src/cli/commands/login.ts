@@ -14,14 +14,15 @@ export const loginCommand = defineCommand({
   example: 'ward login -method=userpass username=alice',
   description:
     'Methods: token (the default: TOKEN, "-" for stdin, or asked for without echo; checked with\n' +
-    'lookup-self); userpass and ldap (username=… [password=…], the password asked for without echo\n' +
-    'when not given; POST auth/<path>/login/<username>); jwt and kubernetes (role=… jwt=…, jwt=@file);\n' +
+    'lookup-self); userpass, ldap and okta (username=… [password=…], the password asked for without\n' +
+    'echo when not given; POST auth/<path>/login/<username>; okta also takes totp=… [provider=GOOGLE],\n' +
+    'else the login waits for an Okta Verify push); jwt and kubernetes (role=… jwt=…, jwt=@file);\n' +
     'cert (with -client-cert and -client-key; [name=…]); oidc (role=… [port=8250 listenaddress=localhost\n' +
     'callbackhost=localhost callbackmethod=http callbackport=… skip_browser=true]: prints the provider\n' +
     'URL, opens a browser, and waits at <callbackmethod>://<callbackhost>:<port>/oidc/callback).\n' +
     'The token goes to ~/.vault-token, used when VAULT_TOKEN is unset.',
   flags: {
-    method: flag.string('Auth method: token, userpass, ldap, jwt, kubernetes, cert or oidc.', 'token'),
+    method: flag.string('Auth method: token, userpass, ldap, okta, jwt, kubernetes, cert or oidc.', 'token'),
     path: flag.string('Mount path of the auth method (default: the method name).'),
     'no-store': flag.bool('Do not save the token.'),
   },
@@ -40,7 +41,7 @@ export const loginCommand = defineCommand({
       if (!params.token) throw new UsageError('a token is required');
     } else {
       params = Object.fromEntries(Object.entries(await parseDataArgs(args, ctx)).map(([k, v]) => [k, String(v)]));
-      const needsPassword = flags.method === 'userpass' || flags.method === 'ldap';
+      const needsPassword = flags.method === 'userpass' || flags.method === 'ldap' || flags.method === 'okta';
       if (needsPassword && !params.username) throw new UsageError(`login -method=${flags.method} needs username=…`);
       if (needsPassword && params.password === undefined) {
         params.password = await ctx.readSecret('Password (will be hidden): ');
