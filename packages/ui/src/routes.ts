@@ -3,6 +3,7 @@ import type { Capability } from './api/capabilities.js';
 import type { Params } from './router/match.js';
 import { AccessIndex } from './screens/access/access-index.js';
 import { Leases } from './screens/access/leases.js';
+import { OidcAuthorize } from './screens/auth/oidc-authorize.js';
 import { OidcCallback } from './screens/auth/oidc-callback.js';
 import { KvBrowse } from './screens/kv/kv-browse.js';
 import { KvEdit } from './screens/kv/kv-edit.js';
@@ -34,6 +35,7 @@ export interface Route {
  */
 export const ROUTES: readonly Route[] = [
   { pattern: '/vault/auth/*mount', screen: OidcCallback, isPublic: true },
+  { pattern: '/vault/identity/oidc/provider/:name/authorize', screen: OidcAuthorize },
   { pattern: '/secrets', screen: SecretsList },
   { pattern: '/secrets/enable', screen: EngineEnable },
   { pattern: '/secrets/:mount/configure', screen: EngineConfigure },

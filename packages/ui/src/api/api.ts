@@ -6,6 +6,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly errors: readonly string[],
+    /** The answer's body as parsed (an OAuth error object, say), `undefined` when empty. */
+    readonly body?: unknown,
   ) {
     super(errors.length > 0 ? errors.join('; ') : `the server answered ${status}`);
     this.name = 'ApiError';
@@ -68,7 +70,7 @@ export class Api {
     if (!res.ok) {
       const errors = isErrorBody(body) ? body.errors : [];
       if (res.status === 403 && token && options.token === undefined) this.session.onRefused();
-      throw new ApiError(res.status, errors);
+      throw new ApiError(res.status, errors, body);
     }
     if (token && options.token === undefined) this.session.onUsed();
     return body as Secret<D> | undefined;
