@@ -113,6 +113,21 @@ describe('Azure auth method', () => {
     assert.equal((await login({ role: 'group', jwt: await token('x', { groups: ['g-2'] }) })).status, 403);
   });
 
+  it("the entity alias is the object id, and the token's groups join the external groups aliased to them", async () => {
+    const accessor = (await ok('GET', 'sys/auth')).body.data['azure/'].accessor;
+    const group = (await ok('POST', 'identity/group', { name: 'azure-g1', type: 'external', policies: ['g1-pol'] }))
+      .body.data.id;
+    await ok('POST', 'identity/group-alias', { name: 'g-1', mount_accessor: accessor, canonical_id: group });
+    const res = await login({ role: 'group', jwt: await token('oid-42', { groups: ['g-1'] }) });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.identity_policies, ['g1-pol']);
+    const entity = (await ok('GET', `identity/entity/id/${res.body.auth.entity_id}`)).body.data;
+    assert.deepEqual(
+      entity.aliases.map((a: { name: string; mount_type: string }) => [a.name, a.mount_type]),
+      [['oid-42', 'azure']],
+    );
+  });
+
   it('forged, expired and wrong-audience tokens are 403; garbage is 400; an unknown role is 400', async () => {
     const forged = await login({ role: 'sp', jwt: await token('sp-a', { forged: true }) });
     assert.equal(forged.status, 403);

@@ -87,6 +87,11 @@ describe('Okta auth method', () => {
     assert.ok(okta.requests.filter((r) => r.endsWith('/groups')).length >= 3, 'groups listed page by page');
     const token = await t.request('GET', 'auth/token/lookup-self', { token: res.body.auth.client_token });
     assert.equal(token.body.data.display_name, 'okta-alice@example.com');
+    const entity = (await ok('GET', `identity/entity/id/${res.body.auth.entity_id}`)).body.data;
+    assert.deepEqual(
+      entity.aliases.map((a: { name: string; mount_type: string }) => [a.name, a.mount_type]),
+      [['alice@example.com', 'okta']],
+    );
   });
 
   it('refusals: a wrong password and a locked-out user are 400, a user with no policy is 400, Okta failing is 502', async () => {
