@@ -167,6 +167,24 @@ describe('GCP secrets engine', () => {
     assert.deepEqual((await ok('LIST', 'gcp/impersonated-accounts')).data.keys, ['imp']);
   });
 
+  it('binds folders, organizations and service accounts too, and unbinds them on delete', async () => {
+    const target = `existing-app@${PROJECT}.iam.gserviceaccount.com`;
+    const bindings = `
+resource "//cloudresourcemanager.googleapis.com/folders/123" { roles = ["roles/browser"] }
+resource "//cloudresourcemanager.googleapis.com/organizations/42" { roles = ["roles/viewer"] }
+resource "//iam.googleapis.com/projects/${PROJECT}/serviceAccounts/${target}" { roles = ["roles/iam.serviceAccountUser"] }`;
+    await ok('POST', 'gcp/roleset/wide', { project: PROJECT, bindings, secret_type: 'service_account_key' });
+    const member = `serviceAccount:${(await ok('GET', 'gcp/roleset/wide')).data.service_account_email}`;
+    assert.deepEqual(state.members('folders/123', 'roles/browser'), [member]);
+    assert.deepEqual(state.members('organizations/42', 'roles/viewer'), [member]);
+    const saPolicy = `projects/${PROJECT}/serviceAccounts/${target}`;
+    assert.deepEqual(state.members(saPolicy, 'roles/iam.serviceAccountUser'), [member]);
+    await ok('DELETE', 'gcp/roleset/wide');
+    assert.deepEqual(state.members('folders/123', 'roles/browser'), []);
+    assert.deepEqual(state.members('organizations/42', 'roles/viewer'), []);
+    assert.deepEqual(state.members(saPolicy, 'roles/iam.serviceAccountUser'), []);
+  });
+
   it('refuses bad rolesets with 400', async () => {
     const cases = [
       { project: PROJECT, bindings: 'resource {', token_scopes: 'a' },

@@ -1,4 +1,8 @@
-import { cloudresourcemanager, type cloudresourcemanager_v1 } from '@googleapis/cloudresourcemanager';
+import {
+  cloudresourcemanager,
+  type cloudresourcemanager_v1,
+  type cloudresourcemanager_v2,
+} from '@googleapis/cloudresourcemanager';
 import { compute, type compute_v1 } from '@googleapis/compute';
 import { iam, type iam_v1 } from '@googleapis/iam';
 import { iamcredentials, type iamcredentials_v1 } from '@googleapis/iamcredentials';
@@ -21,6 +25,8 @@ export interface GoogleApis {
   iam: iam_v1.Iam;
   iamCredentials: iamcredentials_v1.Iamcredentials;
   resourceManager: cloudresourcemanager_v1.Cloudresourcemanager;
+  /** Folders live in Resource Manager v2. */
+  folders: cloudresourcemanager_v2.Cloudresourcemanager;
   compute: compute_v1.Compute;
 }
 
@@ -33,6 +39,7 @@ export function googleApis(auth: AuthClient, endpoints: GoogleEndpoints): Google
     iam: iam({ version: 'v1', auth: a, ...rootOf(endpoints.iam) }),
     iamCredentials: iamcredentials({ version: 'v1', auth: a, ...rootOf(endpoints.iamcredentials) }),
     resourceManager: cloudresourcemanager({ version: 'v1', auth: a, ...rootOf(endpoints.crm) }),
+    folders: cloudresourcemanager({ version: 'v2', auth: a, ...rootOf(endpoints.crm) }),
     compute: compute({ version: 'v1', auth: a, ...rootOf(endpoints.compute) }),
   };
 }

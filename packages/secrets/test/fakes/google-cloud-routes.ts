@@ -130,16 +130,22 @@ export function googleCloudRoutes(ctx: RouteContext): Route[] {
         return { keyId: key.id, signedJwt };
       },
     ],
-    ['POST', /^\/v1\/projects\/([^/:]+):getIamPolicy$/, ([, p]) => state.policy(`projects/${p}`)],
+    // IAM policies of projects and organizations (Resource Manager v1), folders (v2) and service accounts (IAM).
     [
       'POST',
-      /^\/v1\/projects\/([^/:]+):setIamPolicy$/,
-      ([, p], body) => {
-        const current = state.policy(`projects/${p}`);
+      /^\/v[12]\/((?:projects|organizations|folders)\/[^:]+):getIamPolicy$/,
+      ([, r]) => state.policy(decodeURIComponent(r as string)),
+    ],
+    [
+      'POST',
+      /^\/v[12]\/((?:projects|organizations|folders)\/[^:]+):setIamPolicy$/,
+      ([, r], body) => {
+        const resource = decodeURIComponent(r as string);
+        const current = state.policy(resource);
         const next = (body.policy ?? {}) as { etag?: string; bindings?: { role: string; members: string[] }[] };
         if (next.etag !== undefined && next.etag !== current.etag) throw new HttpError(409, 'etag mismatch');
         const policy = { version: 1, etag: randomBytes(6).toString('base64'), bindings: next.bindings ?? [] };
-        state.policies.set(`projects/${p}`, policy);
+        state.policies.set(resource, policy);
         return policy;
       },
     ],

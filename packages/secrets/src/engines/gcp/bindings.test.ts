@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InvalidRequestError } from '../../logical/errors.js';
-import { parseBindings, projectOfResource } from './bindings.js';
+import { parseBindings } from './bindings.js';
+import { parseIamResource } from './iam-resources.js';
 
 const HCL = `
 resource "//cloudresourcemanager.googleapis.com/projects/my-project-1" {
@@ -28,7 +29,7 @@ describe('gcp engine bindings', () => {
     assert.deepEqual(parseBindings(json), [['projects/other-project', ['roles/editor']]]);
   });
 
-  it('refuses what is not resource blocks of roles, and resources other than projects', () => {
+  it('refuses what is not resource blocks of roles, and resources of other types', () => {
     for (const bad of [
       '',
       'resource {',
@@ -38,10 +39,24 @@ describe('gcp engine bindings', () => {
       'resource "//storage.googleapis.com/projects/_/buckets/b" { roles = ["roles/viewer"] }',
     ])
       assert.throws(() => parseBindings(bad), InvalidRequestError, bad);
-    assert.equal(
-      projectOfResource('https://cloudresourcemanager.googleapis.com/v1/projects/my-project-1'),
-      'my-project-1',
+    assert.throws(() => parseIamResource('projects/UPPER'), InvalidRequestError);
+    assert.throws(
+      () => parseIamResource('//iam.googleapis.com/projects/p-1234/serviceAccounts/no-at'),
+      InvalidRequestError,
     );
-    assert.throws(() => projectOfResource('projects/UPPER'), InvalidRequestError);
+  });
+
+  it('names the policy holder of projects, folders, organizations and service accounts', () => {
+    const cases: [string, string, string][] = [
+      ['https://cloudresourcemanager.googleapis.com/v1/projects/my-project-1', 'project', 'projects/my-project-1'],
+      ['//cloudresourcemanager.googleapis.com/folders/123', 'folder', 'folders/123'],
+      ['organizations/42', 'organization', 'organizations/42'],
+      [
+        '//iam.googleapis.com/projects/my-project-1/serviceAccounts/a@my-project-1.iam.gserviceaccount.com',
+        'service account',
+        'projects/my-project-1/serviceAccounts/a@my-project-1.iam.gserviceaccount.com',
+      ],
+    ];
+    for (const [resource, kind, name] of cases) assert.deepEqual(parseIamResource(resource), { kind, name }, resource);
   });
 });

@@ -1,23 +1,7 @@
 import { HclSyntaxError, parseHcl } from '@ward/base';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Bindings } from './gcp-store.js';
-
-/**
- * The resource a binding names, as the project whose IAM policy it edits: the full resource
- * name `//cloudresourcemanager.googleapis.com/projects/<id>`, its `https://` form, or
- * `projects/<id>`. Other resource types are refused (their policies are not edited here).
- */
-export function projectOfResource(resource: string): string {
-  const m =
-    /^(?:(?:\/\/|https:\/\/)cloudresourcemanager\.googleapis\.com\/(?:v1\/)?)?projects\/([a-z][a-z0-9-]{4,28}[a-z0-9])$/.exec(
-      resource,
-    );
-  if (!m?.[1])
-    throw new InvalidRequestError(
-      `unsupported resource "${resource}": only projects (//cloudresourcemanager.googleapis.com/projects/<id>) are bound here`,
-    );
-  return m[1];
-}
+import { parseIamResource } from './iam-resources.js';
 
 function decoded(raw: string): string {
   const trimmed = raw.trim();
@@ -48,7 +32,7 @@ export function parseBindings(raw: string): Bindings {
   const resources = (body.resource ?? {}) as Record<string, unknown>;
   const out = new Map<string, Set<string>>();
   for (const name of Object.keys(resources)) {
-    projectOfResource(name);
+    parseIamResource(name);
     const blocks = resources[name];
     const roles = out.get(name) ?? new Set<string>();
     for (const block of Array.isArray(blocks) ? blocks : [blocks]) {

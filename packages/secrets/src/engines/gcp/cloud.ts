@@ -1,8 +1,7 @@
-import type { cloudresourcemanager_v1 } from '@googleapis/cloudresourcemanager';
 import { type GoogleApis, googleCall, googleFind, googleStatus } from '../../google/apis.js';
 import { UpstreamError } from '../../logical/errors.js';
-import { projectOfResource } from './bindings.js';
 import type { Bindings, TokenKey } from './gcp-store.js';
+import { type IamPolicy, parseIamResource, policyOf } from './iam-resources.js';
 
 /** setIamPolicy refused for a stale etag: read again and retry, this often. */
 const POLICY_ATTEMPTS = 5;
@@ -66,14 +65,11 @@ export const gcpCloud = {
    */
   async editBindings(apis: GoogleApis, member: string, bindings: Bindings, mode: 'add' | 'remove'): Promise<void> {
     for (const [resource, roles] of bindings) {
-      const project = projectOfResource(resource);
+      const policy = policyOf(apis, parseIamResource(resource));
       for (let attempt = 1; ; attempt++) {
-        const policy = await googleCall(`reading the IAM policy of ${resource}`, () =>
-          apis.resourceManager.projects.getIamPolicy({ resource: project, requestBody: {} }),
-        );
-        const next = edited(policy, member, roles, mode);
+        const current = await googleCall(`reading the IAM policy of ${resource}`, policy.get);
         try {
-          await apis.resourceManager.projects.setIamPolicy({ resource: project, requestBody: { policy: next } });
+          await policy.set(edited(current, member, roles, mode));
           break;
         } catch (err) {
           if (googleStatus(err) === 409 && attempt < POLICY_ATTEMPTS) continue;
@@ -95,12 +91,7 @@ export const gcpCloud = {
   },
 };
 
-function edited(
-  policy: cloudresourcemanager_v1.Schema$Policy,
-  member: string,
-  roles: string[],
-  mode: 'add' | 'remove',
-): cloudresourcemanager_v1.Schema$Policy {
+function edited(policy: IamPolicy, member: string, roles: string[], mode: 'add' | 'remove'): IamPolicy {
   const bindings = (policy.bindings ?? []).map((b) => ({ ...b, members: [...(b.members ?? [])] }));
   for (const role of roles) {
     let binding = bindings.find((b) => b.role === role && !b.condition);
