@@ -128,6 +128,21 @@ describe('Azure auth method', () => {
     );
   });
 
+  it('renewal applies the role as it is now: a changed policy set stops it', async () => {
+    await ok('POST', 'auth/azure/role/renew', {
+      bound_service_principal_ids: 'sp-r',
+      token_policies: 'r1',
+      token_ttl: 60,
+    });
+    const res = await login({ role: 'renew', jwt: await token('sp-r') });
+    const client = res.body.auth.client_token;
+    const renewed = await t.request('POST', 'auth/token/renew-self', { token: client, body: { increment: 30 } });
+    assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
+    await ok('POST', 'auth/azure/role/renew', { token_policies: 'r2' });
+    const refused = await t.request('POST', 'auth/token/renew-self', { token: client });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+  });
+
   it('forged, expired and wrong-audience tokens are 403; garbage is 400; an unknown role is 400', async () => {
     const forged = await login({ role: 'sp', jwt: await token('sp-a', { forged: true }) });
     assert.equal(forged.status, 403);
