@@ -72,6 +72,8 @@ export async function verifySigV4(
   for (const name of signed) if (name !== 'x-amz-date' && name !== 'x-amz-security-token') headers[name] = header(name);
   const url = new URL(req.url, `http://${header('host')}`);
   const signer = new SignatureV4({
+    // The SDK signs a payload hash header by default; clients that sign none (hvac) must be re-signed without it.
+    applyChecksum: signed.includes('x-amz-content-sha256'),
     credentials: { accessKeyId, secretAccessKey: key.secretAccessKey, sessionToken: key.sessionToken },
     region,
     service,
