@@ -3,7 +3,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '@ward/base';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
-import { type FakeGoogleServiceAccounts, startFakeGoogleServiceAccounts } from './fakes/google-service-accounts.js';
+import { type FakeGoogleCloud, startFakeGoogleCloud } from './fakes/google-cloud.js';
+import { FakeGoogleCloudState } from './fakes/google-cloud-state.js';
 
 // Issue 18: hvac's v1 test_integration enables a `gcp` auth method. Ward's has the `iam` roles:
 // a service account logs in with a JWT it signed, checked against the keys Google publishes for it.
@@ -14,7 +15,7 @@ const NOW = Date.parse('2030-01-01T00:00:00Z') / 1000;
 
 describe('GCP auth method (iam roles)', () => {
   let t: TestServer;
-  let google: FakeGoogleServiceAccounts;
+  let google: FakeGoogleCloud;
   const ok = async (method: string, path: string, body?: unknown) => {
     const res = await t.request(method, path, { body });
     assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -26,9 +27,10 @@ describe('GCP auth method (iam roles)', () => {
     google.signJwt(email, { sub: email, aud: 'vault/app', exp: NOW + 600, ...claims }, header);
 
   before(async () => {
-    google = await startFakeGoogleServiceAccounts();
-    google.addServiceAccount(APP);
-    google.addServiceAccount(OTHER);
+    const state = new FakeGoogleCloudState();
+    state.addServiceAccount('my-project-1', 'app');
+    state.addServiceAccount('other-project', 'other');
+    google = await startFakeGoogleCloud(state);
     t = await startTestServer({ clock: new FakeClock('2030-01-01T00:00:00Z') });
     await ok('POST', 'sys/auth/gcp', { type: 'gcp' });
     await ok('POST', 'auth/gcp/config', { custom_endpoint: { api: google.endpoint } });
@@ -127,14 +129,14 @@ describe('GCP auth method (iam roles)', () => {
   });
 
   it('logs a bound service account in with a JWT it signed', async () => {
-    google.requests.length = 0;
+    google.calls.length = 0;
     const res = await login('app', jwtFor(APP));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const { auth } = res.body;
     assert.deepEqual(auth.policies, ['app', 'default']);
     assert.equal(auth.lease_duration, 1800);
     assert.deepEqual(auth.metadata, { service_account_email: APP, project_id: 'my-project-1', role: 'app' });
-    assert.deepEqual(google.requests, [`/service_accounts/v1/metadata/x509/${encodeURIComponent(APP)}`]);
+    assert.deepEqual(google.calls, [`GET /service_accounts/v1/metadata/x509/${encodeURIComponent(APP)}`]);
     const self = (await t.request('GET', 'auth/token/lookup-self', { token: auth.client_token })).body.data;
     assert.equal(self.display_name, `gcp-${APP}`);
   });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createSign, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeProtectedHeader, exportJWK, jwtVerify, SignJWT } from 'jose';
@@ -38,6 +38,11 @@ export interface FakeGoogleCloud {
     claims: { aud: string; iat: number; exp: number },
     header?: object,
   ): Promise<string>;
+  /**
+   * A JWT signed with `email`'s key (its first, made if it has none), as IAM signJwt answers it;
+   * `header` overrides the header (`kid`, `alg`).
+   */
+  signJwt(email: string, claims: Record<string, unknown>, header?: Record<string, unknown>): string;
   /** A bearer token for `email`, as if it had traded a key for one (tests calling the APIs directly). */
   issueToken(email: string): string;
   /** Every call (or those whose `METHOD path` matches `only`) answers `status`; undefined: back to normal. */
@@ -176,6 +181,18 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
     state,
     keyFile,
     issueToken,
+    signJwt(email, claims, header = {}) {
+      const account = state.account(email);
+      if (!account) throw new Error(`no service account ${email}`);
+      let key = [...account.keys.values()][0];
+      if (!key) {
+        key = newKey();
+        account.keys.set(key.id, key);
+      }
+      const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const signed = `${part({ alg: 'RS256', typ: 'JWT', kid: key.id, ...header })}.${part(claims)}`;
+      return `${signed}.${createSign('RSA-SHA256').update(signed).sign(key.privateKey).toString('base64url')}`;
+    },
     identityToken: (instance, claims, header = {}) => {
       const account = state.account(instance.serviceAccount);
       return new SignJWT({
