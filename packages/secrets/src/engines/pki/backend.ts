@@ -5,6 +5,7 @@ import { pathEab } from './acme/eab.js';
 import { NonceStore } from './acme/jws.js';
 import { pathAcme } from './acme/path-acme.js';
 import { pathAcmeConfig } from './acme/path-acme-config.js';
+import type { ManagedKeyLookup } from './managed-keys.js';
 import { pathCrl } from './path-crl.js';
 import { pathFetch, UNAUTHENTICATED_PATHS } from './path-fetch.js';
 import { pathImport } from './path-import.js';
@@ -27,6 +28,8 @@ export interface PkiDeps {
   locks: KeyedMutex;
   defaultTtlSeconds(): number;
   maxTtlSeconds(): number;
+  /** The mount's managed keys (`kms` CA keys); absent where the server has none. */
+  managedKey: ManagedKeyLookup;
 }
 
 const HELP =
@@ -42,6 +45,7 @@ export function createPkiBackend(ctx: BackendContext): Backend {
     locks: new KeyedMutex(),
     defaultTtlSeconds: () => ctx.system.defaultLeaseTtlSeconds(),
     maxTtlSeconds: () => ctx.system.maxLeaseTtlSeconds(),
+    managedKey: ctx.system.managedKey?.bind(ctx.system),
   };
   const tidyState = new TidyState();
   return createBackend({

@@ -54,8 +54,8 @@ export const caFields = {
   issuer_name: field.string({ description: 'Name of the new issuer.', default: '' }),
   key_name: field.string({ description: 'Name of the new key.', default: '' }),
   key_ref: field.string({ description: 'type existing: the key to use.', default: '' }),
-  managed_key_name: field.string({ description: 'type kms: refused here.' }),
-  managed_key_id: field.string({ description: 'type kms: refused here.' }),
+  managed_key_name: field.string({ description: 'type kms: the managed key (sys/managed-keys) by name.' }),
+  managed_key_id: field.string({ description: 'type kms: the managed key by its UUID.' }),
   add_basic_constraints: field.bool({
     description: 'Intermediate CSR: add Basic Constraints CA true.',
     default: false,

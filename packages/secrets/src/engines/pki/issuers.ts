@@ -1,9 +1,10 @@
-import { createHash, createPublicKey } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { randomUuid } from '@ward/base';
 import { InternalError, InvalidRequestError } from '../../logical/errors.js';
 import { getJson, type Storage } from '../../logical/storage.js';
 import type { PkiDeps } from './backend.js';
-import { cryptoKeyPair, describeKey, parsePrivateKey, signingAlgorithm, spkiOf } from './keys.js';
+import { keyPairOfRecord, publicKeyOfRecord } from './key-records.js';
+import { describeKey, parsePrivateKey, signingAlgorithm, spkiOf } from './keys.js';
 import { type IssuerRecord, type KeyRecord, pkiStore } from './pki-store.js';
 import { certificatePem, crypto, type Signer, showSerial, x509 } from './x509.js';
 
@@ -101,6 +102,7 @@ export async function resolveKey(storage: Storage, ref: string): Promise<KeyReco
 
 /** What signs for `issuer`: its certificate and its key. */
 export async function signerOf(
+  d: PkiDeps,
   storage: Storage,
   issuer: IssuerRecord,
   signatureBits = 0,
@@ -111,7 +113,7 @@ export async function signerOf(
   if (!issuer.usage.includes('issuing-certificates') && !issuer.usage.includes('crl-signing'))
     throw new InvalidRequestError(`issuer ${issuer.issuer_id} may not sign (usage)`);
   const algorithm = signingAlgorithm(key.key_type, key.key_bits, signatureBits, usePss);
-  const { privateKey } = await cryptoKeyPair(key.private_key, algorithm);
+  const { privateKey } = await keyPairOfRecord(d, key, algorithm);
   return { certificate: new x509.X509Certificate(issuer.certificate), privateKey, algorithm };
 }
 
@@ -126,7 +128,7 @@ export async function importKey(
   const spki = spkiOf(keyObject);
   for (const id of await pkiStore.keyIds(storage)) {
     const existing = await pkiStore.key(storage, id);
-    if (existing && spkiOf(parsePrivateKey(existing.private_key)).equals(spki)) return { key: existing, isNew: false };
+    if (existing && spkiOf(publicKeyOfRecord(existing)).equals(spki)) return { key: existing, isNew: false };
   }
   const { type, bits } = describeKey(keyObject);
   const key: KeyRecord = {
@@ -147,7 +149,7 @@ async function keyFor(storage: Storage, cert: x509.X509Certificate): Promise<str
   const spki = Buffer.from(cert.publicKey.rawData);
   for (const id of await pkiStore.keyIds(storage)) {
     const key = await pkiStore.key(storage, id);
-    if (key && spkiOf(parsePrivateKey(key.private_key)).equals(spki)) return key.key_id;
+    if (key && spkiOf(publicKeyOfRecord(key)).equals(spki)) return key.key_id;
   }
   return '';
 }
@@ -233,5 +235,5 @@ export async function chainOf(storage: Storage, issuer: IssuerRecord): Promise<s
 
 /** The public key (SPKI PEM) of a key record, for key reads. */
 export function publicKeyPem(key: KeyRecord): string {
-  return createPublicKey(parsePrivateKey(key.private_key)).export({ format: 'pem', type: 'spki' }).toString();
+  return publicKeyOfRecord(key).export({ format: 'pem', type: 'spki' }).toString();
 }

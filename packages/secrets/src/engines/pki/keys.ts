@@ -73,7 +73,8 @@ export function parsePrivateKey(pem: string): KeyObject {
 
 /** The SubjectPublicKeyInfo DER of a key, to match keys with certificates. */
 export function spkiOf(key: KeyObject): Buffer {
-  return createPublicKey(key).export({ format: 'der', type: 'spki' });
+  const publicKey = key.type === 'public' ? key : createPublicKey(key);
+  return publicKey.export({ format: 'der', type: 'spki' });
 }
 
 /**

@@ -73,7 +73,7 @@ export async function issueLeaf(
     },
     issuer,
   );
-  const signer = await signerOf(storage, issuer, role.signature_bits, role.use_pss);
+  const signer = await signerOf(d, storage, issuer, role.signature_bits, role.use_pss);
   const subject = req.verbatimSubject ?? subjectOf({ ...role, common_name: req.commonName });
   const cert = await signCertificate(
     {

@@ -20,7 +20,9 @@ import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import type { PkiDeps } from './backend.js';
 import { allIssuers } from './issuers.js';
+import { isManagedRecord, keyPairOfRecord } from './key-records.js';
 import { parsePrivateKey, signingAlgorithm } from './keys.js';
+import type { ManagedSigningKey } from './managed-keys.js';
 import { type IssuerRecord, pkiStore } from './pki-store.js';
 import { x509 } from './x509.js';
 
@@ -119,7 +121,7 @@ export async function answerOcsp(d: PkiDeps, storage: Storage, der: Uint8Array):
         }
       : {}),
   });
-  const basic = await signResponse(storage, first, data);
+  const basic = await signResponse(d, storage, first, data);
   const response = new OCSPResponse({
     responseStatus: OCSPResponseStatus.successful,
     responseBytes: new ResponseBytes({
@@ -135,14 +137,24 @@ function spkiBits(cert: x509.X509Certificate): ArrayBuffer {
   return AsnConvert.parse(cert.publicKey.rawData, SubjectPublicKeyInfo).subjectPublicKey;
 }
 
-async function signResponse(storage: Storage, issuer: IssuerRecord, data: ResponseData): Promise<BasicOCSPResponse> {
+async function signResponse(
+  d: PkiDeps,
+  storage: Storage,
+  issuer: IssuerRecord,
+  data: ResponseData,
+): Promise<BasicOCSPResponse> {
   const key = await pkiStore.key(storage, issuer.key_id);
   if (!key) throw new InvalidRequestError(`issuer ${issuer.issuer_id} has no key to sign OCSP answers`);
   const algorithm = signingAlgorithm(key.key_type, key.key_bits);
   const tbs = Buffer.from(AsnConvert.serialize(data));
-  const privateKey = parsePrivateKey(key.private_key);
-  const hash = key.key_type === 'ed25519' ? null : (NODE_HASH.get(algorithm.hash ?? 'SHA-256') ?? 'sha256');
-  const signature = nodeSign(hash, tbs, privateKey);
+  let signature: Uint8Array;
+  if (isManagedRecord(key)) {
+    const { privateKey } = await keyPairOfRecord(d, key, algorithm);
+    signature = await (privateKey as ManagedSigningKey).signDer(algorithm, tbs);
+  } else {
+    const hash = key.key_type === 'ed25519' ? null : (NODE_HASH.get(algorithm.hash ?? 'SHA-256') ?? 'sha256');
+    signature = nodeSign(hash, tbs, parsePrivateKey(key.private_key));
+  }
   const signatureAlgorithm = new x509.AlgorithmProvider().toAsnAlgorithm(algorithm as Algorithm);
   return new BasicOCSPResponse({
     tbsResponseData: data,

@@ -3,17 +3,21 @@ import { InvalidRequestError, UnsupportedPathError } from '../../logical/errors.
 import type { PkiDeps } from './backend.js';
 import { formatPrivateKey } from './issuance.js';
 import { allIssuers, importKey, publicKeyPem, resolveKey } from './issuers.js';
+import { importManagedKey } from './key-records.js';
 import { checkKeyParams, newPrivateKey } from './keys.js';
 import { type KeyRecord, pkiStore } from './pki-store.js';
 
 function keyView(key: KeyRecord) {
-  return {
+  const view: Record<string, unknown> = {
     key_id: key.key_id,
     key_name: key.key_name,
     key_type: key.key_type,
     key_bits: key.key_bits,
     public_key: publicKeyPem(key),
   };
+  if (key.managed_key_id)
+    Object.assign(view, { managed_key_id: key.managed_key_id, managed_key_name: key.managed_key_name });
+  return view;
 }
 
 const ref = { key_ref: field.path({ description: 'The key (id, name or default).' }) };
@@ -97,7 +101,9 @@ export function pathKeys(d: PkiDeps): PathDefinition[] {
     definePath({
       pattern: 'keys/generate/:exported',
       fields: {
-        exported: field.path({ description: 'internal or exported.' }),
+        exported: field.path({ description: 'internal, exported, or kms (a managed key).' }),
+        managed_key_name: field.string({ description: 'kms: the managed key by name.' }),
+        managed_key_id: field.string({ description: 'kms: the managed key by UUID.' }),
         key_type: field.enum({
           description: 'rsa (default), ec or ed25519.',
           values: ['rsa', 'ec', 'ed25519'] as const,
@@ -110,6 +116,10 @@ export function pathKeys(d: PkiDeps): PathDefinition[] {
         update: {
           summary: 'Generate a key.',
           handler: async ({ storage, data }) => {
+            if (data.exported === 'kms') {
+              const key = await importManagedKey(d, storage, data);
+              return { data: { key_id: key.key_id, key_name: key.key_name, key_type: key.key_type } };
+            }
             if (data.exported !== 'internal' && data.exported !== 'exported') throw new UnsupportedPathError();
             const { type, bits } = checkKeyParams(data.key_type, data.key_bits);
             const { key } = await importKey(d, storage, await newPrivateKey(type, bits), data.key_name);

@@ -5,18 +5,19 @@ import type { PkiDeps } from './backend.js';
 import { caFields } from './ca-fields.js';
 import { formatIssued, subjectOf, validityOf } from './issuance.js';
 import { importIssuer, importKey, resolveKey } from './issuers.js';
-import { checkKeyParams, cryptoKeyPair, newPrivateKey, signingAlgorithm } from './keys.js';
+import { importManagedKey, keyPairOfRecord } from './key-records.js';
+import { checkKeyParams, newPrivateKey, signingAlgorithm } from './keys.js';
 import { parseOtherSans } from './other-sans.js';
 import { type KeyRecord, pkiStore } from './pki-store.js';
 import { newSerialHex, pemOf, signCertificate, signCsr, type x509 } from './x509.js';
 
 type CaData = FieldValues<typeof caFields> & { exported: string };
 
-/** The key of a new CA: generated (internal/exported) or an existing one (existing); kms is refused here. */
+/** The key of a new CA: generated (internal/exported), an existing one (existing), or a managed key (kms). */
 async function caKey(d: PkiDeps, storage: Storage, data: CaData): Promise<{ key: KeyRecord; exported: boolean }> {
   if (!['internal', 'exported', 'existing', 'kms'].includes(data.exported))
     throw new InvalidRequestError('type must be internal, exported, existing or kms');
-  if (data.exported === 'kms') throw new InvalidRequestError('managed keys are not supported by this PKI engine');
+  if (data.exported === 'kms') return { key: await importManagedKey(d, storage, data), exported: false };
   if (data.exported === 'existing') return { key: await resolveKey(storage, data.key_ref), exported: false };
   const { type, bits } = checkKeyParams(data.key_type, data.key_bits);
   const { key } = await importKey(d, storage, await newPrivateKey(type, bits), data.key_name);
@@ -33,7 +34,7 @@ export function pathGenerateRoot(d: PkiDeps): PathDefinition[] {
       if (!data.common_name) throw new InvalidRequestError('the common_name field is required');
       const { key, exported } = await caKey(d, storage, data);
       const algorithm = signingAlgorithm(key.key_type, key.key_bits, data.signature_bits, data.use_pss);
-      const keys = await cryptoKeyPair(key.private_key, algorithm);
+      const keys = await keyPairOfRecord(d, key, algorithm);
       const { notBefore, notAfter, warnings } = validityOf(
         d,
         {
@@ -112,7 +113,7 @@ export function pathGenerateIntermediate(d: PkiDeps): PathDefinition[] {
   const handler = async ({ storage, data }: { storage: Storage; data: CaData }) => {
     const { key, exported } = await caKey(d, storage, data);
     const algorithm = signingAlgorithm(key.key_type, key.key_bits, data.signature_bits);
-    const keys = await cryptoKeyPair(key.private_key, algorithm);
+    const keys = await keyPairOfRecord(d, key, algorithm);
     const names: x509.JsonGeneralName[] = [
       ...(data.common_name && !data.exclude_cn_from_sans ? [data.common_name] : []),
       ...data.alt_names,

@@ -46,7 +46,7 @@ async function signIntermediate(d: PkiDeps, storage: Storage, data: SignData) {
   )?.pathLength;
   const maxPathLength =
     data.max_path_length >= 0 ? data.max_path_length : parentPath !== undefined ? Math.max(parentPath - 1, 0) : -1;
-  const signer = await signerOf(storage, issuer, data.signature_bits, data.use_pss);
+  const signer = await signerOf(d, storage, issuer, data.signature_bits, data.use_pss);
   const cert = await signCertificate(
     {
       subject: data.use_csr_values ? csr.subjectName.toJSON() : subjectOf({ ...data, common_name: commonName }),
@@ -94,7 +94,7 @@ async function signIntermediate(d: PkiDeps, storage: Storage, data: SignData) {
 }
 
 /** Signs a self-issued CA certificate again with an issuer of this mount (cross-signing by hand). */
-async function signSelfIssued(storage: Storage, data: { certificate: string; issuer_ref?: string }) {
+async function signSelfIssued(d: PkiDeps, storage: Storage, data: { certificate: string; issuer_ref?: string }) {
   const issuer = await resolveIssuer(storage, data.issuer_ref ?? 'default');
   requireIssuerCanSign(issuer);
   const [cert] = parseCertificates(data.certificate);
@@ -102,7 +102,7 @@ async function signSelfIssued(storage: Storage, data: { certificate: string; iss
   if (cert.subject !== cert.issuer) throw new InvalidRequestError('given certificate is not self-issued');
   if (!cert.getExtension(x509.BasicConstraintsExtension)?.ca)
     throw new InvalidRequestError('given certificate is not a CA certificate');
-  const signer = await signerOf(storage, issuer);
+  const signer = await signerOf(d, storage, issuer);
   const issuerSki = signer.certificate.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId ?? '';
   const extensions = cert.extensions
     .filter((e) => !(e instanceof x509.AuthorityKeyIdentifierExtension) && e.type !== '2.5.29.35')
@@ -115,7 +115,7 @@ async function signSelfIssued(storage: Storage, data: { certificate: string; iss
       notBefore: cert.notBefore,
       notAfter: cert.notAfter,
       publicKey: cert.publicKey,
-      signingKey: signer.privateKey,
+      signingKey: signer.privateKey as CryptoKey,
       signingAlgorithm: signer.algorithm,
       extensions,
     },
@@ -152,7 +152,7 @@ export function pathSignIssuers(d: PkiDeps): PathDefinition[] {
       operations: {
         update: {
           summary: 'Sign a self-issued CA certificate.',
-          handler: async ({ storage, data }) => signSelfIssued(storage, data),
+          handler: async ({ storage, data }) => signSelfIssued(d, storage, data),
         },
       },
       help: {

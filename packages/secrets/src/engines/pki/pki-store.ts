@@ -8,8 +8,12 @@ export interface KeyRecord {
   key_name: string;
   key_type: PkiKeyType;
   key_bits: number;
-  /** PKCS#8 PEM. */
+  /** PKCS#8 PEM; '' for a managed key. */
   private_key: string;
+  /** A key in an HSM or key service (`kms`): the managed key's id and name, and its public key (SPKI PEM). */
+  managed_key_id?: string;
+  managed_key_name?: string;
+  public_key?: string;
 }
 
 /** An issuer's own AIA URLs (`issuer/:ref`), which replace `config/urls` for what the issuer signs. */

@@ -40,7 +40,7 @@ export async function rebuildCrl(
   const previousDelta = await pkiStore.crl(storage, deltaId(issuer.issuer_id));
   const number = Math.max(full?.number ?? 0, previousDelta?.number ?? 0) + 1;
   const nowMs = d.clock.now();
-  const signer = await signerOf(storage, issuer);
+  const signer = await signerOf(d, storage, issuer);
   if (delta && !full) return rebuildCrl(d, storage, issuer, false);
   const entries = config.disable ? [] : await revokedBy(storage, issuer, delta ? (full?.built_at_ms ?? 0) : 0);
   const nextUpdateMs = nowMs + (delta ? config.delta_rebuild_interval : config.expiry) * 1000;

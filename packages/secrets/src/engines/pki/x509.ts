@@ -1,7 +1,6 @@
 // @peculiar/x509 is typed with the DOM's WebCrypto types (CryptoKey, Crypto, Algorithm); until issue 29
 // they came into this package with @cdktf/hcl2json's typings, which the HCL1 parser replaced.
 /// <reference lib="dom" />
-import { webcrypto } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import {
   CRLNumber,
@@ -20,10 +19,14 @@ import * as x509 from '@peculiar/x509';
 import type { Random } from '@ward/base';
 import * as asn1js from 'asn1js';
 import { InvalidRequestError } from '../../logical/errors.js';
+import { cryptoWithManagedKeys, type ManagedSigningKey } from './managed-keys.js';
 
 export { x509 };
-/** Node's WebCrypto, handed to every @peculiar/x509 call (its own default provider is module state). */
-export const crypto = webcrypto as unknown as Crypto;
+/**
+ * Node's WebCrypto, handed to every @peculiar/x509 call (its own default provider is module state);
+ * a CA key held as a managed key signs through its HSM or key service.
+ */
+export const crypto = cryptoWithManagedKeys();
 
 export type JsonName = x509.JsonName;
 export type SigningAlgorithm = { name: string; hash?: string; namedCurve?: string };
@@ -51,7 +54,7 @@ export function newSerialHex(random: Random): string {
 export interface Signer {
   /** The issuer's certificate; absent for a self-signed certificate. */
   certificate?: x509.X509Certificate;
-  privateKey: CryptoKey;
+  privateKey: CryptoKey | ManagedSigningKey;
   algorithm: SigningAlgorithm;
 }
 
@@ -159,7 +162,7 @@ export async function signCertificate(spec: CertificateSpec, signer: Signer): Pr
       notBefore: spec.notBefore,
       notAfter: spec.notAfter,
       publicKey: spec.publicKey,
-      signingKey: signer.privateKey,
+      signingKey: signer.privateKey as CryptoKey,
       signingAlgorithm: signer.algorithm,
       extensions: await extensionsOf(spec, signer),
     },
@@ -170,13 +173,13 @@ export async function signCertificate(spec: CertificateSpec, signer: Signer): Pr
 /** A PKCS#10 request for `subject`, signed by the key it asks a certificate for. */
 export async function signCsr(
   subject: JsonName,
-  keys: CryptoKeyPair,
+  keys: { privateKey: CryptoKey | ManagedSigningKey; publicKey: CryptoKey },
   algorithm: SigningAlgorithm,
   names: x509.JsonGeneralName[],
 ) {
   const extensions = names.length > 0 ? [new x509.SubjectAlternativeNameExtension(names, false)] : [];
   return x509.Pkcs10CertificateRequestGenerator.create(
-    { name: new x509.Name(subject), keys, signingAlgorithm: algorithm, extensions },
+    { name: new x509.Name(subject), keys: keys as CryptoKeyPair, signingAlgorithm: algorithm, extensions },
     crypto,
   );
 }
@@ -235,7 +238,7 @@ export async function signCrl(
       thisUpdate: o.thisUpdate,
       nextUpdate: o.nextUpdate,
       entries: entries.map((e) => ({ serialNumber: e.serialHex, revocationDate: e.revokedAt })),
-      signingKey: signer.privateKey,
+      signingKey: signer.privateKey as CryptoKey,
       signingAlgorithm: signer.algorithm,
       extensions,
     },
