@@ -132,6 +132,15 @@ describe('AWS auth method', () => {
       body: 'Action=GetSessionToken&Version=2011-06-15',
     });
     assert.match(await status(other), /^400 /);
+    // A header the signature does not cover is refused unless allowed by name.
+    const smuggled = await iamLoginFields(alice, aws.endpoint, {
+      role: 'dev',
+      unsignedHeaders: { 'x-forwarded-for': '1.2.3.4' },
+    });
+    assert.match(await status(smuggled), /^400 invalid request header: x-forwarded-for/);
+    await ok('POST', 'auth/aws/config/client', { allowed_sts_header_values: 'X-Forwarded-For' });
+    assert.equal((await login(smuggled)).status, 200);
+    await ok('POST', 'auth/aws/config/client', { allowed_sts_header_values: '' });
     // A login signed correctly but whose body was changed afterwards fails STS's check.
     const swapped = await iamLoginFields(alice, aws.endpoint, { role: 'dev' });
     swapped.iam_request_body = Buffer.from('Version=2011-06-15&Action=GetCallerIdentity').toString('base64');

@@ -14,6 +14,8 @@ export interface IamLoginOptions {
   serverId?: string;
   /** Sent but added after signing (not covered by the signature). */
   unsignedServerId?: string;
+  /** More headers added after signing. */
+  unsignedHeaders?: Record<string, string>;
   signingDate?: Date;
   body?: string;
 }
@@ -50,6 +52,7 @@ export async function iamLoginFields(
   );
   const sent: Record<string, string> = { ...(signed.headers as Record<string, string>) };
   if (o.unsignedServerId) sent['x-vault-aws-iam-server-id'] = o.unsignedServerId;
+  Object.assign(sent, o.unsignedHeaders);
   const b64 = (text: string) => Buffer.from(text).toString('base64');
   return {
     ...(o.role ? { role: o.role } : {}),

@@ -80,6 +80,30 @@ function signedHeaders(headers: Map<string, string[]>): string[] {
   return (match[1] ?? '').split(';');
 }
 
+/** Headers a login request may carry unsigned (besides `allowed_sts_header_values`). */
+const UNSIGNED_ALLOWED = new Set([
+  'authorization',
+  'content-type',
+  'content-length',
+  'user-agent',
+  'x-amz-date',
+  'x-amz-security-token',
+  'host',
+  SERVER_ID_HEADER,
+]);
+
+/**
+ * Refuses (400) a header that is neither signed nor one a client sends unsigned by habit, so
+ * nothing the signer did not cover reaches STS (the check since Vault 1.5.3).
+ */
+export function checkHeaders(req: SignedStsRequest, allowed: readonly string[]): void {
+  const signed = new Set(signedHeaders(req.headers));
+  const extra = new Set(allowed.map((h) => h.toLowerCase()));
+  for (const name of req.headers.keys())
+    if (!signed.has(name) && !UNSIGNED_ALLOWED.has(name) && !extra.has(name))
+      throw new InvalidRequestError(`invalid request header: ${name}`);
+}
+
 /** Refuses a request not signed for this server when a server id is configured. */
 export function checkServerId(req: SignedStsRequest, expected: string): void {
   const signed = signedHeaders(req.headers);
