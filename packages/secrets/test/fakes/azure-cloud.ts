@@ -4,6 +4,9 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import type { AzureCloud } from '../../src/engines/azure/index.js';
+import { armRoute } from './azure-cloud-arm.js';
+import { graphRoute } from './azure-cloud-graph.js';
+import type { FakeApp, FakeAzureState, Reply } from './azure-cloud-state.js';
 import type { TlsIdentity } from './tls-identity.js';
 
 /**
@@ -49,29 +52,25 @@ export interface FakeAzure {
   close(): Promise<void>;
 }
 
-export interface FakeApp {
-  id: string;
-  appId: string;
-  displayName: string;
-  passwords: Map<string, { secretText: string; displayName: string; endDateTime: string }>;
-}
-
 const KID = 'fake-tenant-key';
 
 export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
   const signing = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const forger = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const applications = new Map<string, FakeApp>();
-  const servicePrincipals = new Map<string, { id: string; appId: string }>();
-  const groups = new Map<string, string>();
-  const groupMembers = new Map<string, Set<string>>();
-  const roleDefinitions = new Map<string, { id: string; roleName: string; subscriptionId: string }>();
-  const roleAssignments = new Map<string, { principalId: string; roleDefinitionId: string; scope: string }>();
-  const machines = new Map<string, { location: string; principalIds: string[]; name: string }>();
+  const state: FakeAzureState = {
+    applications: new Map(),
+    servicePrincipals: new Map(),
+    groups: new Map(),
+    groupMembers: new Map(),
+    roleDefinitions: new Map(),
+    roleAssignments: new Map(),
+    machines: new Map(),
+    replicationLag: 0,
+  };
+  const { applications, servicePrincipals, groups, groupMembers, roleDefinitions, roleAssignments, machines } = state;
   const bearerTokens = new Set<string>();
   const failures = new Map<string, number>();
   const hangs = new Map<string, number>();
-  let replicationLag = 0;
   let base = '';
 
   const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => void handle(req, res));
@@ -103,12 +102,11 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
         error: { code: 'InvalidAuthenticationToken', message: 'Access token is missing or invalid.' },
       });
     const body = raw ? JSON.parse(raw) : {};
-    if (service === 'graph') return graph(req.method ?? 'GET', path.slice('/graph/v1.0'.length), url, body, reply);
-    if (service === 'arm') return arm(req.method ?? 'GET', path.slice('/arm'.length), url, body, reply);
+    if (service === 'graph')
+      return graphRoute(state, req.method ?? 'GET', path.slice('/graph/v1.0'.length), url, body, reply);
+    if (service === 'arm') return armRoute(state, req.method ?? 'GET', path.slice('/arm'.length), url, body, reply);
     return reply(404, { error: { code: 'NotFound', message: path } });
   }
-
-  type Reply = (status: number, body?: unknown) => void;
 
   function login(req: IncomingMessage, path: string, raw: string, reply: Reply) {
     const m = /^\/([^/]+)(\/v2\.0)?\/\.well-known\/openid-configuration$/.exec(path);
@@ -146,196 +144,6 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
       return reply(200, { token_type: 'Bearer', expires_in: 3599, ext_expires_in: 3599, access_token: token });
     }
     return reply(404, { error: 'not_found' });
-  }
-
-  const appJson = (a: FakeApp) => ({
-    id: a.id,
-    appId: a.appId,
-    displayName: a.displayName,
-    passwordCredentials: [...a.passwords].map(([keyId, p]) => ({
-      keyId,
-      displayName: p.displayName,
-      endDateTime: p.endDateTime,
-    })),
-  });
-  const graphError = (reply: Reply, status: number, code: string, message: string) =>
-    reply(status, { error: { code, message, innerError: { 'request-id': randomUUID() } } });
-  const quoted = (filter: string | null, field: string) =>
-    new RegExp(`^${field} eq '((?:[^']|'')*)'$`).exec(filter ?? '')?.[1]?.replaceAll("''", "'");
-
-  function graph(method: string, path: string, url: URL, body: Record<string, unknown>, reply: Reply) {
-    const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-    const [collection, id, action, memberId, ref] = parts;
-    if (collection === 'applications') {
-      if (method === 'POST' && !id) {
-        const app: FakeApp = {
-          id: randomUUID(),
-          appId: randomUUID(),
-          displayName: String(body.displayName),
-          passwords: new Map(),
-        };
-        applications.set(app.id, app);
-        return reply(201, appJson(app));
-      }
-      if (method === 'GET' && !id) {
-        const appId = quoted(url.searchParams.get('$filter'), 'appId');
-        return reply(200, { value: [...applications.values()].filter((a) => a.appId === appId).map(appJson) });
-      }
-      const app = id ? applications.get(id) : undefined;
-      if (!app) return graphError(reply, 404, 'Request_ResourceNotFound', `Resource '${id}' does not exist.`);
-      if (method === 'GET' && !action) return reply(200, appJson(app));
-      if (method === 'DELETE' && !action) {
-        applications.delete(app.id);
-        for (const [spId, sp] of servicePrincipals) if (sp.appId === app.appId) servicePrincipals.delete(spId);
-        return reply(204);
-      }
-      if (method === 'POST' && action === 'addPassword') {
-        const keyId = randomUUID();
-        const cred = body.passwordCredential as { displayName?: string; endDateTime?: string };
-        const secretText = randomBytes(30).toString('base64url');
-        app.passwords.set(keyId, {
-          secretText,
-          displayName: cred?.displayName ?? '',
-          endDateTime: cred?.endDateTime ?? '',
-        });
-        return reply(200, {
-          keyId,
-          secretText,
-          displayName: cred?.displayName,
-          endDateTime: cred?.endDateTime,
-          hint: secretText.slice(0, 3),
-        });
-      }
-      if (method === 'POST' && action === 'removePassword') {
-        if (!app.passwords.delete(String(body.keyId)))
-          return graphError(reply, 404, 'Request_ResourceNotFound', 'No password credential with this key id.');
-        return reply(204);
-      }
-    }
-    if (collection === 'servicePrincipals') {
-      if (method === 'POST' && !id) {
-        if (![...applications.values()].some((a) => a.appId === body.appId))
-          return graphError(
-            reply,
-            400,
-            'Request_BadRequest',
-            'The appId of the service principal does not reference a valid application object.',
-          );
-        const sp = { id: randomUUID(), appId: String(body.appId) };
-        servicePrincipals.set(sp.id, sp);
-        return reply(201, sp);
-      }
-      if (method === 'DELETE' && id && servicePrincipals.delete(id)) return reply(204);
-      return graphError(reply, 404, 'Request_ResourceNotFound', `Resource '${id}' does not exist.`);
-    }
-    if (collection === 'groups') {
-      if (method === 'GET' && !id) {
-        const name = quoted(url.searchParams.get('$filter'), 'displayName');
-        return reply(200, {
-          value: [...groups].filter(([, n]) => n === name).map(([gid, n]) => ({ id: gid, displayName: n })),
-        });
-      }
-      const members = id ? groupMembers.get(id) : undefined;
-      if (!id || !members)
-        return graphError(reply, 404, 'Request_ResourceNotFound', `Resource '${id}' does not exist.`);
-      if (method === 'GET' && !action) return reply(200, { id, displayName: groups.get(id) });
-      if (method === 'POST' && action === 'members' && memberId === '$ref') {
-        const member = /directoryObjects\/([^/]+)$/.exec(String(body['@odata.id']))?.[1] ?? '';
-        if (!servicePrincipals.has(member))
-          return graphError(reply, 404, 'Request_ResourceNotFound', `Resource '${member}' does not exist.`);
-        if (members.has(member))
-          return graphError(reply, 400, 'Request_BadRequest', 'One or more added object references already exist.');
-        members.add(member);
-        return reply(204);
-      }
-      if (method === 'DELETE' && action === 'members' && memberId && ref === '$ref') {
-        if (!members.delete(memberId)) return graphError(reply, 404, 'Request_ResourceNotFound', 'Not a member.');
-        return reply(204);
-      }
-    }
-    return graphError(reply, 400, 'BadRequest', `Unsupported request: ${method} ${path}`);
-  }
-
-  function arm(method: string, path: string, url: URL, body: Record<string, unknown>, reply: Reply) {
-    const armError = (status: number, code: string, message: string) => reply(status, { error: { code, message } });
-    if (!url.searchParams.get('api-version'))
-      return armError(400, 'MissingApiVersionParameter', 'api-version is required');
-    const defs = /^(\/.*)\/providers\/Microsoft\.Authorization\/roleDefinitions$/.exec(path);
-    const defJson = (d: { id: string; roleName: string }) => ({
-      id: d.id,
-      name: d.id.split('/').pop(),
-      type: 'Microsoft.Authorization/roleDefinitions',
-      properties: { roleName: d.roleName, type: 'BuiltInRole', permissions: [] },
-    });
-    if (method === 'GET' && defs) {
-      const name = quoted(url.searchParams.get('$filter'), 'roleName');
-      const subscription = /^\/subscriptions\/([^/]+)/.exec(defs[1] ?? '')?.[1];
-      const found = [...roleDefinitions.values()].filter(
-        (d) => d.roleName === name && d.subscriptionId === subscription,
-      );
-      return reply(200, { value: found.map(defJson) });
-    }
-    if (method === 'GET' && roleDefinitions.has(path))
-      return reply(200, defJson(roleDefinitions.get(path) as { id: string; roleName: string }));
-    const assignment = /^(\/.*)\/providers\/Microsoft\.Authorization\/roleAssignments\/([^/]+)$/.exec(path);
-    if (assignment && method === 'PUT') {
-      const props = (body.properties ?? {}) as { roleDefinitionId?: string; principalId?: string };
-      if (!roleDefinitions.has(String(props.roleDefinitionId)))
-        return armError(400, 'RoleDefinitionDoesNotExist', 'The specified role definition does not exist.');
-      if (replicationLag > 0 || !servicePrincipals.has(String(props.principalId))) {
-        replicationLag = Math.max(0, replicationLag - 1);
-        return armError(400, 'PrincipalNotFound', `Principal ${props.principalId} does not exist in the directory.`);
-      }
-      const record = {
-        principalId: String(props.principalId),
-        roleDefinitionId: String(props.roleDefinitionId),
-        scope: assignment[1] ?? '',
-      };
-      roleAssignments.set(path, record);
-      return reply(201, {
-        id: path,
-        name: assignment[2],
-        type: 'Microsoft.Authorization/roleAssignments',
-        properties: record,
-      });
-    }
-    if (assignment && method === 'DELETE') {
-      const record = roleAssignments.get(path);
-      if (!record) return reply(204);
-      roleAssignments.delete(path);
-      return reply(200, {
-        id: path,
-        name: assignment[2],
-        type: 'Microsoft.Authorization/roleAssignments',
-        properties: record,
-      });
-    }
-    const machine = machines.get(path.toLowerCase());
-    if (
-      method === 'GET' &&
-      /\/providers\/Microsoft\.Compute\/(virtualMachines|virtualMachineScaleSets)\//i.test(path)
-    ) {
-      if (!machine) return armError(404, 'ResourceNotFound', `The Resource '${path}' was not found.`);
-      const [first, ...rest] = machine.principalIds;
-      return reply(200, {
-        id: path,
-        name: machine.name,
-        location: machine.location,
-        identity: {
-          type: rest.length ? 'SystemAssigned, UserAssigned' : 'SystemAssigned',
-          principalId: first,
-          tenantId: 'tenant',
-          userAssignedIdentities: Object.fromEntries(
-            rest.map((p, i) => [
-              `/subscriptions/s/resourceGroups/rg/providers/Microsoft.ManagedIdentity/userAssignedIdentities/u${i}`,
-              { principalId: p, clientId: randomUUID() },
-            ]),
-          ),
-        },
-        properties: {},
-      });
-    }
-    return armError(404, 'NotFound', `Unsupported request: ${method} ${path}`);
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -383,7 +191,7 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
     },
     issueToken: (t) => sign(t.forged ? forger.privateKey : signing.privateKey, t),
     lagReplication(n) {
-      replicationLag = n;
+      state.replicationLag = n;
     },
     hangNext(service, n) {
       hangs.set(service, n);
