@@ -76,6 +76,25 @@ describe('database roles: credential types, rotation windows, import and self-ma
     assert.equal(creds?.password, 'Fixed-Policy-Pw-1', "the role's password policy comes before the connection's");
     assert.ok(await pg.canLogin(String(creds?.username), 'Fixed-Policy-Pw-1'));
 
+    // The statements go as one query (BEGIN … COMMIT in one round trip): a trailing comment must not swallow the next.
+    await b.write('roles/commented', {
+      db_name: 'pg',
+      creation_statements: [
+        `${CREATE[0]} -- the user`,
+        'GRANT CONNECT ON DATABASE postgres TO "{{name}}" -- and its right',
+      ],
+      revocation_statements: ['DROP ROLE "{{name}}" -- custom'],
+    });
+    const commented = (await b.read('creds/commented'))?.secret?.data;
+    assert.ok(await pg.canLogin(String(commented?.username), String(commented?.password)));
+    // A failing statement rolls the whole list back.
+    await b.write('roles/half', {
+      db_name: 'pg',
+      creation_statements: [CREATE[0] as string, 'GRANT nothing TO nobody'],
+    });
+    await assert.rejects(b.read('creds/half'));
+    assert.deepEqual(await pg.query("SELECT rolname FROM pg_roles WHERE rolname LIKE 'v-%half%'"), []);
+
     await b.write('roles/rsa', { db_name: 'pg', creation_statements: CREATE, credential_type: 'rsa_private_key' });
     const rsa = (await b.read('roles/rsa'))?.data;
     assert.equal(rsa?.credential_type, 'rsa_private_key');

@@ -18,7 +18,6 @@ export async function dropUser(
   if (!config) throw new UpstreamError(`failed to find entry for connection with name: "${o.db_name}"`);
   const { session } = await d.connections.get(storage, o.db_name, config);
   try {
-    if (!(await session.userExists(o.username))) return;
     if (o.revocation_statements.length === 0) return await session.dropUser(o.username);
     const values = new Map([
       ['name', o.username],
@@ -26,6 +25,8 @@ export async function dropUser(
     ]);
     await session.transaction(renderStatements(o.revocation_statements, values));
   } catch (err) {
+    // Asked only when the revocation failed (one round trip less per revocation): a user already gone is dropped.
+    if (!(await session.userExists(o.username).catch(() => true))) return;
     throw new UpstreamError(`failed to revoke user "${o.username}": ${(err as Error).message}`, { cause: err });
   }
 }
