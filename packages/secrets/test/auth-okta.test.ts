@@ -37,6 +37,11 @@ describe('Okta auth method', () => {
     okta.addUser('dave@example.com', { password: 'pw-dave', push: { result: 'REJECTED', waits: 1 } });
     okta.addUser('erin@example.com', { password: 'pw-erin' });
     okta.addUser('frank@example.com', { password: 'pw-frank', status: 'LOCKED_OUT' });
+    okta.addUser('gina@example.com', {
+      password: 'pw-gina',
+      totp: { provider: 'OKTA', passCode: '111111' },
+      linkHost: 'elsewhere.test',
+    });
     const catalog = {
       mounts: BUILTIN_BACKENDS.mounts,
       auth: new Map([...BUILTIN_BACKENDS.auth, ['okta', oktaBackendFactory(agent)]]),
@@ -116,6 +121,14 @@ describe('Okta auth method', () => {
     assert.equal(otherProvider.status, 400);
     const noFactor = await login('bob@example.com', { password: 'pw-bob' });
     assert.match(noFactor.body.errors[0], /Push or a TOTP factor is required/);
+  });
+
+  it('a factor link outside the organization is not followed (502)', async () => {
+    await ok('POST', 'auth/okta/users/gina@example.com', { policies: 'gina' });
+    const before = okta.requests.length;
+    const res = await login('gina@example.com', { password: 'pw-gina', totp: '111111' });
+    assert.equal(res.status, 502, JSON.stringify(res.body));
+    assert.deepEqual(okta.requests.slice(before), ['POST /api/v1/authn']);
   });
 
   it('MFA by push: the login waits for the answer, its number is at verify/:nonce meanwhile; a rejection is refused', async () => {

@@ -28,6 +28,8 @@ export interface FakeOktaUser {
   push?: { result: 'SUCCESS' | 'REJECTED' | 'TIMEOUT'; waits: number; correctAnswer?: number };
   totp?: { provider: 'OKTA' | 'GOOGLE'; passCode: string };
   status?: 'LOCKED_OUT' | 'PASSWORD_EXPIRED';
+  /** A forged answer: factor links point at this host instead of the organization. */
+  linkHost?: string;
 }
 
 export const FAKE_OKTA_API_TOKEN = '00fake-api-token';
@@ -82,7 +84,12 @@ export async function startFakeOkta(tls: TlsIdentity): Promise<FakeOkta> {
           user: embeddedUser(user, body.username),
           factors: factors.map((f) => ({
             ...f,
-            _links: { verify: { href: `${origin}/api/v1/authn/factors/${f.id}/verify`, hints: { allow: ['POST'] } } },
+            _links: {
+              verify: {
+                href: `${user.linkHost ? `https://${user.linkHost}` : origin}/api/v1/authn/factors/${f.id}/verify`,
+                hints: { allow: ['POST'] },
+              },
+            },
           })),
         },
       });
