@@ -120,8 +120,20 @@ export class UiTab {
     return `${local}\n${cookies}\n${this.page.url()}`;
   }
 
-  close(): Promise<void> {
-    return this.context.close();
+  /**
+   * Runs `work` on this tab and closes it; when `work` fails, the page as it was is saved as
+   * `failed-<name>.png` among the artifacts first.
+   */
+  async use(name: string, work: (tab: UiTab) => Promise<void>): Promise<void> {
+    try {
+      await work(this);
+    } catch (err) {
+      mkdirSync(UI_ARTIFACTS, { recursive: true });
+      await this.page.screenshot({ path: `${UI_ARTIFACTS}failed-${name}.png`, fullPage: true }).catch(() => undefined);
+      throw err;
+    } finally {
+      await this.context.close();
+    }
   }
 }
 

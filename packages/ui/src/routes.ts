@@ -1,5 +1,6 @@
 import type { FunctionComponent } from 'preact';
 import type { Capability } from './api/capabilities.js';
+import { lazyScreen } from './router/lazy-screen.js';
 import type { Params } from './router/match.js';
 import { AccessIndex } from './screens/access/access-index.js';
 import { Leases } from './screens/access/leases.js';
@@ -11,11 +12,13 @@ import { KvMetadata } from './screens/kv/kv-metadata.js';
 import { KvSecret } from './screens/kv/kv-secret.js';
 import { NotFound } from './screens/not-found.js';
 import { PoliciesList } from './screens/policies/policies-list.js';
-import { PolicyEdit } from './screens/policies/policy-edit.js';
 import { EngineConfigure } from './screens/secrets/engine-configure.js';
 import { EngineEnable } from './screens/secrets/engine-enable.js';
 import { SecretsList } from './screens/secrets/secrets-list.js';
 import { ToolsIndex } from './screens/tools/tools-index.js';
+
+// CodeMirror (the policy editor) is a chunk of its own, fetched when a policy is first opened.
+const PolicyEdit = lazyScreen(() => import('./screens/policies/policy-edit.js').then((m) => m.PolicyEdit));
 
 export interface ScreenProps {
   params: Params;

@@ -1,6 +1,100 @@
-import { Page } from '../../components/page.js';
+import { useEffect, useState } from 'preact/hooks';
+import { useApp } from '../../app-context.js';
+import { ErrorMessage } from '../../components/error-message.js';
+import { CheckboxField, Field } from '../../components/field.js';
+import { editorData, editorStateOf, KvEditor, type KvEditorState } from '../../components/kv-editor.js';
+import { Loading, Page } from '../../components/page.js';
+import { useAction } from '../../hooks/use-action.js';
+import { useLoad } from '../../hooks/use-load.js';
 import type { ScreenProps } from '../../routes.js';
+import { encodePath, kvCrumbs, useKvMount } from './use-kv-mount.js';
 
-export function KvMetadata(_props: ScreenProps) {
-  return <Page title="Metadata">Not built yet.</Page>;
+/** A KV v2 secret's metadata: max_versions, cas_required, delete_version_after and custom metadata. */
+export function KvMetadata({ params }: ScreenProps) {
+  const { router } = useApp();
+  const segment = params.mount ?? '';
+  const path = params.path ?? '';
+  const mount = useKvMount(segment);
+  const kv = mount.data;
+  const metadata = useLoad(async () => (kv ? kv.metadata(path) : undefined), [kv, path]);
+  const [maxVersions, setMaxVersions] = useState('0');
+  const [casRequired, setCasRequired] = useState(false);
+  const [deleteAfter, setDeleteAfter] = useState('0s');
+  const [custom, setCustom] = useState<KvEditorState>(editorStateOf({}));
+  const [problem, setProblem] = useState<string | undefined>();
+  useEffect(() => {
+    const m = metadata.data;
+    if (!m) return;
+    setMaxVersions(String(m.max_versions));
+    setCasRequired(m.cas_required);
+    setDeleteAfter(m.delete_version_after);
+    setCustom(editorStateOf(m.custom_metadata ?? {}));
+  }, [metadata.data]);
+  const show = `/secrets/${encodeURIComponent(segment)}/show/${encodePath(path)}`;
+  const save = useAction(async () => {
+    const result = editorData(custom);
+    if ('problem' in result) {
+      setProblem(result.problem);
+      return;
+    }
+    setProblem(undefined);
+    await kv?.writeMetadata(path, {
+      max_versions: Number(maxVersions),
+      cas_required: casRequired,
+      delete_version_after: deleteAfter,
+      custom_metadata: result.data,
+    });
+    router.navigate(show);
+  });
+  return (
+    <Page title={`Metadata of ${path}`} crumbs={kvCrumbs(segment, path)}>
+      <ErrorMessage error={mount.error ?? metadata.error} />
+      {metadata.isLoading && <Loading />}
+      {kv?.version === 1 && <p>KV version 1 keeps no metadata.</p>}
+      {kv?.version === 2 && !metadata.isLoading && (
+        <form
+          class="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            save.run();
+          }}
+        >
+          <Field
+            label="Maximum versions"
+            type="number"
+            inputMode="numeric"
+            value={maxVersions}
+            onInput={setMaxVersions}
+            hint="0: the engine's setting (10 by default)."
+          />
+          <CheckboxField
+            label="Require check-and-set"
+            checked={casRequired}
+            onChange={setCasRequired}
+            hint="Every write must name the version it replaces."
+          />
+          <Field
+            label="Delete versions after"
+            value={deleteAfter}
+            onInput={setDeleteAfter}
+            hint="A duration such as 720h; 0s: never."
+            isCode
+          />
+          <h2>Custom metadata</h2>
+          <KvEditor state={custom} onChange={setCustom} problem={problem} />
+          {problem && (
+            <p class="error" role="alert">
+              {problem}
+            </p>
+          )}
+          <ErrorMessage error={save.error} />
+          <div class="actions">
+            <button type="submit" disabled={save.isPending}>
+              Save metadata
+            </button>
+          </div>
+        </form>
+      )}
+    </Page>
+  );
 }
