@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { FakeClock } from '@ward/base';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
@@ -234,6 +235,25 @@ describe('AWS auth method', () => {
       assert.match(await status({ role: 'web', pkcs7: signer.pkcs7(doc), nonce: 'guess' }), /^403 .*nonce/);
       const again = await login({ role: 'web', pkcs7: signer.pkcs7(doc), nonce: metadata.nonce });
       assert.equal(again.status, 200, JSON.stringify(again.body));
+    });
+
+    it('verifies a document AWS signed (BER, DSA) with the built-in AWS certificate', async () => {
+      // An instance identity document as the metadata service served it in 2018 (published in
+      // cloud-init's documentation): indefinite lengths, the content in chunks, a DSA signature.
+      const real = readFileSync(new URL('../../test/fixtures/aws/ec2-identity-pkcs7.txt', import.meta.url), 'utf8');
+      aws.addInstance({ instanceId: 'i-075f088c72ad3271c', imageId: 'ami-079638aae7046bdd2', region: 'us-east-2' });
+      await ok('POST', 'auth/aws/role/real', {
+        auth_type: 'ec2',
+        bound_account_id: '437526006925',
+        token_policies: 'dev',
+      });
+      const res = await login({ role: 'real', pkcs7: real });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.auth.metadata.account_id, '437526006925');
+      // One character of the document changed ("t2.micro" → "t2.macro"): the digest no longer matches.
+      const der = Buffer.from(real.replace(/\s/g, ''), 'base64');
+      der[der.indexOf(Buffer.from('t2.micro')) + 4] = 'a'.charCodeAt(0);
+      assert.match(await status({ role: 'real', pkcs7: der.toString('base64') }), /^403 /);
     });
 
     it('refuses with 403 a document no known certificate signed, and unbound or stopped instances', async () => {

@@ -39,11 +39,7 @@ export function verifyPkcs7(pkcs7: string, pems: string[]): IdentityDocument {
     throw new InvalidRequestError('failed to parse the BER encoded PKCS#7 signature');
   }
   const content = signed.encapContentInfo.eContent;
-  const bytes = content?.single
-    ? Buffer.from(content.single.buffer)
-    : content?.any
-      ? Buffer.from(content.any)
-      : undefined;
+  const bytes = content?.single ? Buffer.from(content.single.buffer) : content?.any ? octets(content.any) : undefined;
   if (!bytes || bytes.length === 0)
     throw new InvalidRequestError('instance identity document could not be found in the signature');
   const signer = signed.signerInfos[0];
@@ -71,6 +67,17 @@ export function verifyPkcs7(pkcs7: string, pems: string[]): IdentityDocument {
   });
   if (!isVerified) throw new PermissionDeniedError('failed to verify the signature');
   return documentOf(bytes);
+}
+
+/**
+ * The bytes of content the schema left encoded: a constructed OCTET STRING (BER, indefinite
+ * length, as the metadata service signs it) whose chunks are joined; 400 when it is not one.
+ */
+function octets(encoded: ArrayBuffer): Buffer {
+  const { result } = asn1js.fromBER(encoded);
+  if (!(result instanceof asn1js.OctetString))
+    throw new InvalidRequestError('the signed content is not an octet string');
+  return Buffer.from(result.getValue());
 }
 
 /** The signed attributes of the first signer as encoded (the schema parser does not keep their bytes). */
