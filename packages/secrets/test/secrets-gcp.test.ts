@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { FakeClock } from '@ward/base';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
 import { type FakeGoogleCloud, startFakeGoogleCloud } from './fakes/google-cloud.js';
 import { FakeGoogleCloudState } from './fakes/google-cloud-state.js';
@@ -18,6 +19,7 @@ describe('GCP secrets engine', () => {
   let t: TestServer;
   let google: FakeGoogleCloud;
   const state = new FakeGoogleCloudState();
+  const clock = new FakeClock(Date.now());
   const ok = async (method: string, path: string, body?: unknown) => {
     const res = await t.request(method, path, { body });
     assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -36,7 +38,7 @@ describe('GCP secrets engine', () => {
     const ward = state.addServiceAccount('ward-admin', 'ward-engine');
     state.addServiceAccount(PROJECT, 'existing-app');
     google = await startFakeGoogleCloud(state);
-    t = await startTestServer();
+    t = await startTestServer({ clock });
     await ok('POST', 'sys/mounts/gcp', { type: 'gcp' });
     const e = google.endpoint;
     await ok('POST', 'gcp/config', {
@@ -210,6 +212,26 @@ resource "//iam.googleapis.com/projects/${PROJECT}/serviceAccounts/${target}" { 
     }
     assert.equal(state.accounts.size, before);
     assert.equal((await t.request('GET', 'gcp/roleset/failing')).status, 404);
+  });
+
+  it('an old account a rotation could not remove is retried until it is gone', async () => {
+    await ok('POST', 'gcp/roleset/retry', { project: PROJECT, bindings: BINDINGS, secret_type: 'service_account_key' });
+    const old = (await ok('GET', 'gcp/roleset/retry')).data.service_account_email;
+    google.failWith(503, /^DELETE \/v1\/projects\/[^/]+\/serviceAccounts\/[^/]+$/);
+    let rotated: { warnings?: string[] };
+    try {
+      rotated = await ok('POST', 'gcp/roleset/retry/rotate');
+    } finally {
+      google.failWith(undefined);
+    }
+    assert.match(rotated.warnings?.[0] ?? '', /was not removed .*retried every minute/);
+    const current = (await ok('GET', 'gcp/roleset/retry')).data.service_account_email;
+    assert.ok(state.accounts.has(old));
+    assert.deepEqual(viewers(), [`serviceAccount:${current}`], 'its bindings went before the deletion failed');
+    clock.advance(61_000);
+    await t.server.core.scheduler.settled();
+    assert.equal(state.accounts.has(old), false);
+    await ok('DELETE', 'gcp/roleset/retry');
   });
 
   it('rotate-root replaces the engine key and deletes the old one', async () => {

@@ -1,4 +1,5 @@
 import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
+import { CLEANUP_INTERVAL_MS, retryLeftovers } from './cleanup.js';
 import { gcpEngineDeps } from './deps.js';
 import { keySecret } from './issued.js';
 import { pathAccounts } from './path-accounts.js';
@@ -21,5 +22,7 @@ export function createGcpSecretsBackend(ctx: BackendContext): Backend {
     help: HELP,
     paths: [...pathConfig(d), ...pathRolesets(d), ...pathAccounts(d), ...pathSecrets(d)],
     secrets: [keySecret(d)],
+    // Accounts and bindings a rotation could not remove, retried until they are gone.
+    periodic: [{ name: 'gcp-leftovers', intervalMs: CLEANUP_INTERVAL_MS, run: () => retryLeftovers(d, ctx.storage) }],
   });
 }

@@ -3,6 +3,7 @@ import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { bindAndKey, unbindAndDropKey } from './account-setup.js';
 import { bindingsOutput, parseBindings } from './bindings.js';
+import { queueLeftover } from './cleanup.js';
 import { gcpCloud } from './cloud.js';
 import type { GcpEngineDeps } from './deps.js';
 import { gcpEngineStore, type StaticAccount } from './gcp-store.js';
@@ -80,8 +81,22 @@ export function pathAccounts(d: GcpEngineDeps): PathDefinition[] {
                 ...(tokenKey ? { token_key: tokenKey } : {}),
               };
               await gcpEngineStore.staticAccounts.put(storage, data.name, next);
-              if (old) await unbindAndDropKey(apis, old.service_account_email, old.bindings, old.token_key);
-              return undefined;
+              if (!old) return undefined;
+              try {
+                await unbindAndDropKey(apis, old.service_account_email, old.bindings, old.token_key);
+                return undefined;
+              } catch (err) {
+                const error = (err as Error).message;
+                const { service_account_email, bindings: oldBindings, token_key } = old;
+                await queueLeftover(storage, d.random, {
+                  service_account_email,
+                  bindings: oldBindings,
+                  ...(token_key ? { token_key } : {}),
+                  delete_account: false,
+                  error,
+                });
+                return { warnings: [`the old bindings were not removed (${error}); they are retried every minute`] };
+              }
             }),
         },
         read: {

@@ -1,8 +1,9 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import { bindAndKey, rolesetAccountId, unbindAndDropKey } from './account-setup.js';
+import { bindAndKey, rolesetAccountId } from './account-setup.js';
 import { bindingsOutput, parseBindings } from './bindings.js';
+import { queueLeftover, removeLeftover } from './cleanup.js';
 import { gcpCloud } from './cloud.js';
 import type { GcpEngineDeps } from './deps.js';
 import { gcpEngineStore, type Roleset, type SecretType } from './gcp-store.js';
@@ -42,23 +43,39 @@ async function replaceAccount(
   try {
     tokenKey = await bindAndKey(apis, email, next.bindings, next.secret_type);
   } catch (err) {
-    await gcpCloud.deleteAccount(apis, email).catch(() => undefined);
+    await gcpCloud.deleteAccount(apis, email).catch((cause: Error) =>
+      queueLeftover(storage, d.random, {
+        service_account_email: email,
+        bindings: [],
+        delete_account: true,
+        error: cause.message,
+      }),
+    );
     throw err;
   }
   const roleset: Roleset = { ...next, service_account_email: email, ...(tokenKey ? { token_key: tokenKey } : {}) };
   await gcpEngineStore.rolesets.put(storage, name, roleset);
-  const warnings: string[] = [];
-  if (old)
-    await removeAccount(d, storage, old).catch((err: Error) =>
-      warnings.push(`the old account ${old.service_account_email} was not removed: ${err.message}`),
-    );
-  return warnings.length > 0 ? { warnings } : undefined;
+  if (!old) return undefined;
+  try {
+    await removeLeftover(d, storage, { ...old, delete_account: true });
+    return undefined;
+  } catch (err) {
+    const error = (err as Error).message;
+    await queueLeftover(storage, d.random, { ...leftoverOf(old), delete_account: true, error });
+    return {
+      warnings: [`the old account ${old.service_account_email} was not removed (${error}); it is retried every minute`],
+    };
+  }
 }
 
+const leftoverOf = (r: Roleset) => ({
+  service_account_email: r.service_account_email,
+  bindings: r.bindings,
+  ...(r.token_key ? { token_key: r.token_key } : {}),
+});
+
 async function removeAccount(d: GcpEngineDeps, storage: Storage, roleset: Roleset): Promise<void> {
-  const apis = await d.apis(storage);
-  await unbindAndDropKey(apis, roleset.service_account_email, roleset.bindings, roleset.token_key);
-  await gcpCloud.deleteAccount(apis, roleset.service_account_email);
+  await removeLeftover(d, storage, { ...leftoverOf(roleset), delete_account: true });
 }
 
 /**
