@@ -55,6 +55,7 @@ function admit(
       policies: identity ? [...new Set([...token.policies, ...identity.policies])].sort() : token.policies,
       entityId: identity?.entity.id ?? '',
       displayName: token.display_name,
+      entity: identity?.entity,
     },
     tokenNamespace,
     isLastUse,

@@ -1,5 +1,6 @@
 /** The contract between the core and the backends: request, response, envelope, storage interface, typed errors. @module */
 import type { DetailedPeerCertificate } from 'node:tls';
+import type { EntityFacts } from './identity-template.js';
 
 /** What a TLS connection tells about the client: `TLSSocket.getPeerCertificate(true)` (an empty object without one). */
 export interface TlsConnection {
@@ -106,4 +107,6 @@ export interface Caller {
   policies: string[];
   entityId: string;
   displayName: string;
+  /** The caller's entity, for identity templates (PKI `allowed_domains_template`); absent without one. */
+  entity?: EntityFacts;
 }

@@ -1,3 +1,4 @@
+import { type EntityFacts, fillTemplate } from '../../logical/identity-template.js';
 import type { Operation } from '../../logical/request.js';
 import {
   type AclDecision,
@@ -9,7 +10,6 @@ import {
   permissionsOf,
   wrappingAllowed,
 } from './acl-permissions.js';
-import { type EntityFacts, fillTemplate } from './acl-template.js';
 import { type Capability, capabilityBitFor, DENY } from './capabilities.js';
 import type { PathRule, Policy } from './policy.js';
 import { type Candidate, outranks, type SegmentRule, segmentRule, segmentRuleMatches } from './segment-rules.js';

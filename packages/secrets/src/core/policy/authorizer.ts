@@ -1,6 +1,6 @@
 import { PermissionDeniedError } from '../../logical/errors.js';
+import type { EntityFacts } from '../../logical/identity-template.js';
 import type { Operation } from '../../logical/request.js';
-import type { EntityFacts } from './acl-template.js';
 
 /** What the ACL needs to decide on one request. */
 export interface AccessQuestion {

@@ -1,5 +1,6 @@
 import { definePath, type FieldValues, field, type PathDefinition, type SecretType } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
+import { type EntityFacts, fillTemplate, isTemplate } from '../../logical/identity-template.js';
 import type { Storage } from '../../logical/storage.js';
 import type { PkiDeps } from './backend.js';
 import { certificateFields } from './ca-fields.js';
@@ -54,8 +55,22 @@ async function roleOf(storage: Storage, name: string, mode: Mode, data: IssueDat
   return role;
 }
 
-async function handle(d: PkiDeps, storage: Storage, data: IssueData, mode: Mode) {
-  const role = await roleOf(storage, data.role ?? '', mode, data);
+/**
+ * The role with its templated `allowed_domains` filled in from the caller's entity, as established
+ * with `allowed_domains_template`; a template the caller's identity cannot fill allows nothing.
+ */
+function withTemplates(role: RoleRecord, entity: EntityFacts | undefined): RoleRecord {
+  if (!role.allowed_domains_template) return role;
+  const allowed = role.allowed_domains.flatMap((domain) => {
+    if (!isTemplate(domain)) return [domain];
+    const filled = fillTemplate(domain, entity);
+    return filled === undefined ? [] : [filled];
+  });
+  return { ...role, allowed_domains: allowed };
+}
+
+async function handle(d: PkiDeps, storage: Storage, data: IssueData, mode: Mode, entity: EntityFacts | undefined) {
+  const role = withTemplates(await roleOf(storage, data.role ?? '', mode, data), entity);
   const issuer = await resolveIssuer(storage, data.issuer_ref ?? role.issuer_ref);
   requireIssuerCanSign(issuer);
   const req: LeafRequest = {
@@ -121,7 +136,7 @@ export function pathIssue(d: PkiDeps): PathDefinition[] {
       operations: {
         update: {
           summary: mode === 'issue' ? 'Issue a certificate and its private key.' : 'Sign a certificate request.',
-          handler: async ({ storage, data }) => handle(d, storage, data as IssueData, mode),
+          handler: async ({ req, storage, data }) => handle(d, storage, data as IssueData, mode, req.caller?.entity),
         },
       },
       help: {

@@ -7,6 +7,8 @@ export interface RoleRecord {
   not_before_duration: number;
   allow_localhost: boolean;
   allowed_domains: string[];
+  /** `allowed_domains` may hold identity templates (`{{identity.entity.aliases.<accessor>.name}}`, …). */
+  allowed_domains_template: boolean;
   allow_bare_domains: boolean;
   allow_subdomains: boolean;
   allow_glob_domains: boolean;
@@ -51,6 +53,7 @@ export const DEFAULT_ROLE: RoleRecord = {
   not_before_duration: 30,
   allow_localhost: true,
   allowed_domains: [],
+  allowed_domains_template: false,
   allow_bare_domains: false,
   allow_subdomains: false,
   allow_glob_domains: false,
