@@ -254,6 +254,20 @@ describe('AWS auth method', () => {
       const der = Buffer.from(real.replace(/\s/g, ''), 'base64');
       der[der.indexOf(Buffer.from('t2.micro')) + 4] = 'a'.charCodeAt(0);
       assert.match(await status({ role: 'real', pkcs7: der.toString('base64') }), /^403 /);
+      // The same document with its SHA256-RSA signature, verified with the built-in identity certificate.
+      const fixture = (name: string) =>
+        readFileSync(new URL(`../../test/fixtures/aws/${name}`, import.meta.url), 'utf8').replace(/\s/g, '');
+      const identity = fixture('ec2-identity-document.txt');
+      const signature = fixture('ec2-identity-signature.txt');
+      const nonce = res.body.auth.metadata.nonce;
+      const again = await login({ role: 'real', identity, signature, nonce });
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      const forged = Buffer.from(signature, 'base64');
+      forged.writeUInt8(forged.readUInt8(10) ^ 1, 10);
+      assert.match(
+        await status({ role: 'real', identity, signature: forged.toString('base64'), nonce }),
+        /^403 .*verify/,
+      );
     });
 
     it('refuses with 403 a document no known certificate signed, and unbound or stopped instances', async () => {

@@ -4,7 +4,7 @@ import { randomUuid } from '@ward/base';
 import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { awsAuthStore } from './aws-auth-store.js';
-import { AWS_PUBLIC_CERTIFICATE_PKCS7 } from './aws-public-certificate.js';
+import { AWS_PUBLIC_CERTIFICATE_IDENTITY, AWS_PUBLIC_CERTIFICATE_PKCS7 } from './aws-public-certificate.js';
 import { checkInstanceBounds, describeInstance } from './ec2-instance.js';
 import type { AuthenticatedLogin } from './iam-login.js';
 import { type IdentityDocument, verifyPkcs7, verifySignedDocument } from './identity-document.js';
@@ -27,9 +27,9 @@ export interface Ec2Deps {
   maxTtlSeconds: () => number;
 }
 
-/** The certificates of a kind: the built-in AWS one (pkcs7) and those of `config/certificate`. */
+/** The certificates of a kind: AWS's built-in one and those of `config/certificate`. */
 async function certificates(storage: Storage, type: 'pkcs7' | 'identity'): Promise<string[]> {
-  const pems = type === 'pkcs7' ? [AWS_PUBLIC_CERTIFICATE_PKCS7] : [];
+  const pems = [type === 'pkcs7' ? AWS_PUBLIC_CERTIFICATE_PKCS7 : AWS_PUBLIC_CERTIFICATE_IDENTITY];
   for (const name of await awsAuthStore.certificates(storage)) {
     const cert = await awsAuthStore.certificate(storage, name);
     if (cert?.type === type) pems.push(cert.aws_public_cert);
