@@ -234,6 +234,31 @@ resource "//iam.googleapis.com/projects/${PROJECT}/serviceAccounts/${target}" { 
     await ok('DELETE', 'gcp/roleset/retry');
   });
 
+  it('a key lease renews up to max_ttl after issue, and its expiry deletes the key', async () => {
+    await ok('POST', 'gcp/roleset/expiring', {
+      project: PROJECT,
+      bindings: BINDINGS,
+      secret_type: 'service_account_key',
+    });
+    const email = (await ok('GET', 'gcp/roleset/expiring')).data.service_account_email;
+    const issued = await ok('GET', 'gcp/roleset/expiring/key');
+    assert.equal(issued.lease_duration, 3600);
+    const expire = async (ms: number) => {
+      clock.advance(ms);
+      await t.server.core.expiration.settled();
+    };
+    await expire(3_000_000);
+    const renew = async () =>
+      (await ok('PUT', 'sys/leases/renew', { lease_id: issued.lease_id, increment: 3600 })).lease_duration;
+    assert.equal(await renew(), 3600);
+    await expire(3_500_000);
+    assert.equal(await renew(), 700, 'capped at 2h after issue');
+    assert.equal(state.account(email)?.keys.size, 1);
+    await expire(701_000);
+    assert.equal(state.account(email)?.keys.size, 0, 'deleted when the lease expired');
+    await ok('DELETE', 'gcp/roleset/expiring');
+  });
+
   it('rotate-root replaces the engine key and deletes the old one', async () => {
     const ward = state.account('ward-engine@ward-admin.iam.gserviceaccount.com');
     const [oldKey] = [...(ward?.keys.keys() ?? [])];

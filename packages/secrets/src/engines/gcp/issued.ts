@@ -17,6 +17,8 @@ interface KeyInternal {
   owner: 'roleset' | 'static-account';
   owner_name: string;
   service_account_email: string;
+  /** When the key was issued (ms), for the `max_ttl` cap of renewals; absent: uncapped. */
+  issued_ms?: number;
 }
 
 /** An OAuth access token minted with a kept key (JWT bearer grant at its token_uri). Not leased. */
@@ -54,7 +56,7 @@ export async function issueKey(
   const key = await gcpCloud.createKey(d.apisOf(config), owner.service_account_email, algorithm);
   let ttl = request.ttl || config.ttl;
   if (config.max_ttl > 0) ttl = Math.min(ttl || config.max_ttl, config.max_ttl);
-  const internal: KeyInternal = { key_name: key.name, ...owner };
+  const internal: KeyInternal = { key_name: key.name, ...owner, issued_ms: d.clock.now() };
   return {
     secret: {
       type: SERVICE_ACCOUNT_KEY,
@@ -96,8 +98,11 @@ export function keySecret(d: GcpEngineDeps): SecretType {
         );
       const config = await gcpEngineStore.config(storage);
       const asked = incrementSeconds || config.ttl;
-      if (config.max_ttl > 0) return { ttlSeconds: Math.min(asked || config.max_ttl, config.max_ttl) };
-      return asked ? { ttlSeconds: asked } : undefined;
+      if (config.max_ttl <= 0 || k.issued_ms === undefined) return asked ? { ttlSeconds: asked } : undefined;
+      // The lease ends at most max_ttl after the key was issued, as established.
+      const left = Math.floor((k.issued_ms + config.max_ttl * 1000 - d.clock.now()) / 1000);
+      if (left <= 0) throw new InvalidRequestError('the key has reached the max_ttl of the engine: not renewing');
+      return { ttlSeconds: Math.min(asked || left, left) };
     },
   };
 }
