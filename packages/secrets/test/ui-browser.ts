@@ -10,9 +10,6 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 /** Where the screenshots go: a gitignored folder CI keeps as the test's artifacts. */
 export const UI_ARTIFACTS = fileURLToPath(new URL('../../../../test-results/ui/', import.meta.url));
 
-/** The screenshots the README shows are copied from the artifacts by name (docs/ui/). */
-export const DOCS_SCREENSHOTS = fileURLToPath(new URL('../../../../docs/ui/', import.meta.url));
-
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const LAUNCH = {
@@ -61,7 +58,9 @@ export class UiTab {
     readonly page: Page,
   ) {
     page.on('console', (m) => {
-      if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) this.#problems.push(`console: ${m.text()}`);
+      if (m.type() !== 'error' || /status of 4\d\d/.test(m.text())) return;
+      const at = m.location();
+      this.#problems.push(`console: ${m.text()} (${at.url}:${at.lineNumber}, page ${page.url()})`);
     });
     page.on('pageerror', (e) => this.#problems.push(`page error: ${e.message}`));
   }

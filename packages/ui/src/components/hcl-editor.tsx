@@ -1,6 +1,6 @@
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
-import { EditorState, type Extension, RangeSetBuilder, StateEffect, StateField } from '@codemirror/state';
+import { Annotation, EditorState, type Extension, RangeSetBuilder, StateEffect, StateField } from '@codemirror/state';
 import { Decoration, type DecorationSet, EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { useEffect, useRef } from 'preact/hooks';
@@ -29,6 +29,9 @@ const theme = EditorView.theme({
 });
 
 const setErrorLine = StateEffect.define<number | undefined>();
+
+/** Marks a change that came from `value` (a load), which is not reported back through `onChange`. */
+const fromValue = Annotation.define<boolean>();
 
 /** The line the server's parse error names, marked until the text changes or another error comes. */
 const errorLine = StateField.define<DecorationSet>({
@@ -83,7 +86,8 @@ export function HclEditor(p: {
       // A label outside the shadow root cannot be pointed at by id: the editor carries its name itself.
       EditorView.contentAttributes.of({ 'aria-label': p.label }),
       EditorView.updateListener.of((u) => {
-        if (u.docChanged) onChange.current(u.state.doc.toString());
+        if (u.docChanged && !u.transactions.some((t) => t.annotation(fromValue)))
+          onChange.current(u.state.doc.toString());
       }),
     ];
     view.current = new EditorView({ root: shadow, parent, state: EditorState.create({ doc: p.value, extensions }) });
@@ -92,7 +96,7 @@ export function HclEditor(p: {
   useEffect(() => {
     const v = view.current;
     if (v && v.state.doc.toString() !== p.value) {
-      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: p.value } });
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: p.value }, annotations: fromValue.of(true) });
     }
   }, [p.value]);
   useEffect(() => {

@@ -2,7 +2,7 @@ import { useApp, useSubscription } from '../app-context.js';
 
 /** The server's state, always in view: version, sealed, HA role, cluster name and the session's namespace. */
 export function StatusHeader() {
-  const { status, session } = useApp();
+  const { status, session, router } = useApp();
   useSubscription(status);
   useSubscription(session);
   const s = status.status;
@@ -44,7 +44,15 @@ export function StatusHeader() {
       {session.data && (
         <div class="who">
           <span class="who-name">{session.data.displayName}</span>
-          <button type="button" class="secondary" onClick={() => session.signOut()}>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              session.signOut();
+              // The next person to sign in starts at the beginning, not on the last one's screen.
+              router.navigate('/secrets', { replace: true });
+            }}
+          >
             Sign out
           </button>
         </div>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../api/api.js';
+import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { ErrorMessage } from '../../components/error-message.js';
@@ -44,12 +45,14 @@ export function PolicyEdit({ params }: ScreenProps) {
   const message = save.error instanceof ApiError ? (save.error.errors[0] ?? '') : '';
   const line = message ? errorLineOf(message, text) : undefined;
   const isBuiltin = existing === 'root' || existing === 'default';
+  const caps = useCapabilities(existing ? [`sys/policies/acl/${existing}`] : []);
+  const canDelete = existing !== undefined && caps.allows(`sys/policies/acl/${existing}`, 'delete');
   return (
     <Page
       title={existing ? `Policy ${existing}` : 'Create policy'}
       crumbs={[{ label: 'Policies', to: '/policies' }]}
       actions={
-        existing &&
+        canDelete &&
         !isBuiltin && (
           <ConfirmButton
             label="Delete policy"
