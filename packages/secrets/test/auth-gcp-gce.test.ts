@@ -112,6 +112,7 @@ describe('GCP auth method (gce roles)', () => {
     google.calls.length = 0;
     assert.equal((await login('web', await tokenOf(web))).status, 200);
     assert.ok(!google.calls.includes('POST /token'));
+    assert.ok(!google.calls.includes('GET /oauth2/v3/certs'), "Google's keys are kept a few minutes");
   });
 
   it('matches regions and regional instance groups', async () => {

@@ -4,6 +4,7 @@ import type { LoginRenewer } from '../../logical/response.js';
 import { renewalUnder } from '../common/index.js';
 import { checkGceInstance } from './gce-login.js';
 import { endpointsOf, gcpStore } from './gcp-store.js';
+import { GoogleCerts } from './google-certs.js';
 import { pathConfig } from './path-config.js';
 import { pathLogin } from './path-login.js';
 import { pathRoles } from './path-role.js';
@@ -23,7 +24,7 @@ export function createGcpBackend(ctx: BackendContext): GcpBackend {
     type: 'gcp',
     storage: ctx.storage,
     help: HELP,
-    paths: [pathConfig(), ...pathRoles(), pathLogin(ctx.clock, clients)],
+    paths: [pathConfig(), ...pathRoles(), pathLogin(ctx.clock, clients, new GoogleCerts(ctx.clock))],
     specialPaths: { unauthenticated: ['login'] },
   });
   return {

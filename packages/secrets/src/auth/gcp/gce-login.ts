@@ -6,6 +6,7 @@ import type { LoginGrant } from '../../logical/response.js';
 import { tokenGrant } from '../common/index.js';
 import { authorizeInstance } from './gce-authorize.js';
 import type { GceRole, GcpConfig } from './gcp-store.js';
+import type { GoogleCerts } from './google-certs.js';
 import { type ComputeEngineClaims, verifyInstanceToken } from './instance-token.js';
 
 /** Group aliases for the project and its ancestors (`project-<id>`, `folder-<id>`, `organization-<id>`). */
@@ -70,6 +71,7 @@ export async function gceLogin(input: {
   role: GceRole;
   config: GcpConfig;
   apis: GoogleApis;
+  certs: GoogleCerts;
   clock: Clock;
 }): Promise<LoginGrant> {
   const { role, apis } = input;
@@ -77,6 +79,7 @@ export async function gceLogin(input: {
     input.jwt,
     input.roleName,
     input.config.api_endpoint,
+    input.certs,
     input.clock,
   );
   const { instance, account } = await checkGceInstance(apis, role, claims, emailOrId);

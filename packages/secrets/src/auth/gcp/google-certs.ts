@@ -1,4 +1,12 @@
-import { createLocalJWKSet, type JSONWebKeySet, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
+import type { Clock } from '@ward/base';
+import {
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  type JSONWebKeySet,
+  type JWTPayload,
+  errors as joseErrors,
+  jwtVerify,
+} from 'jose';
 import { PermissionDeniedError, UpstreamError } from '../../logical/errors.js';
 import { boundedText } from '../common/bounded-body.js';
 
@@ -26,13 +34,46 @@ async function googleKeys(apiEndpoint: string): Promise<JSONWebKeySet> {
   }
 }
 
+/** Google's keys are read again after this long, or at once for a key id they lack (a rotation). */
+const CERTS_TTL_MS = 5 * 60_000;
+/** Endpoints remembered at once (a mount has one; a changed config adds one). */
+const MAX_ENDPOINTS = 8;
+
+/** Google's signing keys per API endpoint, kept for a few minutes by the injected clock. */
+export class GoogleCerts {
+  private readonly cached = new Map<string, { jwks: JSONWebKeySet; atMs: number }>();
+
+  constructor(private readonly clock: Clock) {}
+
+  async keys(apiEndpoint: string, kid: string | undefined): Promise<JSONWebKeySet> {
+    const hit = this.cached.get(apiEndpoint);
+    const fresh = hit && this.clock.now() - hit.atMs < CERTS_TTL_MS;
+    if (hit && fresh && hit.jwks.keys.some((k) => k.kid === kid)) return hit.jwks;
+    const jwks = await googleKeys(apiEndpoint);
+    if (this.cached.size >= MAX_ENDPOINTS) this.cached.clear();
+    this.cached.set(apiEndpoint, { jwks, atMs: this.clock.now() });
+    return jwks;
+  }
+}
+
 /**
  * Checks a JWT Google signed (a Compute Engine instance identity token) with `jose`: RS256 by
  * one of Google's published keys, issuer accounts.google.com, not expired at `now`. Any failed
  * check is a 403; Google's keys out of reach, a 502.
  */
-export async function verifyGoogleSignedJwt(jwt: string, apiEndpoint: string, now: Date): Promise<JWTPayload> {
-  const keys = createLocalJWKSet(await googleKeys(apiEndpoint));
+export async function verifyGoogleSignedJwt(
+  jwt: string,
+  apiEndpoint: string,
+  certs: GoogleCerts,
+  now: Date,
+): Promise<JWTPayload> {
+  let kid: string | undefined;
+  try {
+    kid = decodeProtectedHeader(jwt).kid;
+  } catch {
+    throw new PermissionDeniedError('invalid JWT: its header is not readable');
+  }
+  const keys = createLocalJWKSet(await certs.keys(apiEndpoint, kid));
   try {
     const { payload } = await jwtVerify(jwt, keys, { algorithms: ['RS256'], issuer: GOOGLE_ISSUERS, currentDate: now });
     return payload;

@@ -5,6 +5,7 @@ import type { LoginGrant } from '../../logical/response.js';
 import { tokenGrant } from '../common/index.js';
 import { checkBoundAccount, groupAliases, lookUpAccount } from './gce-login.js';
 import type { GcpConfig, IamRole } from './gcp-store.js';
+import type { GoogleCerts } from './google-certs.js';
 import { verifyInstanceToken } from './instance-token.js';
 
 /**
@@ -18,12 +19,19 @@ export async function iamLoginFromInstance(input: {
   role: IamRole;
   config: GcpConfig;
   apis: GoogleApis;
+  certs: GoogleCerts;
   clock: Clock;
 }): Promise<LoginGrant> {
   const { role, apis, roleName } = input;
   if (!role.allow_gce_inference)
     throw new PermissionDeniedError(`Got GCE token but IAM role "${roleName}" does not allow GCE inference`);
-  const { emailOrId } = await verifyInstanceToken(input.jwt, roleName, input.config.api_endpoint, input.clock);
+  const { emailOrId } = await verifyInstanceToken(
+    input.jwt,
+    roleName,
+    input.config.api_endpoint,
+    input.certs,
+    input.clock,
+  );
   const account = await lookUpAccount(apis, emailOrId);
   checkBoundAccount(role.bound_service_accounts, account);
   const project = account.projectId ?? '';

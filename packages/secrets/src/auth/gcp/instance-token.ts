@@ -1,6 +1,6 @@
 import type { Clock } from '@ward/base';
 import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors.js';
-import { verifyGoogleSignedJwt } from './google-certs.js';
+import { type GoogleCerts, verifyGoogleSignedJwt } from './google-certs.js';
 
 /** How far ahead a login JWT may expire (instance identity tokens live an hour), with a minute's slack. */
 const MAX_EXP_AHEAD_S = 3600 + 60;
@@ -52,11 +52,12 @@ export async function verifyInstanceToken(
   jwt: string,
   roleName: string,
   apiEndpoint: string,
+  certs: GoogleCerts,
   clock: Clock,
 ): Promise<{ claims: ComputeEngineClaims; emailOrId: string }> {
   if (jwt.split('.').length !== 3) throw new InvalidRequestError('jwt is not a signed JSON web token');
   const nowS = Math.floor(clock.now() / 1000);
-  const payload = await verifyGoogleSignedJwt(jwt, apiEndpoint, new Date(clock.now()));
+  const payload = await verifyGoogleSignedJwt(jwt, apiEndpoint, certs, new Date(clock.now()));
   checkAudience(payload.aud, roleName);
   if (typeof payload.exp !== 'number') throw new PermissionDeniedError('invalid JWT: no exp');
   if (payload.exp - nowS > MAX_EXP_AHEAD_S) throw new PermissionDeniedError('invalid JWT: exp is too far ahead');

@@ -5,12 +5,13 @@ import { InvalidRequestError } from '../../logical/errors.js';
 import { tokenGrant } from '../common/index.js';
 import { gceLogin } from './gce-login.js';
 import { endpointsOf, gcpStore } from './gcp-store.js';
+import type { GoogleCerts } from './google-certs.js';
 import { iamLoginFromInstance } from './iam-inference.js';
 import { looksLikeInstanceToken } from './instance-token.js';
 import { verifyServiceAccountJwt } from './service-account-jwt.js';
 
 /** `login`: a role and a JWT, signed by a service account bound to it (iam) or by Google for an instance (gce). */
-export function pathLogin(clock: Clock, clients: GoogleClientCache) {
+export function pathLogin(clock: Clock, clients: GoogleClientCache, certs: GoogleCerts) {
   return definePath({
     pattern: 'login',
     fields: {
@@ -32,7 +33,9 @@ export function pathLogin(clock: Clock, clients: GoogleClientCache) {
           const config = await gcpStore.config(storage);
           const apis = () => clients.apis(config.credentials, endpointsOf(config));
           if (role.type === 'gce')
-            return { login: await gceLogin({ jwt: data.jwt, roleName: data.role, role, config, apis: apis(), clock }) };
+            return {
+              login: await gceLogin({ jwt: data.jwt, roleName: data.role, role, config, apis: apis(), certs, clock }),
+            };
           if (looksLikeInstanceToken(data.jwt))
             return {
               login: await iamLoginFromInstance({
@@ -41,6 +44,7 @@ export function pathLogin(clock: Clock, clients: GoogleClientCache) {
                 role,
                 config,
                 apis: apis(),
+                certs,
                 clock,
               }),
             };
