@@ -20,7 +20,7 @@ export {
   type VerifiedSnapshot,
   writeSnapshotArchive,
 } from './snapshot-archive.js';
-export { SqliteStorage, type SqliteStorageOptions } from './sqlite/index.js';
+export { SqliteChangeFeed, SqliteHaLock, SqliteStorage, type SqliteStorageOptions } from './sqlite/index.js';
 export type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from './storage.js';
 export { StorageUnusableError } from './storage-errors.js';
 export type { StorageBlock, StorageHa } from './storage-type.js';

@@ -12,6 +12,8 @@ import { decodeGroup, type GroupRequest } from './sqlite-group.js';
 export interface WriterSetup {
   path: string;
   busyTimeoutMs: number;
+  /** Record each write's keys in the change log, in its own transaction (several server processes share the file). */
+  hasChangeLog: boolean;
 }
 
 /** Why a write (or a whole commit) failed: SQLite's message and code (`SQLITE_FULL` for a full disk). */
@@ -20,8 +22,11 @@ export interface WriteFailure {
   code: string;
 }
 
-/** `null` for a write that committed, else the error that rolled it back; or the commit's error. */
-export type GroupAnswer = { outcomes: Array<WriteFailure | null> } | { failure: WriteFailure };
+/**
+ * Per write, the revision it committed at (its change-log row; 0 without a change log), else the
+ * error that rolled it back; or the commit's error.
+ */
+export type GroupAnswer = { outcomes: Array<WriteFailure | number> } | { failure: WriteFailure };
 
 function failureOf(err: unknown, fallback: string): WriteFailure {
   const e = err as { message?: string; code?: unknown };
@@ -38,23 +43,37 @@ const put = db.prepare<[string, Uint8Array]>(
   'INSERT INTO entries (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
 );
 const remove = db.prepare<[string]>('DELETE FROM entries WHERE key = ?');
-function applyAll(operations: StorageOperation[]): void {
+const logChange = setup.hasChangeLog ? db.prepare<[string]>('INSERT INTO changes (keys) VALUES (?)') : undefined;
+const trimLog = setup.hasChangeLog
+  ? db.prepare<[number]>('DELETE FROM changes WHERE revision <= (SELECT MAX(revision) FROM changes) - ?')
+  : undefined;
+/** How many revisions the change log keeps: a standby further behind than this drops every cache instead. */
+const CHANGES_KEPT = 10_000;
+/** The log is trimmed every this many groups (in a group's own transaction). */
+const TRIM_EVERY_GROUPS = 500;
+let groups = 0;
+
+/** Applies one write; its revision (the change-log row written in the same transaction), or 0 without a log. */
+function applyAll(operations: StorageOperation[]): number {
   for (const o of operations) {
     if (o.op === 'put') put.run(o.key, o.value);
     else remove.run(o.key);
   }
+  if (!logChange) return 0;
+  return Number(logChange.run(JSON.stringify(operations.map((o) => o.key))).lastInsertRowid);
 }
 const apply = db.transaction(applyAll);
 /** The common case: every write of the group in one transaction, with no statement besides the writes. */
 const commitWhole = db.transaction((writes: StorageOperation[][]) => {
-  for (const operations of writes) applyAll(operations);
+  const revisions = writes.map((operations) => applyAll(operations));
+  if (trimLog && ++groups % TRIM_EVERY_GROUPS === 0) trimLog.run(CHANGES_KEPT);
+  return revisions;
 });
 // A nested transaction is a savepoint: a failing write rolls back alone.
 const commitEach = db.transaction((writes: StorageOperation[][]) =>
   writes.map((operations) => {
     try {
-      apply(operations);
-      return null;
+      return apply(operations);
     } catch (err) {
       return failureOf(err, 'storage write failed');
     }
@@ -67,10 +86,9 @@ const commitEach = db.transaction((writes: StorageOperation[][]) =>
  * seldom fail, and two savepoint statements per write were a fifth of this thread's time per write.
  * The failed attempt left nothing behind (rolled back whole), so each write still happens once.
  */
-function commitGroup(writes: StorageOperation[][]): Array<WriteFailure | null> {
+function commitGroup(writes: StorageOperation[][]): Array<WriteFailure | number> {
   try {
-    commitWhole(writes);
-    return writes.map(() => null);
+    return commitWhole(writes);
   } catch {
     return commitEach(writes);
   }

@@ -11,6 +11,11 @@ import type { GroupAnswer, WriteFailure, WriterSetup } from './sqlite-writer.js'
 export interface SqliteStorageOptions {
   /** The database file; its directory is created (mode 0700) when missing. */
   path: string;
+  /**
+   * Several server processes share the file (`workers` > 1): each write also records its keys in
+   * a change log, in the same transaction, which the others follow (`SqliteChangeFeed`).
+   */
+  hasChangeLog?: boolean;
 }
 
 /** How long a write waits for another process holding the file's write lock before failing. */
@@ -58,7 +63,7 @@ function fileSize(path: string): number | undefined {
  * read once: O(size), at start only). A file SQLite cannot read, or one with damaged pages, is a
  * `StorageUnusableError` naming the file, not a server that answers 500 to every request.
  */
-function openChecked(path: string): Database.Database {
+function openChecked(path: string, hasChangeLog: boolean): Database.Database {
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
@@ -76,6 +81,7 @@ function openChecked(path: string): Database.Database {
       throw new StorageUnusableError(`storage file ${path} is damaged (${finding.trim()}): ${RESTORE_HINT}`);
     }
     db.exec('CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID');
+    if (hasChangeLog) createSharedTables(db);
     return db;
   } catch (err) {
     db?.close();
@@ -83,6 +89,18 @@ function openChecked(path: string): Database.Database {
     const what = /^SQLITE_(NOTADB|CORRUPT)/.test(err.code) ? 'damaged' : 'unusable';
     throw new StorageUnusableError(`storage file ${path} is ${what} (${err.message}): ${RESTORE_HINT}`, { cause: err });
   }
+}
+
+/**
+ * The tables processes sharing the file use: the change log (each write's keys at its revision,
+ * `everything` for a restore) and the HA lock's row.
+ */
+function createSharedTables(db: Database.Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS changes (
+    revision INTEGER PRIMARY KEY AUTOINCREMENT, keys TEXT NOT NULL, everything INTEGER NOT NULL DEFAULT 0)`);
+  db.exec(`CREATE TABLE IF NOT EXISTS ha_lock (
+    id INTEGER PRIMARY KEY CHECK (id = 1), identity TEXT NOT NULL, value TEXT NOT NULL,
+    pid INTEGER NOT NULL, valid_until_ms INTEGER NOT NULL)`);
 }
 
 /** A write waiting for its group's commit, with its caller's promise. */
@@ -105,7 +123,10 @@ interface PendingWrite {
  * and no reader sees a write before then (WAL: a commit becomes visible once it is synced).
  */
 export class SqliteStorage implements StorageBackend {
-  readonly #path: string;
+  /** The database file, as the change feed and the HA lock open it too. */
+  readonly path: string;
+  readonly hasChangeLog: boolean;
+  #writtenRevision = 0;
   readonly #db: Database.Database;
   readonly #get: Database.Statement<[string], Buffer>;
   readonly #keysFrom: Database.Statement<[string], string>;
@@ -123,14 +144,15 @@ export class SqliteStorage implements StorageBackend {
   #restoreCount = 0;
 
   constructor(options: SqliteStorageOptions) {
-    this.#path = options.path;
+    this.path = options.path;
+    this.hasChangeLog = options.hasChangeLog === true;
     mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
     refuseEmptyFile(options.path);
     // Create the file ourselves so it is never readable by others, not even for a moment;
     // SQLite gives its -wal and -shm files the mode of the database file.
     closeSync(openSync(options.path, 'a', 0o600));
     chmodSync(options.path, 0o600);
-    this.#db = openChecked(options.path);
+    this.#db = openChecked(options.path, this.hasChangeLog);
 
     this.#get = this.#db.prepare<[string], Buffer>('SELECT value FROM entries WHERE key = ?').pluck();
     // Text keys compare as UTF-8 bytes (BINARY collation), so every key with a given prefix
@@ -138,7 +160,7 @@ export class SqliteStorage implements StorageBackend {
     // The comparison runs in SQLite: the stored blob is not copied into a Buffer to be compared here.
     this.#holds = this.#db.prepare<[Uint8Array, string], number>('SELECT value = ? FROM entries WHERE key = ?').pluck();
     this.#keysFrom = this.#db.prepare<[string], string>('SELECT key FROM entries WHERE key >= ? ORDER BY key').pluck();
-    const setup: WriterSetup = { path: options.path, busyTimeoutMs: BUSY_TIMEOUT_MS };
+    const setup: WriterSetup = { path: options.path, busyTimeoutMs: BUSY_TIMEOUT_MS, hasChangeLog: this.hasChangeLog };
     // No inherited flags: `--input-type` or `--eval` in a parent would stop the worker from starting.
     this.#writer = new Worker(new URL('./sqlite-writer.js', import.meta.url), { workerData: setup, execArgv: [] });
     this.#writer.unref(); // referenced only while a group is being committed
@@ -148,6 +170,11 @@ export class SqliteStorage implements StorageBackend {
       this.#hasWriterExited = true;
       this.#fail(new InternalError('storage writer stopped'));
     });
+  }
+
+  /** The revision this process's latest write reached (0 before any, and without a change log). */
+  get writtenRevision(): number {
+    return this.#writtenRevision;
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -240,9 +267,11 @@ export class SqliteStorage implements StorageBackend {
       for (const write of group) write.reject(err);
     } else {
       group.forEach((write, i) => {
-        const failure = answer.outcomes[i];
-        if (!failure) write.resolve();
-        else write.reject(writeError('storage write failed', failure));
+        const outcome = answer.outcomes[i] ?? 0;
+        if (typeof outcome === 'number') {
+          if (outcome > this.#writtenRevision) this.#writtenRevision = outcome;
+          write.resolve();
+        } else write.reject(writeError('storage write failed', outcome));
       });
     }
     this.#send(); // what queued meanwhile goes at once: it has already waited one fsync
@@ -277,7 +306,7 @@ export class SqliteStorage implements StorageBackend {
    * rows one at a time from the index.
    */
   async openSnapshot(): Promise<StorageSnapshot> {
-    const reader = new Database(this.#path, { timeout: BUSY_TIMEOUT_MS, fileMustExist: true });
+    const reader = new Database(this.path, { timeout: BUSY_TIMEOUT_MS, fileMustExist: true });
     let isOpen = true;
     const release = () => {
       if (!isOpen) return;
@@ -331,6 +360,8 @@ export class SqliteStorage implements StorageBackend {
       this.#db.transaction(() => {
         this.#db.exec('DELETE FROM main.entries');
         this.#db.exec(`INSERT INTO main.entries (key, value) SELECT key, value FROM temp.${stage}`);
+        // Every process sharing the file drops every cache: a restore changes any key.
+        if (this.hasChangeLog) this.#db.exec(`INSERT INTO main.changes (keys, everything) VALUES ('[]', 1)`);
       })();
     } finally {
       this.#db.exec(`DROP TABLE IF EXISTS temp.${stage}`);
