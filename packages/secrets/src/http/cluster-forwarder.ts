@@ -1,5 +1,11 @@
 import { X509Certificate } from 'node:crypto';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  Agent as PlainAgent,
+  request as plainRequest,
+  type ServerResponse,
+} from 'node:http';
 import { Agent, request } from 'node:https';
 import type { Clock, Logger } from '@ward/base';
 import type { ClusterTls, HaNodeInfo, LeaderAddresses } from '../core/ha/index.js';
@@ -25,6 +31,10 @@ export interface ForwardRequest {
 export const FORWARDED_FOR_HEADER = 'x-ward-forwarded-for';
 /** Set by a cluster listener whose server is not active (any more): the forwarder asks the lock again. */
 export const NOT_ACTIVE_HEADER = 'x-ward-not-active';
+/** Names the worker process that received the request (`workers` > 1): `X-Ward-Worker: 2`. */
+export const WORKER_HEADER = 'x-ward-worker';
+/** A cluster address naming a Unix socket (the worker processes of one server). */
+export const UNIX_PREFIX = 'unix://';
 /** The name peers present in TLS; they are checked against the cluster certificate itself, not a host name. */
 const CLUSTER_SERVER_NAME = 'ward-cluster';
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and those the forwarder sets itself. */
@@ -41,6 +51,8 @@ const NOT_FORWARDED = new Set([
   'host',
   'content-length',
   FORWARDED_FOR_HEADER,
+  // The answer names the worker the client reached, not the one that served it for that worker.
+  WORKER_HEADER,
 ]);
 /** How often, and how long apart, a forward is retried while no active server answers (a takeover in progress). */
 const ATTEMPTS = 3;
@@ -48,10 +60,7 @@ const RETRY_MS = 500;
 
 export type ForwardOutcome = 'answered' | 'unreachable';
 
-interface Target {
-  url: URL;
-  agent: Agent;
-}
+type Target = { url: URL; agent: Agent } | { socketPath: string; agent: PlainAgent };
 
 /**
  * A standby's channel to the active server: requests go over HTTPS to the active's `cluster_addr`,
@@ -63,6 +72,8 @@ export class ClusterForwarder {
   readonly #clock: Clock;
   readonly #logger: Logger;
   #agent: { fingerprint: string; agent: Agent } | undefined;
+  /** For the worker processes of one server: plain HTTP over Unix sockets, kept alive. */
+  readonly #plainAgent = new PlainAgent({ keepAlive: true });
   #cached: Target | undefined;
 
   constructor(deps: { core: ForwardingCore; clock: Clock; logger: Logger }) {
@@ -112,6 +123,7 @@ export class ClusterForwarder {
   }
 
   close(): void {
+    this.#plainAgent.destroy();
     this.#agent?.agent.destroy();
     this.#agent = undefined;
     this.#cached = undefined;
@@ -123,7 +135,12 @@ export class ClusterForwarder {
    */
   async #target(): Promise<Target | undefined> {
     if (this.#cached) return this.#cached;
-    const [{ leader }, tls] = await Promise.all([this.#core.haStatus(), this.#core.clusterTls()]);
+    const { leader } = await this.#core.haStatus();
+    if (leader?.clusterAddr.startsWith(UNIX_PREFIX)) {
+      this.#cached = { socketPath: leader.clusterAddr.slice(UNIX_PREFIX.length), agent: this.#plainAgent };
+      return this.#cached;
+    }
+    const tls = await this.#core.clusterTls();
     if (!leader?.clusterAddr || !tls) return undefined;
     const address = leader.clusterAddr.includes('://') ? leader.clusterAddr : `https://${leader.clusterAddr}`;
     this.#cached = { url: new URL(address), agent: this.#agentFor(tls) };
@@ -157,23 +174,26 @@ export class ClusterForwarder {
     headers[FORWARDED_FOR_HEADER] = fr.remoteAddress;
     headers['content-length'] = String(fr.body.length);
     return new Promise((resolve, reject) => {
-      const outgoing = request(
-        {
-          hostname: target.url.hostname,
-          port: target.url.port || 8201,
-          method,
-          path: url,
-          headers,
-          agent: target.agent,
-        },
-        resolve,
-      );
+      const outgoing =
+        'socketPath' in target
+          ? plainRequest({ socketPath: target.socketPath, method, path: url, headers, agent: target.agent }, resolve)
+          : request(
+              {
+                hostname: target.url.hostname,
+                port: target.url.port || 8201,
+                method,
+                path: url,
+                headers,
+                agent: target.agent,
+              },
+              resolve,
+            );
       // Until a fresh connection's handshake completes, nothing of the request has reached the peer.
       let mayHaveSent = false;
       outgoing.on('socket', (socket) => {
         if (outgoing.reusedSocket) mayHaveSent = true;
         else
-          socket.once('secureConnect', () => {
+          socket.once('socketPath' in target ? 'connect' : 'secureConnect', () => {
             mayHaveSent = true;
           });
       });

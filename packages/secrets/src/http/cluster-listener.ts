@@ -1,9 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { chmodSync, rmSync } from 'node:fs';
+import { createServer as createPlainServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import { isIP } from 'node:net';
 import type { ClusterTls, HaNodeInfo } from '../core/ha/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
-import { FORWARDED_FOR_HEADER, NOT_ACTIVE_HEADER } from './cluster-forwarder.js';
+import { FORWARDED_FOR_HEADER, NOT_ACTIVE_HEADER, UNIX_PREFIX } from './cluster-forwarder.js';
 import { parseJsonText } from './json-body.js';
 import { readBody } from './read-body.js';
 import { sendJson } from './respond.js';
@@ -16,7 +17,10 @@ export interface ClusterCore {
 }
 
 export interface ClusterListenerOptions {
-  /** `cluster_addr` (`https://host:port`); port 0 picks a free one, which the server then advertises. */
+  /**
+   * `cluster_addr` (`https://host:port`); port 0 picks a free one, which the server then advertises.
+   * `unix:///path`: the worker processes of one server, plain HTTP on a Unix socket only the owner can open.
+   */
   clusterAddr: string;
   /** A listener's `cluster_address` (`host:port`): where to bind, when not where `clusterAddr` points. */
   bindAddress?: string;
@@ -38,14 +42,22 @@ const KEEP_ALIVE_MS = 5 * 60_000;
  */
 export class ClusterListener {
   readonly #o: ClusterListenerOptions;
-  readonly #server: Server;
+  readonly #server: Server | ReturnType<typeof createPlainServer>;
+  /** Set for a Unix socket (`unix://` cluster_addr): the file permissions guard the channel, not TLS. */
+  readonly #socketPath: string | undefined;
   #url = '';
   /** The certificate in use, if any. */
   #cert: string | undefined;
 
   constructor(options: ClusterListenerOptions) {
     this.#o = options;
-    this.#server = createServer({ requestCert: true, rejectUnauthorized: true }, (req, res) => this.#serve(req, res));
+    this.#socketPath = options.clusterAddr.startsWith(UNIX_PREFIX)
+      ? options.clusterAddr.slice(UNIX_PREFIX.length)
+      : undefined;
+    const serve = (req: IncomingMessage, res: ServerResponse) => this.#serve(req, res);
+    this.#server = this.#socketPath
+      ? createPlainServer(serve)
+      : createServer({ requestCert: true, rejectUnauthorized: true }, serve);
     this.#server.keepAliveTimeout = KEEP_ALIVE_MS;
   }
 
@@ -55,6 +67,7 @@ export class ClusterListener {
   }
 
   async listen(): Promise<string> {
+    if (this.#socketPath) return this.#listenUnix(this.#socketPath);
     const asUrl = (a: string) => new URL(a.includes('://') ? a : `https://${a}`);
     const url = asUrl(this.#o.clusterAddr);
     const bind = this.#o.bindAddress ? asUrl(this.#o.bindAddress) : url;
@@ -73,9 +86,22 @@ export class ClusterListener {
     return this.#url;
   }
 
-  /** The cluster's pair: from now on peers holding it can connect. */
+  /** A socket file left by a process killed before it closed is replaced; the file is the owner's alone (0600). */
+  async #listenUnix(path: string): Promise<string> {
+    rmSync(path, { force: true });
+    await new Promise<void>((resolve, reject) => {
+      this.#server.once('error', reject);
+      // Exclusive: in a cluster worker the socket is this process's own, not one shared through the primary.
+      this.#server.listen({ path, exclusive: true }, () => resolve());
+    });
+    chmodSync(path, 0o600);
+    this.#url = `${UNIX_PREFIX}${path}`;
+    return this.#url;
+  }
+
+  /** The cluster's pair: from now on peers holding it can connect (nothing to do on a Unix socket). */
   useTls(tls: ClusterTls): void {
-    if (tls.cert === this.#cert) return;
+    if (tls.cert === this.#cert || !('setSecureContext' in this.#server)) return;
     this.#server.setSecureContext({ cert: tls.cert, key: tls.key, ca: tls.cert });
     this.#cert = tls.cert;
   }

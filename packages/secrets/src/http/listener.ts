@@ -262,7 +262,8 @@ export function createListener(options: ListenerOptions): Listener {
       new Promise<ListenerAddress>((resolve, reject) => {
         const onError = (err: NodeJS.ErrnoException) => reject(listenError(options.socketPath ?? options.address, err));
         netServer.once('error', onError);
-        netServer.listen(options.socketPath ? { path: options.socketPath } : { host, port }, () => {
+        // Exclusive: in a cluster worker (`workers`) a Unix socket is the process's own, not shared through the primary.
+        netServer.listen(options.socketPath ? { path: options.socketPath, exclusive: true } : { host, port }, () => {
           netServer.off('error', onError);
           // The http server never listens itself, but Node starts its timeout checks and the connection
           // list that closeIdleConnections() uses on 'listening'.
