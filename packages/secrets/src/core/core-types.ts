@@ -17,7 +17,17 @@ export interface DefaultMount {
   input: MountInput;
 }
 
+/** Told when the barrier opens or closes: the worker processes of one server unseal and seal together. */
+export interface SealWatcher {
+  /** The barrier opened with `rootKey` (lent for the call only: copy it to keep it). */
+  unsealed(rootKey: Uint8Array): void;
+  /** The barrier closed. */
+  sealed(): void;
+}
+
 export interface CoreDeps {
+  /** Absent for a server of one process. */
+  sealWatcher?: SealWatcher;
   physical: StorageBackend;
   /** Storage type reported by seal-status (`sqlite`, `inmem`). */
   storageType: string;

@@ -239,6 +239,7 @@ export class Core {
       }
       this.deps.logger.info('seal migration complete', { from: migration.from, to: migration.to });
     }
+    this.#tellSealWatcher();
     // A standby reports the cluster it belongs to (sys/health, sys/seal-status) though it loads nothing else.
     this.#cluster = await getJson<ClusterInfo>(this.barrier, 'core/cluster');
     if (this.ha.isEnabled) return this.ha.start(this.#haHooks());
@@ -252,6 +253,18 @@ export class Core {
     this.activeSinceMs = this.deps.clock.now();
     this.#isReady = true;
     this.deps.logger.info('unsealed');
+  }
+
+  /** After a migration the barrier's root key is the new one: that is the one the watcher gets. */
+  #tellSealWatcher(): void {
+    const watcher = this.deps.sealWatcher;
+    const rootKey = watcher && this.barrier.copyRootKey();
+    if (!rootKey) return;
+    try {
+      watcher?.unsealed(rootKey);
+    } finally {
+      rootKey.fill(0);
+    }
   }
 
   /** How HA loads and unloads this core as the server turns standby or active. */
@@ -366,6 +379,7 @@ export class Core {
     await this.#stopBehindBarrier();
     this.#cluster = undefined;
     this.barrier.seal();
+    this.deps.sealWatcher?.sealed();
     this.deps.logger.info('sealed');
   }
 

@@ -3,10 +3,11 @@ import type { Clock, Logger, Random } from '@ward/base';
 import { builtinNamespaceBackends } from '../builtin-backends.js';
 import { BUILTIN_BACKENDS, DEFAULT_MOUNTS } from '../catalog.js';
 import { Core } from '../core/core.js';
+import type { SealWatcher } from '../core/core-types.js';
 import type { BuiltinBackends } from '../core/namespaces/builtin-mounts.js';
 import type { BackendCatalog } from '../core/router/mounts.js';
 import type { LogSource } from '../core/system-core.js';
-import type { ClusterForwarder } from '../http/cluster-forwarder.js';
+import { type ClusterForwarder, WORKER_HEADER } from '../http/cluster-forwarder.js';
 import { forwardedClient } from '../http/forwarded-for.js';
 import { createApiHandler } from '../http/handler.js';
 import { createListener, type Listener, type ListenerAddress } from '../http/listener.js';
@@ -35,6 +36,10 @@ export interface ServerDeps {
   logSource?: LogSource;
   /** Mountable backends by type; the built-in catalog unless a test adds its own engines. */
   catalog?: BackendCatalog;
+  /** `workers` > 1: this process's number (1…N), named in every response's `X-Ward-Worker` header. */
+  workerId?: number;
+  /** `workers` > 1: tells the other worker processes when this one unseals or seals. */
+  sealWatcher?: SealWatcher;
   /** Lets a test wrap the backends every namespace has (give one a periodic task, say). */
   wrapBuiltins?: (builtins: BuiltinBackends) => BuiltinBackends;
   /** Where the built web UI is (`ui = true`); default packages/ui/dist. */
@@ -53,7 +58,10 @@ export interface WardServer {
 /** The composition root of the secrets server: storage → core → HTTP. */
 export async function buildServer(deps: ServerDeps): Promise<WardServer> {
   const { config, clock, random, logger } = deps;
-  const metrics = createServerMetrics(config.telemetry ?? { disableHostname: false, prometheusRetentionSeconds: 0 });
+  const metrics = createServerMetrics(
+    config.telemetry ?? { disableHostname: false, prometheusRetentionSeconds: 0 },
+    deps.workerId,
+  );
   const storage = await openStorage(config.storage);
   const physical = metrics.timeStorage(storage.backend);
   let bound: ListenerAddress[] = [];
@@ -92,6 +100,7 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     logSource: deps.logSource,
     serverState: { hostInfo: () => hostInfo(clock.now()), sanitizedConfig: () => sanitizedConfig(config) },
     ha: ha?.options,
+    sealWatcher: deps.sealWatcher,
     seal,
     systemTtls: config.systemTtls,
     clusterName: config.clusterName,
@@ -99,7 +108,11 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
     introspectionEndpoint: config.introspectionEndpoint,
   });
   const autoUnsealer = new AutoUnsealer(core, { clock, logger: logger.child({ component: 'seal' }) });
-  metrics.watchCore({ isSealed: () => core.isSealed(), leaseCount: () => core.expiration.count() });
+  metrics.watchCore({
+    isSealed: () => core.isSealed(),
+    // A standby tracks no lease (the active server expires them): without this, sys/metrics answered 503 there.
+    leaseCount: () => (core.isStandby() ? { total: 0, irrevocable: 0 } : core.expiration.count()),
+  });
   const ui = config.ui ? await loadUiAssets(deps.uiDirectory ?? uiDistDirectory()) : undefined;
   if (config.ui && !ui) logger.warn('ui = true, but the web UI is not built (run npm run build): /ui/ answers 404');
   const listeners: Listener[] = [];
@@ -143,12 +156,14 @@ async function buildListener(
   const tls = await readListenerTls(l);
   const listener = createListener({
     address: l.address,
+    socketPath: l.socketPath,
     tls,
     maxRequestSize: l.maxRequestSize,
     requestTimeoutMs: l.maxRequestDurationMs,
     keepAliveTimeoutMs: l.idleTimeoutMs,
     proxyProtocol: l.proxyProtocol,
     handler: (req, res) => {
+      if (workerHeader) res.setHeader(WORKER_HEADER, workerHeader);
       if (ui && serveUi(ui, req, res)) return;
       if (!forwardedFor) return handler(req, res);
       const client = forwardedClient(req, forwardedFor, listener.clientAddress(req));
@@ -159,6 +174,7 @@ async function buildListener(
     },
   });
   const { forwardedFor } = l;
+  const workerHeader = deps.workerId === undefined ? undefined : String(deps.workerId);
   const clientAddresses = new WeakMap<IncomingMessage, string>();
   const clientCertificates = new WeakMap<IncomingMessage, Uint8Array>();
   const handler = createApiHandler({

@@ -29,9 +29,13 @@ export interface ServerMetrics extends MetricsReport {
 }
 
 /** Builds the registry; nothing is global, so two servers in one process keep separate metrics. */
-export function createServerMetrics(config: TelemetryConfig): ServerMetrics {
+export function createServerMetrics(config: TelemetryConfig, workerId?: number): ServerMetrics {
   const registry = new Registry();
-  if (!config.disableHostname) registry.setDefaultLabels({ host: hostname() });
+  // `workers` > 1: every series names its worker process; `sum without (worker)` aggregates them.
+  registry.setDefaultLabels({
+    ...(config.disableHostname ? {} : { host: hostname() }),
+    ...(workerId === undefined ? {} : { worker: String(workerId) }),
+  });
   // Event-loop lag, heap, GC and handles, as prom-client collects them for Node.
   collectDefaultMetrics({ register: registry, prefix: 'ward_process_' });
   const latency = new HistogramMetric<'method' | 'mount_type' | 'status'>(

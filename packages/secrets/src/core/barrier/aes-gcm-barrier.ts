@@ -120,6 +120,14 @@ export class AesGcmBarrier implements Storage {
   }
 
   /**
+   * A copy of the root key while unsealed (the caller zeroes it once used): the worker processes
+   * of one server hand it to a sibling restarted after the operator unsealed them all.
+   */
+  copyRootKey(): Uint8Array | undefined {
+    return this.#state ? new Uint8Array(this.#state.rootKey) : undefined;
+  }
+
+  /**
    * HA: a `standby` barrier is read-only: every write (put, delete, transaction, rotation) throws
    * `ReadOnlyStorageError` before touching storage or the cache, and a performance standby hands
    * such a request to the active server instead. In either role the barrier trusts its cache: a
