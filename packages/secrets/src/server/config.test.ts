@@ -116,6 +116,16 @@ describe('server configuration file', () => {
     await assert.rejects(load(`ui = "yes please"\n${storage}${listener}`), /ward\.hcl:1: ui must be true or false/);
   });
 
+  it('reads workers as an integer from 1 to 64, refusing anything else with the range (issue 36)', async () => {
+    const storage = 'storage "sqlite" {\n  path = "/tmp/ward.db"\n}\n';
+    assert.equal((await load(`${storage}${listener}`)).workers, undefined);
+    assert.equal((await load(`${storage}${listener}workers = 4\n`)).workers, 4);
+    assert.equal((await load(`${storage}${listener}workers = "64"\n`)).workers, 64);
+    for (const bad of ['0', '65', '1.5', '"two"', '-1']) {
+      await assert.rejects(load(`${storage}${listener}workers = ${bad}\n`), /workers must be an integer from 1 to 64/);
+    }
+  });
+
   it('reads default_lease_ttl and max_lease_ttl as any durations, the default at most the max (issue 29)', async () => {
     // Issue 18: hvac's vault-tls.hcl sets both to "768h"; issue 29: any value, as established.
     const ttls = (text: string) => load(`backend "inmem" {}\n${listener}${text}`);

@@ -11,6 +11,7 @@ import { ConfigProblems, type ConfigSource } from './config-problems.js';
 import { type ListenerConfig, parseBool, SERVER_LISTENER_KEYS, serverListenerConfig } from './listener-config.js';
 import type { TelemetryConfig } from './metrics.js';
 import { parseSeals, type SealsConfig } from './seal-config.js';
+import { parseWorkers } from './workers.js';
 
 export type { StorageConfig };
 export {
@@ -59,6 +60,8 @@ export interface ServerConfig {
   telemetry?: TelemetryConfig;
   /** `ui = true`: the web UI at `/ui/` (and `/` redirects there); absent or false: neither is served. */
   ui?: boolean;
+  /** `workers`: server processes sharing the listeners and the SQLite store (1 to 64); absent = 1. */
+  workers?: number;
   /** What the file holds that Ward does not act on, `file:line: …` each: logged at startup as warnings. */
   warnings?: string[];
 }
@@ -85,6 +88,7 @@ const TOP_LEVEL_KEYS = [
   'disable_performance_standby',
   'raw_storage_endpoint',
   'introspection_endpoint',
+  'workers',
 ];
 const TELEMETRY_KEYS = ['disable_hostname', 'prometheus_retention_time'];
 const LISTENER_TELEMETRY_KEYS = ['unauthenticated_metrics_access'];
@@ -136,6 +140,7 @@ export function parseConfig(doc: Block, source?: ConfigSource): ServerConfig {
     systemTtls: p.attempt(at('default_lease_ttl') ?? at('max_lease_ttl'), () => systemTtls(doc)),
     seals: sealSection(p, doc),
     ui: p.attempt(at('ui'), () => parseBool(doc.ui, 'ui')),
+    workers: p.attempt(at('workers'), () => parseWorkers(doc.workers, 'workers')),
   };
   p.throwIfAny();
   return { ...(config as ServerConfig), warnings: p.warnings() };

@@ -33,6 +33,8 @@ export type ClientCertMode = 'request' | 'require' | 'none';
 
 export interface ListenerConfig {
   address: string;
+  /** A Unix socket instead of `address`: the API socket of one worker process (`workers`), never from the file. */
+  socketPath?: string;
   tlsDisable: boolean;
   tlsCertFile?: string;
   tlsKeyFile?: string;

@@ -1,4 +1,14 @@
-import { createLogger, createLogTap, cryptoRandom, type FlagKind, type LogLevel, systemClock } from '@ward/base';
+import cluster from 'node:cluster';
+import { chmodSync } from 'node:fs';
+import {
+  createLogger,
+  createLogTap,
+  cryptoRandom,
+  type FlagKind,
+  type Logger,
+  type LogLevel,
+  systemClock,
+} from '@ward/base';
 import type { ListenerAddress } from '../../http/listener.js';
 import { startBanner } from '../../server/banner.js';
 import { buildServer } from '../../server/build-server.js';
@@ -7,7 +17,11 @@ import { type DevCredentials, initializeDev } from '../../server/dev-mode.js';
 import { createDevTls, type DevTlsFiles } from '../../server/dev-tls.js';
 import { openLogFile, removePidFile, writePidFile } from '../../server/process-files.js';
 import { VERSION } from '../../server/version.js';
-import { parseStorageBlock, StorageUnusableError } from '../../storage/index.js';
+import { WORKER_ID_ENV } from '../../server/worker-messages.js';
+import { WorkerSealSync } from '../../server/worker-seal-sync.js';
+import { WorkerSupervisor } from '../../server/worker-supervisor.js';
+import { parseWorkers, sharedStorage, workerConfig, workersRefusal } from '../../server/workers.js';
+import { openStorage, parseStorageBlock, StorageUnusableError } from '../../storage/index.js';
 import { CliError } from '../command.js';
 import { flagBool, flagValue, type ParsedArgs, UsageError } from '../flags.js';
 
@@ -23,6 +37,7 @@ export const SERVER_FLAGS = new Map<string, FlagKind>([
   ['dev-kv-v1', 'bool'],
   ['log-level', 'log-level'],
   ['log-format', 'log-format'],
+  ['workers', 'string'],
 ]);
 
 export const SERVER_HELP = `Usage: ward server [options]
@@ -39,6 +54,8 @@ export const SERVER_HELP = `Usage: ward server [options]
   -log-level=LEVEL           trace, debug, info, warn or error (default info).
   -log-format=FORMAT         standard (human-readable lines) or json (one JSON object per line);
                              overrides log_format in the file (default standard).
+  -workers=N                 Server processes sharing the listeners and the SQLite store, 1 to 64
+                             (overrides workers in the file; default 1). See docs/workers.md.
 
 Example:
   $ ward server -config=/etc/ward/ward.hcl
@@ -49,6 +66,15 @@ Example:
  * SIGINT/SIGTERM, then shuts down cleanly (requests in flight finish, keys leave memory).
  */
 export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: NodeJS.WritableStream) {
+  try {
+    await runServerProcess(args, env, out);
+  } finally {
+    // A worker's IPC channel to its primary would keep it alive after it stopped (or failed to start).
+    if (cluster.isWorker) process.disconnect?.();
+  }
+}
+
+async function runServerProcess(args: ParsedArgs, env: NodeJS.ProcessEnv, out: NodeJS.WritableStream) {
   const devTls = flagBool(args, 'dev-tls');
   const dev = devTls || flagBool(args, 'dev');
   const configFile = flagValue(args, 'config');
@@ -62,25 +88,39 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
   } else {
     config = await loadConfigFile(configFile as string);
   }
+  const workers = parseWorkers(flagValue(args, 'workers'), '-workers') ?? config.workers ?? 1;
+  const refusal = workersRefusal(config, workers);
+  if (refusal) throw new CliError(refusal, 1);
+  const workerId = workers > 1 && cluster.isWorker ? Number(env[WORKER_ID_ENV]) : undefined;
+  if (workerId !== undefined) config = { ...workerConfig(config, workerId), pidFile: undefined };
   const logLevel = (flagValue(args, 'log-level') ?? config.logLevel) as LogLevel;
   const logFormat = flagValue(args, 'log-format');
   const logSink = config.logFile ? openLogFile(config.logFile) : undefined;
   // `sys/monitor` taps the log here, at any level, without changing what the server itself writes.
   const logTap = createLogTap();
-  const logger = createLogger({
+  const rootLogger = createLogger({
     tap: logTap,
     level: logLevel,
     json: logFormat === undefined ? config.logJson : logFormat === 'json',
     sink: logSink,
   });
-  // Before anything else is logged: what the file holds that Ward ignores, key by key.
-  for (const warning of config.warnings ?? []) logger.warn(warning);
+  const logger = workerId === undefined ? rootLogger : rootLogger.child({ worker: workerId });
+  // Before anything else is logged: what the file holds that Ward ignores, key by key (once, by the primary).
+  if (workerId === undefined) for (const warning of config.warnings ?? []) logger.warn(warning);
+  if (workers > 1 && cluster.isPrimary) {
+    await runPrimary(workers, config, logger);
+    await logSink?.close();
+    return;
+  }
+  const sealSync = workerId === undefined ? undefined : new WorkerSealSync(ipcToPrimary(), { logger });
   const server = await buildServer({
     config,
     clock: systemClock,
     random: cryptoRandom,
     logger,
     logSource: logTap,
+    workerId,
+    sealWatcher: sealSync?.watcher,
   }).catch((err) => {
     // A damaged store: the message names the file and the fix; a stack trace would only hide it.
     throw err instanceof StorageUnusableError ? new CliError(err.message, 1) : err;
@@ -121,8 +161,13 @@ export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
     }),
   );
   for (const a of addresses) logger.info('listening', { url: a.url });
+  // A worker's own API socket: its directory is the owner's alone already; the socket is too.
+  for (const a of addresses)
+    if (workerId !== undefined && a.url.startsWith('unix://')) chmodSync(a.url.slice(7), 0o600);
+  sealSync?.attach(core);
 
   await signalled;
+  sealSync?.shuttingDown();
   logger.info('shutting down');
   await server.stop();
   await tls?.remove();
@@ -162,6 +207,32 @@ function devBanner(url: string, creds: DevCredentials, tls?: DevTlsFiles): strin
     '',
     '',
   ].join('\n');
+}
+
+/** The primary of `workers = N`: forks and watches the workers until SIGINT/SIGTERM, then stops them. */
+async function runPrimary(workers: number, config: ServerConfig, logger: Logger): Promise<void> {
+  // Opened (made, checked, its shared tables created) once here, so the workers never race to
+  // create the file, and a damaged store stops the server at start with one line.
+  const opened = await openStorage(sharedStorage(config)).catch((err) => {
+    throw err instanceof StorageUnusableError ? new CliError(err.message, 1) : err;
+  });
+  await opened.backend.close();
+  const signalled = waitForSignal();
+  if (config.pidFile) writePidFile(config.pidFile, process.pid);
+  const supervisor = new WorkerSupervisor(workers, { logger });
+  supervisor.start();
+  await signalled;
+  logger.info('shutting down the worker processes');
+  await supervisor.stop();
+  if (config.pidFile) await removePidFile(config.pidFile);
+}
+
+/** A cluster worker's IPC channel to its primary. */
+function ipcToPrimary() {
+  return {
+    send: (message: object) => process.send?.(message),
+    onMessage: (handler: (message: unknown) => void) => process.on('message', handler),
+  };
 }
 
 function waitForSignal(): Promise<void> {
