@@ -104,7 +104,8 @@ export async function startWorkersWard(dir: string, count: number): Promise<Work
   const isUnsealed = async (id: number) =>
     (await workerRequest(socketOf(id), 'GET', 'sys/health?standbyok=true&perfstandbyok=true')).status === 200;
   try {
-    for (let id = 1; id <= count; id++) await ward.waitFor(new RegExp(`listening: worker=${id} url=unix://`));
+    // Each worker loads the whole server: on a busy machine that takes a while.
+    for (let id = 1; id <= count; id++) await ward.waitFor(new RegExp(`listening: worker=${id} url=unix://`), 90_000);
     const [, url = ''] = await ward.waitFor(/listening: worker=\d+ url=(http:\/\/\S+)/);
     const init = await workerRequest(socketOf(1), 'PUT', 'sys/init', {
       body: { secret_shares: 1, secret_threshold: 1 },
