@@ -108,8 +108,14 @@ export async function newManagedKey(
  * The key `name` the engine holds, or a 400 as established when it is missing (`missing` is the
  * text: "encryption key not found", "signing key not found", …) or lives in a managed key.
  */
-export async function heldKeyOf(storage: Storage, name: string, missing: string): Promise<HeldTransitKey> {
-  const entry = await transitKeys.get(storage, name);
+export async function heldKeyOf(
+  storage: Storage,
+  name: string,
+  missing: string,
+  read: 'change' | 'look' = 'change',
+): Promise<HeldTransitKey> {
+  // 'look': the frozen entry the barrier keeps decoded (see transitKeys.view); it must not be changed.
+  const entry = read === 'look' ? await transitKeys.view(storage, name) : await transitKeys.get(storage, name);
   if (!entry) throw new InvalidRequestError(missing);
   if (isManaged(entry)) throw new InvalidRequestError(`key type ${entry.type} does not support this operation here`);
   return entry;

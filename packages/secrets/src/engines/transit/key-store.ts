@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../../logical/errors.js';
-import { getJson, putJson, type Storage } from '../../logical/storage.js';
+import { getFrozenJson, getJson, putJson, type Storage } from '../../logical/storage.js';
 import type { HeldKeyType } from './key-types.js';
 
 /** A transit key backed by a managed key, under `policy/<name>`. Field names keep the API's spelling. */
@@ -97,6 +97,14 @@ export const transitKeys = {
   get: async (storage: Storage, name: string): Promise<TransitKeyEntry | undefined> => {
     const entry = await getJson<TransitKeyEntry | LegacyHeldKey>(storage, PREFIX + name);
     return entry && upgrade(entry);
+  },
+  /**
+   * The key for an operation that only reads it (encrypt, decrypt, sign, verify, hmac): decoded once
+   * and frozen by the barrier while it is unchanged, so a request neither decrypts nor parses it.
+   */
+  view: async (storage: Storage, name: string): Promise<TransitKeyEntry | undefined> => {
+    const entry = await getFrozenJson<TransitKeyEntry | LegacyHeldKey>(storage, PREFIX + name);
+    return entry && upgrade(entry as TransitKeyEntry | LegacyHeldKey);
   },
   put: (storage: Storage, name: string, entry: TransitKeyEntry) => putJson(storage, PREFIX + name, entry),
   delete: (storage: Storage, name: string) => storage.delete(PREFIX + name),

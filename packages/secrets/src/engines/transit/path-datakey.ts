@@ -25,7 +25,7 @@ export function pathDatakey(d: TransitDeps) {
         handler: async ({ storage, data }) => {
           if (data.plaintext !== 'plaintext' && data.plaintext !== 'wrapped') throw new UnsupportedPathError();
           if (!BITS.has(data.bits)) throw new InvalidRequestError('invalid bit length');
-          const entry = await heldKeyOf(storage, data.name, 'encryption key not found');
+          const entry = await heldKeyOf(storage, data.name, 'encryption key not found', 'look');
           const dataKey = Buffer.from(d.random.bytes(data.bits / 8));
           const sealed = encryptWith(
             entry,

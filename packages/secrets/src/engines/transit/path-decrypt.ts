@@ -49,7 +49,7 @@ export function pathDecrypt() {
       update: {
         summary: 'Decrypt data.',
         handler: async ({ storage, data }) => {
-          const entry = await heldKeyOf(storage, data.name, 'encryption key not found');
+          const entry = await heldKeyOf(storage, data.name, 'encryption key not found', 'look');
           if (!data.batch_input) return { data: { plaintext: decryptOne(entry, data).plaintext.toString('base64') } };
           return runBatch(
             data.batch_input,
@@ -84,7 +84,7 @@ export function pathRewrap(d: TransitDeps) {
       update: {
         summary: 'Rewrap data.',
         handler: async ({ storage, data }) => {
-          const entry = await heldKeyOf(storage, data.name, 'encryption key not found');
+          const entry = await heldKeyOf(storage, data.name, 'encryption key not found', 'look');
           if (!data.batch_input) return { data: rewrapOne(entry, data, data.key_version) };
           return runBatch(
             data.batch_input,

@@ -89,7 +89,7 @@ export function pathEncrypt(d: TransitDeps) {
   return definePath({
     pattern: 'encrypt/:name',
     fields,
-    existenceCheck: async ({ storage, data }) => (await transitKeys.get(storage, data.name)) !== undefined,
+    existenceCheck: async ({ storage, data }) => (await transitKeys.view(storage, data.name)) !== undefined,
     operations: {
       create: {
         summary: 'Create the key (type, default aes256-gcm96), then encrypt with it, as established.',
@@ -98,7 +98,7 @@ export function pathEncrypt(d: TransitDeps) {
       update: {
         summary: 'Encrypt with the key.',
         handler: async ({ storage, data }) =>
-          encrypt(d, await heldKeyOf(storage, data.name, 'encryption key not found'), data),
+          encrypt(d, await heldKeyOf(storage, data.name, 'encryption key not found', 'look'), data),
       },
     },
     help: {

@@ -48,7 +48,7 @@ export function pathExport() {
     name: field.path({ description: 'Name of the key.' }),
   };
   const handler = async ({ storage, data }: { storage: Storage; data: { type: string; name: string } }) => {
-    const entry = await heldKeyOf(storage, data.name, 'no such key');
+    const entry = await heldKeyOf(storage, data.name, 'no such key', 'look');
     checkExportable(entry, data.type);
     const requested = (data as { version?: string }).version;
     const keys: Record<string, string> = {};

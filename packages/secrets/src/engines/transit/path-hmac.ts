@@ -64,7 +64,7 @@ export function pathHmac(): PathDefinition[] {
         update: {
           summary: 'Generate an HMAC.',
           handler: async ({ storage, data }) => {
-            const entry = await heldKeyOf(storage, data.name, 'HMAC key not found');
+            const entry = await heldKeyOf(storage, data.name, 'HMAC key not found', 'look');
             const algorithm = (data as { urlalgorithm?: string }).urlalgorithm || data.algorithm || 'sha2-256';
             if (!data.batch_input) {
               if (data.input === undefined) throw new InvalidRequestError('missing input for HMAC');

@@ -35,7 +35,7 @@ function patterns<F extends object>(verb: string, fields: F) {
 }
 
 async function entryOf(storage: Storage, name: string) {
-  const entry = await transitKeys.get(storage, name);
+  const entry = await transitKeys.view(storage, name);
   if (!entry) throw new InvalidRequestError('signing key not found');
   return entry;
 }
