@@ -29,7 +29,8 @@ const dirs = (path) =>
   readdirSync(path)
     .filter((name) => name !== 'node_modules' && name !== 'dist' && isDir(join(path, name)))
     .sort();
-const isSource = (name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts');
+// The web UI (packages/ui) is TSX: its files count as sources too.
+const isSource = (name) => /\.tsx?$/.test(name) && !name.endsWith('.test.ts') && !name.endsWith('.d.ts');
 
 /** A doc comment's text on one line, without its tags. */
 function commentText(body) {

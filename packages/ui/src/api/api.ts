@@ -1,3 +1,4 @@
+/** The UI's way to the server: fetch to /v1, the session (sessionStorage, expiry, renewal), logins, capabilities, status. @module */
 import type { Secret } from '@ward/secrets-client';
 
 /** An answer of the server other than 2xx: its status and the `errors` it gave, shown in place. */

@@ -1,3 +1,4 @@
+/** The controls and frames every screen uses: labelled fields, errors in place, masked values, the HCL editor. @module */
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { Link } from './link.js';

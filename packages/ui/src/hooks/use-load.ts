@@ -1,3 +1,4 @@
+/** Loading on mount and acting on a press, with the error kept for the screen to show. @module */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
 export interface Loaded<T> {

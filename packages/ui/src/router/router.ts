@@ -1,3 +1,4 @@
+/** Routing below /ui: path patterns, the browser history, screens loaded on demand. @module */
 /** Where the app is: the path below `/ui` and the query; screens get it through the app context. */
 export interface Location {
   path: string;

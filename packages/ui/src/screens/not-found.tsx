@@ -1,3 +1,4 @@
+/** The screens, one per file, grouped by section (lifecycle, auth, secrets, kv, access, policies, tools); routes.ts lists them. @module */
 import { Link } from '../components/link.js';
 import { Page } from '../components/page.js';
 

@@ -1,3 +1,4 @@
+/** The frame around every screen: the status header (version, seal, HA role, cluster, namespace) and the main navigation. @module */
 import { useApp, useSubscription } from '../app-context.js';
 
 /** The server's state, always in view: version, sealed, HA role, cluster name and the session's namespace. */
