@@ -16,6 +16,8 @@ export interface AwsClientConfig {
   /** Extra headers a signed login request may carry besides the ones AWS needs. */
   allowed_sts_header_values: string[];
   max_retries: number;
+  /** Send each iam login to the STS endpoint of the region its signature names (without `sts_endpoint`). */
+  use_sts_region_from_client: boolean;
   /** Only in memory: the session token of assumed credentials (`config/sts`). */
   session_token?: string;
 }
@@ -36,6 +38,7 @@ export const DEFAULT_CLIENT_CONFIG: AwsClientConfig = {
   iam_server_id_header_value: '',
   allowed_sts_header_values: [],
   max_retries: -1,
+  use_sts_region_from_client: false,
 };
 
 /** `config/identity`: how logins name their identity alias and which metadata they carry. */

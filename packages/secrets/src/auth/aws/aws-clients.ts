@@ -30,10 +30,11 @@ export const iamClientOf = (config: AwsClientConfig) =>
 export const ec2ClientOf = (config: AwsClientConfig, region: string) =>
   new EC2Client(common(config, region || DEFAULT_REGION, config.endpoint));
 
-/** Where signed iam logins are forwarded. */
-export function stsUrlOf(config: AwsClientConfig): string {
+/** Where signed iam logins are forwarded; `signedRegion`: the region of the request's credential scope. */
+export function stsUrlOf(config: AwsClientConfig, signedRegion = ''): string {
   if (config.sts_endpoint) return config.sts_endpoint;
-  const region = config.sts_region;
+  const region =
+    config.use_sts_region_from_client && /^[a-z0-9-]+$/.test(signedRegion) ? signedRegion : config.sts_region;
   return region ? `https://sts.${region}.amazonaws.com/` : 'https://sts.amazonaws.com/';
 }
 

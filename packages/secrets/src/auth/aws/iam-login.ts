@@ -7,7 +7,7 @@ import { awsAuthStore } from './aws-auth-store.js';
 import { stsUrlOf } from './aws-clients.js';
 import { checkInstanceBounds, describeInstance } from './ec2-instance.js';
 import { roleArnOfInstanceProfile } from './resolve-principal.js';
-import { callerIdentityOf, checkHeaders, checkServerId, decodeStsRequest } from './sts-request.js';
+import { callerIdentityOf, checkHeaders, checkServerId, decodeStsRequest, signedRegionOf } from './sts-request.js';
 import { configForAccount } from './sts-roles.js';
 
 export interface IamLoginFields {
@@ -40,7 +40,7 @@ export async function iamLogin(storage: Storage, fields: IamLoginFields, clock: 
   const config = await awsAuthStore.client(storage);
   checkServerId(signed, config.iam_server_id_header_value);
   checkHeaders(signed, config.allowed_sts_header_values);
-  const caller = await callerIdentityOf(signed, stsUrlOf(config));
+  const caller = await callerIdentityOf(signed, stsUrlOf(config, signedRegionOf(signed)));
   const arn = parseArn(caller.arn);
   const canonical = canonicalArn(arn);
   const roleName = (fields.role || arn.friendlyName).toLowerCase();

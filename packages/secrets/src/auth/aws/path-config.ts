@@ -39,6 +39,9 @@ function pathConfigClient(): PathDefinition {
       }),
       allowed_sts_header_values: field.commaStrings({ description: 'Extra headers a login request may carry.' }),
       max_retries: field.int({ description: 'Retries of failed AWS calls (-1: the SDK’s default).' }),
+      use_sts_region_from_client: field.bool({
+        description: 'Without sts_endpoint: send each login to the STS of the region its signature names.',
+      }),
     },
     operations: {
       update: {
@@ -60,6 +63,8 @@ function pathConfigClient(): PathDefinition {
           if (supplied.has('allowed_sts_header_values'))
             next.allowed_sts_header_values = data.allowed_sts_header_values ?? [];
           if (supplied.has('max_retries')) next.max_retries = data.max_retries ?? -1;
+          if (supplied.has('use_sts_region_from_client'))
+            next.use_sts_region_from_client = data.use_sts_region_from_client ?? false;
           if (next.max_retries < -1) throw new InvalidRequestError('max_retries must be -1 or more');
           if (Boolean(next.access_key) !== Boolean(next.secret_key))
             throw new InvalidRequestError('access_key and secret_key must be given together');

@@ -72,6 +72,11 @@ function headersOf(raw: unknown): Map<string, string[]> {
   return headers;
 }
 
+/** The region of the request's SigV4 credential scope (`Credential=<key>/<date>/<region>/sts/aws4_request`). */
+export function signedRegionOf(req: SignedStsRequest): string {
+  return /Credential=[^/]+\/\d{8}\/([^/]+)\//.exec(req.headers.get('authorization')?.[0] ?? '')?.[1] ?? '';
+}
+
 /** The names the request's SigV4 `Authorization` header signed. */
 function signedHeaders(headers: Map<string, string[]>): string[] {
   const auth = headers.get('authorization')?.[0] ?? '';
