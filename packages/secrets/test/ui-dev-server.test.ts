@@ -221,6 +221,14 @@ describe('web UI on a dev server', () => {
       await heading(page, 'secret/app/');
       await page.getByRole('link', { name: 'db', exact: true }).waitFor();
       found.push(...(await tab.capture('kv-browse')));
+      await page.getByRole('link', { name: 'Engine settings' }).click();
+      await heading(page, 'Settings of secret/');
+      await page.getByLabel('Versions kept per secret').fill('7');
+      await page.getByRole('button', { name: 'Save KV settings' }).click();
+      await page.getByText('KV settings saved.').waitFor();
+      assert.equal((await api('GET', 'secret/config')).data.max_versions, 7);
+      await page.goBack();
+      await heading(page, 'secret/app/');
       await page.getByRole('link', { name: 'db', exact: true }).click();
       await page.getByRole('button', { name: 'Delete secret and all versions' }).click();
       await page.getByRole('button', { name: 'Delete for good' }).click();
@@ -418,6 +426,56 @@ describe('web UI on a dev server', () => {
       await page.waitForTimeout(3500);
       const lookup = await request(dev.url, 'GET', 'auth/token/lookup-self', { token: renewable });
       assert.equal(lookup.status, 200, 'renewed, so still valid after its first TTL');
+      found.push(...tab.problems());
+    });
+  });
+
+  it('signs in with AppRole, and with a token into a namespace, by keyboard alone', async () => {
+    await api('POST', 'sys/auth/approle', { type: 'approle' });
+    await api('POST', 'auth/approle/role/ci', { token_policies: 'app-reader' });
+    const roleId = (await api('GET', 'auth/approle/role/ci/role-id')).data.role_id;
+    const secretId = (await api('POST', 'auth/approle/role/ci/secret-id')).data.secret_id;
+    await api('POST', 'sys/namespaces/team');
+    const inTeam = await request(dev.url, 'POST', 'sys/mounts/team-kv', {
+      token: ROOT,
+      headers: { 'X-Vault-Namespace': 'team' },
+      body: { type: 'kv', options: { version: '2' } },
+    });
+    assert.ok(inTeam.status < 300, JSON.stringify(inTeam.body));
+    await (await UiTab.open(browser, dev.url)).use('approle', async (tab) => {
+      const { page } = tab;
+      await page.goto('/ui/');
+      await heading(page, 'Sign in to Ward');
+      // The first Tab reaches the skip link; the form is then filled and sent from the keyboard.
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate('document.activeElement.textContent'), 'Skip to content');
+      await page.getByLabel('Method').focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await page.getByLabel('Method').inputValue(), 'approle');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(roleId);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(secretId);
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      const self = JSON.parse((await page.evaluate('sessionStorage.getItem("ward.session")')) as string);
+      assert.deepEqual(self.policies, ['app-reader', 'default']);
+      await page.getByRole('button', { name: 'Sign out' }).focus();
+      await page.keyboard.press('Enter');
+
+      await heading(page, 'Sign in to Ward');
+      await page.getByLabel('Token').fill(ROOT);
+      await page.getByLabel('Namespace').fill('team');
+      await page.keyboard.press('Enter');
+      await page.getByRole('link', { name: 'team-kv/', exact: true }).waitFor();
+      assert.match((await page.getByLabel('Server status').textContent()) ?? '', /Namespaceteam/);
+      assert.equal(await page.getByRole('link', { name: 'secret/', exact: true }).count(), 0);
+      // Main navigation by keyboard: the focused link is followed with Enter.
+      await nav(page, 'Policies').focus();
+      await page.keyboard.press('Enter');
+      await heading(page, 'ACL policies');
       found.push(...tab.problems());
     });
   });

@@ -9,7 +9,8 @@ import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import type { ScreenProps } from '../../routes.js';
-import { engineHome } from './engines.js';
+import { engineHome, kvVersionOf } from './engines.js';
+import { KvEngineConfig } from './kv-engine-config.js';
 
 /** An engine's settings: tune its description and lease TTLs (`sys/mounts/<path>/tune`), or disable it. */
 export function EngineConfigure({ params }: ScreenProps) {
@@ -99,6 +100,7 @@ export function EngineConfigure({ params }: ScreenProps) {
           </div>
         </form>
       )}
+      {info.data?.ui && kvVersionOf(info.data.ui) === 2 && <KvEngineConfig mount={mount} />}
     </Page>
   );
 }
