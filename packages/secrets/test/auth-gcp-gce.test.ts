@@ -204,6 +204,16 @@ describe('GCP auth method (gce roles)', () => {
     assert.equal(expired.status, 403);
   });
 
+  it("config/rotate-root replaces the method's key and deletes the old one", async () => {
+    const ward = state.account('ward-auth@ward-admin.iam.gserviceaccount.com');
+    const [oldKey] = [...(ward?.keys.keys() ?? [])];
+    const rotated = (await ok('POST', 'auth/gcp/config/rotate-root')).data.private_key_id;
+    assert.notEqual(rotated, oldKey);
+    assert.deepEqual([...(ward?.keys.keys() ?? [])], [rotated]);
+    assert.equal((await ok('GET', 'auth/gcp/config')).data.private_key_id, rotated);
+    assert.equal((await login('web', await tokenOf(web))).status, 200, 'logins go on with the new key');
+  });
+
   it('answers 502 when Google fails', async () => {
     const jwt = await tokenOf(web);
     google.failWith(503);

@@ -6,6 +6,7 @@ import { checkGceInstance } from './gce-login.js';
 import { endpointsOf, gcpStore } from './gcp-store.js';
 import { GoogleCerts } from './google-certs.js';
 import { pathConfig } from './path-config.js';
+import { pathConfigRotateRoot } from './path-config-rotate-root.js';
 import { pathLogin } from './path-login.js';
 import { pathRoles } from './path-role.js';
 
@@ -24,7 +25,12 @@ export function createGcpBackend(ctx: BackendContext): GcpBackend {
     type: 'gcp',
     storage: ctx.storage,
     help: HELP,
-    paths: [pathConfig(), ...pathRoles(), pathLogin(ctx.clock, clients, new GoogleCerts(ctx.clock))],
+    paths: [
+      pathConfig(),
+      pathConfigRotateRoot(clients),
+      ...pathRoles(),
+      pathLogin(ctx.clock, clients, new GoogleCerts(ctx.clock)),
+    ],
     specialPaths: { unauthenticated: ['login'] },
   });
   return {

@@ -1,6 +1,7 @@
 import { type GoogleApis, googleCall, googleFind, googleStatus } from '../../google/apis.js';
+import { createServiceAccountKey, deleteServiceAccountKey } from '../../google/service-account-keys.js';
 import { UpstreamError } from '../../logical/errors.js';
-import type { Bindings, TokenKey } from './gcp-store.js';
+import type { Bindings } from './gcp-store.js';
 import { type IamPolicy, parseIamResource, policyOf } from './iam-resources.js';
 
 /** setIamPolicy refused for a stale etag: read again and retry, this often. */
@@ -34,30 +35,8 @@ export const gcpCloud = {
     );
   },
 
-  /** A new key of the account: its IAM name and its JSON key file. */
-  async createKey(
-    apis: GoogleApis,
-    email: string,
-    keyAlgorithm = 'KEY_ALG_RSA_2048',
-  ): Promise<TokenKey & { algorithm: string }> {
-    const key = await googleCall(`creating a key for ${email}`, () =>
-      apis.iam.projects.serviceAccounts.keys.create({
-        name: accountName(email),
-        requestBody: { keyAlgorithm, privateKeyType: 'TYPE_GOOGLE_CREDENTIALS_FILE' },
-      }),
-    );
-    if (!key.name || !key.privateKeyData) throw new UpstreamError('IAM created a key without its data');
-    return {
-      name: key.name,
-      json: Buffer.from(key.privateKeyData, 'base64').toString('utf8'),
-      algorithm: key.keyAlgorithm ?? keyAlgorithm,
-    };
-  },
-
-  /** Deletes a key by its IAM name; one already gone (or whose account is gone) is deleted. */
-  async deleteKey(apis: GoogleApis, name: string): Promise<void> {
-    await googleFind(`deleting key ${name}`, () => apis.iam.projects.serviceAccounts.keys.delete({ name }));
-  },
+  createKey: createServiceAccountKey,
+  deleteKey: deleteServiceAccountKey,
 
   /**
    * Adds (or removes) `member` to each role of each bound resource: read the project's policy,

@@ -1,7 +1,7 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { parseServiceAccountCredentials } from '../../google/credentials.js';
+import { rotateOwnKey } from '../../google/service-account-keys.js';
 import { InvalidRequestError } from '../../logical/errors.js';
-import { gcpCloud } from './cloud.js';
 import type { GcpEngineDeps } from './deps.js';
 import { type EngineEndpoints, gcpEngineStore } from './gcp-store.js';
 
@@ -86,15 +86,12 @@ export function pathConfig(d: GcpEngineDeps): PathDefinition[] {
               const config = await gcpEngineStore.config(storage);
               const old = config.credentials;
               if (!old) throw new InvalidRequestError('no credentials are configured to rotate');
-              const key = await gcpCloud.createKey(d.apisOf(config), old.client_email);
-              const next = { ...config, credentials: parseServiceAccountCredentials(key.json) };
-              await gcpEngineStore.putConfig(storage, next);
-              if (old.private_key_id)
-                await gcpCloud.deleteKey(
-                  d.apisOf(next),
-                  `projects/-/serviceAccounts/${old.client_email}/keys/${old.private_key_id}`,
-                );
-              return { data: { private_key_id: next.credentials.private_key_id } };
+              const next = await rotateOwnKey(
+                old,
+                (credentials) => d.apisOf({ ...config, credentials }),
+                (credentials) => gcpEngineStore.putConfig(storage, { ...config, credentials }),
+              );
+              return { data: { private_key_id: next.private_key_id } };
             }),
         },
       },
