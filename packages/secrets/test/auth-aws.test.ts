@@ -341,6 +341,35 @@ describe('AWS auth method', () => {
       }
     });
 
+    it('binds instances by their instance profile and its role', async () => {
+      aws.addRole('web-instance', '/apps/');
+      const profile = aws.addInstanceProfile('web-profile', 'web-instance');
+      aws.addRole('other-instance');
+      const otherProfile = aws.addInstanceProfile('other-profile', 'other-instance');
+      const d = { ...doc, imageId: 'ami-prof' };
+      aws.addInstance({ ...d, instanceId: 'i-0prof', profileArn: profile });
+      aws.addInstance({ ...d, instanceId: 'i-0noprof', profileArn: otherProfile });
+      await ok('POST', 'auth/aws/role/by-profile', {
+        auth_type: 'ec2',
+        bound_iam_instance_profile_arn: `arn:aws:iam::${aws.account}:instance-profile/web-*`,
+        bound_iam_role_arn: `arn:aws:iam::${aws.account}:role/apps/web-instance`,
+      });
+      const res = await login({ role: 'by-profile', pkcs7: signer.pkcs7({ ...d, instanceId: 'i-0prof' }) });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.match(
+        await status({ role: 'by-profile', pkcs7: signer.pkcs7({ ...d, instanceId: 'i-0noprof' }) }),
+        /^403 .*bound_iam_instance_profile_arn/,
+      );
+      await ok('POST', 'auth/aws/role/by-role', {
+        auth_type: 'ec2',
+        bound_iam_role_arn: `arn:aws:iam::${aws.account}:role/other-instance`,
+      });
+      assert.match(
+        await status({ role: 'by-role', pkcs7: signer.pkcs7({ ...d, instanceId: 'i-0prof' }) }),
+        /^403 .*bound_iam_role_arn/,
+      );
+    });
+
     it('answers 502 when EC2 fails', async () => {
       aws.failing.add('DescribeInstances');
       try {
