@@ -55,7 +55,7 @@ describe('identity tokens (identity/oidc) as an OpenID provider for the jwt meth
     const doc = (await discovery.json()) as { issuer: string; jwks_uri: string };
     assert.equal(doc.issuer, `${t.url}/v1/identity/oidc`);
     const jwks = (await (await fetch(doc.jwks_uri)).json()) as { keys: unknown[] };
-    assert.equal(jwks.keys.length, 1);
+    assert.equal(jwks.keys.length, 2, 'the signing key and, published ahead, the next one');
     const introspected = await ok('POST', 'identity/oidc/introspect', { token: issued.token, client_id: clientId });
     assert.deepEqual(introspected, { active: true });
     const other = await ok('POST', 'identity/oidc/introspect', { token: issued.token, client_id: 'other' });
@@ -74,7 +74,7 @@ describe('identity tokens (identity/oidc) as an OpenID provider for the jwt meth
     // After a rotation the old key still verifies; a token of the new key does too.
     await ok('POST', 'identity/oidc/key/k1/rotate', {});
     const keys = (await (await fetch(doc.jwks_uri)).json()) as { keys: unknown[] };
-    assert.equal(keys.keys.length, 2);
+    assert.equal(keys.keys.length, 3);
     assert.equal((await ok('POST', 'identity/oidc/introspect', { token: issued.token })).active, true);
     const second = (await ok('GET', 'identity/oidc/token/r1', undefined, appToken)).data.token;
     assert.equal((await ok('POST', 'identity/oidc/introspect', { token: second })).active, true);

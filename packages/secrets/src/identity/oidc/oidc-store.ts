@@ -12,6 +12,11 @@ export interface NamedKey {
   next_rotation_ms?: number;
   /** Newest first; `private` only on the current one. */
   generations: Array<{ kid: string; public: JWK; private?: JWK; expires_at_ms: number }>;
+  /**
+   * The key that signs after the next rotation, published already (as established), so a relying
+   * party's cached key set verifies the first tokens it signs. Absent before the first key material.
+   */
+  next?: { kid: string; public: JWK; private: JWK };
 }
 
 export interface OidcRole {
@@ -34,6 +39,13 @@ export const oidcStore = {
   deleteRole: (s: Storage, name: string) => s.delete(`oidc/role/${name}`),
   roles: (s: Storage) => s.list('oidc/role/'),
 };
+
+/** The public keys of `key` that verify now: its generations not yet expired and the next key. */
+export function verifyingKeys(key: NamedKey | undefined, nowMs: number): JWK[] {
+  if (!key) return [];
+  const keys = key.generations.filter((g) => g.expires_at_ms > nowMs).map((g) => g.public);
+  return key.next ? [...keys, key.next.public] : keys;
+}
 
 /**
  * `<issuer>/v1/<namespace>identity/oidc`: the `iss` of every token and the discovery base. Without a

@@ -20,7 +20,10 @@ async function newGeneration(algorithm: string, random: Random) {
   };
 }
 
-/** Replaces the signing generation: the old one keeps verifying for `verificationTtl` seconds. */
+/**
+ * Replaces the signing generation by the published next key, and publishes a new next key: the old
+ * one keeps verifying for `verificationTtl` seconds.
+ */
 export async function rotateKey(
   storage: Storage,
   name: string,
@@ -32,11 +35,14 @@ export async function rotateKey(
   const kept = key.generations
     .map(({ private: _p, ...g }, i) => (i === 0 ? { ...g, expires_at_ms: now + verificationTtl * 1000 } : g))
     .filter((g) => g.expires_at_ms > now);
-  const fresh = await newGeneration(key.algorithm, d.random);
+  // The published next key signs from now on (a new one when there is none, or its algorithm changed).
+  const usable = key.next && key.next.public.alg === key.algorithm ? key.next : undefined;
+  const signing = usable ?? (await newGeneration(key.algorithm, d.random));
   await oidcStore.putKey(storage, name, {
     ...key,
     next_rotation_ms: now + key.rotation_period * 1000,
-    generations: [{ ...fresh, expires_at_ms: Number.MAX_SAFE_INTEGER }, ...kept],
+    generations: [{ ...signing, expires_at_ms: Number.MAX_SAFE_INTEGER }, ...kept],
+    next: await newGeneration(key.algorithm, d.random),
   });
 }
 
@@ -103,6 +109,7 @@ export function pathOidcKeys(d: { clock: Clock; random: Random }): PathDefinitio
               verification_ttl:
                 (supplied.has('verification_ttl') ? data.verification_ttl : current?.verification_ttl) || DAY,
               generations: current?.generations ?? [],
+              ...(current?.next ? { next: current.next } : {}),
             };
             if (next.rotation_period < 60) throw new InvalidRequestError('rotation_period must be at least one minute');
             // As established: a shorter period brings the next rotation forward, a longer one waits for it.

@@ -1,7 +1,7 @@
 import { definePath, field, type HandlerContext, type PathDefinition } from '../../framework/index.js';
 import type { Storage } from '../../logical/storage.js';
 import { mergeClaims } from './claims-template.js';
-import { oidcStore } from './oidc-store.js';
+import { oidcStore, verifyingKeys } from './oidc-store.js';
 import { ScopeConflictError, scopeClaims } from './provider-claims.js';
 import { allowsClient, isAssigned, type ProviderDeps, providerIssuer } from './provider-deps.js';
 import { type ProviderRecord, providerStore } from './provider-store.js';
@@ -37,7 +37,7 @@ async function providerKeys(storage: Storage, provider: ProviderRecord, nowMs: n
   const keys = [];
   for (const name of names) {
     const key = await oidcStore.key(storage, name);
-    for (const g of key?.generations ?? []) if (g.expires_at_ms > nowMs) keys.push(g.public);
+    keys.push(...verifyingKeys(key, nowMs));
   }
   return { keys };
 }

@@ -3,7 +3,7 @@ import { definePath, field, type PathDefinition } from '../../framework/index.js
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { fillClaimsTemplate, mergeClaims } from './claims-template.js';
-import { issuerUrl, type NamedKey, oidcStore } from './oidc-store.js';
+import { issuerUrl, type NamedKey, oidcStore, verifyingKeys } from './oidc-store.js';
 import { keyWithMaterial } from './path-oidc-clients.js';
 import { signWithKey } from './provider-claims.js';
 import { type ProviderDeps, templateFacts } from './provider-deps.js';
@@ -13,7 +13,7 @@ export async function publicKeys(storage: Storage, nowMs: number) {
   const keys = [];
   for (const name of await oidcStore.keys(storage)) {
     const key = await oidcStore.key(storage, name);
-    for (const g of key?.generations ?? []) if (g.expires_at_ms > nowMs) keys.push(g.public);
+    keys.push(...verifyingKeys(key, nowMs));
   }
   return { keys };
 }
