@@ -50,6 +50,8 @@ describe('AWS auth method', () => {
   });
 
   it('keeps the client config without showing the secret key, and checks identity config', async () => {
+    await ok('POST', 'sys/auth/aws-empty', { type: 'aws' });
+    assert.equal((await t.request('GET', 'auth/aws-empty/config/client')).status, 404);
     const data = (await ok('GET', 'auth/aws/config/client')).data;
     assert.equal(data.sts_endpoint, aws.endpoint);
     assert.equal(data.secret_key, undefined);

@@ -61,6 +61,7 @@ describe('AWS secrets engine', () => {
   });
 
   it('keeps config/root without showing the secret key, and config/lease as Go durations', async () => {
+    assert.equal((await t.request('GET', 'aws/config/lease')).status, 404);
     const data = (await ok('GET', 'aws/config/root')).data;
     assert.equal(data.access_key, root.accessKeyId);
     assert.equal(data.secret_key, undefined);

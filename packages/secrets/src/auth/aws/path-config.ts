@@ -1,5 +1,5 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
-import { InvalidRequestError } from '../../logical/errors.js';
+import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import {
   type AwsClientConfig,
   type AwsIdentityConfig,
@@ -75,7 +75,7 @@ function pathConfigClient(): PathDefinition {
       read: {
         summary: 'Read the client configuration (without the secret key).',
         handler: async ({ storage }) => {
-          if (!(await awsAuthStore.hasClient(storage))) return undefined;
+          if (!(await awsAuthStore.hasClient(storage))) throw new NotFoundError('');
           const { secret_key: _secret, ...shown } = await awsAuthStore.client(storage);
           return { data: shown };
         },

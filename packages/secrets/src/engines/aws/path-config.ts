@@ -1,7 +1,7 @@
 import { CreateAccessKeyCommand, DeleteAccessKeyCommand, GetUserCommand } from '@aws-sdk/client-iam';
 import { formatDurationSeconds } from '@ward/base';
 import { definePath, field, KeyedMutex, type PathDefinition } from '../../framework/index.js';
-import { InvalidRequestError } from '../../logical/errors.js';
+import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import { iamClientOf, upstream } from './aws-clients.js';
 import { awsEngineStore, type RootConfig } from './aws-engine-store.js';
 
@@ -52,7 +52,7 @@ function pathConfigRoot(locks: KeyedMutex): PathDefinition {
         summary: 'Read the root configuration (without the secret key).',
         handler: async ({ storage }) => {
           const config = await awsEngineStore.root(storage);
-          if (!config) return undefined;
+          if (!config) throw new NotFoundError('');
           const { secret_key: _secret, ...shown } = config;
           return { data: shown };
         },
@@ -140,7 +140,7 @@ function pathConfigLease(): PathDefinition {
         summary: 'Read the lease configuration.',
         handler: async ({ storage }) => {
           const lease = await awsEngineStore.lease(storage);
-          if (!lease) return undefined;
+          if (!lease) throw new NotFoundError('');
           return {
             data: { lease: formatDurationSeconds(lease.lease), lease_max: formatDurationSeconds(lease.lease_max) },
           };
