@@ -84,17 +84,15 @@ describe('ward server with workers = 3 on one SQLite file', () => {
       tokens.push((created.body?.auth as { client_token: string }).client_token);
     }
     // Each lease is tracked (and so expired) by the active worker alone; the standbys hold none.
-    const tracked = async () => {
-      const counts = new Map<number, number>();
-      for (const id of WORKERS) {
-        const metrics = await call(id, 'GET', 'sys/metrics?format=prometheus');
-        const m = metrics.text.match(/^ward_expire_num_leases\{state="active",worker="(\d)"\} (\d+)$/m);
-        counts.set(Number(m?.[1]), Number(m?.[2]));
-      }
-      return counts;
+    // One scrape through any worker shows every worker's series, each labelled with its worker.
+    const tracked = async (through = 1) => {
+      const metrics = await call(through, 'GET', 'sys/metrics?format=prometheus');
+      const lines = metrics.text.matchAll(/^ward_expire_num_leases\{state="active",worker="(\d)"\} (\d+)$/gm);
+      return new Map([...lines].map((m) => [Number(m[1]), Number(m[2])]));
     };
     const before = await tracked();
     const active = await w.active();
+    assert.deepEqual([...(await tracked(3)).keys()].sort(), WORKERS, 'a scrape shows every worker');
     assert.ok((before.get(active) ?? 0) >= 3, JSON.stringify([...before]));
     for (const id of WORKERS.filter((i) => i !== active)) assert.equal(before.get(id), 0, `worker ${id} tracks leases`);
     const activeBefore = active;
@@ -114,7 +112,7 @@ describe('ward server with workers = 3 on one SQLite file', () => {
     // The worker that took over restored the three leases and expired them.
     const now = await w.active();
     const expected = (before.get(activeBefore) ?? 0) - 3;
-    await eventually(async () => (await tracked()).get(now) === expected, 'leases expired', 30_000);
+    await eventually(async () => (await tracked(now)).get(now) === expected, 'leases expired', 30_000);
   });
 
   it('starts a standby killed with SIGKILL again; unsealed by its siblings, it serves again', async () => {

@@ -21,7 +21,7 @@ import { AutoUnsealer } from './auto-unseal.js';
 import { type ListenerConfig, readListenerTls, type ServerConfig } from './config.js';
 import { haWiring } from './ha-wiring.js';
 import { hostInfo } from './host-info.js';
-import { createServerMetrics, type ServerMetrics } from './metrics.js';
+import { createServerMetrics, type MetricsGatherer, type ServerMetrics } from './metrics.js';
 import { sanitizedConfig } from './sanitized-config.js';
 import { createSealSetup } from './seal-wiring.js';
 import { uiDistDirectory } from './ui-dist.js';
@@ -38,6 +38,8 @@ export interface ServerDeps {
   catalog?: BackendCatalog;
   /** `workers` > 1: this process's number (1…N), named in every response's `X-Ward-Worker` header. */
   workerId?: number;
+  /** `workers` > 1: gathers the other worker processes' metrics, so one scrape shows them all. */
+  metricsGatherer?: MetricsGatherer;
   /** `workers` > 1: tells the other worker processes when this one unseals or seals. */
   sealWatcher?: SealWatcher;
   /** Lets a test wrap the backends every namespace has (give one a periodic task, say). */
@@ -60,7 +62,9 @@ export async function buildServer(deps: ServerDeps): Promise<WardServer> {
   const { config, clock, random, logger } = deps;
   const metrics = createServerMetrics(
     config.telemetry ?? { disableHostname: false, prometheusRetentionSeconds: 0 },
-    deps.workerId,
+    deps.workerId === undefined || !deps.metricsGatherer
+      ? undefined
+      : { id: deps.workerId, gatherer: deps.metricsGatherer },
   );
   const storage = await openStorage(config.storage);
   const physical = metrics.timeStorage(storage.backend);

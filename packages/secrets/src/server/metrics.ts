@@ -1,5 +1,12 @@
 import { hostname } from 'node:os';
-import { collectDefaultMetrics, Gauge, type MetricObjectWithValues, type MetricValue, Registry } from 'prom-client';
+import {
+  AggregatorRegistry,
+  collectDefaultMetrics,
+  Gauge,
+  type MetricObjectWithValues,
+  type MetricValue,
+  Registry,
+} from 'prom-client';
 import type { MetricsAnswer, MetricsReport } from '../core/system-core.js';
 import type { StorageBackend } from '../storage/index.js';
 import { HistogramMetric, type HistogramSeries } from './histogram-series.js';
@@ -18,6 +25,13 @@ export interface CoreGauges {
   leaseCount(): { total: number; irrevocable: number };
 }
 
+/** `workers` > 1: every worker's metrics for one scrape (this one's included), from the other worker processes. */
+export interface MetricsGatherer {
+  /** How this worker's own metrics are read when a sibling gathers. */
+  attach(own: () => Promise<MetricObjectWithValues<MetricValue<string>>[]>): void;
+  gather(): Promise<MetricObjectWithValues<MetricValue<string>>[][]>;
+}
+
 /** The server's metrics: a prom-client registry, the series the HTTP layer and storage feed, the report. */
 export interface ServerMetrics extends MetricsReport {
   /** One request answered: for the request count and latency histogram. */
@@ -29,7 +43,11 @@ export interface ServerMetrics extends MetricsReport {
 }
 
 /** Builds the registry; nothing is global, so two servers in one process keep separate metrics. */
-export function createServerMetrics(config: TelemetryConfig, workerId?: number): ServerMetrics {
+export function createServerMetrics(
+  config: TelemetryConfig,
+  worker?: { id: number; gatherer: MetricsGatherer },
+): ServerMetrics {
+  const workerId = worker?.id;
   const registry = new Registry();
   // `workers` > 1: every series names its worker process; `sum without (worker)` aggregates them.
   registry.setDefaultLabels({
@@ -110,7 +128,7 @@ export function createServerMetrics(config: TelemetryConfig, workerId?: number):
     }
     return series;
   };
-  return {
+  const metrics: ServerMetrics = {
     observeRequest({ method, mountType, status }, seconds) {
       requestSeriesOf(method, mountType, status).observe(seconds);
     },
@@ -137,8 +155,14 @@ export function createServerMetrics(config: TelemetryConfig, workerId?: number):
     watchCore(watched) {
       core = watched;
     },
-    render: (format) => render(registry, config, format),
+    render: async (format) => {
+      if (!worker) return render(registry, config, format);
+      // One scrape shows every worker: prom-client sums series with equal labels, and each carries its worker.
+      return render(AggregatorRegistry.aggregate(await worker.gatherer.gather()), config, format);
+    },
   };
+  worker?.gatherer.attach(() => registry.getMetricsAsJSON());
+  return metrics;
 }
 
 async function render(registry: Registry, config: TelemetryConfig, format: string): Promise<MetricsAnswer> {

@@ -11,7 +11,11 @@ export type WorkerMessage =
   /** A worker started serving; the primary hands it the root key if the others are unsealed. */
   | { type: 'ward:ready' }
   /** Answers `ward:share-root-key`: the root key for the worker named. */
-  | { type: 'ward:root-key'; forWorker: number; rootKey: string };
+  | { type: 'ward:root-key'; forWorker: number; rootKey: string }
+  /** `sys/metrics` was asked of this worker: gather every worker's metrics (answered by `ward:metrics-answer`). */
+  | { type: 'ward:metrics-request'; id: number }
+  /** Answers `ward:metrics-collect`: this worker's metrics (prom-client's JSON). */
+  | { type: 'ward:metrics'; id: number; asker: number; metrics: unknown[] };
 
 export type PrimaryMessage =
   /** Unseal with this root key (the operator unsealed a sibling). */
@@ -19,7 +23,11 @@ export type PrimaryMessage =
   /** A sibling was sealed: seal too. */
   | { type: 'ward:seal' }
   /** A restarted sibling needs the root key: answer with `ward:root-key`. */
-  | { type: 'ward:share-root-key'; forWorker: number };
+  | { type: 'ward:share-root-key'; forWorker: number }
+  /** Send your metrics for worker `asker`'s request `id`. */
+  | { type: 'ward:metrics-collect'; id: number; asker: number }
+  /** Every worker's metrics that answered in time, for this worker's request `id`. */
+  | { type: 'ward:metrics-answer'; id: number; metrics: unknown[][] };
 
 /** The environment variable naming a worker process's number (1…N); set by the primary. */
 export const WORKER_ID_ENV = 'WARD_WORKER_ID';

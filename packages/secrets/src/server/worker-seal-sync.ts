@@ -63,11 +63,12 @@ export class WorkerSealSync {
       rootKey.fill(0);
       return;
     }
+    if (message.type !== 'ward:seal' && message.type !== 'ward:unseal') return;
     if (this.#isApplying) return;
     this.#isApplying = true;
     try {
       if (message.type === 'ward:seal') await core.seal();
-      else if (core.barrier.isSealed()) await this.#unseal(core, message.rootKey);
+      else if (message.type === 'ward:unseal' && core.barrier.isSealed()) await this.#unseal(core, message.rootKey);
     } catch (err) {
       this.#logger.warn('could not follow a sibling worker', { change: message.type, error: (err as Error).message });
     } finally {

@@ -7,6 +7,8 @@ const RESTART_DELAY_MS = 100;
 const MAX_RESTART_DELAY_MS = 10_000;
 /** A worker that served this long before dying counts as healthy: its next restart waits the least again. */
 const HEALTHY_AFTER_MS = 10_000;
+/** A worker that does not send its metrics within this long is left out of the scrape. */
+const GATHER_TIMEOUT_MS = 1_000;
 
 interface Slot {
   id: number;
@@ -31,6 +33,8 @@ export class WorkerSupervisor {
   readonly #logger: Logger;
   readonly #slots = new Map<number, Slot>();
   #isStopping = false;
+  /** Scrapes being gathered, by `<asker>/<request id>`. */
+  readonly #gatherings = new Map<string, { expected: number; answers: unknown[][]; finish(): void }>();
   #exited: (() => void) | undefined;
 
   constructor(count: number, deps: { logger: Logger }) {
@@ -113,6 +117,15 @@ export class WorkerSupervisor {
         if (unsealed) this.#send(unsealed, { type: 'ward:share-root-key', forWorker: from.id });
         return;
       }
+      case 'ward:metrics-request':
+        this.#gatherMetrics(from, message.id);
+        return;
+      case 'ward:metrics': {
+        const gathering = this.#gatherings.get(`${message.asker}/${message.id}`);
+        gathering?.answers.push(message.metrics);
+        if (gathering && gathering.answers.length >= gathering.expected) gathering.finish();
+        return;
+      }
       case 'ward:root-key': {
         const target = this.#slots.get(message.forWorker);
         if (!target || target.isUnsealed) return;
@@ -121,6 +134,24 @@ export class WorkerSupervisor {
         return;
       }
     }
+  }
+
+  /** Asks every live worker for its metrics; answers the asker once all did, or after a second with those that did. */
+  #gatherMetrics(asker: Slot, id: number): void {
+    const live = [...this.#slots.values()].filter((s) => s.worker?.isConnected());
+    const key = `${asker.id}/${id}`;
+    const gathering = {
+      expected: live.length,
+      answers: [] as unknown[][],
+      finish: () => {
+        clearTimeout(timer);
+        this.#gatherings.delete(key);
+        this.#send(asker, { type: 'ward:metrics-answer', id, metrics: gathering.answers });
+      },
+    };
+    const timer = setTimeout(() => gathering.finish(), GATHER_TIMEOUT_MS);
+    this.#gatherings.set(key, gathering);
+    for (const slot of live) this.#send(slot, { type: 'ward:metrics-collect', id, asker: asker.id });
   }
 
   #send(slot: Slot, message: PrimaryMessage): void {

@@ -18,6 +18,7 @@ import { createDevTls, type DevTlsFiles } from '../../server/dev-tls.js';
 import { openLogFile, removePidFile, writePidFile } from '../../server/process-files.js';
 import { VERSION } from '../../server/version.js';
 import { WORKER_ID_ENV } from '../../server/worker-messages.js';
+import { WorkerMetricsGatherer } from '../../server/worker-metrics.js';
 import { WorkerSealSync } from '../../server/worker-seal-sync.js';
 import { WorkerSupervisor } from '../../server/worker-supervisor.js';
 import { parseWorkers, sharedStorage, workerConfig, workersRefusal } from '../../server/workers.js';
@@ -121,6 +122,7 @@ async function runServerProcess(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
     logSource: logTap,
     workerId,
     sealWatcher: sealSync?.watcher,
+    metricsGatherer: workerId === undefined ? undefined : new WorkerMetricsGatherer(ipcToPrimary()),
   }).catch((err) => {
     // A damaged store: the message names the file and the fix; a stack trace would only hide it.
     throw err instanceof StorageUnusableError ? new CliError(err.message, 1) : err;
