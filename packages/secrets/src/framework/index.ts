@@ -25,3 +25,4 @@ export {
   type SignatureScheme,
   verifySignature,
 } from './signatures.js';
+export { hashAlgorithmOf, pathHash, pathRandom } from './utility-paths.js';

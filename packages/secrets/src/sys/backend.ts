@@ -1,6 +1,6 @@
 /** The `sys/` backend of every namespace: mounts, auth, policies, leases, seal, audit, managed keys, snapshots. @module */
 import type { SystemCore } from '../core/system-core.js';
-import { type Backend, type BackendContext, createBackend } from '../framework/index.js';
+import { type Backend, type BackendContext, createBackend, pathHash, pathRandom } from '../framework/index.js';
 import { createCancelGuard } from './ceremony-guard.js';
 import { AUDIT_ROOT_PATHS, pathAudit } from './path-audit.js';
 import { pathCapabilities } from './path-capabilities.js';
@@ -83,6 +83,8 @@ export function createSystemBackend(
       ...pathLockedUsers(sys),
       ...pathManagedKeys({ ...managedKeys, mounts: sys.mounts, random: ctx.random }),
       ...pathWrapping(sys.wrapping),
+      ...pathRandom(ctx.random, 'tools/'),
+      ...pathHash('tools/'),
       pathInternalSpecsOpenapi({ routes: () => sys.openapiRoutes(), version: sys.version }),
       ...pathInternalUiMounts({
         namespace: sys.namespace,

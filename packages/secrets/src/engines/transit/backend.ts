@@ -7,6 +7,8 @@ import {
   KeyedMutex,
   type ManagedKeyRef,
   type ManagedKeySigner,
+  pathHash,
+  pathRandom,
 } from '../../framework/index.js';
 import { UnsupportedOperationError } from '../../logical/errors.js';
 import { autoRotation } from './auto-rotate.js';
@@ -21,7 +23,6 @@ import { pathImport } from './path-import.js';
 import { pathKeyConfig, pathRotate, pathTrim } from './path-key-upkeep.js';
 import { pathKeys, pathListKeys } from './path-keys.js';
 import { pathSign, pathVerify } from './path-sign.js';
-import { pathHash, pathRandom } from './path-utilities.js';
 
 /** What the transit paths share: the mount's managed keys (already checked against `allowed_managed_keys`), randomness, time. */
 export interface TransitDeps {
@@ -64,7 +65,7 @@ export function createTransitBackend(ctx: BackendContext): Backend {
       pathDecrypt(),
       pathRewrap(deps),
       pathDatakey(deps),
-      ...pathRandom(deps),
+      ...pathRandom(deps.random),
       ...pathHash(),
       ...pathHmac(),
       ...pathSign(deps),

@@ -1,9 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { definePath, field, nodeHashName, type PathDefinition } from '../../framework/index.js';
+import { definePath, field, hashAlgorithmOf, nodeHashName, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { heldKeyOf } from './key-creation.js';
 import { decryptionVersion, encryptionVersion, type HeldTransitKey, versionOf } from './key-store.js';
-import { hashAlgorithmOf } from './path-utilities.js';
 import {
   base64Field,
   formatVaultText,

@@ -1,7 +1,6 @@
-import { field, HASH_ALGORITHMS, type HashAlgorithm } from '../../framework/index.js';
+import { field, HASH_ALGORITHMS, type HashAlgorithm, hashAlgorithmOf } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { parseSaltLength, type SignatureOptions } from './asymmetric.js';
-import { hashAlgorithmOf } from './path-utilities.js';
 import { partialFailureField } from './wire.js';
 
 /** Fields both sign and verify take. */
