@@ -15,7 +15,18 @@ import { PoliciesList } from './screens/policies/policies-list.js';
 import { EngineConfigure } from './screens/secrets/engine-configure.js';
 import { EngineEnable } from './screens/secrets/engine-enable.js';
 import { SecretsList } from './screens/secrets/secrets-list.js';
+import { ConsoleTool } from './screens/tools/console.js';
+import { HashTool } from './screens/tools/hash.js';
+import { LookupTool } from './screens/tools/lookup.js';
+import { RandomTool } from './screens/tools/random.js';
+import { RewrapTool } from './screens/tools/rewrap.js';
 import { ToolsIndex } from './screens/tools/tools-index.js';
+import { UnwrapTool } from './screens/tools/unwrap.js';
+import { WrapTool } from './screens/tools/wrap.js';
+import { TotpKey } from './screens/totp/totp-key.js';
+import { TotpKeys } from './screens/totp/totp-keys.js';
+import { TransitKey } from './screens/transit/transit-key.js';
+import { TransitKeys } from './screens/transit/transit-keys.js';
 
 // CodeMirror (the policy editor) is a chunk of its own, fetched when a policy is first opened.
 const PolicyEdit = lazyScreen(() => import('./screens/policies/policy-edit.js').then((m) => m.PolicyEdit));
@@ -47,12 +58,23 @@ export const ROUTES: readonly Route[] = [
   { pattern: '/secrets/:mount/create', screen: KvEdit },
   { pattern: '/secrets/:mount/edit/*path', screen: KvEdit },
   { pattern: '/secrets/:mount/metadata/*path', screen: KvMetadata },
+  { pattern: '/secrets/:mount/totp', screen: TotpKeys },
+  { pattern: '/secrets/:mount/totp/:name', screen: TotpKey },
+  { pattern: '/secrets/:mount/transit', screen: TransitKeys },
+  { pattern: '/secrets/:mount/transit/:name', screen: TransitKey },
   { pattern: '/access', screen: AccessIndex },
   { pattern: '/access/leases', screen: Leases },
   { pattern: '/policies', screen: PoliciesList },
   { pattern: '/policies/create', screen: PolicyEdit },
   { pattern: '/policies/:name', screen: PolicyEdit },
   { pattern: '/tools', screen: ToolsIndex },
+  { pattern: '/tools/wrap', screen: WrapTool },
+  { pattern: '/tools/lookup', screen: LookupTool },
+  { pattern: '/tools/unwrap', screen: UnwrapTool },
+  { pattern: '/tools/rewrap', screen: RewrapTool },
+  { pattern: '/tools/random', screen: RandomTool },
+  { pattern: '/tools/hash', screen: HashTool },
+  { pattern: '/tools/console', screen: ConsoleTool },
   { pattern: '/*rest', screen: NotFound },
 ];
 

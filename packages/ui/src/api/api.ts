@@ -24,6 +24,8 @@ export interface RequestOptions {
   token?: string | null;
   /** Default: the session's namespace. */
   namespace?: string;
+  /** More request headers (`X-Vault-Wrap-TTL` for the wrap tool). */
+  headers?: Record<string, string>;
 }
 
 /** What the API needs to know of the session; the session calls back after each authenticated call. */
@@ -51,7 +53,7 @@ export class Api {
     const query = new URLSearchParams(options.query);
     if (method === 'LIST') query.set('list', 'true');
     const url = `/v1/${path.split('/').map(encodeURIComponent).join('/')}${query.size > 0 ? `?${query}` : ''}`;
-    const headers: Record<string, string> = { 'X-Vault-Request': 'true' };
+    const headers: Record<string, string> = { ...options.headers, 'X-Vault-Request': 'true' };
     const token = options.token === undefined ? this.session.token() : (options.token ?? undefined);
     if (token) headers['X-Vault-Token'] = token;
     const namespace = options.namespace ?? this.session.namespace();

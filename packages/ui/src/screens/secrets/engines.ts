@@ -33,6 +33,8 @@ const ENGINE_HOMES = new Map<string, (mount: string) => string>([
   ['kv', (m) => `${pathOf('secrets', m, 'kv')}/`],
   ['generic', (m) => `${pathOf('secrets', m, 'kv')}/`],
   ['cubbyhole', (m) => `${pathOf('secrets', m, 'kv')}/`],
+  ['totp', (m) => pathOf('secrets', m, 'totp')],
+  ['transit', (m) => pathOf('secrets', m, 'transit')],
 ]);
 
 export function engineHome(mount: Pick<EngineMount, 'type' | 'path'>): string {
