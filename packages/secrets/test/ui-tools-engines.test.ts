@@ -30,7 +30,7 @@ describe('web UI tools, console, TOTP and transit', () => {
     await tab.page.getByRole('link', { name: 'secret/', exact: true }).waitFor();
   });
   after(async () => {
-    await tab?.close();
+    await tab?.context.close();
     await browser?.close();
     dev?.ward.child.kill('SIGTERM');
     await dev?.ward.exited;
