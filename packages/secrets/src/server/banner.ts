@@ -26,7 +26,10 @@ export function startBanner(facts: BannerFacts): string {
     ['Storage', storage],
     ...addresses.map((a, i): [string, string] => [
       `Listener ${i + 1}`,
-      `tcp (addr: "${a.url.replace(/^https?:\/\//, '')}", tls: "${a.url.startsWith('https:') ? 'enabled' : 'disabled'}")`,
+      // A worker's own API socket (`workers` > 1) is a Unix socket, not TCP.
+      a.url.startsWith('unix://')
+        ? `unix (path: "${a.url.slice('unix://'.length)}", tls: "disabled")`
+        : `tcp (addr: "${a.url.replace(/^https?:\/\//, '')}", tls: "${a.url.startsWith('https:') ? 'enabled' : 'disabled'}")`,
     ]),
     ['Log Level', config.logLevel],
     ['Seal Type', facts.sealType],

@@ -1,3 +1,4 @@
+/** `storage "sqlite" { path = "…" }`: one database file; with `workers` > 1 also the lock row and the change log its worker processes share. @module */
 import { BlockValues } from '../block-values.js';
 import { defineStorage } from '../storage-type.js';
 import { SqliteStorage, type SqliteStorageOptions } from './sqlite.js';
