@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -185,4 +186,22 @@ describe('ward server -workers', () => {
 
   it('refuses more than one worker on a store that is not SQLite', () =>
     refused(['-dev', '-dev-listen-address=127.0.0.1:0', '-workers=2'], /workers = 2 needs storage "sqlite"/));
+
+  it('stops with status 1 when the workers cannot start (their port is taken), instead of restarting them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ward-workers-'));
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const config = join(dir, 'ward.hcl');
+      await writeFile(
+        config,
+        `storage "sqlite" {\n  path = "${join(dir, 'ward.db')}"\n}\nlistener "tcp" {\n  address = "127.0.0.1:${port}"\n  tls_disable = true\n}\n`,
+      );
+      await refused([`-config=${config}`, '-workers=2'], /a worker process could not start/);
+    } finally {
+      taken.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -33,6 +33,16 @@ export class WorkerSupervisor {
   readonly #logger: Logger;
   readonly #slots = new Map<number, Slot>();
   #isStopping = false;
+  /** Some worker has started serving: from then on a worker that dies is started again. */
+  #hasServed = false;
+  #failed: (() => void) | undefined;
+  /**
+   * Resolves when a worker exits before any worker ever served (a port in use, an unreadable
+   * certificate): starting it again would fail the same way, so the server stops instead.
+   */
+  readonly failedToStart = new Promise<void>((resolve) => {
+    this.#failed = resolve;
+  });
   /** Scrapes being gathered, by `<asker>/<request id>`. */
   readonly #gatherings = new Map<string, { expected: number; answers: unknown[][]; finish(): void }>();
   #exited: (() => void) | undefined;
@@ -84,6 +94,11 @@ export class WorkerSupervisor {
       if ([...this.#slots.values()].every((s) => !s.worker)) this.#exited?.();
       return;
     }
+    if (!this.#hasServed) {
+      this.#logger.error('a worker process exited before serving; stopping', { worker: slot.id, code, signal });
+      this.#failed?.();
+      return;
+    }
     const livedMs = Date.now() - slot.startedAtMs;
     slot.restartDelayMs =
       livedMs >= HEALTHY_AFTER_MS ? RESTART_DELAY_MS : Math.min(slot.restartDelayMs * 2, MAX_RESTART_DELAY_MS);
@@ -113,6 +128,7 @@ export class WorkerSupervisor {
         from.isUnsealed = false;
         return;
       case 'ward:ready': {
+        this.#hasServed = true;
         const unsealed = [...this.#slots.values()].find((s) => s.isUnsealed && s !== from && s.worker);
         if (unsealed) this.#send(unsealed, { type: 'ward:share-root-key', forWorker: from.id });
         return;

@@ -223,10 +223,11 @@ async function runPrimary(workers: number, config: ServerConfig, logger: Logger)
   if (config.pidFile) writePidFile(config.pidFile, process.pid);
   const supervisor = new WorkerSupervisor(workers, { logger });
   supervisor.start();
-  await signalled;
+  const failed = await Promise.race([signalled.then(() => false), supervisor.failedToStart.then(() => true)]);
   logger.info('shutting down the worker processes');
   await supervisor.stop();
   if (config.pidFile) await removePidFile(config.pidFile);
+  if (failed) throw new CliError('a worker process could not start (its error is above)', 1);
 }
 
 /** A cluster worker's IPC channel to its primary. */
