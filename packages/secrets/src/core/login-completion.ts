@@ -33,7 +33,7 @@ export async function completeLogin(
     throw PermissionDeniedError.denied();
   }
   const identity = core.namespaceServices().identity(namespace.id);
-  const entity = await identity.loginEntity(route.entry.accessor, grant.aliasName);
+  const entity = await identity.loginEntity(route.entry.accessor, grant.aliasName, grant.aliasMetadata);
   if (entity.disabled) throw PermissionDeniedError.denied();
   if (grant.groupAliases) await identity.syncExternalGroups(route.entry.accessor, entity.id, grant.groupAliases);
   const config = route.entry.config;

@@ -82,6 +82,8 @@ export interface LoginGrant {
   groupAliases?: string[];
   policies: string[];
   metadata: Record<string, string>;
+  /** Set by methods with `enable_identity_alias_metadata`: the entity alias's metadata becomes this. */
+  aliasMetadata?: Record<string, string>;
   ttl: number;
   maxTtl: number;
   explicitMaxTtl: number;

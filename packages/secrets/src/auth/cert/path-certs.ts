@@ -18,11 +18,13 @@ const fields = {
   allowed_organizational_units: list('Subject OUs (one must match).'),
   required_extensions: list('`oid:value` extensions the certificate must carry (value a glob).'),
   allowed_metadata_extensions: list('Extension OIDs copied to the alias metadata (accepted; not copied here).'),
-  ocsp_enabled: field.bool({ description: 'Check OCSP (not supported here: must stay false).' }),
-  ocsp_ca_certificates: field.string({ description: 'Accepted (OCSP is not checked here).' }),
-  ocsp_servers_override: list('Accepted (OCSP is not checked here).'),
-  ocsp_fail_open: field.bool({ description: 'Accepted (OCSP is not checked here).' }),
-  ocsp_query_all_servers: field.bool({ description: 'Accepted (OCSP is not checked here).' }),
+  ocsp_enabled: field.bool({ description: 'Check the login certificate with OCSP (RFC 6960) at each login.' }),
+  ocsp_ca_certificates: field.string({
+    description: 'PEM certificates that may sign OCSP answers besides the issuer.',
+  }),
+  ocsp_servers_override: list('OCSP servers to ask instead of the certificate’s AIA OCSP URLs.'),
+  ocsp_fail_open: field.bool({ description: 'Allow the login when no OCSP server gives a usable answer.' }),
+  ocsp_query_all_servers: field.bool({ description: 'Ask every server; all must answer good (else fail_open).' }),
   ...tokenFields,
 };
 
@@ -91,8 +93,9 @@ export function pathCerts(): PathDefinition[] {
               token: applyTokenFields(current?.token ?? EMPTY_TOKEN_PARAMS, data, supplied),
             };
             for (const key of LISTS) entry[key] = supplied.has(key) ? (data[key] ?? []) : (current?.[key] ?? []);
-            if (entry.ocsp_enabled)
-              throw new InvalidRequestError('ocsp_enabled: OCSP checks are not supported here; use crls/');
+            if (entry.ocsp_ca_certificates) parseCertificates(entry.ocsp_ca_certificates);
+            for (const url of entry.ocsp_servers_override)
+              if (!/^https?:\/\/[^\s]+$/.test(url)) throw new InvalidRequestError(`invalid OCSP server URL "${url}"`);
             for (const ext of entry.required_extensions)
               if (!/^\d+(\.\d+)+:/.test(ext))
                 throw new InvalidRequestError(`invalid required_extensions entry "${ext}": want oid:value`);

@@ -8,7 +8,7 @@ export function pathConfig() {
     fields: {
       disable_binding: field.bool({ description: 'Renew tokens without presenting the certificate again.' }),
       enable_identity_alias_metadata: field.bool({ description: 'Put the login metadata on the entity alias.' }),
-      ocsp_cache_size: field.int({ description: 'Accepted (OCSP is not checked here).' }),
+      ocsp_cache_size: field.int({ description: 'Accepted (OCSP answers are not cached: each login asks).' }),
       role_cache_size: field.int({ description: 'Accepted (trusted certificates are read from storage).' }),
     },
     operations: {

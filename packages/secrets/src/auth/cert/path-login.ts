@@ -8,6 +8,7 @@ import { tokenGrant } from '../common/index.js';
 import { type CertEntry, certStore } from './cert-store.js';
 import { chainTo, isPinnedMatch } from './chain.js';
 import { factsOf, meetsConstraints } from './constraints.js';
+import { ocspAllows } from './ocsp-check.js';
 import { decimalSerial, parseCertificates } from './pem.js';
 
 /** The client's certificates from the TLS connection, its own first (the chain it sent, as DER). */
@@ -52,6 +53,19 @@ async function matchEntry(
   name: string | undefined,
   nowMs: number,
 ): Promise<{ name: string; entry: CertEntry } | undefined> {
+  // With ocsp_enabled, the leaf's issuer (on the path found) is asked too; a pinned certificate has none here.
+  const ocspAllowsPath = async (entry: CertEntry, path: X509Certificate[]) => {
+    if (!entry.ocsp_enabled) return true;
+    const [leafOfPath, issuer] = path;
+    const settings = {
+      servers: entry.ocsp_servers_override,
+      caCertificates: entry.ocsp_ca_certificates,
+      failOpen: entry.ocsp_fail_open,
+      queryAllServers: entry.ocsp_query_all_servers,
+    };
+    if (!leafOfPath || !issuer) return entry.ocsp_fail_open;
+    return ocspAllows(leafOfPath, issuer, settings, nowMs);
+  };
   const [leaf, ...intermediates] = chain;
   if (!leaf) return undefined;
   const names = name ? [name.toLowerCase()] : await certStore.certs(storage);
@@ -64,7 +78,7 @@ async function matchEntry(
       const path = isPinnedMatch(leaf, trusted) ? [leaf] : chainTo(leaf, intermediates, trusted, nowMs);
       if (!path) continue;
       if (path.some((c) => revoked.has(decimalSerial(c.serialNumber)))) continue;
-      if (meetsConstraints(entry, facts)) return { name: candidate, entry };
+      if (meetsConstraints(entry, facts) && (await ocspAllowsPath(entry, path))) return { name: candidate, entry };
     }
   }
   return undefined;
@@ -86,17 +100,21 @@ export function pathLogin(clock: Clock) {
           if (!matched) throw new InvalidRequestError('invalid certificate or no client certificate supplied');
           const leaf = chain[0] as X509Certificate;
           const facts = factsOf(leaf);
+          const metadata = {
+            cert_name: matched.name,
+            common_name: facts.commonName,
+            serial_number: decimalSerial(leaf.serialNumber),
+            subject_key_id: hexColons(facts.subjectKeyId),
+            authority_key_id: hexColons(facts.authorityKeyId),
+          };
+          const { enable_identity_alias_metadata } = await certStore.config(storage);
           return {
             login: {
               aliasName: facts.commonName,
               displayName: matched.entry.display_name,
-              metadata: {
-                cert_name: matched.name,
-                common_name: facts.commonName,
-                serial_number: decimalSerial(leaf.serialNumber),
-                subject_key_id: hexColons(facts.subjectKeyId),
-                authority_key_id: hexColons(facts.authorityKeyId),
-              },
+              metadata,
+              // As established, the entity alias carries the login's metadata only when configured.
+              ...(enable_identity_alias_metadata ? { aliasMetadata: { ...metadata } } : {}),
               ...tokenGrant(matched.entry.token),
             },
           };

@@ -193,14 +193,23 @@ export class IdentityStore {
 
   /**
    * The entity a login of `name` at `mountAccessor` acts as: the one holding that alias, or
-   * a new entity with one new alias (the first login).
+   * a new entity with one new alias (the first login). With `aliasMetadata` (a method's
+   * `enable_identity_alias_metadata`), the alias's metadata becomes it, rewritten only when it changed.
    */
-  loginEntity(mountAccessor: string, name: string): Promise<EntityRecord> {
+  loginEntity(mountAccessor: string, name: string, aliasMetadata?: Record<string, string>): Promise<EntityRecord> {
     return this.write(async () => {
       const found = this.aliasByFactors(mountAccessor, name);
-      if (found) return found.entity;
+      if (found && (!aliasMetadata || sameMetadata(found.alias.metadata, aliasMetadata))) return found.entity;
+      if (found && aliasMetadata) {
+        const alias = { ...found.alias, metadata: { ...aliasMetadata }, last_update_time_ms: this.now() };
+        const entity = { ...found.entity, aliases: found.entity.aliases.map((a) => (a === found.alias ? alias : a)) };
+        await this.saveEntity(entity);
+        return entity;
+      }
       const entity = this.newEntity();
-      entity.aliases = [this.newAlias(entity.id, mountAccessor, name)];
+      const alias = this.newAlias(entity.id, mountAccessor, name);
+      if (aliasMetadata) alias.metadata = { ...aliasMetadata };
+      entity.aliases = [alias];
       await this.saveEntity(entity);
       return entity;
     });
@@ -350,4 +359,10 @@ export class IdentityStore {
     await this.#deps.storage.delete(`${KIND.method}${id}`);
     this.#methods.delete(id);
   }
+}
+
+function sameMetadata(a: Record<string, string> | null, b: Record<string, string>): boolean {
+  const keys = Object.keys(b);
+  if (Object.keys(a ?? {}).length !== keys.length) return false;
+  return keys.every((k) => a !== null && Object.hasOwn(a, k) && a[k] === b[k]);
 }

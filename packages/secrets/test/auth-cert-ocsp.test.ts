@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import https from 'node:https';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestResponse, type TestServer } from '../src/server/testing.js';
+import { makeTestPki, type TestPki } from './test-pki.js';
+
+// Issue 31: the cert method checks a login certificate with OCSP (ocsp_enabled and the other
+// ocsp_* settings) against a real responder: Ward's own PKI engine, served by a second server,
+// whose certificates carry its OCSP URL. The login runs over real TLS with the client certificate.
+
+describe('cert auth with OCSP', () => {
+  let tlsPki: TestPki;
+  let ca: TestServer;
+  let t: TestServer;
+  let client: { certificate: string; private_key: string; serial_number: string };
+  const deadServer = 'http://127.0.0.1:9/v1/pki/ocsp';
+
+  const call = (path: string, body: unknown, o: { client?: typeof client; token?: string; method?: string } = {}) =>
+    new Promise<TestResponse>((resolve, reject) => {
+      const req = https.request(
+        new URL(`/v1/${path}`, t.url),
+        {
+          method: o.method ?? 'POST',
+          ca: tlsPki.caPem,
+          ...(o.client ? { cert: o.client.certificate, key: o.client.private_key } : {}),
+          headers: { 'content-type': 'application/json', ...(o.token ? { 'x-vault-token': o.token } : {}) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined, headers: new Headers() });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+  const admin = async (path: string, body: unknown) => {
+    const res = await call(path, body, { token: t.rootToken });
+    assert.ok(res.status < 300, `${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const onCa = async (method: string, path: string, body?: unknown) => {
+    const r = await ca.request(method, path, { body });
+    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+  const login = () => call('auth/cert/login', {}, { client });
+  // Every ocsp_* field each time: a trusted certificate keeps the settings a write leaves out.
+  const trust = (o: Record<string, unknown>) =>
+    admin('auth/cert/certs/ward', {
+      certificate: rootPem,
+      ocsp_fail_open: false,
+      ocsp_query_all_servers: false,
+      ocsp_servers_override: '',
+      ...o,
+    });
+  let rootPem = '';
+
+  before(async () => {
+    tlsPki = await makeTestPki();
+    ca = await startTestServer();
+    await onCa('POST', 'sys/mounts/pki', { type: 'pki' });
+    rootPem = (await onCa('POST', 'pki/root/generate/internal', { common_name: 'Ward CA', key_type: 'ec', ttl: '24h' }))
+      .data.certificate;
+    await onCa('POST', 'pki/config/urls', { ocsp_servers: `${ca.url}/v1/pki/ocsp` });
+    await onCa('POST', 'pki/roles/client', { allow_any_name: true, client_flag: true, key_type: 'ec', ttl: '1h' });
+    client = (await onCa('POST', 'pki/issue/client', { common_name: 'dave' })).data;
+    t = await startTestServer({
+      listener: { tlsDisable: false, tlsCertFile: tlsPki.server.certFile, tlsKeyFile: tlsPki.server.keyFile },
+    });
+    await admin('sys/auth/cert', { type: 'cert' });
+  });
+  after(async () => {
+    await t?.stop();
+    await ca?.stop();
+    await tlsPki?.remove();
+  });
+
+  it('logs in while the responder says good, refuses once the certificate is revoked', async () => {
+    await trust({ ocsp_enabled: true, token_policies: 'ocsp' });
+    const stored = await call('auth/cert/certs/ward', undefined, { token: t.rootToken, method: 'GET' });
+    assert.equal(stored.body.data.ocsp_enabled, true);
+    const good = await login();
+    assert.equal(good.status, 200, JSON.stringify(good.body));
+    assert.deepEqual(good.body.auth.token_policies, ['default', 'ocsp']);
+    await onCa('POST', 'pki/revoke', { serial_number: client.serial_number });
+    const revoked = await login();
+    assert.equal(revoked.status, 400, JSON.stringify(revoked.body));
+    // Revoked is never failed open.
+    await trust({ ocsp_enabled: true, ocsp_fail_open: true });
+    assert.equal((await login()).status, 400);
+  });
+
+  it('fails closed when no server answers, open with ocsp_fail_open, and asks every server with ocsp_query_all_servers', async () => {
+    client = (await onCa('POST', 'pki/issue/client', { common_name: 'erin' })).data;
+    await trust({ ocsp_enabled: true, ocsp_servers_override: deadServer });
+    assert.equal((await login()).status, 400, 'the only server is down: closed');
+    await trust({ ocsp_enabled: true, ocsp_servers_override: deadServer, ocsp_fail_open: true });
+    assert.equal((await login()).status, 200, 'fail open');
+    const both = `${deadServer},${ca.url}/v1/pki/ocsp`;
+    await trust({ ocsp_enabled: true, ocsp_servers_override: both });
+    assert.equal((await login()).status, 200, 'one good answer is enough by default');
+    await trust({ ocsp_enabled: true, ocsp_servers_override: both, ocsp_query_all_servers: true });
+    assert.equal((await login()).status, 400, 'with query_all every server must answer good');
+    await trust({ ocsp_enabled: false, ocsp_servers_override: deadServer });
+    assert.equal((await login()).status, 200, 'OCSP off: not asked');
+  });
+
+  it('puts the login metadata on the entity alias with enable_identity_alias_metadata', async () => {
+    await trust({ ocsp_enabled: false });
+    const aliasMetadata = async (entityId: string) => {
+      const entity = await call(`identity/entity/id/${entityId}`, undefined, { token: t.rootToken, method: 'GET' });
+      return entity.body.data.aliases[0].metadata;
+    };
+    const first = await login();
+    assert.equal(first.status, 200);
+    const entityId = first.body.auth.entity_id;
+    assert.equal(await aliasMetadata(entityId), null, 'off by default');
+    await admin('auth/cert/config', { enable_identity_alias_metadata: true });
+    const second = await login();
+    assert.equal(second.body.auth.entity_id, entityId, 'the same alias and entity');
+    const metadata = await aliasMetadata(entityId);
+    assert.equal(metadata.common_name, 'erin');
+    assert.equal(metadata.cert_name, 'ward');
+    assert.match(metadata.serial_number, /^\d+$/);
+  });
+});
