@@ -2,6 +2,7 @@ import { type Backend, type BackendContext, createBackend } from '../../framewor
 import type { LoginRenewer } from '../../logical/response.js';
 import { renewalUnder } from '../common/index.js';
 import { k8sStore } from './k8s-store.js';
+import { DEFAULT_SERVICE_ACCOUNT_DIR, type LocalServiceAccount, localServiceAccountIn } from './local-account.js';
 import { pathConfig } from './path-config.js';
 import { pathLogin } from './path-login.js';
 import { pathRoles } from './path-role.js';
@@ -11,13 +12,27 @@ const HELP =
 
 export type KubernetesBackend = Backend & LoginRenewer;
 
-/** Factory of the `kubernetes` auth method. */
+/**
+ * The factory of the `kubernetes` auth method whose logins fall back on the pod's own CA and token
+ * at `local` (unless a config says `disable_local_ca_jwt`).
+ */
+export function kubernetesBackendFactory(
+  local: LocalServiceAccount = localServiceAccountIn(DEFAULT_SERVICE_ACCOUNT_DIR),
+): (ctx: BackendContext) => KubernetesBackend {
+  return (ctx) => createKubernetesBackendWith(ctx, local);
+}
+
+/** Factory of the `kubernetes` auth method, with the established service account paths. */
 export function createKubernetesBackend(ctx: BackendContext): KubernetesBackend {
+  return createKubernetesBackendWith(ctx, localServiceAccountIn(DEFAULT_SERVICE_ACCOUNT_DIR));
+}
+
+function createKubernetesBackendWith(ctx: BackendContext, local: LocalServiceAccount): KubernetesBackend {
   const backend = createBackend({
     type: 'kubernetes',
     storage: ctx.storage,
     help: HELP,
-    paths: [pathConfig(), ...pathRoles(), pathLogin(ctx.clock)],
+    paths: [pathConfig(), ...pathRoles(), pathLogin(ctx.clock, local)],
     specialPaths: { unauthenticated: ['login'] },
   });
   return {

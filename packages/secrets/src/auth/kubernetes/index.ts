@@ -1,1 +1,2 @@
-export { createKubernetesBackend } from './backend.js';
+export { createKubernetesBackend, kubernetesBackendFactory } from './backend.js';
+export { DEFAULT_SERVICE_ACCOUNT_DIR, localServiceAccountIn } from './local-account.js';

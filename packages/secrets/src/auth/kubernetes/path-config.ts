@@ -20,7 +20,9 @@ export function pathConfig() {
         description: 'The `iss` of service account JWTs (checked unless disable_iss_validation).',
       }),
       disable_iss_validation: field.bool({ description: 'Do not check `iss` (default true).' }),
-      disable_local_ca_jwt: field.bool({ description: 'Do not read the pod’s own CA and token (never read here).' }),
+      disable_local_ca_jwt: field.bool({
+        description: 'Do not fall back on the pod’s own CA and token (/var/run/secrets/kubernetes.io/serviceaccount).',
+      }),
     },
     operations: {
       update: {

@@ -4,6 +4,7 @@ import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors
 import { tokenGrant } from '../common/index.js';
 import { verifyWithPems } from '../common/pem-keys.js';
 import { k8sStore } from './k8s-store.js';
+import { type LocalServiceAccount, withLocalAccount } from './local-account.js';
 import { matchesSelector, namespaceLabels, parseSelector } from './namespace-selector.js';
 import { isBound, serviceAccountOf } from './service-account.js';
 import { reviewToken } from './token-review.js';
@@ -11,7 +12,7 @@ import { reviewToken } from './token-review.js';
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
 
 /** `login`: a role and a service account JWT, checked locally (bounds, keys) and by the cluster's TokenReview. */
-export function pathLogin(clock: Clock) {
+export function pathLogin(clock: Clock, local: LocalServiceAccount) {
   return definePath({
     pattern: 'login',
     fields: {
@@ -24,8 +25,9 @@ export function pathLogin(clock: Clock) {
         handler: async ({ storage, data }) => {
           if (!data.role) throw new InvalidRequestError('missing role');
           if (!data.jwt) throw new InvalidRequestError('missing jwt');
-          const config = await k8sStore.config(storage);
-          if (!config) throw new InvalidRequestError('could not load backend configuration');
+          const stored = await k8sStore.config(storage);
+          if (!stored) throw new InvalidRequestError('could not load backend configuration');
+          const config = await withLocalAccount(stored, local);
           const role = await k8sStore.role(storage, data.role);
           if (!role) throw new InvalidRequestError(`invalid role name "${data.role}"`);
           const account = serviceAccountOf(data.jwt);
