@@ -130,6 +130,18 @@ describe('ward server with workers = 3 on one SQLite file', () => {
     assert.equal((await call(standby, 'POST', 'kv/data/via-restarted', { body: { data: { v: 'x' } } })).status, 200);
   });
 
+  it('seals every worker on sys/seal through one, and unseals every worker with the key given to one', async () => {
+    for (const id of WORKERS) await w.restarted(id, 0);
+    const sealed = async (id: number) =>
+      ((await call(id, 'GET', 'sys/seal-status')).body as { sealed?: boolean } | undefined)?.sealed;
+    assert.equal((await call(2, 'PUT', 'sys/seal')).status, 204);
+    for (const id of WORKERS) await eventually(async () => (await sealed(id)) === true, `worker ${id} is sealed`);
+    const unseal = await call(3, 'PUT', 'sys/unseal', { body: { key: w.unsealKey } });
+    assert.equal((unseal.body as { sealed?: boolean }).sealed, false);
+    for (const id of WORKERS) await eventually(async () => (await sealed(id)) === false, `worker ${id} is unsealed`);
+    await eventually(async () => (await w.active()) > 0, 'a worker is active again');
+  });
+
   it('hands over from an active killed with SIGKILL within a second, losing no acknowledged write', async () => {
     for (const id of WORKERS) await w.restarted(id, 0);
     const active = await w.active();

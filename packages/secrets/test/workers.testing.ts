@@ -10,6 +10,7 @@ export interface WorkersWard {
   /** The listener all workers share. */
   url: string;
   rootToken: string;
+  unsealKey: string;
   /** Worker `id`'s own API socket (`<db>.workers/worker-<id>.sock`). */
   socketOf(id: number): string;
   /** Worker `id`'s process id now (a restarted worker has a new one). */
@@ -126,6 +127,7 @@ export async function startWorkersWard(dir: string, count: number): Promise<Work
       ward,
       url,
       rootToken: initBody.root_token,
+      unsealKey: initBody.keys_base64[0] as string,
       socketOf,
       pidOf,
       active,
