@@ -5,8 +5,8 @@ import type { SqliteStorageOptions, StorageConfig } from '../storage/index.js';
 import type { ServerConfig } from './config.js';
 
 /** `workers`: how many server processes share the listeners and the storage. */
-export const MIN_WORKERS = 1;
-export const MAX_WORKERS = 64;
+const MIN_WORKERS = 1;
+const MAX_WORKERS = 64;
 
 /**
  * `workers = N` (the file) or `-workers=N` (the flag): an integer from 1 to 64, a number or its
@@ -45,11 +45,11 @@ export function workersRefusal(config: ServerConfig, workers: number): string | 
  * (an operator addresses one worker with `curl --unix-socket`, or scrapes its metrics);
  * `worker-<id>.cluster.sock` is the channel standbys forward writes through.
  */
-export function workerSocketDir(config: ServerConfig): string {
+function workerSocketDir(config: ServerConfig): string {
   return `${(config.storage.settings as SqliteStorageOptions).path}.workers`;
 }
 
-export function workerSockets(config: ServerConfig, id: number): { api: string; cluster: string } {
+function workerSockets(config: ServerConfig, id: number): { api: string; cluster: string } {
   const dir = workerSocketDir(config);
   return { api: join(dir, `worker-${id}.sock`), cluster: join(dir, `worker-${id}.cluster.sock`) };
 }

@@ -7,7 +7,7 @@ import type { SqliteStorage } from './sqlite.js';
  * answered from the connection's own view of the WAL index (about a microsecond), so polling
  * this often costs nothing measurable; it bounds how stale a standby's caches can be.
  */
-export const FEED_POLL_MS = 10;
+const FEED_POLL_MS = 10;
 
 /** Change-log rows read per query, so a standby far behind catches up in slices. */
 const BATCH_ROWS = 1_000;
