@@ -11,6 +11,11 @@ import { KvEdit } from './screens/kv/kv-edit.js';
 import { KvMetadata } from './screens/kv/kv-metadata.js';
 import { KvSecret } from './screens/kv/kv-secret.js';
 import { NotFound } from './screens/not-found.js';
+import { PkiCert } from './screens/pki/pki-cert.js';
+import { PkiCerts } from './screens/pki/pki-certs.js';
+import { PkiOverview } from './screens/pki/pki-overview.js';
+import { PkiRole } from './screens/pki/pki-role.js';
+import { PkiRoles } from './screens/pki/pki-roles.js';
 import { PoliciesList } from './screens/policies/policies-list.js';
 import { EngineConfigure } from './screens/secrets/engine-configure.js';
 import { EngineEnable } from './screens/secrets/engine-enable.js';
@@ -62,6 +67,11 @@ export const ROUTES: readonly Route[] = [
   { pattern: '/secrets/:mount/totp/:name', screen: TotpKey },
   { pattern: '/secrets/:mount/transit', screen: TransitKeys },
   { pattern: '/secrets/:mount/transit/:name', screen: TransitKey },
+  { pattern: '/secrets/:mount/pki', screen: PkiOverview },
+  { pattern: '/secrets/:mount/pki/roles', screen: PkiRoles },
+  { pattern: '/secrets/:mount/pki/roles/:name', screen: PkiRole },
+  { pattern: '/secrets/:mount/pki/certs', screen: PkiCerts },
+  { pattern: '/secrets/:mount/pki/certs/:serial', screen: PkiCert },
   { pattern: '/access', screen: AccessIndex },
   { pattern: '/access/leases', screen: Leases },
   { pattern: '/policies', screen: PoliciesList },

@@ -35,6 +35,7 @@ const ENGINE_HOMES = new Map<string, (mount: string) => string>([
   ['cubbyhole', (m) => `${pathOf('secrets', m, 'kv')}/`],
   ['totp', (m) => pathOf('secrets', m, 'totp')],
   ['transit', (m) => pathOf('secrets', m, 'transit')],
+  ['pki', (m) => pathOf('secrets', m, 'pki')],
 ]);
 
 export function engineHome(mount: Pick<EngineMount, 'type' | 'path'>): string {

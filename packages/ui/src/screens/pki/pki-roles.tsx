@@ -1,0 +1,80 @@
+import { useState } from 'preact/hooks';
+import { useApp } from '../../app-context.js';
+import { ErrorMessage } from '../../components/error-message.js';
+import { CheckboxField, Field, SelectField } from '../../components/field.js';
+import { Link } from '../../components/link.js';
+import { Loading, Page } from '../../components/page.js';
+import { useAction } from '../../hooks/use-action.js';
+import { useLoad } from '../../hooks/use-load.js';
+import { pathOf } from '../../router/match.js';
+import type { ScreenProps } from '../../routes.js';
+import { engineCrumbs } from '../engine-crumbs.js';
+import { KEY_TYPES } from './pki-key-types.js';
+
+/** A PKI engine's roles (each a link to its issue form) and a form that creates one. */
+export function PkiRoles({ params }: ScreenProps) {
+  const { api, router } = useApp();
+  const mount = params.mount ?? '';
+  const roles = useLoad(() => api.list(`${mount}/roles`), [mount]);
+  const [name, setName] = useState('');
+  const [domains, setDomains] = useState('');
+  const [subdomains, setSubdomains] = useState(true);
+  const [maxTtl, setMaxTtl] = useState('72h');
+  const [keyType, setKeyType] = useState('rsa');
+  const create = useAction(async () => {
+    const role = name.trim();
+    await api.write(`${mount}/roles/${role}`, {
+      allowed_domains: domains
+        .split(',')
+        .map((d) => d.trim())
+        .filter(Boolean),
+      allow_subdomains: subdomains,
+      max_ttl: maxTtl,
+      key_type: keyType,
+    });
+    router.navigate(pathOf('secrets', mount, 'pki', 'roles', role));
+  });
+  return (
+    <Page title="Roles" crumbs={engineCrumbs(mount, 'pki')}>
+      <ErrorMessage error={roles.error} />
+      {roles.isLoading && !roles.data && <Loading />}
+      {roles.data && roles.data.length === 0 && <p>No roles yet.</p>}
+      {roles.data && roles.data.length > 0 && (
+        <ul class="list">
+          {roles.data.map((r) => (
+            <li key={r}>
+              <Link to={pathOf('secrets', mount, 'pki', 'roles', r)} class="code">
+                {r}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>Create role</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.run();
+        }}
+      >
+        <Field label="Role name" value={name} onInput={setName} isCode required />
+        <Field
+          label="Allowed domains"
+          value={domains}
+          onInput={setDomains}
+          isCode
+          hint="Comma-separated: example.com, internal.test."
+        />
+        <CheckboxField label="Allow subdomains" checked={subdomains} onChange={setSubdomains} />
+        <Field label="Maximum TTL" value={maxTtl} onInput={setMaxTtl} isCode />
+        <SelectField label="Key type" value={keyType} onChange={setKeyType} options={KEY_TYPES} />
+        <div class="actions">
+          <button type="submit" disabled={create.isPending}>
+            Create role
+          </button>
+        </div>
+        <ErrorMessage error={create.error} />
+      </form>
+    </Page>
+  );
+}
