@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { request } from '../src/server/testing.js';
 import { type OpenIdProvider, startOpenIdProvider } from './openid-provider.js';
+import { ENGINE_DN, ENGINE_PASSWORD, type Slapd, SUFFIX, startSlapd } from './slapd.js';
 import { assertNoProblems, launchChromium, UiTab } from './ui-browser.js';
 import { type DevWard, startDevWard } from './ward-process.js';
 
@@ -18,6 +19,7 @@ describe('web UI on a dev server', () => {
   let dev: DevWard;
   let browser: Browser;
   let op: OpenIdProvider | undefined;
+  let slapd: Slapd | undefined;
   /** What capture() and the tabs found wrong, reported by the last test. */
   const found: string[] = [];
 
@@ -46,6 +48,7 @@ describe('web UI on a dev server', () => {
   after(async () => {
     await browser?.close();
     await op?.close();
+    await slapd?.stop();
     dev?.ward.child.kill('SIGTERM');
     await dev?.ward.exited;
   });
@@ -476,6 +479,35 @@ describe('web UI on a dev server', () => {
       await nav(page, 'Policies').focus();
       await page.keyboard.press('Enter');
       await heading(page, 'ACL policies');
+      found.push(...tab.problems());
+    });
+  });
+
+  it('signs in with LDAP against slapd, at a mount path of its own', async () => {
+    slapd = await startSlapd();
+    await slapd.addUser('lena', 'lena-ldap-pw');
+    await api('POST', 'sys/auth/corp-ldap', { type: 'ldap' });
+    await api('POST', 'auth/corp-ldap/config', {
+      url: slapd.url,
+      binddn: ENGINE_DN,
+      bindpass: ENGINE_PASSWORD,
+      userdn: `ou=users,${SUFFIX}`,
+      userattr: 'cn',
+      token_policies: 'app-reader',
+    });
+    await (await UiTab.open(browser, dev.url)).use('ldap', async (tab) => {
+      const { page } = tab;
+      await page.goto('/ui/');
+      await page.getByLabel('Method').selectOption({ label: 'LDAP' });
+      await page.getByLabel('Username').fill('lena');
+      await page.getByLabel('Password').fill('wrong-password');
+      await page.getByLabel('Mount path').fill('corp-ldap');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').waitFor();
+      await page.getByLabel('Password').fill('lena-ldap-pw');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      assert.equal(await page.locator('.who-name').textContent(), 'corp-ldap-lena');
       found.push(...tab.problems());
     });
   });

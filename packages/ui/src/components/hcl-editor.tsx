@@ -3,7 +3,7 @@ import { bracketMatching, HighlightStyle, syntaxHighlighting } from '@codemirror
 import { Annotation, EditorState, type Extension, RangeSetBuilder, StateEffect, StateField } from '@codemirror/state';
 import { Decoration, type DecorationSet, EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { hclLanguage } from './hcl-language.js';
 
 /** Token colours: variables of styles.css (light and dark), which reach into the editor's shadow root. */
@@ -67,7 +67,7 @@ export function HclEditor(p: {
   const view = useRef<EditorView | undefined>(undefined);
   const onChange = useRef(p.onChange);
   onChange.current = p.onChange;
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = host.current;
     if (!el) return;
     const shadow = el.shadowRoot ?? el.attachShadow({ mode: 'open' });
@@ -93,13 +93,13 @@ export function HclEditor(p: {
     view.current = new EditorView({ root: shadow, parent, state: EditorState.create({ doc: p.value, extensions }) });
     return () => view.current?.destroy();
   }, []);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const v = view.current;
     if (v && v.state.doc.toString() !== p.value) {
       v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: p.value }, annotations: fromValue.of(true) });
     }
   }, [p.value]);
-  useEffect(() => {
+  useLayoutEffect(() => {
     view.current?.dispatch({ effects: setErrorLine.of(p.errorLine) });
   }, [p.errorLine]);
   return (

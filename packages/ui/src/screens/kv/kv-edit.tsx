@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field } from '../../components/field.js';
@@ -32,7 +32,8 @@ export function KvEdit({ params }: ScreenProps) {
   const [path, setPath] = useState(router.location.query.get('prefix') ?? '');
   const [editor, setEditor] = useState<KvEditorState>(editorStateOf({}));
   const [problem, setProblem] = useState<string | undefined>();
-  useEffect(() => {
+  // Filled in the same turn as the first render with the data, so nothing typed in between is overwritten.
+  useLayoutEffect(() => {
     if (current.data) setEditor(editorStateOf(current.data.data));
   }, [current.data]);
   const base = `/secrets/${encodeURIComponent(segment)}`;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { CheckboxField, Field } from '../../components/field.js';
@@ -22,7 +22,8 @@ export function KvMetadata({ params }: ScreenProps) {
   const [deleteAfter, setDeleteAfter] = useState('0s');
   const [custom, setCustom] = useState<KvEditorState>(editorStateOf({}));
   const [problem, setProblem] = useState<string | undefined>();
-  useEffect(() => {
+  // Filled in the same turn as the first render with the data, so nothing typed in between is overwritten.
+  useLayoutEffect(() => {
     const m = metadata.data;
     if (!m) return;
     setMaxVersions(String(m.max_versions));

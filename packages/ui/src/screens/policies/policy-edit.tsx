@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../api/api.js';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
@@ -27,7 +27,8 @@ export function PolicyEdit({ params }: ScreenProps) {
   const [text, setText] = useState(existing ? '' : EXAMPLE);
   // A new policy is saved, then opened at its own address: `?saved=1` carries the confirmation there.
   const [saved, setSaved] = useState(router.location.query.get('saved') === '1');
-  useEffect(() => {
+  // Filled in the same turn as the first render with the data, so nothing typed in between is overwritten.
+  useLayoutEffect(() => {
     if (loaded.data) setText(loaded.data.policy);
   }, [loaded.data]);
   const save = useAction(async () => {

@@ -1,5 +1,5 @@
 import type { MountConfigInfo } from '@ward/secrets-client';
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { ErrorMessage } from '../../components/error-message.js';
@@ -29,7 +29,8 @@ export function EngineConfigure({ params }: ScreenProps) {
   const [defaultTtl, setDefaultTtl] = useState('');
   const [maxTtl, setMaxTtl] = useState('');
   const [saved, setSaved] = useState(false);
-  useEffect(() => {
+  // Filled in the same turn as the first render with the data, so nothing typed in between is overwritten.
+  useLayoutEffect(() => {
     const t = info.data?.tune;
     if (!t) return;
     setDescription(t.description ?? info.data?.ui?.description ?? '');

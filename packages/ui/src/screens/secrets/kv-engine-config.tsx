@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { CheckboxField, Field } from '../../components/field.js';
@@ -19,7 +19,8 @@ export function KvEngineConfig({ mount }: { mount: string }) {
   const [casRequired, setCasRequired] = useState(false);
   const [deleteAfter, setDeleteAfter] = useState('');
   const [saved, setSaved] = useState(false);
-  useEffect(() => {
+  // Filled in the same turn as the first render with the data, so nothing typed in between is overwritten.
+  useLayoutEffect(() => {
     const c = config.data;
     if (!c) return;
     setMaxVersions(String(c.max_versions));
