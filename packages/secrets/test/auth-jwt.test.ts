@@ -85,6 +85,33 @@ describe('jwt auth method', () => {
     assert.equal((await ok('GET', 'auth/jwt/config')).data.jwks_url, jwks.url, 'a refused write changes nothing');
   });
 
+  it('checks provider_config as established: a known provider and its settings', async () => {
+    const config = (provider_config: unknown) =>
+      t.request('POST', 'auth/jwt/config', { body: { jwks_url: jwks.url, bound_issuer: ISSUER, provider_config } });
+    assert.equal((await config({ provider: 'azure' })).status, 204);
+    assert.deepEqual((await ok('GET', 'auth/jwt/config')).data.provider_config, { provider: 'azure' });
+    const gsuite = {
+      provider: 'gsuite',
+      gsuite_admin_impersonate: 'admin@example.test',
+      fetch_groups: true,
+      groups_recurse_max_depth: 2,
+    };
+    assert.equal((await config(gsuite)).status, 204);
+    const refusals: unknown[] = [
+      { provider: 'okta-ish' },
+      { fetch_groups: true },
+      { provider: 'gsuite', fetch_groups: true },
+      { provider: 'gsuite', groups_recurse_max_depth: -1 },
+      { provider: 'azure', unknown_setting: 1 },
+    ];
+    for (const body of refusals) {
+      const res = await config(body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+    }
+    assert.equal((await config({})).status, 204, 'an empty provider_config clears it');
+    assert.deepEqual((await ok('GET', 'auth/jwt/config')).data.provider_config, {});
+  });
+
   it('logs a bound token in: alias from user_claim, metadata from claim_mappings, groups as external groups', async () => {
     const accessor = (await ok('GET', 'sys/auth')).data['jwt/'].accessor;
     const group = (await ok('POST', 'identity/group', { name: 'deployers', type: 'external', policies: ['ops'] })).data

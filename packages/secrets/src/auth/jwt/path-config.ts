@@ -3,6 +3,7 @@ import { InvalidRequestError, LogicalError, NotFoundError } from '../../logical/
 import { isUsablePem } from '../common/pem-keys.js';
 import { EMPTY_CONFIG, type JwtConfig, jwtStore } from './jwt-store.js';
 import type { KeySource } from './key-source.js';
+import { checkProviderConfig } from './provider-config.js';
 
 const fields = {
   oidc_discovery_url: field.string({
@@ -21,7 +22,9 @@ const fields = {
   }),
   bound_issuer: field.string({ description: 'The `iss` every JWT must carry (with static keys or a JWKS).' }),
   default_role: field.string({ description: 'Role used when a login names none.' }),
-  provider_config: field.object({ description: 'Provider-specific settings; stored and shown, not used here.' }),
+  provider_config: field.object({
+    description: 'Provider settings: provider azure, gsuite, ibmisam or secureauth (checked; stored and shown).',
+  }),
   namespace_in_state: field.bool({ description: 'Accepted for compatibility; the state is kept by this server.' }),
 };
 
@@ -50,7 +53,10 @@ export function pathConfig(keys: KeySource) {
           for (const key of STRING_KEYS) if (supplied.has(key)) next[key] = (data[key] ?? '').trim();
           for (const key of ['oidc_response_types', 'jwt_validation_pubkeys', 'jwt_supported_algs'] as const)
             if (supplied.has(key)) next[key] = data[key] ?? [];
-          if (supplied.has('provider_config')) next.provider_config = data.provider_config ?? {};
+          if (supplied.has('provider_config')) {
+            next.provider_config = data.provider_config ?? {};
+            checkProviderConfig(next.provider_config);
+          }
           if (supplied.has('namespace_in_state')) next.namespace_in_state = data.namespace_in_state ?? true;
           await validate(next);
           try {

@@ -1,0 +1,54 @@
+import { InvalidRequestError } from '../../logical/errors.js';
+
+/**
+ * `provider_config`, checked as the established method checks it: a `provider` it knows, and the
+ * settings that provider takes. Stored and shown; the providers' extra group and user-info fetches
+ * (Microsoft Graph for `azure` group overage, the Google Workspace directory for `gsuite`) are not
+ * made here: groups come from the token's claims.
+ */
+
+const BOOLEAN = (v: unknown) => typeof v === 'boolean';
+const STRING = (v: unknown) => typeof v === 'string';
+const NON_NEGATIVE_INT = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+/** Each provider's settings and what each must be. */
+const PROVIDERS = new Map<string, Map<string, (v: unknown) => boolean>>([
+  ['azure', new Map()],
+  [
+    'gsuite',
+    new Map([
+      ['gsuite_service_account', STRING],
+      ['gsuite_admin_impersonate', STRING],
+      ['fetch_groups', BOOLEAN],
+      ['fetch_user_info', BOOLEAN],
+      ['groups_recurse_max_depth', NON_NEGATIVE_INT],
+      ['user_custom_schemas', STRING],
+      ['impersonate_principal', STRING],
+      ['domain', STRING],
+    ]),
+  ],
+  ['ibmisam', new Map()],
+  ['secureauth', new Map()],
+]);
+
+export function checkProviderConfig(config: Record<string, unknown>): void {
+  if (Object.keys(config).length === 0) return;
+  const provider = config.provider;
+  if (provider === undefined) throw new InvalidRequestError("'provider' field not found in provider_config");
+  if (typeof provider !== 'string') throw new InvalidRequestError("'provider' field must be a string");
+  const settings = PROVIDERS.get(provider);
+  if (!settings)
+    throw new InvalidRequestError(
+      `provider "${provider}" not found in custom providers (${[...PROVIDERS.keys()].join(', ')})`,
+    );
+  for (const [key, value] of Object.entries(config)) {
+    if (key === 'provider') continue;
+    const isValid = settings.get(key);
+    if (!isValid) throw new InvalidRequestError(`unknown provider_config setting "${key}" for provider ${provider}`);
+    if (!isValid(value)) throw new InvalidRequestError(`invalid provider_config value for "${key}"`);
+  }
+  if (provider === 'gsuite' && (config.fetch_groups === true || config.fetch_user_info === true)) {
+    if (!config.gsuite_admin_impersonate)
+      throw new InvalidRequestError("'gsuite_admin_impersonate' must be set to fetch groups or user info");
+  }
+}
