@@ -1,6 +1,7 @@
 import { CliError, defineCommand, flag } from '../command.js';
 import { UsageError } from '../flags.js';
 import { parseDataArgs } from '../input.js';
+import { awsLoginParams } from './login-aws.js';
 import { checkOidcParams, oidcLogin } from './login-oidc.js';
 
 /**
@@ -19,10 +20,15 @@ export const loginCommand = defineCommand({
     'else the login waits for an Okta Verify push); jwt and kubernetes (role=… jwt=…, jwt=@file);\n' +
     'cert (with -client-cert and -client-key; [name=…]); oidc (role=… [port=8250 listenaddress=localhost\n' +
     'callbackhost=localhost callbackmethod=http callbackport=… skip_browser=true]: prints the provider\n' +
-    'URL, opens a browser, and waits at <callbackmethod>://<callbackhost>:<port>/oidc/callback).\n' +
+    'URL, opens a browser, and waits at <callbackmethod>://<callbackhost>:<port>/oidc/callback);\n' +
+    'aws ([role=…] [region=us-east-1|auto|…] [header_value=…] [aws_access_key_id=… aws_secret_access_key=…\n' +
+    "aws_security_token=…]: signs sts:GetCallerIdentity with the AWS SDK's credentials (AWS_ACCESS_KEY_ID,\n" +
+    'AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, the shared profile AWS_PROFILE, …) for the endpoint\n' +
+    'AWS_ENDPOINT_URL_STS (default https://sts.amazonaws.com/), header_value as X-Vault-AWS-IAM-Server-ID).\n' +
+    'For aws, mount=… is the same as -path.\n' +
     'The token goes to ~/.vault-token, used when VAULT_TOKEN is unset.',
   flags: {
-    method: flag.string('Auth method: token, userpass, ldap, okta, jwt, kubernetes, cert or oidc.', 'token'),
+    method: flag.string('Auth method: token, userpass, ldap, okta, jwt, kubernetes, cert, oidc or aws.', 'token'),
     path: flag.string('Mount path of the auth method (default: the method name).'),
     'no-store': flag.bool('Do not save the token.'),
   },
@@ -52,7 +58,13 @@ export const loginCommand = defineCommand({
     const auth =
       flags.method === 'oidc'
         ? await oidcLogin(ctx, flags.path ?? 'oidc', params)
-        : await ctx.client.login(flags.method, params, flags.path);
+        : flags.method === 'aws'
+          ? await ctx.client.login(
+              'aws',
+              await awsLoginParams(params, process.env, () => new Date()),
+              flags.path ?? params.mount ?? 'aws',
+            )
+          : await ctx.client.login(flags.method, params, flags.path);
     if (!auth.client_token) throw new CliError('the server returned no token', 2);
     if (!flags['no-store']) await ctx.tokenFile.save(auth.client_token);
     ctx.out.success(
