@@ -3,7 +3,20 @@ import type { Capability } from './api/capabilities.js';
 import { lazyScreen } from './router/lazy-screen.js';
 import type { Params } from './router/match.js';
 import { AccessIndex } from './screens/access/access-index.js';
+import { AuthEnable } from './screens/access/auth-enable.js';
+import { AuthMethod } from './screens/access/auth-method.js';
+import { AuthMethods } from './screens/access/auth-methods.js';
+import { Entities } from './screens/access/entities.js';
+import { Entity } from './screens/access/entity.js';
+import { EntityMerge } from './screens/access/entity-merge.js';
+import { Group } from './screens/access/group.js';
+import { Groups } from './screens/access/groups.js';
 import { Leases } from './screens/access/leases.js';
+import { ManagedKey } from './screens/access/managed-key.js';
+import { ManagedKeys } from './screens/access/managed-keys.js';
+import { Namespaces } from './screens/access/namespaces.js';
+import { SnapshotAuto } from './screens/access/snapshot-auto.js';
+import { SnapshotsAuto } from './screens/access/snapshots-auto.js';
 import { OidcAuthorize } from './screens/auth/oidc-authorize.js';
 import { OidcCallback } from './screens/auth/oidc-callback.js';
 import { KvBrowse } from './screens/kv/kv-browse.js';
@@ -74,6 +87,19 @@ export const ROUTES: readonly Route[] = [
   { pattern: '/secrets/:mount/pki/certs/:serial', screen: PkiCert },
   { pattern: '/access', screen: AccessIndex },
   { pattern: '/access/leases', screen: Leases },
+  { pattern: '/access/auth', screen: AuthMethods },
+  { pattern: '/access/auth/enable', screen: AuthEnable },
+  { pattern: '/access/auth/*path', screen: AuthMethod },
+  { pattern: '/access/entities', screen: Entities },
+  { pattern: '/access/entities/merge', screen: EntityMerge },
+  { pattern: '/access/entities/:id', screen: Entity },
+  { pattern: '/access/groups', screen: Groups },
+  { pattern: '/access/groups/:id', screen: Group },
+  { pattern: '/access/namespaces', screen: Namespaces },
+  { pattern: '/access/managed-keys/:type', screen: ManagedKeys },
+  { pattern: '/access/managed-keys/:type/:name', screen: ManagedKey },
+  { pattern: '/access/snapshots', screen: SnapshotsAuto },
+  { pattern: '/access/snapshots/:name', screen: SnapshotAuto },
   { pattern: '/policies', screen: PoliciesList },
   { pattern: '/policies/create', screen: PolicyEdit },
   { pattern: '/policies/:name', screen: PolicyEdit },
@@ -103,6 +129,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
     requiresAny: [
       { path: 'sys/auth', capability: ['read', 'sudo'] },
       { path: 'sys/leases/lookup', capability: ['update', 'sudo'] },
+      { path: 'identity/entity/id', capability: 'list' },
+      { path: 'sys/namespaces', capability: 'list' },
     ],
   },
   { label: 'Policies', to: '/policies', requiresAny: [{ path: 'sys/policies/acl', capability: ['list', 'read'] }] },

@@ -1,0 +1,192 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useCapabilities } from '../../api/capabilities.js';
+import { useApp } from '../../app-context.js';
+import { ConfirmButton } from '../../components/confirm-button.js';
+import { ErrorMessage } from '../../components/error-message.js';
+import { Field, SelectField, TextAreaField } from '../../components/field.js';
+import { Loading, Page, TableRegion } from '../../components/page.js';
+import { useAction } from '../../hooks/use-action.js';
+import { useLoad } from '../../hooks/use-load.js';
+import type { ScreenProps } from '../../routes.js';
+import { ACCESS_CRUMBS, pairsText, parsePairs, splitList } from './access-shared.js';
+import { authMounts } from './auth-methods.js';
+
+interface EntityAlias {
+  id: string;
+  name: string;
+  mount_accessor: string;
+  mount_path: string;
+  mount_type: string;
+}
+
+interface EntityInfo {
+  id: string;
+  name: string;
+  policies: string[] | null;
+  metadata: Record<string, string> | null;
+  aliases: EntityAlias[] | null;
+  group_ids: string[] | null;
+  disabled: boolean;
+}
+
+const CRUMBS = [...ACCESS_CRUMBS, { label: 'Entities', to: '/access/entities' }];
+
+/** One entity: its aliases, groups, policies and metadata; edit, add an alias, delete. */
+export function Entity({ params }: ScreenProps) {
+  const { api, router } = useApp();
+  const id = params.id ?? '';
+  const entity = useLoad(() => api.read<EntityInfo>(`identity/entity/id/${id}`), [id]);
+  const caps = useCapabilities([`identity/entity/id/${id}`, 'identity/entity-alias']);
+  const remove = useAction(async () => {
+    await api.delete(`identity/entity/id/${id}`);
+    router.navigate('/access/entities');
+  });
+  const data = entity.data;
+  return (
+    <Page
+      title={data?.name ?? 'Entity'}
+      crumbs={CRUMBS}
+      actions={
+        caps.allows(`identity/entity/id/${id}`, 'delete') && (
+          <ConfirmButton
+            label="Delete entity"
+            question={`Delete ${data?.name ?? id} and its aliases?`}
+            confirmLabel="Delete now"
+            onConfirm={() => remove.run()}
+          />
+        )
+      }
+    >
+      <ErrorMessage error={remove.error ?? entity.error} />
+      {entity.isLoading && !data && <Loading />}
+      {!entity.isLoading && !data && !entity.error && <p>No entity has the ID {id}.</p>}
+      {data && (
+        <>
+          <dl class="facts" aria-label="Entity">
+            <dt>ID</dt>
+            <dd class="code">{data.id}</dd>
+            <dt>Policies</dt>
+            <dd class="code">{(data.policies ?? []).join(', ') || 'none'}</dd>
+            <dt>Groups</dt>
+            <dd class="code">{(data.group_ids ?? []).join(', ') || 'none'}</dd>
+            <dt>Disabled</dt>
+            <dd>{data.disabled ? 'yes' : 'no'}</dd>
+          </dl>
+          <h2>Aliases</h2>
+          {(data.aliases ?? []).length === 0 ? (
+            <p>No aliases.</p>
+          ) : (
+            <TableRegion label="Aliases">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Mount</th>
+                    <th scope="col">Alias ID</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {(data.aliases ?? []).map((a) => (
+                    <tr key={a.id}>
+                      <td class="code">{a.name}</td>
+                      <td class="code">
+                        {a.mount_path} ({a.mount_type})
+                      </td>
+                      <td class="code">{a.id}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableRegion>
+          )}
+          {caps.allows('identity/entity-alias', ['create', 'update']) && (
+            <AliasForm entityId={id} onDone={entity.reload} />
+          )}
+          {caps.allows(`identity/entity/id/${id}`, 'update') && <EditForm entity={data} onDone={entity.reload} />}
+        </>
+      )}
+    </Page>
+  );
+}
+
+function EditForm({ entity, onDone }: { entity: EntityInfo; onDone(): void }) {
+  const { api } = useApp();
+  const [policies, setPolicies] = useState('');
+  const [metadata, setMetadata] = useState('');
+  useEffect(() => {
+    setPolicies((entity.policies ?? []).join(', '));
+    setMetadata(pairsText(entity.metadata));
+  }, [entity]);
+  const save = useAction(async () => {
+    await api.write(`identity/entity/id/${entity.id}`, {
+      policies: splitList(policies),
+      metadata: parsePairs(metadata),
+    });
+    onDone();
+  });
+  return (
+    <section aria-labelledby="edit-entity">
+      <h2 id="edit-entity">Policies and metadata</h2>
+      <form
+        class="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.run();
+        }}
+      >
+        <Field label="Policies" value={policies} onInput={setPolicies} hint="Comma-separated." isCode />
+        <TextAreaField label="Metadata" value={metadata} onInput={setMetadata} rows={4} hint="One key=value a line." />
+        <ErrorMessage error={save.error} />
+        <div class="actions">
+          <button type="submit" disabled={save.isPending}>
+            Save entity
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** An entity alias: the entity's name on one auth method (`identity/entity-alias`). */
+function AliasForm({ entityId, onDone }: { entityId: string; onDone(): void }) {
+  const { api } = useApp();
+  const mounts = useLoad(() => authMounts(api), []);
+  const [accessor, setAccessor] = useState('');
+  const [name, setName] = useState('');
+  const options = (mounts.data ?? []).map((m) => [m.accessor, `${m.path} (${m.type})`] as const);
+  const chosen = accessor || options[0]?.[0] || '';
+  const create = useAction(async () => {
+    await api.write('identity/entity-alias', { name: name.trim(), canonical_id: entityId, mount_accessor: chosen });
+    setName('');
+    onDone();
+  });
+  return (
+    <section aria-labelledby="add-alias">
+      <h2 id="add-alias">Add alias</h2>
+      <ErrorMessage error={mounts.error} />
+      <form
+        class="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.run();
+        }}
+      >
+        <SelectField label="Auth method" value={chosen} options={options} onChange={setAccessor} />
+        <Field
+          label="Alias name"
+          value={name}
+          onInput={setName}
+          hint="The name the method knows (a username)."
+          isCode
+          required
+        />
+        <ErrorMessage error={create.error} />
+        <div class="actions">
+          <button type="submit" disabled={create.isPending}>
+            Add alias
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
