@@ -238,6 +238,13 @@ describe('web UI access section', () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Access' }).click();
       await page.getByRole('link', { name: 'Auth methods' }).click();
       await page.getByRole('link', { name: 'userpass/', exact: true }).waitFor();
+      await page.goBack();
+      await page.getByRole('link', { name: 'Entities' }).waitFor();
+      for (const refused of ['Groups', 'Namespaces', 'Managed keys', 'Automated snapshots']) {
+        assert.equal(await page.getByRole('link', { name: refused }).count(), 0, refused);
+      }
+      await page.getByRole('link', { name: 'Auth methods' }).click();
+      await page.getByRole('link', { name: 'userpass/', exact: true }).waitFor();
       assert.equal(await page.getByRole('link', { name: 'Enable new method' }).count(), 0);
       await page.getByRole('link', { name: 'userpass/', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'userpass/' }).waitFor();
