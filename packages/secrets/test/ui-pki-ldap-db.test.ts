@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { request } from '../src/server/testing.js';
+import { PG_ROOT, PG_ROOT_PASSWORD, PostgresServer } from './postgres.js';
 import { assertNoProblems, launchChromium, UiTab } from './ui-browser.js';
 import { type DevWard, startDevWard } from './ward-process.js';
 
@@ -21,18 +22,36 @@ describe('web UI PKI, LDAP and database engines', () => {
   let browser: Browser;
   let tab: UiTab;
   let dir: string;
+  let pg: PostgresServer;
   const found: string[] = [];
 
   before(async () => {
-    [dev, browser, dir] = await Promise.all([
+    [dev, browser, dir, pg] = await Promise.all([
       startDevWard(ROOT),
       launchChromium(),
       mkdtemp(join(tmpdir(), 'ui-engines-')),
+      PostgresServer.start(),
     ]);
-    for (const type of ['pki']) {
+    for (const type of ['pki', 'database']) {
       const res = await request(dev.url, 'POST', `sys/mounts/${type}`, { token: ROOT, body: { type } });
       assert.equal(res.status, 204, JSON.stringify(res.body));
     }
+    await pg.query("CREATE ROLE app_static WITH LOGIN PASSWORD 'before-ward'");
+    const api = (path: string, body: unknown) => request(dev.url, 'POST', path, { token: ROOT, body });
+    const config = await api('database/config/pg', {
+      plugin_name: 'postgresql-database-plugin',
+      connection_url: pg.templatedUrl,
+      username: PG_ROOT,
+      password: PG_ROOT_PASSWORD,
+      allowed_roles: '*',
+    });
+    assert.ok(config.status < 300, JSON.stringify(config.body));
+    const stat = await api('database/static-roles/app', {
+      db_name: 'pg',
+      username: 'app_static',
+      rotation_period: '1h',
+    });
+    assert.ok(stat.status < 300, JSON.stringify(stat.body));
     tab = await UiTab.open(browser, dev.url);
     await tab.page.goto('/ui/');
     await tab.page.getByLabel('Method').selectOption({ label: 'Token' });
@@ -45,6 +64,7 @@ describe('web UI PKI, LDAP and database engines', () => {
     await browser?.close();
     dev?.ward.child.kill('SIGTERM');
     await dev?.ward.exited;
+    await pg?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -97,6 +117,58 @@ describe('web UI PKI, LDAP and database engines', () => {
     found.push(...(await tab.capture('pki-cert-revoked')));
     const res = await request(dev.url, 'GET', `pki/cert/${serial}`, { token: ROOT });
     assert.ok((res.body as { data: { revocation_time: number } }).data.revocation_time > 0);
+  });
+
+  /** Reveals the secret `field` of the credentials in `scope` and reads it. */
+  const reveal = async (scope: ReturnType<UiTab['page']['locator']>, field: string) => {
+    const cell = scope.locator(`dt:text-is("${field}") + dd`);
+    await cell.getByRole('button', { name: 'Reveal' }).click();
+    return ((await cell.locator('.code').textContent()) ?? '').trim();
+  };
+
+  it('creates a database role, gets a PostgreSQL user that logs in, and reads and rotates a static role', async () => {
+    const { page } = tab;
+    await page.goto('/ui/secrets');
+    await page.getByRole('link', { name: 'database/', exact: true }).click();
+    await page.getByRole('link', { name: 'pg', exact: true }).click();
+    await page.getByText('postgresql-database-plugin').waitFor();
+    assert.doesNotMatch(await tab.exposedPlaces(), new RegExp(PG_ROOT_PASSWORD));
+    found.push(...(await tab.capture('database-connection')));
+
+    await page.goto('/ui/secrets/database/database/roles');
+    await page.getByLabel('Role name').fill('reader');
+    await page.getByLabel('Connection name').fill('pg');
+    await page
+      .getByLabel('Creation statements')
+      .fill(`CREATE ROLE "{{name}}" WITH LOGIN PASSWORD '{{password}}' VALID UNTIL '{{expiration}}';`);
+    await page.getByRole('button', { name: 'Create role' }).click();
+    await page.getByRole('heading', { name: 'reader', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Get credentials' }).click();
+    const creds = page.getByRole('region', { name: 'Credentials' });
+    await creds.waitFor();
+    const username = ((await creds.locator('dt:text-is("username") + dd').textContent()) ?? '').trim();
+    assert.match(
+      ((await creds.locator('dt:text-is("lease_id") + dd').textContent()) ?? '').trim(),
+      /^database\/creds\/reader\//,
+    );
+    assert.ok(await creds.getByRole('img', { name: 'password: hidden value' }).isVisible());
+    found.push(...(await tab.capture('database-creds')));
+    const password = await reveal(creds, 'password');
+    assert.ok(await pg.canLogin(username, password), 'the issued user logs in to PostgreSQL');
+
+    await page.goto('/ui/secrets/database/database/static-roles');
+    await page.getByRole('link', { name: 'app', exact: true }).click();
+    const facts = page.locator('dl[aria-label="Credentials"]');
+    await page.getByText('app_static').waitFor();
+    const first = await reveal(facts, 'password');
+    assert.ok(await pg.canLogin('app_static', first));
+    assert.equal(await pg.canLogin('app_static', 'before-ward'), false);
+    await page.getByRole('button', { name: 'Rotate password' }).click();
+    await page.getByRole('button', { name: 'Rotate it' }).click();
+    await page.getByRole('button', { name: 'Rotate password' }).waitFor();
+    await page.waitForFunction((old) => !document.body.textContent?.includes(old), first);
+    found.push(...(await tab.capture('database-static-role')));
+    assert.equal(await pg.canLogin('app_static', first), false, 'the rotated password no longer logs in');
   });
 
   it('finds no accessibility problem on any screen', () => {

@@ -19,6 +19,12 @@ import { SnapshotAuto } from './screens/access/snapshot-auto.js';
 import { SnapshotsAuto } from './screens/access/snapshots-auto.js';
 import { OidcAuthorize } from './screens/auth/oidc-authorize.js';
 import { OidcCallback } from './screens/auth/oidc-callback.js';
+import { DbConnection } from './screens/database/db-connection.js';
+import { DbConnections } from './screens/database/db-connections.js';
+import { DbRole } from './screens/database/db-role.js';
+import { DbRoles } from './screens/database/db-roles.js';
+import { DbStaticRole } from './screens/database/db-static-role.js';
+import { DbStaticRoles } from './screens/database/db-static-roles.js';
 import { KvBrowse } from './screens/kv/kv-browse.js';
 import { KvEdit } from './screens/kv/kv-edit.js';
 import { KvMetadata } from './screens/kv/kv-metadata.js';
@@ -80,6 +86,12 @@ export const ROUTES: readonly Route[] = [
   { pattern: '/secrets/:mount/totp/:name', screen: TotpKey },
   { pattern: '/secrets/:mount/transit', screen: TransitKeys },
   { pattern: '/secrets/:mount/transit/:name', screen: TransitKey },
+  { pattern: '/secrets/:mount/database', screen: DbConnections },
+  { pattern: '/secrets/:mount/database/connections/:name', screen: DbConnection },
+  { pattern: '/secrets/:mount/database/roles', screen: DbRoles },
+  { pattern: '/secrets/:mount/database/roles/:name', screen: DbRole },
+  { pattern: '/secrets/:mount/database/static-roles', screen: DbStaticRoles },
+  { pattern: '/secrets/:mount/database/static-roles/:name', screen: DbStaticRole },
   { pattern: '/secrets/:mount/pki', screen: PkiOverview },
   { pattern: '/secrets/:mount/pki/roles', screen: PkiRoles },
   { pattern: '/secrets/:mount/pki/roles/:name', screen: PkiRole },

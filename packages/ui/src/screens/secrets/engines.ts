@@ -36,6 +36,7 @@ const ENGINE_HOMES = new Map<string, (mount: string) => string>([
   ['totp', (m) => pathOf('secrets', m, 'totp')],
   ['transit', (m) => pathOf('secrets', m, 'transit')],
   ['pki', (m) => pathOf('secrets', m, 'pki')],
+  ['database', (m) => pathOf('secrets', m, 'database')],
 ]);
 
 export function engineHome(mount: Pick<EngineMount, 'type' | 'path'>): string {

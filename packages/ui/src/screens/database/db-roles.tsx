@@ -1,0 +1,79 @@
+import { useState } from 'preact/hooks';
+import { useApp } from '../../app-context.js';
+import { ErrorMessage } from '../../components/error-message.js';
+import { Field, TextAreaField } from '../../components/field.js';
+import { Link } from '../../components/link.js';
+import { Loading, Page } from '../../components/page.js';
+import { useAction } from '../../hooks/use-action.js';
+import { useLoad } from '../../hooks/use-load.js';
+import { pathOf } from '../../router/match.js';
+import type { ScreenProps } from '../../routes.js';
+import { engineCrumbs } from '../engine-crumbs.js';
+
+/** A database engine's dynamic roles (each a link to its credentials) and a form that creates one. */
+export function DbRoles({ params }: ScreenProps) {
+  const { api, router } = useApp();
+  const mount = params.mount ?? '';
+  const roles = useLoad(() => api.list(`${mount}/roles`), [mount]);
+  const [name, setName] = useState('');
+  const [dbName, setDbName] = useState('');
+  const [statements, setStatements] = useState('');
+  const [defaultTtl, setDefaultTtl] = useState('1h');
+  const [maxTtl, setMaxTtl] = useState('24h');
+  const create = useAction(async () => {
+    const role = name.trim();
+    await api.write(`${mount}/roles/${role}`, {
+      db_name: dbName.trim(),
+      creation_statements: statements
+        .split('\n')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      default_ttl: defaultTtl,
+      max_ttl: maxTtl,
+    });
+    router.navigate(pathOf('secrets', mount, 'database', 'roles', role));
+  });
+  return (
+    <Page title="Roles" crumbs={engineCrumbs(mount, 'database')}>
+      <ErrorMessage error={roles.error} />
+      {roles.isLoading && !roles.data && <Loading />}
+      {roles.data && roles.data.length === 0 && <p>No roles yet.</p>}
+      {roles.data && roles.data.length > 0 && (
+        <ul class="list">
+          {roles.data.map((r) => (
+            <li key={r}>
+              <Link to={pathOf('secrets', mount, 'database', 'roles', r)} class="code">
+                {r}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>Create role</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.run();
+        }}
+      >
+        <Field label="Role name" value={name} onInput={setName} isCode required />
+        <Field label="Connection name" value={dbName} onInput={setDbName} isCode required />
+        <TextAreaField
+          label="Creation statements"
+          value={statements}
+          onInput={setStatements}
+          rows={4}
+          hint="One statement a line; {{name}}, {{password}} and {{expiration}} are filled in."
+        />
+        <Field label="Default TTL" value={defaultTtl} onInput={setDefaultTtl} isCode />
+        <Field label="Maximum TTL" value={maxTtl} onInput={setMaxTtl} isCode />
+        <div class="actions">
+          <button type="submit" disabled={create.isPending}>
+            Create role
+          </button>
+        </div>
+        <ErrorMessage error={create.error} />
+      </form>
+    </Page>
+  );
+}
