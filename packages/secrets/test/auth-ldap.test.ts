@@ -23,7 +23,7 @@ describe('ldap auth method against slapd', () => {
     t.request('POST', `auth/${mount}/login/${user}`, { token: null, body: { password } });
 
   before(async () => {
-    slapd = await startSlapd({ memberOf: true });
+    slapd = await startSlapd({ memberOf: true, anonymousRead: true });
     const alice = await slapd.addUser('alice', 'alice-pw');
     const bob = await slapd.addUser('bob', 'bob-pw');
     await slapd.addUser('carol', 'carol-pw');
@@ -158,6 +158,53 @@ describe('ldap auth method against slapd', () => {
     assert.deepEqual(res.body.auth.token_policies, ['default', 'dev', 'ops']);
   });
 
+  it('finds the user by an anonymous search with discoverdn and no binddn', async () => {
+    await ok('POST', 'sys/auth/discover', { type: 'ldap' });
+    await ok('POST', 'auth/discover/config', {
+      url: slapd.url,
+      discoverdn: true,
+      userdn: `ou=users,${SUFFIX}`,
+      userattr: 'cn',
+      groupdn: GROUPS,
+    });
+    await ok('POST', 'auth/discover/groups/devs', { policies: 'dev' });
+    const res = await login('bob', 'bob-pw', 'discover');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.token_policies, ['default', 'dev']);
+    assert.equal((await login('bob', 'wrong', 'discover')).status, 403);
+    assert.equal((await login('nobody', 'x', 'discover')).status, 403, 'no entry found');
+  });
+
+  it('accepts use_token_groups (AD only) and keeps it', async () => {
+    await ok('POST', 'auth/discover/config', { use_token_groups: true });
+    assert.equal((await ok('GET', 'auth/discover/config')).data.use_token_groups, true);
+    assert.equal((await ok('GET', 'auth/ldap/config')).data.use_token_groups, false);
+  });
+
+  it('keeps the case of group names with case_sensitive_names', async () => {
+    await ok('POST', 'sys/auth/cased', { type: 'ldap' });
+    await ok('POST', 'auth/cased/config', {
+      url: slapd.url,
+      binddn: ENGINE_DN,
+      bindpass: ENGINE_PASSWORD,
+      userdn: USERS,
+      groupdn: GROUPS,
+      case_sensitive_names: true,
+    });
+    await ok('POST', 'auth/cased/groups/Ops', { policies: 'ops-exact' });
+    await ok('POST', 'auth/cased/groups/ops', { policies: 'ops-lower' });
+    await ok('POST', 'auth/cased/groups/devs', { policies: 'dev' });
+    const res = await login('alice', 'alice-pw', 'cased');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.token_policies, ['default', 'dev', 'ops-exact']);
+  });
+
+  it('binds as <username>@<upndomain>, which slapd refuses as no DN: a 403, not an outage', async () => {
+    await ok('POST', 'sys/auth/upn', { type: 'ldap' });
+    await ok('POST', 'auth/upn/config', { url: slapd.url, upndomain: 'example.org', userdn: USERS });
+    assert.equal((await login('alice', 'alice-pw', 'upn')).status, 403);
+  });
+
   it('answers 502 when the directory cannot be reached', async () => {
     await ok('POST', 'sys/auth/down', { type: 'ldap' });
     await ok('POST', 'auth/down/config', {
@@ -172,5 +219,64 @@ describe('ldap auth method against slapd', () => {
     await slapd.stop();
     const stopped = await login('bob', 'bob-pw');
     assert.equal(stopped.status, 502, JSON.stringify(stopped.body));
+  });
+});
+
+describe('ldap auth method: nested groups (slapd dynlist memberOf)', () => {
+  let slapd: Slapd;
+  let t: TestServer;
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await t.request(method, path, { body });
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const login = (mount: string) =>
+    t.request('POST', `auth/${mount}/login/dave`, { token: null, body: { password: 'dave-pw' } });
+
+  before(async () => {
+    slapd = await startSlapd({ nestedMemberOf: true });
+    const dave = await slapd.addUser('dave', 'dave-pw');
+    const admin = new Client({ url: slapd.url });
+    await admin.bind(ADMIN_DN, ADMIN_PASSWORD);
+    await admin.add(GROUPS, { objectClass: 'organizationalUnit', ou: 'groups' });
+    // dave is in team; team is in eng; eng is in everyone.
+    await admin.add(`cn=team,${GROUPS}`, { objectClass: 'groupOfNames', cn: 'team', member: [dave] });
+    await admin.add(`cn=eng,${GROUPS}`, { objectClass: 'groupOfNames', cn: 'eng', member: [`cn=team,${GROUPS}`] });
+    await admin.add(`cn=everyone,${GROUPS}`, {
+      objectClass: 'groupOfNames',
+      cn: 'everyone',
+      member: [`cn=eng,${GROUPS}`],
+    });
+    await admin.unbind();
+    t = await startTestServer();
+    const base = { url: slapd.url, binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, userdn: USERS };
+    await ok('POST', 'sys/auth/search', { type: 'ldap' });
+    await ok('POST', 'auth/search/config', { ...base, groupdn: GROUPS });
+    await ok('POST', 'sys/auth/memberof', { type: 'ldap' });
+    await ok('POST', 'auth/memberof/config', {
+      ...base,
+      groupdn: USERS,
+      groupfilter: '(&(objectClass=person)(cn={{.Username}}))',
+      groupattr: 'memberOf',
+    });
+    for (const mount of ['search', 'memberof'])
+      for (const group of ['team', 'eng', 'everyone'])
+        await ok('POST', `auth/${mount}/groups/${group}`, { policies: `p-${group}` });
+  });
+  after(async () => {
+    await t?.stop();
+    await slapd?.stop();
+  });
+
+  it('finds the direct groups through a group search (the default groupfilter does not recurse)', async () => {
+    const res = await login('search');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.token_policies, ['default', 'p-team']);
+  });
+
+  it('finds the nested groups through the user’s memberOf', async () => {
+    const res = await login('memberof');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.token_policies, ['default', 'p-eng', 'p-everyone', 'p-team']);
   });
 });

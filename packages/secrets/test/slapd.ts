@@ -47,15 +47,29 @@ export interface Slapd {
   stop(): Promise<void>;
 }
 
-function config(dir: string, isMemberOf = false): string {
+interface ConfigOptions {
+  memberOf?: boolean;
+  nestedMemberOf?: boolean;
+  anonymousRead?: boolean;
+}
+
+function config(dir: string, o: ConfigOptions = {}): string {
+  const isMemberOf = o.memberOf === true;
+  // dynlist (2.5+): memberOf computed at search time from groupOfNames, recursively (`*`) for nested groups.
+  const nested = o.nestedMemberOf
+    ? {
+        schema: 'include /etc/ldap/schema/dyngroup.schema\n',
+        overlay: 'overlay dynlist\ndynlist-attrset groupOfURLs memberURL member+memberOf@groupOfNames*\n',
+      }
+    : { schema: '', overlay: '' };
   return `include /etc/ldap/schema/core.schema
 include /etc/ldap/schema/cosine.schema
 include /etc/ldap/schema/inetorgperson.schema
 include /etc/ldap/schema/nis.schema
-modulepath /usr/lib/ldap
+${nested.schema}modulepath /usr/lib/ldap
 moduleload back_mdb
 moduleload ppolicy
-${isMemberOf ? 'moduleload memberof\n' : ''}pidfile ${dir}/slapd.pid
+${isMemberOf ? 'moduleload memberof\n' : ''}${o.nestedMemberOf ? 'moduleload dynlist\n' : ''}pidfile ${dir}/slapd.pid
 argsfile ${dir}/slapd.args
 password-hash {SSHA}
 
@@ -70,7 +84,7 @@ index cn,uid eq
 
 overlay ppolicy
 ppolicy_hash_cleartext
-${isMemberOf ? 'overlay memberof\n' : ''}
+${isMemberOf ? 'overlay memberof\n' : ''}${nested.overlay}
 access to attrs=userPassword
   by self write
   by dn.exact="${ENGINE_DN}" write
@@ -79,7 +93,7 @@ access to attrs=userPassword
 access to *
   by dn.exact="${ENGINE_DN}" write
   by users read
-  by * none
+  ${o.anonymousRead ? 'by anonymous read' : 'by * none'}
 `;
 }
 
@@ -129,9 +143,12 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts slapd (Debian `slapd` + `ldap-utils`, see system-packages.txt) and seeds the tree. */
-/** `memberOf`: the memberof overlay keeps each entry's `memberOf` (the groupOfNames listing it), as directories for login do. */
+/**
+ * `memberOf`: the memberof overlay keeps each entry's `memberOf` (direct groups only);
+ * `nestedMemberOf`: dynlist computes `memberOf` with nested groups; `anonymousRead`: anonymous searches may read entries.
+ */
 export async function startSlapd(
-  o: { tls?: boolean; requireClientCertificate?: boolean; memberOf?: boolean } = {},
+  o: { tls?: boolean; requireClientCertificate?: boolean } & ConfigOptions = {},
 ): Promise<Slapd> {
   const dir = await mkdtemp(join(tmpdir(), 'ward-slapd-'));
   await mkdir(join(dir, 'db'));
@@ -141,7 +158,7 @@ export async function startSlapd(
     // Only TLS sessions are asked for one: the helpers below keep using plain ldap://.
     tls += 'TLSVerifyClient demand\n';
   }
-  await writeFile(join(dir, 'slapd.conf'), tls + config(dir, o.memberOf));
+  await writeFile(join(dir, 'slapd.conf'), tls + config(dir, o));
   const url = `ldap://127.0.0.1:${await freePort()}`;
   const ldapsUrl = o.tls ? `ldaps://127.0.0.1:${await freePort()}` : undefined;
   const listen = ldapsUrl ? `${url}/ ${ldapsUrl}/` : `${url}/`;

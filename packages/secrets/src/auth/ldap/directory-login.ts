@@ -68,7 +68,7 @@ const all = (entry: Entry, attr: string): string[] => {
 };
 
 /**
- * The established LDAP login: find the user's bind DN (a search as `binddn`; else `<username>@<upndomain>` or `<userattr>=<username>,<userdn>`), bind as it
+ * The established LDAP login: find the user's bind DN (a search as `binddn`, or anonymous with `discoverdn`; else `<username>@<upndomain>` or `<userattr>=<username>,<userdn>`), bind as it
  * with the password on a connection of its own (never a pooled one), then search the user's
  * groups under `groupdn` with `groupfilter` (as `binddn` through the pool, else on the user's
  * connection). A refused password or unknown user is a 403; a directory that fails is a 502.
@@ -85,11 +85,11 @@ export async function directoryLogin(
     pool.use(connectionOf(config), async () => connectionOf(config), work);
   let entryName = username;
   let bindDn: string;
-  // `discoverdn` needs the service account here (config refuses it without one).
-  if (hasServiceBind) {
+  // Established: a search finds the DN with a service account, or anonymously with `discoverdn` alone.
+  if (hasServiceBind || config.discoverdn) {
     const filter = renderFilter(config.userfilter, { UserAttr: config.userattr, Username: username });
     const search = (d: Directory) => d.search(config.userdn, { scope: 'sub', filter, attributes: [config.userattr] });
-    const entries = await asService(search);
+    const entries = hasServiceBind ? await asService(search) : await anonymousSearch(config, clock, search);
     const [entry] = entries;
     if (entries.length !== 1 || !entry) throw badCredentials();
     bindDn = entry.dn;
@@ -120,6 +120,20 @@ async function bindAsUser(config: LdapAuthConfig, clock: Clock, dn: string, pass
     const cause = err instanceof UpstreamError ? err.cause : undefined;
     if (cause instanceof ResultCodeError && REFUSED_BIND.has(cause.code)) throw badCredentials();
     throw err;
+  }
+}
+
+/** `work` on a connection of its own bound anonymously, closed afterwards. */
+async function anonymousSearch<T>(
+  config: LdapAuthConfig,
+  clock: Clock,
+  work: (d: Directory) => Promise<T>,
+): Promise<T> {
+  const client = await connectBound(connectionOf(config), clock.now(), async () => undefined, true);
+  try {
+    return await work(clientDirectory(client));
+  } finally {
+    await client.unbind().catch(() => {});
   }
 }
 

@@ -27,6 +27,7 @@ export interface LdapAuthConfig {
   case_sensitive_names: boolean;
   username_as_alias: boolean;
   anonymous_group_search: boolean;
+  use_token_groups: boolean;
   /** Seconds. */
   connection_timeout: number;
   request_timeout: number;
@@ -59,6 +60,7 @@ export const DEFAULT_CONFIG: LdapAuthConfig = {
   case_sensitive_names: false,
   username_as_alias: false,
   anonymous_group_search: false,
+  use_token_groups: false,
   connection_timeout: 30,
   request_timeout: 90,
   token: EMPTY_TOKEN_PARAMS,

@@ -16,7 +16,7 @@ const fields = {
   userattr: field.string({ description: 'Attribute holding the username (default cn).' }),
   userfilter: field.string({ description: 'Filter template of the user search ({{.UserAttr}}, {{.Username}}).' }),
   upndomain: field.string({ description: 'Bind as <username>@<upndomain> (Active Directory).' }),
-  discoverdn: field.bool({ description: 'Find the user DN by a search (needs binddn here).' }),
+  discoverdn: field.bool({ description: 'Find the user DN by a search (anonymous without binddn).' }),
   groupdn: field.string({ description: 'Base DN of the group search; empty: no groups.' }),
   groupfilter: field.string({ description: 'Filter template of the group search ({{.UserDN}}, {{.Username}}).' }),
   groupattr: field.string({ description: 'Attribute naming a group (default cn; memberOf for DN values).' }),
@@ -31,6 +31,7 @@ const fields = {
   case_sensitive_names: field.bool({ description: 'Keep the case of user and group names.' }),
   username_as_alias: field.bool({ description: 'Alias name is the typed username rather than the entry’s userattr.' }),
   anonymous_group_search: field.bool({ description: 'Accepted; group searches use binddn when set.' }),
+  use_token_groups: field.bool({ description: 'Accepted and kept (AD tokenGroups); groups come from groupfilter.' }),
   connection_timeout: field.durationSeconds({ description: 'Time to connect before the next URL (default 30s).' }),
   request_timeout: field.durationSeconds({ description: 'Time allowed for each request (default 90s).' }),
   ...tokenFields,
@@ -61,6 +62,7 @@ const BOOLS = [
   'case_sensitive_names',
   'username_as_alias',
   'anonymous_group_search',
+  'use_token_groups',
 ] as const;
 
 /** `config`: the directory and how users and groups are found; bindpass and the client key are write-only. */
@@ -112,12 +114,10 @@ function merged(current: LdapAuthConfig, data: ConfigData, supplied: ReadonlySet
 }
 
 function check(c: LdapAuthConfig): void {
-  if (c.discoverdn && !(c.binddn && c.bindpass))
-    throw new InvalidRequestError('discoverdn needs binddn and bindpass here (anonymous searches are not made)');
   if ((c.binddn === '') !== (c.bindpass === ''))
     throw new InvalidRequestError('binddn and bindpass must be set together');
-  if (!c.binddn && !c.upndomain && !c.userdn)
-    throw new InvalidRequestError('userdn (or binddn, or upndomain) must be set');
+  if (!c.binddn && !c.upndomain && !c.userdn && !c.discoverdn)
+    throw new InvalidRequestError('userdn (or binddn, or upndomain, or discoverdn) must be set');
   checkTemplate('userfilter', c.userfilter, ['UserAttr', 'Username']);
   checkTemplate('groupfilter', c.groupfilter, ['UserDN', 'Username']);
   if (c.connection_timeout <= 0 || c.request_timeout <= 0) throw new InvalidRequestError('timeouts must be positive');

@@ -38,13 +38,16 @@ export function upstream(action: string, err: unknown): UpstreamError {
  * Connects to the first URL of the config that answers (in order; a URL that cannot be
  * reached within `connection_timeout` is skipped), issues StartTLS when asked, and binds as
  * `binddn`, with the password `rotate-root` replaced when the current one fails within 10 minutes.
+ * `anonymous`: an anonymous bind instead (the ldap auth method's `discoverdn` without `binddn`).
  */
 export async function connectBound(
   config: LdapConfig,
   nowMs: number,
   reload: () => Promise<LdapConfig | undefined>,
+  anonymous = false,
 ): Promise<Client> {
-  if (!config.bindpass) throw new InvalidRequestError('unable to bind due to lack of configured password');
+  if (!anonymous && !config.bindpass)
+    throw new InvalidRequestError('unable to bind due to lack of configured password');
   const user = config.upndomain ? `${config.binddn}@${config.upndomain}` : config.binddn;
   const failures: string[] = [];
   for (const url of config.url) {
@@ -61,7 +64,8 @@ export async function connectBound(
         await client.startTLS({ ...tlsOptions(config), host: new URL(url).hostname });
       }
       // ldapts connects on the first request: the bind. An answer (even a refusal) means this URL is up.
-      await bind(client, user, config, nowMs, reload);
+      if (anonymous) await client.bind('', '');
+      else await bind(client, user, config, nowMs, reload);
       return client;
     } catch (err) {
       await client.unbind().catch(() => {});
