@@ -19,12 +19,14 @@ export interface WardProcess {
 }
 
 /**
- * Starts `bin/ward` with `args`; output is collected for `waitFor`. `launcher` runs it through
- * another program (`['unshare', '-m', …]`): its words come first, then node and bin/ward.
+ * Starts `bin/ward` with `args` as a user does (its first lines pick the Node.js and the V8 flags
+ * it runs with, then `exec` it, so the child's pid is the server's); output is collected for
+ * `waitFor`. `launcher` runs it through another program (`['unshare', '-m', …]`): its words come
+ * first, then bin/ward.
  */
 export function startWard(args: string[], env: NodeJS.ProcessEnv = {}, launcher: string[] = []): WardProcess {
-  const [program = process.execPath, ...programArgs] = [...launcher, process.execPath];
-  const child = spawn(program, [...programArgs, WARD_BIN, ...args], {
+  const [program = WARD_BIN, ...programArgs] = [...launcher, WARD_BIN];
+  const child = spawn(program, [...programArgs, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,14 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { create as createTar, extract as extractTar } from 'tar';
 import { InvalidRequestError } from '../logical/errors.js';
-import { decodeRecords, encodeRecord } from './snapshot-records.js';
+import { decodeRecords, writeRecords } from './snapshot-records.js';
 import type { StorageEntry, StorageSnapshot } from './storage.js';
 
 /** What `meta.json` says about a snapshot. */
@@ -38,7 +37,7 @@ const STATE = 'state.bin';
 const SUMS = 'SHA256SUMS';
 const SEALED_SUMS = 'SHA256SUMS.sealed';
 const MEMBERS = [META, STATE, SUMS, SEALED_SUMS];
-/** How much of `state.bin` is read at a time while it is archived. */
+/** How much of `state.bin` is read at a time while it is archived or hashed. */
 const READ_SLICE_BYTES = 1024 * 1024;
 /** Everything but `state.bin` is small; a larger member is not one this server wrote. */
 const SMALL_MEMBER_BYTES = 8192;
@@ -55,7 +54,7 @@ export async function writeSnapshotArchive(
 ): Promise<Readable> {
   const dir = await mkdtemp(join(tmpdir(), 'ward-snapshot-'));
   try {
-    const state = await spoolState(snapshot, join(dir, STATE));
+    const state = await writeRecords(snapshot.entries(), join(dir, STATE));
     const meta: SnapshotMeta = {
       version: SNAPSHOT_FORMAT_VERSION,
       created_at: info.createdAt,
@@ -70,11 +69,12 @@ export async function writeSnapshotArchive(
     await writeFile(join(dir, SEALED_SUMS), sums.seal(sumsText), { mode: 0o600 });
     // tar reads a member in slices of up to maxReadSize (16 MiB by default): each slice is a buffer
     // held until gzip has taken it, which showed as tens of MB of the server's memory per snapshot.
-    const archive = createTar(
-      { gzip: true, cwd: dir, portable: true, maxReadSize: READ_SLICE_BYTES },
-      MEMBERS,
-    ) as unknown as Readable;
-    const out = Readable.from(archive);
+    // Node's own gzip stream compresses off the event loop with backpressure, in 16 KiB chunks;
+    // tar's built-in one compresses each slice at once and joins the output into one more buffer.
+    const archive = createTar({ cwd: dir, portable: true, maxReadSize: READ_SLICE_BYTES }, MEMBERS);
+    const out = createGzip();
+    // A failure on either side destroys both: the reader of `out` sees it as an error.
+    pipeline(archive as unknown as AsyncIterable<Buffer>, out).catch(() => undefined);
     out.once('close', () => void rm(dir, { recursive: true, force: true }));
     return out;
   } catch (err) {
@@ -82,26 +82,6 @@ export async function writeSnapshotArchive(
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
-}
-
-async function spoolState(snapshot: StorageSnapshot, path: string) {
-  const file = createWriteStream(path, { mode: 0o600 });
-  const hash = createHash('sha256');
-  let size = 0;
-  let count = 0;
-  try {
-    for await (const entry of snapshot.entries()) {
-      const record = encodeRecord(entry);
-      hash.update(record);
-      size += record.length;
-      count++;
-      if (!file.write(record)) await once(file, 'drain');
-    }
-  } finally {
-    file.end();
-    await once(file, 'close');
-  }
-  return { size, count, sha256: hash.digest('hex') };
 }
 
 /** A received snapshot whose sums were checked: its entries can be read (once) from disk. */
@@ -228,10 +208,19 @@ function sha256(bytes: Uint8Array): string {
 
 async function sha256OfFile(path: string): Promise<string> {
   const hash = createHash('sha256');
-  try {
-    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  } catch {
+  const file = await open(path, 'r').catch(() => {
     throw new InvalidRequestError(`failed checking integrity of snapshot: file missing for ${STATE}`);
+  });
+  try {
+    // One buffer for the whole file (a read stream would take a new one per chunk, see snapshot-records.ts).
+    const buf = Buffer.allocUnsafe(READ_SLICE_BYTES);
+    for (;;) {
+      const { bytesRead } = await file.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buf.subarray(0, bytesRead));
+    }
+  } finally {
+    await file.close();
   }
   return hash.digest('hex');
 }

@@ -24,6 +24,13 @@ const BUSY_TIMEOUT_MS = 5_000;
 /** Rows staged per transaction during a restore: few enough to stay small, many enough to be fast. */
 const RESTORE_BATCH = 1_000;
 
+/**
+ * Page cache (KiB, as `cache_size` takes it when negative) of the two one-pass jobs: the snapshot
+ * reader and a restore's staging table. Each page is read or written once, so a cache only holds
+ * memory: this build's default (16 MB per schema) showed as 13–15 MB of the server's RSS per job.
+ */
+const ONE_PASS_CACHE_KIB = 1024;
+
 /** A failed write as the caller sees it: `StorageFullError` (507) for a full disk, else an internal error. */
 function writeError(what: string, failure: WriteFailure): Error {
   if (failure.code === 'SQLITE_FULL') return new StorageFullError({ cause: failure.message });
@@ -314,6 +321,7 @@ export class SqliteStorage implements StorageBackend {
       reader.close();
     };
     try {
+      reader.pragma(`cache_size = -${ONE_PASS_CACHE_KIB}`);
       reader.exec('BEGIN');
       const count = reader.prepare<[], number>('SELECT COUNT(*) FROM entries').pluck().get() ?? 0;
       const rows = reader.prepare<[], StorageEntry>('SELECT key, value FROM entries ORDER BY key');
@@ -343,6 +351,7 @@ export class SqliteStorage implements StorageBackend {
   async replaceAll(entries: AsyncIterable<StorageEntry>): Promise<void> {
     await this.#drained(); // writes issued before the restore land before it
     const stage = `restore_${++this.#restoreCount}`;
+    this.#db.pragma(`temp.cache_size = -${ONE_PASS_CACHE_KIB}`);
     this.#db.exec(`CREATE TEMP TABLE ${stage} (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID`);
     try {
       const insert = this.#db.prepare<[string, Uint8Array]>(`INSERT INTO temp.${stage} (key, value) VALUES (?, ?)`);
