@@ -259,7 +259,14 @@ describe('ldap auth method: nested groups (slapd dynlist memberOf)', () => {
       groupfilter: '(&(objectClass=person)(cn={{.Username}}))',
       groupattr: 'memberOf',
     });
-    for (const mount of ['search', 'memberof'])
+    // AD's in-chain matching rule (LDAP_MATCHING_RULE_IN_CHAIN) is a valid groupfilter; slapd does not know it.
+    await ok('POST', 'sys/auth/inchain', { type: 'ldap' });
+    await ok('POST', 'auth/inchain/config', {
+      ...base,
+      groupdn: GROUPS,
+      groupfilter: '(&(objectClass=groupOfNames)(member:1.2.840.113556.1.4.1941:={{.UserDN}}))',
+    });
+    for (const mount of ['search', 'memberof', 'inchain'])
       for (const group of ['team', 'eng', 'everyone'])
         await ok('POST', `auth/${mount}/groups/${group}`, { policies: `p-${group}` });
   });
@@ -278,5 +285,11 @@ describe('ldap auth method: nested groups (slapd dynlist memberOf)', () => {
     const res = await login('memberof');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.auth.token_policies, ['default', 'p-eng', 'p-everyone', 'p-team']);
+  });
+
+  it('accepts AD’s in-chain groupfilter; slapd, not knowing the rule, matches no group', async () => {
+    const res = await login('inchain');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.token_policies, ['default']);
   });
 });
