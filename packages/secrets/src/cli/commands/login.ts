@@ -1,7 +1,7 @@
 import { CliError, defineCommand, flag } from '../command.js';
 import { UsageError } from '../flags.js';
 import { parseDataArgs } from '../input.js';
-import { awsLoginParams } from './login-aws.js';
+import { CLOUD_LOGIN_METHODS, cloudLogin } from './login-cloud.js';
 import { checkOidcParams, oidcLogin } from './login-oidc.js';
 
 /**
@@ -25,10 +25,12 @@ export const loginCommand = defineCommand({
     "aws_security_token=…]: signs sts:GetCallerIdentity with the AWS SDK's credentials (AWS_ACCESS_KEY_ID,\n" +
     'AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, the shared profile AWS_PROFILE, …) for the endpoint\n' +
     'AWS_ENDPOINT_URL_STS (default https://sts.amazonaws.com/), header_value as X-Vault-AWS-IAM-Server-ID).\n' +
-    'For aws, mount=… is the same as -path.\n' +
+    'gcp (role=… [service_account=…] [project=-] [jwt_exp=15m] [credentials=@key.json] or role=… jwt=…:\n' +
+    'a JWT for the account signed by IAM credentials signJwt with the key file, default\n' +
+    'GOOGLE_APPLICATION_CREDENTIALS). For aws and gcp, mount=… names the mount (over -path).\n' +
     'The token goes to ~/.vault-token, used when VAULT_TOKEN is unset.',
   flags: {
-    method: flag.string('Auth method: token, userpass, ldap, okta, jwt, kubernetes, cert, oidc or aws.', 'token'),
+    method: flag.string('Auth method: token, userpass, ldap, okta, jwt, kubernetes, cert, oidc, aws or gcp.', 'token'),
     path: flag.string('Mount path of the auth method (default: the method name).'),
     'no-store': flag.bool('Do not save the token.'),
   },
@@ -58,12 +60,8 @@ export const loginCommand = defineCommand({
     const auth =
       flags.method === 'oidc'
         ? await oidcLogin(ctx, flags.path ?? 'oidc', params)
-        : flags.method === 'aws'
-          ? await ctx.client.login(
-              'aws',
-              await awsLoginParams(params, process.env, () => new Date()),
-              flags.path ?? params.mount ?? 'aws',
-            )
+        : CLOUD_LOGIN_METHODS.has(flags.method)
+          ? await cloudLogin(ctx, flags.method, params, flags.path)
           : await ctx.client.login(flags.method, params, flags.path);
     if (!auth.client_token) throw new CliError('the server returned no token', 2);
     if (!flags['no-store']) await ctx.tokenFile.save(auth.client_token);
