@@ -411,26 +411,28 @@ describe('web UI on a dev server', () => {
   });
 
   it('drops the token when it expires, and renews a renewable one while the page is used', async () => {
-    const short = (await api('POST', 'auth/token/create', { ttl: '8s', renewable: false })).auth.client_token;
-    await (await signedIn(short)).use('expiry', async (tab) => {
+    const short = await api('POST', 'auth/token/create', { ttl: '8s', renewable: false });
+    // Two tabs side by side: their waits overlap.
+    const expires = (await signedIn(short.auth.client_token)).use('expiry', async (tab) => {
+      await tab.page.getByText('Your token expired: sign in again.').waitFor({ timeout: 15_000 });
+      assert.equal(await tab.page.evaluate('sessionStorage.length'), 0);
+      found.push(...tab.problems());
+    });
+    const renewable = (await api('POST', 'auth/token/create', { ttl: '10s', explicit_max_ttl: '1h' })).auth
+      .client_token;
+    const renews = (await signedIn(renewable)).use('renewal', async (tab) => {
       const { page } = tab;
-      await page.getByText('Your token expired: sign in again.').waitFor({ timeout: 15_000 });
-      assert.equal(await page.evaluate('sessionStorage.length'), 0);
-
-      const renewable = (await api('POST', 'auth/token/create', { ttl: '6s', explicit_max_ttl: '1h' })).auth
-        .client_token;
-      await page.getByLabel('Token').fill(renewable);
-      await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('link', { name: 'secret/', exact: true }).waitFor();
-      // Past half its TTL, a use of the page renews it.
-      await page.waitForTimeout(3500);
+      // Past half its TTL, a use of the page renews it; then it outlives its first TTL.
+      await page.waitForTimeout(4000);
       await page.getByRole('link', { name: 'secret/', exact: true }).click();
       await heading(page, 'secret/');
-      await page.waitForTimeout(3500);
+      await page.waitForTimeout(6000);
       const lookup = await request(dev.url, 'GET', 'auth/token/lookup-self', { token: renewable });
       assert.equal(lookup.status, 200, 'renewed, so still valid after its first TTL');
       found.push(...tab.problems());
     });
+    await Promise.all([expires, renews]);
   });
 
   it('signs in with AppRole, and with a token into a namespace, by keyboard alone', async () => {
