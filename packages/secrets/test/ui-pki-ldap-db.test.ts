@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { request } from '../src/server/testing.js';
 import { PG_ROOT, PG_ROOT_PASSWORD, PostgresServer } from './postgres.js';
+import { ENGINE_DN, ENGINE_PASSWORD, type Slapd, SUFFIX, startSlapd } from './slapd.js';
 import { assertNoProblems, launchChromium, UiTab } from './ui-browser.js';
 import { type DevWard, startDevWard } from './ward-process.js';
 
@@ -23,6 +24,7 @@ describe('web UI PKI, LDAP and database engines', () => {
   let tab: UiTab;
   let dir: string;
   let pg: PostgresServer;
+  let slapd: Slapd;
   const found: string[] = [];
 
   before(async () => {
@@ -32,7 +34,8 @@ describe('web UI PKI, LDAP and database engines', () => {
       mkdtemp(join(tmpdir(), 'ui-engines-')),
       PostgresServer.start(),
     ]);
-    for (const type of ['pki', 'database']) {
+    slapd = await startSlapd();
+    for (const type of ['pki', 'database', 'ldap']) {
       const res = await request(dev.url, 'POST', `sys/mounts/${type}`, { token: ROOT, body: { type } });
       assert.equal(res.status, 204, JSON.stringify(res.body));
     }
@@ -52,6 +55,14 @@ describe('web UI PKI, LDAP and database engines', () => {
       rotation_period: '1h',
     });
     assert.ok(stat.status < 300, JSON.stringify(stat.body));
+    const ldap = await api('ldap/config', { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, url: slapd.url });
+    assert.ok(ldap.status < 300, JSON.stringify(ldap.body));
+    const dynamic = await api('ldap/role/dev', {
+      creation_ldif: `dn: cn={{.Username}},ou=users,${SUFFIX}\nobjectClass: inetOrgPerson\ncn: {{.Username}}\nsn: dev\nuserPassword: {{.Password}}\n`,
+      deletion_ldif: `dn: cn={{.Username}},ou=users,${SUFFIX}\nchangetype: delete\n`,
+      default_ttl: '1h',
+    });
+    assert.ok(dynamic.status < 300, JSON.stringify(dynamic.body));
     tab = await UiTab.open(browser, dev.url);
     await tab.page.goto('/ui/');
     await tab.page.getByLabel('Method').selectOption({ label: 'Token' });
@@ -65,6 +76,7 @@ describe('web UI PKI, LDAP and database engines', () => {
     dev?.ward.child.kill('SIGTERM');
     await dev?.ward.exited;
     await pg?.stop();
+    await slapd?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -151,7 +163,7 @@ describe('web UI PKI, LDAP and database engines', () => {
       ((await creds.locator('dt:text-is("lease_id") + dd').textContent()) ?? '').trim(),
       /^database\/creds\/reader\//,
     );
-    assert.ok(await creds.getByRole('img', { name: 'password: hidden value' }).isVisible());
+    assert.ok(await creds.getByRole('img', { name: 'password: hidden value', exact: true }).isVisible());
     found.push(...(await tab.capture('database-creds')));
     const password = await reveal(creds, 'password');
     assert.ok(await pg.canLogin(username, password), 'the issued user logs in to PostgreSQL');
@@ -169,6 +181,43 @@ describe('web UI PKI, LDAP and database engines', () => {
     await page.waitForFunction((old) => !document.body.textContent?.includes(old), first);
     found.push(...(await tab.capture('database-static-role')));
     assert.equal(await pg.canLogin('app_static', first), false, 'the rotated password no longer logs in');
+  });
+
+  it('creates an LDAP static role whose password binds and rotates, and gets dynamic credentials', async () => {
+    const { page } = tab;
+    const dn = await slapd.addUser('alice', 'before-ward');
+    await page.goto('/ui/secrets');
+    await page.getByRole('link', { name: 'ldap/', exact: true }).click();
+    await page.getByLabel('Role name').fill('alice');
+    await page.getByLabel('Username').fill('alice');
+    await page.getByLabel('DN', { exact: true }).fill(dn);
+    await page.getByLabel('Rotation period').fill('1h');
+    await page.getByRole('button', { name: 'Create static role' }).click();
+    await page.getByRole('heading', { name: 'alice', exact: true }).waitFor();
+    const facts = page.locator('dl[aria-label="Credentials"]');
+    await facts.waitFor();
+    assert.ok(await facts.getByRole('img', { name: 'password: hidden value', exact: true }).isVisible());
+    found.push(...(await tab.capture('ldap-static-role')));
+    const first = await reveal(facts, 'password');
+    assert.ok(await slapd.canBind(dn, first), 'the password Ward set binds to slapd');
+    assert.equal(await slapd.canBind(dn, 'before-ward'), false);
+    await page.getByRole('button', { name: 'Rotate password' }).click();
+    await page.getByRole('button', { name: 'Rotate it' }).click();
+    await page.waitForFunction((old) => !document.body.textContent?.includes(old), first);
+    assert.equal(await slapd.canBind(dn, first), false, 'the rotated password no longer binds');
+    const second = ((await facts.locator('dt:text-is("password") + dd .code').textContent()) ?? '').trim();
+    assert.ok(await slapd.canBind(dn, second), 'the new password shown binds');
+
+    await page.getByRole('link', { name: 'ldap/', exact: true }).click();
+    found.push(...(await tab.capture('ldap-roles')));
+    await page.getByRole('link', { name: 'dev', exact: true }).click();
+    await page.getByRole('button', { name: 'Get credentials' }).click();
+    const creds = page.getByRole('region', { name: 'Credentials' });
+    await creds.waitFor();
+    const username = ((await creds.locator('dt:text-is("username") + dd').textContent()) ?? '').trim();
+    const password = await reveal(creds, 'password');
+    assert.ok(await slapd.canBind(`cn=${username},ou=users,${SUFFIX}`, password), 'the dynamic entry binds');
+    found.push(...(await tab.capture('ldap-dynamic-creds')));
   });
 
   it('finds no accessibility problem on any screen', () => {

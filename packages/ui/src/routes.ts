@@ -29,6 +29,9 @@ import { KvBrowse } from './screens/kv/kv-browse.js';
 import { KvEdit } from './screens/kv/kv-edit.js';
 import { KvMetadata } from './screens/kv/kv-metadata.js';
 import { KvSecret } from './screens/kv/kv-secret.js';
+import { LdapDynamicRole } from './screens/ldap/ldap-dynamic-role.js';
+import { LdapRoles } from './screens/ldap/ldap-roles.js';
+import { LdapStaticRole } from './screens/ldap/ldap-static-role.js';
 import { NotFound } from './screens/not-found.js';
 import { PkiCert } from './screens/pki/pki-cert.js';
 import { PkiCerts } from './screens/pki/pki-certs.js';
@@ -92,6 +95,9 @@ export const ROUTES: readonly Route[] = [
   { pattern: '/secrets/:mount/database/roles/:name', screen: DbRole },
   { pattern: '/secrets/:mount/database/static-roles', screen: DbStaticRoles },
   { pattern: '/secrets/:mount/database/static-roles/:name', screen: DbStaticRole },
+  { pattern: '/secrets/:mount/ldap', screen: LdapRoles },
+  { pattern: '/secrets/:mount/ldap/static/:name', screen: LdapStaticRole },
+  { pattern: '/secrets/:mount/ldap/dynamic/:name', screen: LdapDynamicRole },
   { pattern: '/secrets/:mount/pki', screen: PkiOverview },
   { pattern: '/secrets/:mount/pki/roles', screen: PkiRoles },
   { pattern: '/secrets/:mount/pki/roles/:name', screen: PkiRole },

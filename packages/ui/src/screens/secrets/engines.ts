@@ -37,6 +37,8 @@ const ENGINE_HOMES = new Map<string, (mount: string) => string>([
   ['transit', (m) => pathOf('secrets', m, 'transit')],
   ['pki', (m) => pathOf('secrets', m, 'pki')],
   ['database', (m) => pathOf('secrets', m, 'database')],
+  ['ldap', (m) => pathOf('secrets', m, 'ldap')],
+  ['openldap', (m) => pathOf('secrets', m, 'ldap')],
 ]);
 
 export function engineHome(mount: Pick<EngineMount, 'type' | 'path'>): string {

@@ -1,0 +1,90 @@
+import { useState } from 'preact/hooks';
+import { useApp } from '../../app-context.js';
+import { ErrorMessage } from '../../components/error-message.js';
+import { Field } from '../../components/field.js';
+import { Link } from '../../components/link.js';
+import { Loading, Page } from '../../components/page.js';
+import { useAction } from '../../hooks/use-action.js';
+import { useLoad } from '../../hooks/use-load.js';
+import { pathOf } from '../../router/match.js';
+import type { ScreenProps } from '../../routes.js';
+
+/**
+ * An LDAP engine's home (`ldap` and `openldap`): its static roles (each a link to its
+ * credentials) with a form that creates one, and its dynamic roles.
+ */
+export function LdapRoles({ params }: ScreenProps) {
+  const { api, router } = useApp();
+  const mount = params.mount ?? '';
+  const statics = useLoad(() => api.list(`${mount}/static-role`), [mount]);
+  const dynamics = useLoad(() => api.list(`${mount}/role`), [mount]);
+  const [name, setName] = useState('');
+  const [dn, setDn] = useState('');
+  const [username, setUsername] = useState('');
+  const [period, setPeriod] = useState('24h');
+  const create = useAction(async () => {
+    const role = name.trim();
+    const body: Record<string, string> = { username: username.trim(), rotation_period: period };
+    if (dn.trim()) body.dn = dn.trim();
+    await api.write(`${mount}/static-role/${role}`, body);
+    router.navigate(pathOf('secrets', mount, 'ldap', 'static', role));
+  });
+  return (
+    <Page title={`${mount}/`} crumbs={[{ label: 'Secrets', to: '/secrets' }]}>
+      <h2>Static roles</h2>
+      <ErrorMessage error={statics.error} />
+      {statics.isLoading && !statics.data && <Loading />}
+      {statics.data && statics.data.length === 0 && <p>No static roles yet.</p>}
+      {statics.data && statics.data.length > 0 && (
+        <ul class="list">
+          {statics.data.map((r) => (
+            <li key={r}>
+              <Link to={pathOf('secrets', mount, 'ldap', 'static', r)} class="code">
+                {r}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>Create static role</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.run();
+        }}
+      >
+        <Field label="Role name" value={name} onInput={setName} isCode required />
+        <Field label="Username" value={username} onInput={setUsername} isCode required />
+        <Field
+          label="DN"
+          value={dn}
+          onInput={setDn}
+          isCode
+          hint="The entry's distinguished name; empty: found by username."
+        />
+        <Field label="Rotation period" value={period} onInput={setPeriod} isCode />
+        <div class="actions">
+          <button type="submit" disabled={create.isPending}>
+            Create static role
+          </button>
+        </div>
+        <ErrorMessage error={create.error} />
+      </form>
+      <h2>Dynamic roles</h2>
+      <ErrorMessage error={dynamics.error} />
+      {dynamics.isLoading && !dynamics.data && <Loading />}
+      {dynamics.data && dynamics.data.length === 0 && <p>No dynamic roles yet.</p>}
+      {dynamics.data && dynamics.data.length > 0 && (
+        <ul class="list">
+          {dynamics.data.map((r) => (
+            <li key={r}>
+              <Link to={pathOf('secrets', mount, 'ldap', 'dynamic', r)} class="code">
+                {r}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Page>
+  );
+}
