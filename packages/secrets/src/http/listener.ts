@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, isIPv6, type Server as NetServer, type Socket } from 'node:net';
-import { type Duplex, Duplex as DuplexStream } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { createServer as createTlsServer, type SecureVersion, type TLSSocket, type TlsOptions } from 'node:tls';
 import { InternalError, InvalidRequestError } from '../logical/errors.js';
 import { ConnectionQueue } from './connection-queue.js';
 import { listRequestBytes, type ParserError, takeBackFromHttpServer } from './list-switch.js';
 import { MethodShim } from './method-shim.js';
+import { answerPlainHttp } from './plain-http-answer.js';
 import { parserRefusal, type Refusal, requestLineRefusal, sendRefusal, writeRefusal } from './protocol-errors.js';
-import { type ProxyHeader, type ProxyProtocolPolicy, proxiedAddress, readProxyHeader } from './proxy-protocol.js';
+import { createProxyAcceptor, takePeerOfReplay } from './proxy-accept.js';
+import type { ProxyProtocolPolicy } from './proxy-protocol.js';
 import { ShimSocket } from './shim-socket.js';
 
 /** `max_request_size` when the configuration gives none or 0: 32 MiB, as established servers use. */
@@ -194,54 +196,17 @@ export function createListener(options: ListenerOptions): Listener {
         .on('secureConnection', hand)
         .on('tlsClientError', (error: NodeJS.ErrnoException, socket: TLSSocket) => answerPlainHttp(error, socket))
     : undefined;
-  // Client addresses PROXY headers gave, by the connection's peer `address:port` (a TLS socket and
-  // the TCP socket under it report the same peer).
-  const proxiedClients = new Map<string, string>();
-  const proxy = options.proxyProtocol;
+  const proxy = options.proxyProtocol ? createProxyAcceptor(options.proxyProtocol, tlsServer, hand) : undefined;
   const netServer: NetServer = proxy
-    ? createNetServer({ allowHalfOpen: !tlsServer, noDelay: true }, (socket) => acceptProxied(socket, proxy))
+    ? createNetServer({ allowHalfOpen: !tlsServer, noDelay: true }, (socket) => void proxy.accept(socket))
     : (tlsServer ?? createNetServer({ allowHalfOpen: true, noDelay: true }, hand));
-  async function acceptProxied(socket: Socket, policy: ProxyProtocolPolicy): Promise<void> {
-    let client: string | undefined;
-    let header: ProxyHeader | undefined;
-    try {
-      header = await readProxyHeader(socket);
-      client = proxiedAddress(policy, socket.remoteAddress ?? '', header);
-    } catch {
-      client = undefined;
-    }
-    if (client === undefined || header === undefined) {
-      socket.destroy();
-      return;
-    }
-    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
-    proxiedClients.set(peer, client);
-    socket.once('close', () => proxiedClients.delete(peer));
-    if (tlsServer) {
-      tlsServer.emit('connection', replayingStream(socket, header.rest));
-      return;
-    }
-    if (header.rest.length > 0) socket.unshift(header.rest);
-    socket.resume();
-    hand(socket);
-  }
   // The raw TCP sockets (under TLS too), so close() can destroy them when the grace period ends.
   netServer.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   function hand(socket: Socket): void {
-    // TLS over a replaying stream knows no peer: it is the TCP connection's (see `replayingStream`).
-    // Node keeps the stream a TLS socket wraps only internally (in its handle's JSStreamSocket);
-    // listener-client-address.test.ts fails if that changes.
-    const wrapped = (socket as Socket & { _handle?: { _parentWrap?: { stream?: object } } })._handle?._parentWrap
-      ?.stream;
-    const tcp = wrapped && tcpOfReplay.get(wrapped);
-    if (tcp) {
-      Object.defineProperty(socket, 'remoteAddress', { value: tcp.remoteAddress });
-      Object.defineProperty(socket, 'remotePort', { value: tcp.remotePort });
-      Object.defineProperty(socket, 'remoteFamily', { value: tcp.remoteFamily });
-    }
+    takePeerOfReplay(socket);
     if (isClosing) {
       socket.destroy();
       return;
@@ -256,7 +221,7 @@ export function createListener(options: ListenerOptions): Listener {
     maxRequestSize,
     clientAddress: (req) => {
       const { remoteAddress = '', remotePort } = req.socket;
-      return proxiedClients.get(`${remoteAddress}:${remotePort}`) ?? remoteAddress;
+      return proxy?.clientOf(`${remoteAddress}:${remotePort}`) ?? remoteAddress;
     },
     listen: () =>
       new Promise<ListenerAddress>((resolve, reject) => {
@@ -295,41 +260,6 @@ export function createListener(options: ListenerOptions): Listener {
     clearTimeout(timer);
     return { forcedClosed };
   }
-}
-
-/** The TCP socket under each replaying stream. */
-const tcpOfReplay = new WeakMap<object, Socket>();
-
-/**
- * A stream that yields `consumed` (the bytes read after a PROXY header) and then the rest of
- * `socket`. TLS reads a `net.Socket`'s handle directly, past anything unshifted onto it, so the
- * handshake after a PROXY header goes through this stream instead.
- */
-function replayingStream(socket: Socket, consumed: Buffer): Duplex {
-  const stream = new DuplexStream({
-    read: () => {
-      socket.resume();
-    },
-    write: (chunk, encoding, callback) => {
-      socket.write(chunk, encoding, callback);
-    },
-    final: (callback) => {
-      socket.end();
-      callback();
-    },
-    destroy: (err, callback) => {
-      socket.destroy(err ?? undefined);
-      callback(err);
-    },
-  });
-  tcpOfReplay.set(stream, socket);
-  if (consumed.length > 0) stream.push(consumed);
-  socket.on('data', (chunk: Buffer) => {
-    if (!stream.push(chunk)) socket.pause();
-  });
-  socket.on('end', () => stream.push(null));
-  socket.on('close', () => stream.destroy());
-  return stream;
 }
 
 /**
@@ -406,19 +336,4 @@ function describeAddress(server: NetServer, isTls: boolean): ListenerAddress {
   const reachable = host === '::' || host === '0.0.0.0' ? '127.0.0.1' : host;
   const urlHost = isIPv6(reachable) ? `[${reachable}]` : reachable;
   return { host, port: bound.port, url: `${isTls ? 'https' : 'http'}://${urlHost}:${bound.port}` };
-}
-
-/**
- * A failed handshake closes the socket; when the client spoke plain HTTP to this TLS listener
- * (OpenSSL recognises the request line), it is told so first, in plain HTTP, with the established
- * server's words, instead of seeing the connection closed without a reason.
- */
-function answerPlainHttp(error: NodeJS.ErrnoException, socket: TLSSocket): void {
-  const raw = (socket as TLSSocket & { _parent?: Socket | null })._parent;
-  if (error.code !== 'ERR_SSL_HTTP_REQUEST' || !raw || raw.destroyed) {
-    socket.destroy();
-    return;
-  }
-  raw.end('HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n');
-  raw.setTimeout(5_000, () => raw.destroy());
 }
