@@ -108,7 +108,8 @@ describe('web UI access section', () => {
     assert.match((await alert.textContent()) ?? '', new RegExp(`fromEntity ID: ${ids.dave}`));
     found.push(...(await tab.capture('access-entity-merge')));
     const carolAlias = (await api('GET', `identity/entity/id/${ids.carol}`)).body.data.aliases[0].id;
-    await page.getByLabel('Alias IDs to keep').fill(carolAlias);
+    await page.getByRole('button', { name: `Keep the destination’s alias ${carolAlias}` }).click();
+    assert.equal(await page.getByLabel('Alias IDs to keep').inputValue(), carolAlias);
     await page.getByRole('button', { name: 'Merge entities' }).click();
     await heading('carol');
     assert.equal((await api('GET', `identity/entity/id/${ids.dave}`)).status, 404);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
@@ -74,7 +74,8 @@ function TuneForm({ path }: { path: string }) {
   const [description, setDescription] = useState('');
   const [visibility, setVisibility] = useState('');
   const [saved, setSaved] = useState(false);
-  useEffect(() => {
+  // Filled in the same turn as the first render with the data, so nothing typed in between is overwritten.
+  useLayoutEffect(() => {
     if (!tune.data) return;
     setDefaultTtl(String(tune.data.default_lease_ttl));
     setMaxTtl(String(tune.data.max_lease_ttl));

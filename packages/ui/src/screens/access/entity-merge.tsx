@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
-import { ErrorMessage } from '../../components/error-message.js';
+import { ErrorMessage, messagesOf } from '../../components/error-message.js';
 import { CheckboxField, Field, SelectField } from '../../components/field.js';
 import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
@@ -80,6 +80,22 @@ export function EntityMerge() {
             hint="Where both have an MFA secret of the same method, keep the destination's."
           />
           <ErrorMessage error={merge.error} label="The server refused the merge" />
+          {merge.error !== undefined &&
+            aliasClashes(messagesOf(merge.error)).map((c) => (
+              <fieldset key={c.toAlias} class="confirm">
+                <legend>Aliases on the same mount ({c.accessor}): which stays?</legend>
+                {[c.toAlias, c.fromAlias].map((id, i) => (
+                  <button
+                    key={id}
+                    type="button"
+                    class="secondary wraps"
+                    onClick={() => setKeep([...new Set([...splitList(keep), id])].join(', '))}
+                  >
+                    Keep {i === 0 ? 'the destination' : 'the source'}&rsquo;s alias {id}
+                  </button>
+                ))}
+              </fieldset>
+            ))}
           <div class="actions">
             <button type="submit" disabled={merge.isPending}>
               Merge entities
@@ -89,4 +105,23 @@ export function EntityMerge() {
       )}
     </Page>
   );
+}
+
+interface AliasClash {
+  accessor: string;
+  toAlias: string;
+  fromAlias: string;
+}
+
+/** The alias clashes a refused merge names (the established wording), to choose the one that stays. */
+function aliasClashes(messages: string[]): AliasClash[] {
+  const found: AliasClash[] = [];
+  for (const m of messages) {
+    const match =
+      /mountAccessor: (\S+), .*conflicting toEntity alias ID: ([\w-]+), conflicting fromEntity alias ID: ([\w-]+)/.exec(
+        m,
+      );
+    if (match) found.push({ accessor: match[1] ?? '', toAlias: match[2] ?? '', fromAlias: match[3] ?? '' });
+  }
+  return found;
 }

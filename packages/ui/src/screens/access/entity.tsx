@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
@@ -113,7 +113,8 @@ function EditForm({ entity, onDone }: { entity: EntityInfo; onDone(): void }) {
   const { api } = useApp();
   const [policies, setPolicies] = useState('');
   const [metadata, setMetadata] = useState('');
-  useEffect(() => {
+  // Filled in the same turn as the first render with the data, so nothing typed in between is overwritten.
+  useLayoutEffect(() => {
     setPolicies((entity.policies ?? []).join(', '));
     setMetadata(pairsText(entity.metadata));
   }, [entity]);
