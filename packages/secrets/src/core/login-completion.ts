@@ -1,3 +1,4 @@
+import { isAddressInCidrs } from '../framework/index.js';
 import { PermissionDeniedError } from '../logical/errors.js';
 import type { LogicalRequest } from '../logical/request.js';
 import { isLoginRenewer, type LogicalResponse, type LoginGrant, type LoginRenewal } from '../logical/response.js';
@@ -5,7 +6,6 @@ import type { Namespace } from './namespaces/namespace-store.js';
 import type { PipelineCore } from './pipeline-core.js';
 import type { Route } from './router/router.js';
 import { mountTtls } from './router/system-ttls.js';
-import { isAddressInCidrs } from './tokens/bound-cidrs.js';
 import { authResponse, type IssuedToken, type TokenEntry } from './tokens/index.js';
 
 export interface LoginSite {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isAddressInCidrs } from '../core/tokens/index.js';
+import { isAddressInCidrs } from '../framework/index.js';
 import { type ClientCertDecoder, decodeForwardedCertificate } from './forwarded-client-cert.js';
 
 /** `x_forwarded_for_*` of a listener. */

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { isAddressInCidrs } from '../core/tokens/index.js';
+import { isAddressInCidrs } from '../framework/index.js';
 
 /** `proxy_protocol_behavior` and `proxy_protocol_authorized_addrs` of a listener. */
 export interface ProxyProtocolPolicy {

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { SecureVersion } from 'node:tls';
-import { parseCidrs } from '../core/tokens/index.js';
-import { parseDurationSeconds } from '../framework/index.js';
+import { parseCidrs, parseDurationSeconds } from '../framework/index.js';
 import { CLIENT_CERT_DECODERS, type ClientCertDecoder } from '../http/forwarded-client-cert.js';
 import { DEFAULT_JSON_LIMITS, type JsonLimits, MAX_JSON_DEPTH_SETTING } from '../http/json-body.js';
 import type { ListenerTlsOptions } from '../http/listener.js';

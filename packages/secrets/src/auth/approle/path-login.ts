@@ -1,5 +1,4 @@
-import { isAddressInCidrs } from '../../core/tokens/index.js';
-import { definePath, field } from '../../framework/index.js';
+import { definePath, field, isAddressInCidrs } from '../../framework/index.js';
 import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { tokenGrant } from '../common/index.js';

@@ -1,6 +1,5 @@
 import { type Random, randomUuid } from '@ward/base';
-import { parseCidrs } from '../../core/tokens/index.js';
-import { field } from '../../framework/index.js';
+import { field, parseCidrs } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { applyTokenFields, EMPTY_TOKEN_PARAMS, tokenFields, tokenReadData } from '../common/index.js';
 import type { RoleRecord } from './role-store.js';

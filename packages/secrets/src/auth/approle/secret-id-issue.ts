@@ -1,5 +1,5 @@
 import { randomUuid } from '@ward/base';
-import { areCidrsWithin, parseCidrs } from '../../core/tokens/index.js';
+import { areCidrsWithin, parseCidrs } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import type { AppRoleDeps } from './deps.js';

@@ -1,5 +1,4 @@
-import { equivalentPolicies, parseCidrs, sanitizePolicies } from '../../core/tokens/index.js';
-import { field } from '../../framework/index.js';
+import { equivalentPolicies, field, parseCidrs, sanitizePolicies } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { LoginGrant, LoginRenewal } from '../../logical/response.js';
 

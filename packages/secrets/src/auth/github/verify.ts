@@ -1,4 +1,4 @@
-import { isAddressInCidrs } from '../../core/tokens/index.js';
+import { isAddressInCidrs } from '../../framework/index.js';
 import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { type GitHubConfig, githubStore, policyMaps } from './config-store.js';

@@ -1,5 +1,4 @@
-import { sanitizePolicies } from '../../core/tokens/index.js';
-import { definePath, field, type PathDefinition } from '../../framework/index.js';
+import { definePath, field, type PathDefinition, sanitizePolicies } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { type LdapAuthConfig, ldapAuthStore } from './ldap-auth-store.js';

@@ -1,5 +1,4 @@
-import { sanitizePolicies } from '../../core/tokens/index.js';
-import { definePath, field } from '../../framework/index.js';
+import { definePath, field, sanitizePolicies } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { applyTokenFields, EMPTY_TOKEN_PARAMS, tokenFields, tokenReadData } from '../common/index.js';

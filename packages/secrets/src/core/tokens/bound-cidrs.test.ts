@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { isAddressInCidrs, parseCidrs } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
-import { isAddressInCidrs, parseCidrs } from './bound-cidrs.js';
 import { createTestTokenStore, SYSTEM_TTLS } from './testing.js';
 import { defaultRole } from './token-roles.js';
 

@@ -1,9 +1,7 @@
-/** Tokens: service and batch tokens stored as digests, roles, bound CIDRs, the tokens logins issue. @module */
+/** Tokens: service and batch tokens stored as digests, roles, the tokens logins issue (CIDR and policy-name helpers are framework's). @module */
 export { authResponse } from './auth-response.js';
 export { BATCH_TOKEN_PREFIX } from './batch-tokens.js';
-export { areCidrsWithin, isAddressInCidrs, parseCidrs } from './bound-cidrs.js';
-export { equivalentPolicies, type LoginContext } from './login-token.js';
-export { sanitizePolicies } from './policy-names.js';
+export type { LoginContext } from './login-token.js';
 export type { CreateContext, CreateTokenRequest } from './token-create.js';
 export { type TokenEntry, type TokenType, tokenLeaseId } from './token-entry.js';
 export { defaultRole, RoleStore, type RoleTokenType, type TokenRole } from './token-roles.js';

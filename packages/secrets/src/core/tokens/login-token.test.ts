@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { equivalentPolicies } from '../../framework/index.js';
 import type { LoginGrant } from '../../logical/response.js';
-import { equivalentPolicies, loginDisplayName, loginTokenType, planLoginToken } from './login-token.js';
+import { loginDisplayName, loginTokenType, planLoginToken } from './login-token.js';
 
 const GRANT: LoginGrant = {
   aliasName: 'alice',

@@ -1,6 +1,6 @@
+import { sanitizePolicies } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { LoginGrant } from '../../logical/response.js';
-import { sanitizePolicies } from './policy-names.js';
 import type { PlannedToken } from './token-create.js';
 import type { TokenType } from './token-entry.js';
 import { calculateTtl, type MountTtls } from './token-ttl.js';
@@ -93,12 +93,4 @@ export function planLoginToken(grant: LoginGrant, ctx: LoginContext): PlannedTok
 export function loginDisplayName(mountPoint: string, name: string): string {
   const source = mountPoint.replace(/^auth\//, '').replace(/\//g, '-');
   return name ? `${source}${name}` : source.replace(/-$/, '');
-}
-
-/** Whether two policy lists grant the same, ignoring `default`, order and duplicates (case matters, as established). */
-export function equivalentPolicies(a: readonly string[], b: readonly string[]): boolean {
-  const set = (list: readonly string[]) => new Set(list.filter((p) => p !== 'default'));
-  const left = set(a);
-  const right = set(b);
-  return left.size === right.size && [...left].every((p) => right.has(p));
 }

@@ -1,5 +1,5 @@
+import { sanitizePolicies } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
-import { sanitizePolicies } from './policy-names.js';
 import type { TokenEntry } from './token-entry.js';
 import type { TokenRole } from './token-roles.js';
 

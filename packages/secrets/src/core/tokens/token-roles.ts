@@ -1,7 +1,6 @@
+import { parseCidrs, sanitizePolicies } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
-import { parseCidrs } from './bound-cidrs.js';
-import { sanitizePolicies } from './policy-names.js';
 
 /** A role's `token_type`: fixed, or a default the create request may override. */
 export type RoleTokenType = 'service' | 'batch' | 'default-service' | 'default-batch';

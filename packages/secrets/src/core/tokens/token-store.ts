@@ -1,10 +1,9 @@
 import { type Clock, type Random, randomBase62 } from '@ward/base';
-import { KeyedMutex } from '../../framework/index.js';
+import { isAddressInCidrs, KeyedMutex } from '../../framework/index.js';
 import { InvalidRequestError, PermissionDeniedError } from '../../logical/errors.js';
 import type { LoginGrant, LoginRenewal } from '../../logical/response.js';
 import type { Storage } from '../../logical/storage.js';
 import { BATCH_TOKEN_PREFIX, BatchTokenCodec } from './batch-tokens.js';
-import { isAddressInCidrs } from './bound-cidrs.js';
 import { TokenDigestMemo } from './digest-memo.js';
 import { type LoginContext, planLoginToken } from './login-token.js';
 import { accessorDigest, saltedDigest } from './salted-digest.js';

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { InvalidRequestError } from '../../logical/errors.js';
+import { InvalidRequestError } from '../logical/errors.js';
 
 /**
  * Normalises CIDR blocks (`10.0.0.0/8`, `2001:db8::/32`, or a bare address meaning a
