@@ -1,11 +1,11 @@
 /** The `pki` engine: issuers (root and intermediate CAs), roles, certificates, CRLs and an OCSP responder. @module */
-import type { Clock, Random } from '@ward/base';
+
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
 import { pathEab } from './acme/eab.js';
 import { NonceStore } from './acme/jws.js';
 import { pathAcme } from './acme/path-acme.js';
 import { pathAcmeConfig } from './acme/path-acme-config.js';
-import type { ManagedKeyLookup } from './managed-keys.js';
+import type { PkiDeps } from './deps.js';
 import { pathCrl } from './path-crl.js';
 import { pathFetch, UNAUTHENTICATED_PATHS } from './path-fetch.js';
 import { pathImport } from './path-import.js';
@@ -19,18 +19,6 @@ import { pathDeleteRoot, pathGenerateIntermediate, pathGenerateRoot } from './pa
 import { pathSignIssuers } from './path-sign-issuers.js';
 import { autoTidyTask, pathTidy, TidyState } from './path-tidy.js';
 import { pathConfigUrls } from './path-urls.js';
-
-/** What the PKI paths share. */
-export interface PkiDeps {
-  clock: Clock;
-  random: Random;
-  /** Serialises changes of the issuers, of one role, of one certificate, of the CRLs. */
-  locks: KeyedMutex;
-  defaultTtlSeconds(): number;
-  maxTtlSeconds(): number;
-  /** The mount's managed keys (`kms` CA keys); absent where the server has none. */
-  managedKey: ManagedKeyLookup;
-}
 
 const HELP =
   'The PKI engine is a certificate authority: root and intermediate CAs (RSA, EC, Ed25519) as issuers of ' +

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../../logical/errors.js';
-import type { PkiDeps } from './backend.js';
+import type { PkiDeps } from './deps.js';
 import { parsePrivateKey } from './keys.js';
 import type { IssuerRecord } from './pki-store.js';
 import type { RoleRecord } from './role-store.js';

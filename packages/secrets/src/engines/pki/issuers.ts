@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { randomUuid } from '@ward/base';
 import { InternalError, InvalidRequestError } from '../../logical/errors.js';
 import { getJson, type Storage } from '../../logical/storage.js';
-import type { PkiDeps } from './backend.js';
+import type { PkiDeps } from './deps.js';
 import { keyPairOfRecord, publicKeyOfRecord } from './key-records.js';
 import { describeKey, parsePrivateKey, signingAlgorithm, spkiOf } from './keys.js';
 import { type IssuerRecord, type KeyRecord, pkiStore } from './pki-store.js';

@@ -2,7 +2,7 @@ import { createPublicKey, type KeyObject, webcrypto } from 'node:crypto';
 import { randomUuid } from '@ward/base';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import type { PkiDeps } from './backend.js';
+import type { PkiDeps } from './deps.js';
 import { cryptoKeyPair, describeKey, parsePrivateKey, spkiOf } from './keys.js';
 import { ManagedSigningKey, managedKeyOf } from './managed-keys.js';
 import { type KeyRecord, pkiStore } from './pki-store.js';

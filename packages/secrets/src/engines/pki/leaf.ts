@@ -2,7 +2,7 @@ import { InvalidRequestError } from '../../logical/errors.js';
 import type { LogicalResponse } from '../../logical/response.js';
 import type { Storage } from '../../logical/storage.js';
 import { certificateUrlsFor } from './aia.js';
-import type { PkiDeps } from './backend.js';
+import type { PkiDeps } from './deps.js';
 import { type CertFormat, formatIssued, subjectOf, usagesOf, validityOf } from './issuance.js';
 import { chainOf, signerOf } from './issuers.js';
 import { checkedNames } from './names.js';

@@ -18,7 +18,7 @@ import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
 import { Extension, SubjectPublicKeyInfo } from '@peculiar/asn1-x509';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import type { PkiDeps } from './backend.js';
+import type { PkiDeps } from './deps.js';
 import { allIssuers } from './issuers.js';
 import { isManagedRecord, keyPairOfRecord } from './key-records.js';
 import { parsePrivateKey, signingAlgorithm } from './keys.js';

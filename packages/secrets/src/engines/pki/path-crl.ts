@@ -1,6 +1,6 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
-import type { PkiDeps } from './backend.js';
+import type { PkiDeps } from './deps.js';
 import { allIssuers } from './issuers.js';
 import { type CrlConfig, pkiStore } from './pki-store.js';
 import { rebuildAllCrls, rebuildCrl } from './revocation.js';

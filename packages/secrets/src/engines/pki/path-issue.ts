@@ -2,8 +2,8 @@ import { definePath, type FieldValues, field, type PathDefinition, type SecretTy
 import { InvalidRequestError } from '../../logical/errors.js';
 import { type EntityFacts, fillTemplate, isTemplate } from '../../logical/identity-template.js';
 import type { Storage } from '../../logical/storage.js';
-import type { PkiDeps } from './backend.js';
 import { certificateFields } from './ca-fields.js';
+import type { PkiDeps } from './deps.js';
 import { resolveIssuer } from './issuers.js';
 import { checkKeyParams, cryptoKeyPair, newPrivateKey, signingAlgorithm } from './keys.js';
 import { csrNames, issueLeaf, type LeafRequest, requireIssuerCanSign } from './leaf.js';

@@ -2,7 +2,7 @@ import { definePath, field, type PathDefinition } from '../../framework/index.js
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { checkUrls, URL_FIELDS } from './aia.js';
-import type { PkiDeps } from './backend.js';
+import type { PkiDeps } from './deps.js';
 import { allIssuers, chainOf, resolveIssuer } from './issuers.js';
 import { type IssuerAia, type IssuerRecord, pkiStore } from './pki-store.js';
 import { rebuildCrl } from './revocation.js';

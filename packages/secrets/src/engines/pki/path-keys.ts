@@ -1,6 +1,6 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError, UnsupportedPathError } from '../../logical/errors.js';
-import type { PkiDeps } from './backend.js';
+import type { PkiDeps } from './deps.js';
 import { formatPrivateKey } from './issuance.js';
 import { allIssuers, importKey, publicKeyPem, resolveKey } from './issuers.js';
 import { importManagedKey } from './key-records.js';

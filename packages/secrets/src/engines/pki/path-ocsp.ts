@@ -2,7 +2,7 @@ import { definePath, field, type PathDefinition } from '../../framework/index.js
 import { NotFoundError } from '../../logical/errors.js';
 import type { LogicalResponse } from '../../logical/response.js';
 import type { Storage } from '../../logical/storage.js';
-import type { PkiDeps } from './backend.js';
+import type { PkiDeps } from './deps.js';
 import { answerOcsp, ocspFailure } from './ocsp.js';
 import { pkiStore } from './pki-store.js';
 

@@ -1,7 +1,7 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import type { PkiDeps } from './backend.js';
+import type { PkiDeps } from './deps.js';
 import { allIssuers } from './issuers.js';
 import { parsePrivateKey, spkiOf } from './keys.js';
 import { pkiStore, serialKey } from './pki-store.js';

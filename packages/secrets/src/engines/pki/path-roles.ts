@@ -1,6 +1,6 @@
 import { definePath, type FieldSpec, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
-import type { PkiDeps } from './backend.js';
+import type { PkiDeps } from './deps.js';
 import { checkKeyParams } from './keys.js';
 import { checkAllowedOtherSans } from './other-sans.js';
 import { DEFAULT_ROLE, type RoleRecord, roleStore } from './role-store.js';

@@ -1,8 +1,8 @@
 import { definePath, type FieldValues, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import type { PkiDeps } from './backend.js';
 import { caFields } from './ca-fields.js';
+import type { PkiDeps } from './deps.js';
 import { formatIssued, subjectOf, validityOf } from './issuance.js';
 import { importIssuer, importKey, resolveKey } from './issuers.js';
 import { importManagedKey, keyPairOfRecord } from './key-records.js';

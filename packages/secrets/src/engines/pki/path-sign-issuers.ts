@@ -2,8 +2,8 @@ import { definePath, type FieldValues, field, type PathDefinition } from '../../
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { certificateUrlsFor } from './aia.js';
-import type { PkiDeps } from './backend.js';
 import { caFields } from './ca-fields.js';
+import type { PkiDeps } from './deps.js';
 import { formatIssued, subjectOf, validityOf } from './issuance.js';
 import { chainOf, resolveIssuer, signerOf } from './issuers.js';
 import { csrNames, requireIssuerCanSign } from './leaf.js';

@@ -1,6 +1,6 @@
 import { definePath, field, type PathDefinition, type PeriodicTask } from '../../framework/index.js';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
-import type { PkiDeps } from './backend.js';
+import type { PkiDeps } from './deps.js';
 import { pkiStore } from './pki-store.js';
 import { rebuildAllCrls } from './revocation.js';
 

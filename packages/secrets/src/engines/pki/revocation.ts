@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import type { PkiDeps } from './backend.js';
+import type { PkiDeps } from './deps.js';
 import { allIssuers, signerOf } from './issuers.js';
 import { type CrlRecord, type IssuerRecord, pkiStore, serialKey } from './pki-store.js';
 import { type CrlEntry, signCrl } from './x509.js';

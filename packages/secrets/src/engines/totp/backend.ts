@@ -1,21 +1,11 @@
 /** The `totp` engine: time-based one-time passwords (RFC 6238), each code accepted once. @module */
-import type { Clock, Random } from '@ward/base';
+
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
+import type { TotpDeps } from './deps.js';
 import { KeyCodesCache } from './key-codes.js';
 import { pathCode } from './path-code.js';
 import { pathKeys, pathListKeys } from './path-keys.js';
 import { SWEEP_INTERVAL_MS, UsedCodes } from './used-codes.js';
-
-/** What the TOTP paths share: injected time and randomness, the replay record, per-key locks. */
-export interface TotpDeps {
-  clock: Clock;
-  random: Random;
-  usedCodes: UsedCodes;
-  /** Serialises validations of one key, so a code cannot pass twice in a race. */
-  locks: KeyedMutex;
-  /** Each key's decoded secret and the codes of its current window. */
-  keyCodes: KeyCodesCache;
-}
 
 const HELP =
   'The TOTP engine generates time-based one-time passwords (RFC 6238) from named keys, and ' +

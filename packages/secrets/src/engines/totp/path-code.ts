@@ -1,7 +1,7 @@
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import type { TotpDeps } from './backend.js';
+import type { TotpDeps } from './deps.js';
 import { keyStore, requireKeyName } from './key-store.js';
 
 /** `code/:name`: generate the current code (read) or check one (write). */

@@ -2,7 +2,7 @@ import { encodeBase32NoPadding } from '../../framework/base32.js';
 import { definePath, type FieldSpec, field } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import type { TotpDeps } from './backend.js';
+import type { TotpDeps } from './deps.js';
 import { type KeyPlan, planKeyWrite } from './key-settings.js';
 import { keyStore, requireKeyName } from './key-store.js';
 import { buildKeyUrl } from './key-url.js';

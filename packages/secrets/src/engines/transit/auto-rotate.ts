@@ -1,6 +1,6 @@
 import type { PeriodicTask } from '../../framework/index.js';
 import type { Storage } from '../../logical/storage.js';
-import type { TransitDeps } from './backend.js';
+import type { TransitDeps } from './deps.js';
 import { rotateHeldKey } from './key-creation.js';
 import { isManaged, transitKeys } from './key-store.js';
 

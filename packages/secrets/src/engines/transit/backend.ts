@@ -1,17 +1,16 @@
 /** The `transit` engine: encryption, signing and HMAC as a service with named, versioned keys. @module */
-import type { Random } from '@ward/base';
+
 import {
   type Backend,
   type BackendContext,
   createBackend,
   KeyedMutex,
-  type ManagedKeyRef,
-  type ManagedKeySigner,
   pathHash,
   pathRandom,
 } from '../../framework/index.js';
 import { UnsupportedOperationError } from '../../logical/errors.js';
 import { autoRotation } from './auto-rotate.js';
+import type { TransitDeps } from './deps.js';
 import { pathBackup, pathRestore } from './path-backup.js';
 import { pathCacheConfig } from './path-cache-config.js';
 import { pathDatakey } from './path-datakey.js';
@@ -23,16 +22,6 @@ import { pathImport } from './path-import.js';
 import { pathKeyConfig, pathRotate, pathTrim } from './path-key-upkeep.js';
 import { pathKeys, pathListKeys } from './path-keys.js';
 import { pathSign, pathVerify } from './path-sign.js';
-
-/** What the transit paths share: the mount's managed keys (already checked against `allowed_managed_keys`), randomness, time. */
-export interface TransitDeps {
-  random: Random;
-  /** Now, RFC 3339 (creation times of keys and versions). */
-  now(): string;
-  /** Serialises the changes of one key (create, rotate, config, delete). */
-  locks: KeyedMutex;
-  managedKey(ref: ManagedKeyRef): Promise<ManagedKeySigner>;
-}
 
 const HELP =
   'The transit engine encrypts, decrypts, signs, verifies and MACs with keys it holds (aes256-gcm96, ' +

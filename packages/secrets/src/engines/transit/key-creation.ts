@@ -1,7 +1,7 @@
 import { field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import type { TransitDeps } from './backend.js';
+import type { TransitDeps } from './deps.js';
 import { type HeldTransitKey, isManaged, type ManagedTransitKey, transitKeys } from './key-store.js';
 import { HELD_KEY_TYPES, type HeldKeyType, newVersion, specOf } from './key-types.js';
 

@@ -1,7 +1,7 @@
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { decodeJson, type Storage } from '../../logical/storage.js';
-import type { TransitDeps } from './backend.js';
+import type { TransitDeps } from './deps.js';
 import { heldKeyOf } from './key-creation.js';
 import { type HeldTransitKey, transitKeys } from './key-store.js';
 import { HELD_KEY_TYPES } from './key-types.js';

@@ -1,7 +1,7 @@
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError, UnsupportedPathError } from '../../logical/errors.js';
-import type { TransitDeps } from './backend.js';
 import { encryptWith } from './crypt.js';
+import type { TransitDeps } from './deps.js';
 import { heldKeyOf } from './key-creation.js';
 import { optionalBase64 } from './wire.js';
 

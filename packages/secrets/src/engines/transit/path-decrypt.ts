@@ -1,7 +1,7 @@
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
-import type { TransitDeps } from './backend.js';
 import { decryptWith, encryptWith } from './crypt.js';
+import type { TransitDeps } from './deps.js';
 import { heldKeyOf } from './key-creation.js';
 import type { HeldTransitKey } from './key-store.js';
 import { itemInt, itemString, optionalBase64, partialFailureField, runBatch } from './wire.js';

@@ -1,8 +1,8 @@
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
-import type { TransitDeps } from './backend.js';
 import { encryptWith } from './crypt.js';
+import type { TransitDeps } from './deps.js';
 import { heldKeyOf, type KeyType, keyCreationFields, newHeldKey } from './key-creation.js';
 import { type HeldTransitKey, transitKeys } from './key-store.js';
 import { base64Field, itemInt, itemString, optionalBase64, partialFailureField, runBatch } from './wire.js';

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
-import type { TransitDeps } from './backend.js';
+import type { TransitDeps } from './deps.js';
 import { checkAutoRotatePeriod, heldKeyOf, KEY_TYPES } from './key-creation.js';
 import type { KeyVersion } from './key-store.js';
 import { type HeldTransitKey, transitKeys } from './key-store.js';

@@ -1,6 +1,6 @@
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
-import type { TransitDeps } from './backend.js';
+import type { TransitDeps } from './deps.js';
 import { checkAutoRotatePeriod, heldKeyOf, rotateHeldKey } from './key-creation.js';
 import { type HeldTransitKey, transitKeys } from './key-store.js';
 import { heldKeyView } from './key-view.js';

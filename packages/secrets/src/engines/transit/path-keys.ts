@@ -1,7 +1,7 @@
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { LogicalResponse } from '../../logical/response.js';
-import type { TransitDeps } from './backend.js';
+import type { TransitDeps } from './deps.js';
 import { keyCreationFields, newHeldKey, newManagedKey } from './key-creation.js';
 import { isManaged, type ManagedTransitKey, type TransitKeyEntry, transitKeys } from './key-store.js';
 import { heldKeyView } from './key-view.js';

@@ -3,7 +3,7 @@ import { definePath, digestOf, field, type PathDefinition, verifySignature } fro
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { type SignatureOptions, signWith, verifyWith } from './asymmetric.js';
-import type { TransitDeps } from './backend.js';
+import type { TransitDeps } from './deps.js';
 import { derivedEd25519, derivesSigningKeys, signingKeyOf, verifyingKeyOf } from './key-objects.js';
 import {
   decryptionVersion,

@@ -1,7 +1,7 @@
 import { createPublicKey, type JsonWebKey as NodeJsonWebKey, X509Certificate } from 'node:crypto';
 import { randomUuid } from '@ward/base';
 import type { Storage } from '../../../logical/storage.js';
-import type { PkiDeps } from '../backend.js';
+import type { PkiDeps } from '../deps.js';
 import { resolveIssuer } from '../issuers.js';
 import { csrNames, issueLeaf } from '../leaf.js';
 import { pkiStore } from '../pki-store.js';

@@ -3,7 +3,7 @@ import { randomUuid } from '@ward/base';
 import { definePath, field, type PathDefinition } from '../../../framework/index.js';
 import { NotFoundError } from '../../../logical/errors.js';
 import type { Storage } from '../../../logical/storage.js';
-import type { PkiDeps } from '../backend.js';
+import type { PkiDeps } from '../deps.js';
 import { acmeStore } from './acme-store.js';
 import { AcmeProblem, thumbprintOf } from './jws.js';
 

@@ -2,7 +2,7 @@ import { randomUuid } from '@ward/base';
 import { definePath, field, type PathDefinition } from '../../../framework/index.js';
 import type { LogicalResponse } from '../../../logical/response.js';
 import type { Storage } from '../../../logical/storage.js';
-import type { PkiDeps } from '../backend.js';
+import type { PkiDeps } from '../deps.js';
 import { finalizeOrder, newOrder, refreshedOrder, revokeCertificate, runChallenge } from './acme-orders.js';
 import { type AcmeAuthorization, type AcmeOrder, acmeStore } from './acme-store.js';
 import { bindExternalAccount } from './eab.js';
