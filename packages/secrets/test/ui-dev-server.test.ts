@@ -423,8 +423,8 @@ describe('web UI on a dev server', () => {
     const renews = (await signedIn(renewable)).use('renewal', async (tab) => {
       const { page } = tab;
       await page.getByRole('link', { name: 'secret/', exact: true }).waitFor();
-      // Past half its TTL, a use of the page renews it; then it outlives its first TTL.
-      await page.waitForTimeout(4000);
+      // Past half its TTL (10 s, less the sign-in), a use of the page renews it; then it outlives its first TTL.
+      await page.waitForTimeout(6000);
       await page.getByRole('link', { name: 'secret/', exact: true }).click();
       await heading(page, 'secret/');
       await page.waitForTimeout(6000);
