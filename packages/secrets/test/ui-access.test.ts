@@ -142,6 +142,47 @@ describe('web UI access section', () => {
     assert.deepEqual((await api('GET', `identity/group/id/${id}`)).body.data.policies, ['admin', 'ops']);
   });
 
+  it('creates an external group with an alias on userpass, and deletes it', async () => {
+    const { page } = tab;
+    await page.goto('/ui/access/groups');
+    await page.getByLabel('Group name').fill('ops-ext');
+    await page.getByLabel('Group type').selectOption('external');
+    assert.equal(await page.getByRole('group', { name: 'Member entities' }).count(), 0);
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await heading('ops-ext');
+    await page.getByLabel('Alias auth method').selectOption({ label: 'userpass/ (userpass)' });
+    await page.getByLabel('Group name on the method').fill('ops');
+    await page.getByRole('button', { name: 'Set alias' }).click();
+    await page.getByRole('button', { name: 'Change alias' }).waitFor();
+    found.push(...(await tab.capture('access-group-external')));
+    const id = /groups\/([^/]+)$/.exec(page.url())?.[1] ?? '';
+    assert.equal((await api('GET', `identity/group/id/${id}`)).body.data.alias.name, 'ops');
+    await page.getByRole('button', { name: 'Delete group' }).click();
+    await page.getByRole('button', { name: 'Delete now' }).click();
+    await heading('Groups');
+    assert.equal(await page.getByRole('link', { name: 'ops-ext' }).count(), 0);
+    assert.equal((await api('GET', `identity/group/id/${id}`)).status, 404);
+  });
+
+  it('enables AppRole, creates a role, and disables the method', async () => {
+    const { page } = tab;
+    await page.goto('/ui/access/auth/enable');
+    await page.getByLabel('Type').selectOption('approle');
+    await page.getByLabel('Path').fill('robots');
+    await page.getByRole('button', { name: 'Enable method' }).click();
+    await heading('robots/');
+    await page.getByLabel('Role name').fill('ci');
+    await page.getByLabel('Token policies').fill('deploy');
+    await page.getByRole('button', { name: 'Create role' }).click();
+    await page.getByRole('list', { name: 'Roles' }).getByText('ci').waitFor();
+    assert.deepEqual((await api('GET', 'auth/robots/role/ci')).body.data.token_policies, ['deploy']);
+    await page.getByRole('button', { name: 'Disable method' }).click();
+    await page.getByRole('button', { name: 'Disable now' }).click();
+    await heading('Auth methods');
+    assert.equal(await page.getByRole('link', { name: 'robots/' }).count(), 0);
+    assert.equal((await api('GET', 'sys/auth')).body.data['robots/'], undefined);
+  });
+
   it('creates and deletes a namespace', async () => {
     const { page } = tab;
     await page.goto('/ui/access/namespaces');

@@ -9,13 +9,14 @@ import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
 import type { ScreenProps } from '../../routes.js';
 import { ACCESS_CRUMBS } from './access-shared.js';
+import { type GroupAlias, GroupAliasSection } from './group-alias.js';
 import { GroupForm, type GroupInfo } from './group-form.js';
 
 /** One group: its type, policies and members; edit or delete it. */
 export function Group({ params }: ScreenProps) {
   const { api, router } = useApp();
   const id = params.id ?? '';
-  const group = useLoad(() => api.read<GroupInfo>(`identity/group/id/${id}`), [id]);
+  const group = useLoad(() => api.read<GroupInfo & { alias?: GroupAlias }>(`identity/group/id/${id}`), [id]);
   const caps = useCapabilities([`identity/group/id/${id}`]);
   const remove = useAction(async () => {
     await api.delete(`identity/group/id/${id}`);
@@ -65,6 +66,7 @@ export function Group({ params }: ScreenProps) {
               )}
             </dd>
           </dl>
+          {data.type === 'external' && <GroupAliasSection groupId={id} alias={data.alias} onDone={group.reload} />}
           {caps.allows(`identity/group/id/${id}`, 'update') && (
             <section aria-labelledby="edit-group">
               <h2 id="edit-group">Edit group</h2>
