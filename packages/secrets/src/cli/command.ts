@@ -1,20 +1,10 @@
 import type { FlagKind } from '@ward/base';
-import { CodedError } from '@ward/base';
 import type { Client } from '@ward/secrets-client';
 import { flagValue, type ParsedArgs, parseArgs, UsageError } from './flags.js';
 import type { Output } from './output.js';
 import type { TokenFile } from './token-file.js';
 
-/** A failure the command itself detected (not the API's); carries the exit status to use. */
-export class CliError extends CodedError<'cli_error'> {
-  readonly code = 'cli_error';
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
+export { CliError } from './cli-error.js';
 
 type StringFlag = { kind: 'string'; description: string; default?: string };
 type BoolFlag = { kind: 'bool'; description: string };

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseHcl } from '@ward/base';
-import { CliError } from './command.js';
+import { CliError } from './cli-error.js';
 
 /**
  * Where `login` keeps the token, as the established CLI does: `$HOME/.vault-token` (readable only

@@ -11,7 +11,7 @@ import { ConfigProblems, type ConfigSource } from './config-problems.js';
 import { type ListenerConfig, parseBool, SERVER_LISTENER_KEYS, serverListenerConfig } from './listener-config.js';
 import type { TelemetryConfig } from './metrics.js';
 import { parseSeals, type SealsConfig } from './seal-config.js';
-import { parseWorkers } from './workers.js';
+import { parseWorkers } from './workers-setting.js';
 
 export type { StorageConfig };
 export {

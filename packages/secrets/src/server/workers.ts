@@ -1,27 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { InvalidRequestError } from '../logical/errors.js';
 import type { SqliteStorageOptions, StorageConfig } from '../storage/index.js';
 import type { ServerConfig } from './config.js';
-
-/** `workers`: how many server processes share the listeners and the storage. */
-const MIN_WORKERS = 1;
-const MAX_WORKERS = 64;
-
-/**
- * `workers = N` (the file) or `-workers=N` (the flag): an integer from 1 to 64, a number or its
- * decimal text (HCL and JSON files give either). `undefined` when not given.
- */
-export function parseWorkers(raw: unknown, key: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < MIN_WORKERS || n > MAX_WORKERS) {
-    throw new InvalidRequestError(
-      `${key} must be an integer from ${MIN_WORKERS} to ${MAX_WORKERS}, not ${JSON.stringify(raw)}`,
-    );
-  }
-  return n;
-}
 
 /**
  * Why a configuration cannot run `workers` processes, or `undefined` when it can: the processes

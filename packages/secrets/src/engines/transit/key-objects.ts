@@ -1,7 +1,8 @@
 import { createPrivateKey, createPublicKey, hkdfSync, type KeyObject } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { InvalidRequestError } from '../../logical/errors.js';
-import type { HeldTransitKey, KeyVersion } from './key-store.js';
+import type { HeldTransitKey } from './key-store.js';
+import type { KeyVersion } from './key-types.js';
 import { specOf } from './key-types.js';
 import { MISSING_CONTEXT } from './symmetric.js';
 

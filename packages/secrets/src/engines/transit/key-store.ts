@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../../logical/errors.js';
 import { getFrozenJson, getJson, putJson, type Storage } from '../../logical/storage.js';
-import type { HeldKeyType } from './key-types.js';
+import type { HeldKeyType, KeyVersion } from './key-types.js';
 
 /** A transit key backed by a managed key, under `policy/<name>`. Field names keep the API's spelling. */
 export interface ManagedTransitKey {
@@ -8,20 +8,6 @@ export interface ManagedTransitKey {
   /** The managed key's UUID: the engine follows the id, so a key deleted and re-created under the name is not used. */
   managed_key_id: string;
   managed_key_name: string;
-  creation_time: string;
-}
-
-/** One version of a key the engine holds: its material (behind the barrier, returned only by export) and birth. */
-export interface KeyVersion {
-  /**
-   * Base64: the AEAD key (aes*, chacha20), the HMAC key (type hmac); for asymmetric types the
-   * private key as PKCS#8 DER.
-   */
-  key: string;
-  /** Base64 of this version's 32-byte key for `hmac/:name` (type hmac: the same as `key`). */
-  hmac_key: string;
-  /** Asymmetric types: the public key as the established read shows it (PEM; ed25519: base64 of 32 bytes). */
-  public_key?: string;
   creation_time: string;
 }
 

@@ -1,7 +1,20 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { Random } from '@ward/base';
 import { InvalidRequestError } from '../../logical/errors.js';
-import type { KeyVersion } from './key-store.js';
+
+/** One version of a key the engine holds: its material (behind the barrier, returned only by export) and birth. */
+export interface KeyVersion {
+  /**
+   * Base64: the AEAD key (aes*, chacha20), the HMAC key (type hmac); for asymmetric types the
+   * private key as PKCS#8 DER.
+   */
+  key: string;
+  /** Base64 of this version's 32-byte key for `hmac/:name` (type hmac: the same as `key`). */
+  hmac_key: string;
+  /** Asymmetric types: the public key as the established read shows it (PEM; ed25519: base64 of 32 bytes). */
+  public_key?: string;
+  creation_time: string;
+}
 
 /** The key types the engine holds itself, in the established spelling. */
 export const HELD_KEY_TYPES = [

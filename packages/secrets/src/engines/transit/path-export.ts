@@ -3,8 +3,9 @@ import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { heldKeyOf } from './key-creation.js';
 import { privateKeyOf, publicKeyOf } from './key-objects.js';
-import type { HeldTransitKey, KeyVersion } from './key-store.js';
+import type { HeldTransitKey } from './key-store.js';
 import { versionOf } from './key-store.js';
+import type { KeyVersion } from './key-types.js';
 import { capabilities, specOf } from './key-types.js';
 
 const EXPORT_TYPES = new Set(['encryption-key', 'signing-key', 'hmac-key', 'public-key']);
