@@ -121,6 +121,29 @@ describe('web UI access section', () => {
     );
   });
 
+  it('edits the policies and metadata of an entity, and deletes an entity', async () => {
+    const { page } = tab;
+    await page.goto('/ui/access/entities');
+    await page.getByLabel('Entity name').fill('erin');
+    await page.getByRole('button', { name: 'Create entity' }).click();
+    await heading('erin');
+    const id = /entities\/([^/]+)$/.exec(page.url())?.[1] ?? '';
+    await page.getByRole('textbox', { name: 'Policies' }).fill('reader, writer');
+    await page.getByRole('textbox', { name: 'Metadata' }).fill('team=blue\nbad line');
+    await page.getByRole('button', { name: 'Save entity' }).click();
+    assert.match((await page.getByRole('alert').textContent()) ?? '', /"bad line" is not key=value/);
+    await page.getByRole('textbox', { name: 'Metadata' }).fill('team=blue');
+    await page.getByRole('button', { name: 'Save entity' }).click();
+    await page.getByText('reader, writer').first().waitFor();
+    const erin = (await api('GET', `identity/entity/id/${id}`)).body.data;
+    assert.deepEqual(erin.policies, ['reader', 'writer']);
+    assert.deepEqual(erin.metadata, { team: 'blue' });
+    await page.getByRole('button', { name: 'Delete entity' }).click();
+    await page.getByRole('button', { name: 'Delete now' }).click();
+    await heading('Entities');
+    assert.equal((await api('GET', `identity/entity/id/${id}`)).status, 404);
+  });
+
   it('creates a group with a member entity and edits its policies', async () => {
     const { page } = tab;
     await page.goto('/ui/access/groups');
