@@ -76,6 +76,16 @@ describe('createBackend', () => {
     assert.equal(await b.delete('items/a'), undefined, 'not required to delete');
   });
 
+  it('takes a field whose name differs only in case when the exact name is absent, the first in key order', async () => {
+    const b = await testBackend(createToyBackend);
+    await b.write('items/a', { Color: 'green', SIZE: 3 });
+    assert.deepEqual((await b.read('items/a'))?.data, { color: 'green', size: 3 });
+    await b.write('items/b', { COLOR: 'green', color: 'red', size: 1 });
+    assert.equal((await b.read('items/b'))?.data?.color, 'red', 'the exact name wins');
+    await b.write('items/c', { COLOR: 'green', Color: 'red', size: 1 });
+    assert.equal((await b.read('items/c'))?.data?.color, 'green', 'the first of the case variants');
+  });
+
   it('answers an empty LIST with a 404 for every path', async () => {
     const b = await testBackend(createToyBackend);
     await assert.rejects(b.list('items/'), NotFoundError);

@@ -281,12 +281,21 @@ function buildContext(
   captured: Record<string, string>,
   checksRequired = true,
 ): HandlerContext<Fields> {
-  const fields = def.spec.fields;
   const data: Record<string, unknown> = {};
   const supplied = new Set<string>();
   const isWrite = req.operation === 'create' || req.operation === 'update';
-  for (const [name, spec] of Object.entries(fields)) {
-    const raw = Object.hasOwn(captured, name) ? captured[name] : lookup(req.data, name);
+  const input = req.data;
+  let byLowerName: Map<string, string> | undefined;
+  for (const [name, spec, lowerName] of fieldList(def.spec.fields)) {
+    let raw: unknown;
+    if (Object.hasOwn(captured, name)) raw = captured[name];
+    else if (Object.hasOwn(input, name)) raw = input[name];
+    else {
+      // Field names match case-insensitively when the exact name is absent (established behaviour).
+      byLowerName ??= lowerCaseNames(input);
+      const key = byLowerName.get(lowerName);
+      raw = key === undefined ? undefined : input[key];
+    }
     if (raw === undefined || raw === null) {
       if (checksRequired && !spec.inPath && isRequired(spec, req.operation, isWrite)) {
         throw new InvalidRequestError(`missing required field "${name}"`);
@@ -307,12 +316,28 @@ function isRequired(spec: Fields[string], operation: string, isWrite: boolean): 
   return spec.requiredFor.includes(operation) || spec.requiredFor.includes(twin);
 }
 
-/** Field names match case-insensitively when the exact name is absent (established behaviour). */
-function lookup(data: Record<string, unknown>, name: string): unknown {
-  if (Object.hasOwn(data, name)) return data[name];
-  const lower = name.toLowerCase();
-  for (const key of Object.keys(data)) if (key.toLowerCase() === lower) return data[key];
-  return undefined;
+type FieldEntry = readonly [name: string, spec: Fields[string], lowerName: string];
+
+/** A path's fields as a list, with their lower-case names, made once per declaration (every request walks it). */
+const FIELD_LISTS = new WeakMap<Fields, readonly FieldEntry[]>();
+
+function fieldList(fields: Fields): readonly FieldEntry[] {
+  let list = FIELD_LISTS.get(fields);
+  if (!list) {
+    list = Object.entries(fields).map(([name, spec]) => [name, spec, name.toLowerCase()] as const);
+    FIELD_LISTS.set(fields, list);
+  }
+  return list;
+}
+
+/** The request's keys by their lower-case form, the first one of each (as a scan in key order finds it). */
+function lowerCaseNames(data: Record<string, unknown>): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const key of Object.keys(data)) {
+    const lower = key.toLowerCase();
+    if (!names.has(lower)) names.set(lower, key);
+  }
+  return names;
 }
 
 function withParameterWarnings(

@@ -2,10 +2,11 @@ import { type Clock, FakeClock, type Random, SeededRandom, silentLogger } from '
 import { NotFoundError, UnsupportedPathError } from '../logical/errors.js';
 import type { BackendRequest, Operation } from '../logical/request.js';
 import type { LogicalResponse } from '../logical/response.js';
+import type { Storage } from '../logical/storage.js';
 import { InmemStorage } from '../storage/index.js';
 import type { Backend, BackendContext } from './backend.js';
 
-export interface TestBackendOptions {
+export interface TestBackendOptions<S extends Storage = InmemStorage> {
   clock?: Clock;
   random?: Random;
   /** The mount's options (KV's `version`). */
@@ -13,16 +14,19 @@ export interface TestBackendOptions {
   /** The mount's TTLs in seconds (default 768 h each, as an untuned mount). */
   defaultLeaseTtlSeconds?: number;
   maxLeaseTtlSeconds?: number;
-  /** The mount's storage: pass the one of an earlier test backend to restart over it. */
-  storage?: InmemStorage;
+  /**
+   * The mount's storage: pass the one of an earlier test backend to restart over it, or (benchmarks)
+   * a mount view of a real barrier.
+   */
+  storage?: S;
   /** Password policies by name, each a generator (the core's policies live in `sys/`). */
   passwordPolicies?: ReadonlyMap<string, () => string>;
 }
 
-export interface TestBackend {
+export interface TestBackend<S extends Storage = InmemStorage> {
   backend: Backend;
-  /** The mount's storage (in memory, no barrier). */
-  storage: InmemStorage;
+  /** The mount's storage (in memory, no barrier, unless one was given). */
+  storage: S;
   clock: Clock;
   /** One request as the core would make it: one path match, `create` vs `update` from the existence check. */
   request(operation: Operation, path: string, data?: Record<string, unknown>): Promise<LogicalResponse | undefined>;
@@ -39,11 +43,11 @@ const DEFAULT_TTL_SECONDS = 2_764_800;
  * in-memory storage, a fake clock, seeded randomness, a static system view, and the
  * caller of a root token. Errors are thrown as the typed `LogicalError`s the core would map.
  */
-export async function testBackend(
+export async function testBackend<S extends Storage = InmemStorage>(
   factory: (ctx: BackendContext) => Backend | Promise<Backend>,
-  o: TestBackendOptions = {},
-): Promise<TestBackend> {
-  const storage = o.storage ?? new InmemStorage();
+  o: TestBackendOptions<S> = {},
+): Promise<TestBackend<S>> {
+  const storage = (o.storage ?? new InmemStorage()) as S;
   const clock = o.clock ?? new FakeClock('2024-01-01T00:00:00Z');
   const backend = await factory({
     storage,
