@@ -110,7 +110,7 @@ function render(res: Record<string, unknown>, cmd: ConsoleCommand): string {
   const data = (res.data ?? res.auth ?? {}) as Record<string, unknown>;
   const field = cmd.flags.get('field');
   if (field !== undefined) {
-    if (!(field in data)) throw new Error(`field "${field}" not present in secret`);
+    if (!Object.hasOwn(data, field)) throw new Error(`field "${field}" not present in secret`);
     return text(data[field]);
   }
   if (cmd.flags.get('format') === 'json') return JSON.stringify(res, null, 2);
