@@ -1,4 +1,4 @@
-import type { PathMatch } from '../framework/index.js';
+import { type PathMatch, writeOperation } from '../framework/index.js';
 import { hasEnvelope } from '../logical/envelope.js';
 import { SealedError, UnsupportedPathError } from '../logical/errors.js';
 import type { BackendRequest, Caller, LogicalRequest, Operation } from '../logical/request.js';
@@ -241,9 +241,4 @@ function serve(
   if (req.operation === 'help') return Promise.resolve(helpResponse(matched, core.version));
   if (!target) throw new UnsupportedPathError();
   return target.handle(req);
-}
-
-/** `create` when the target does not exist yet, else `update` (so ACL can tell them apart). */
-async function writeOperation(target: PathMatch, req: BackendRequest): Promise<Operation> {
-  return (await target.exists(req)) === false ? 'create' : 'update';
 }

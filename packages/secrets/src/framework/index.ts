@@ -28,3 +28,4 @@ export {
   verifySignature,
 } from './signatures.js';
 export { hashAlgorithmOf, pathHash, pathRandom } from './utility-paths.js';
+export { writeOperation } from './write-operation.js';

@@ -5,6 +5,7 @@ import type { LogicalResponse } from '../logical/response.js';
 import type { Storage } from '../logical/storage.js';
 import { InmemStorage } from '../storage/index.js';
 import type { Backend, BackendContext } from './backend.js';
+import { writeOperation } from './write-operation.js';
 
 export interface TestBackendOptions<S extends Storage = InmemStorage> {
   clock?: Clock;
@@ -78,7 +79,7 @@ export async function testBackend<S extends Storage = InmemStorage>(
       remoteAddress: '127.0.0.1',
       caller: { accessor: 'test-accessor', policies: ['root'], entityId: '', displayName: 'root' },
     };
-    if (operation === 'update') req.operation = (await target.exists(req)) === false ? 'create' : 'update';
+    if (operation === 'update') req.operation = await writeOperation(target, req);
     return target.handle(req);
   };
   return {
