@@ -3,7 +3,7 @@ import type { LoginRenewer } from '../../logical/response.js';
 import { renewalUnder } from '../common/index.js';
 import { jwtStore } from './jwt-store.js';
 import { KeySource } from './key-source.js';
-import { OidcStates } from './oidc-states.js';
+import { OidcStates, STATE_SWEEP_INTERVAL_MS } from './oidc-states.js';
 import { pathConfig } from './path-config.js';
 import { pathLogin } from './path-login.js';
 import { pathOidc } from './path-oidc.js';
@@ -28,6 +28,9 @@ export function createJwtBackend(ctx: BackendContext): JwtBackend {
       ...pathRoles(),
       pathLogin(keys, ctx.clock),
       ...pathOidc({ keys, states, clock: ctx.clock, logger: ctx.logger }),
+    ],
+    periodic: [
+      { name: 'sweep-oidc-states', intervalMs: STATE_SWEEP_INTERVAL_MS, run: () => states.sweep(ctx.storage) },
     ],
     specialPaths: { unauthenticated: ['login', 'oidc/auth_url', 'oidc/callback'] },
   });

@@ -46,7 +46,12 @@ function pathAuthUrl(d: OidcDeps) {
           if (!role.allowed_redirect_uris.includes(redirectUri))
             throw new InvalidRequestError(`unauthorized redirect_uri: ${redirectUri}`);
           const discovery = await d.keys.discovery(config);
-          const { state, nonce, challenge } = d.states.start(roleName, redirectUri, data.client_nonce ?? '');
+          const { state, nonce, challenge } = await d.states.start(
+            storage,
+            roleName,
+            redirectUri,
+            data.client_nonce ?? '',
+          );
           // client_id first: clients look for `?client_id=` right after the endpoint.
           const query = new URLSearchParams({ client_id: config.oidc_client_id });
           query.set('code_challenge', challenge);
@@ -88,7 +93,7 @@ function pathCallback(d: OidcDeps) {
     storage: import('../../logical/storage.js').Storage;
     data: { [K in keyof typeof fields]?: string };
   }) => {
-    const flow = data.state ? d.states.take(data.state) : undefined;
+    const flow = data.state ? await d.states.take(storage, data.state) : undefined;
     if (!flow) throw new InvalidRequestError('Expired or missing OAuth state.');
     if (data.error)
       throw new InvalidRequestError(
