@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '@ward/base';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
@@ -35,13 +34,7 @@ describe('GCP auth method (iam roles)', () => {
     await ok('POST', 'sys/auth/gcp', { type: 'gcp' });
     await ok('POST', 'auth/gcp/config', { custom_endpoint: { api: google.endpoint } });
     await ok('PUT', 'sys/policies/acl/app', { policy: 'path "secret/data/app" { capabilities = ["read"] }' });
-  });
-  after(async () => {
-    await t.stop();
-    await google.close();
-  });
-
-  it('keeps iam roles; refuses roles without a type or service accounts, and a changed type', async () => {
+    // Roles and config paths on their own: src/auth/gcp/paths.test.ts.
     await ok('POST', 'auth/gcp/role/app', {
       type: 'iam',
       bound_service_accounts: APP,
@@ -49,83 +42,10 @@ describe('GCP auth method (iam roles)', () => {
       token_policies: 'app',
       token_ttl: '30m',
     });
-    const role = (await ok('GET', 'auth/gcp/role/app')).data;
-    assert.deepEqual(role.bound_service_accounts, [APP]);
-    assert.equal(role.max_jwt_exp, 900);
-    assert.equal(role.token_ttl, 1800);
-    assert.deepEqual((await ok('LIST', 'auth/gcp/roles')).data.keys, ['app']);
-    const refused = [
-      { type: 'iam' },
-      { bound_service_accounts: APP },
-      { type: 'hvac', bound_service_accounts: APP },
-      { type: 'iam', bound_service_accounts: `*,${APP}` },
-      { type: 'iam', bound_service_accounts: APP, bound_zones: 'us-central1-a' },
-      { type: 'iam', bound_service_accounts: APP, max_jwt_exp: '2h' },
-    ];
-    for (const body of refused) {
-      assert.equal((await t.request('POST', 'auth/gcp/role/bad', { body })).status, 400, JSON.stringify(body));
-    }
-    const changed = await t.request('POST', 'auth/gcp/role/app', { body: { type: 'gce' } });
-    assert.deepEqual(changed.body.errors, ['role type cannot be changed for an existing role']);
-    assert.deepEqual((await ok('GET', 'auth/gcp/config')).data, { custom_endpoint: { api: google.endpoint } });
-    // The established method has no delete of its config.
-    assert.equal((await t.request('DELETE', 'auth/gcp/config')).status, 405);
   });
-
-  it('keeps credentials for its API calls, reads back only the account and key id, refuses what is not a key file', async () => {
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const key = {
-      type: 'service_account',
-      project_id: 'my-project-1',
-      private_key_id: 'k1',
-      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
-      client_email: 'ward@my-project-1.iam.gserviceaccount.com',
-      client_id: '123',
-    };
-    await ok('POST', 'auth/gcp/config', { credentials: JSON.stringify(key) });
-    const read = (await ok('GET', 'auth/gcp/config')).data;
-    assert.deepEqual(read, {
-      client_email: key.client_email,
-      client_id: '123',
-      private_key_id: 'k1',
-      project_id: 'my-project-1',
-      custom_endpoint: { api: google.endpoint },
-    });
-    for (const credentials of ['some invalid JWT', JSON.stringify({ ...key, private_key: 'x' }), '[]']) {
-      const res = await t.request('POST', 'auth/gcp/config', { body: { credentials } });
-      assert.equal(res.status, 400, credentials);
-    }
-    await ok('POST', 'auth/gcp/config', { credentials: '' });
-    assert.equal((await ok('GET', 'auth/gcp/config')).data.client_email, undefined);
-  });
-
-  it("edits an iam role's service accounts and a gce role's labels in place", async () => {
-    await ok('POST', 'auth/gcp/role/edit-iam', { type: 'iam', bound_service_accounts: APP });
-    await ok('POST', 'auth/gcp/role/edit-iam/service-accounts', { add: [OTHER], remove: ['nobody'] });
-    assert.deepEqual((await ok('GET', 'auth/gcp/role/edit-iam')).data.bound_service_accounts, [APP, OTHER]);
-    await ok('POST', 'auth/gcp/role/edit-iam/service-accounts', { remove: APP });
-    assert.deepEqual((await ok('GET', 'auth/gcp/role/edit-iam')).data.bound_service_accounts, [OTHER]);
-    const empty = await t.request('POST', 'auth/gcp/role/edit-iam/service-accounts', { body: {} });
-    assert.deepEqual(empty.body.errors, ['must provide at least one value to add or remove']);
-    const wrong = await t.request('POST', 'auth/gcp/role/edit-iam/labels', { body: { add: 'a:b' } });
-    assert.equal(wrong.status, 400);
-
-    await ok('POST', 'auth/gcp/role/edit-gce', { type: 'gce', project_id: 'my-project-1', bound_labels: 'team:a' });
-    await ok('POST', 'auth/gcp/role/edit-gce/labels', { add: ['env:prod', 'team:b'] });
-    let gce = (await ok('GET', 'auth/gcp/role/edit-gce')).data;
-    assert.deepEqual(gce.bound_labels, { team: 'b', env: 'prod' });
-    assert.deepEqual(gce.bound_projects, ['my-project-1']);
-    await ok('POST', 'auth/gcp/role/edit-gce/labels', { remove: 'team' });
-    gce = (await ok('GET', 'auth/gcp/role/edit-gce')).data;
-    assert.deepEqual(gce.bound_labels, { env: 'prod' });
-    const bad = await t.request('POST', 'auth/gcp/role/edit-gce/labels', { body: { add: 'novalue' } });
-    assert.equal(bad.status, 400);
-    const groups = await t.request('POST', 'auth/gcp/role/edit-gce', { body: { bound_instance_groups: 'g' } });
-    assert.deepEqual(groups.body.errors, [
-      'region or zone information must be specified if an instance group is given',
-    ]);
-    await ok('DELETE', 'auth/gcp/role/edit-iam');
-    await ok('DELETE', 'auth/gcp/role/edit-gce');
+  after(async () => {
+    await t.stop();
+    await google.close();
   });
 
   it('logs a bound service account in with a JWT it signed', async () => {
