@@ -34,7 +34,7 @@ describe('Agent in memory', () => {
     const network = new MemoryAgentNetwork(clock);
     const agents: Agent[] = [];
     for (const [i, name] of ['s1', 's2', 's3'].entries()) {
-      const first = agents[0]?.memberlist?.local;
+      const first = agents[0]?.gossip?.local;
       const config = mergeConfig(defaultConfig(name), {
         bindAddr: `10.0.0.${i + 1}`,
         ports: { http: 0, rpc: 0, serf: 0 },
@@ -50,20 +50,20 @@ describe('Agent in memory', () => {
     }
     try {
       const agreed = () => {
-        const leaders = agents.filter((a) => a.raft?.isLeader);
+        const leaders = agents.filter((a) => a.consensus?.isLeader);
         return leaders.length === 1 && agents.every((a) => a.leader()?.id === leaders[0]?.memberName);
       };
       await run(clock, 10_000, agreed);
       assert.ok(agreed(), 'one leader all follow');
 
       // Written through a follower: forwarded to the leader over (memory) RPC, committed by a majority.
-      const follower = agents.find((a) => !a.raft?.isLeader)!;
+      const follower = agents.find((a) => !a.consensus?.isLeader)!;
       const token = (await settle(clock, follower.acl.execute(undefined, { op: 'bootstrap' }))) as { SecretID: string };
       await run(clock, 500);
       for (const a of agents) assert.equal(a.aclStore.resolve(token.SecretID).isManagement, true, a.memberName);
       assert.deepEqual(
         agents[0]!
-          .raft!.voters()
+          .consensus!.voters()
           .map((p) => p.id)
           .sort(),
         ['s1.global', 's2.global', 's3.global'],

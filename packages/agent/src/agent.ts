@@ -5,13 +5,14 @@ import { aclStateFile } from './acl/state-file.js';
 import { AclStore } from './acl/store.js';
 import { advertiseAddress } from './advertise.js';
 import { ServerList } from './client/server-list.js';
-import { type AgentConfig, VERSION } from './config/config.js';
+import type { AgentConfig } from './config/config.js';
 import { Profiler } from './debug/pprof.js';
 import { InternalError, PermissionDeniedError } from './errors.js';
 import { EncryptedTransport } from './gossip/encrypted-transport.js';
 import { Memberlist } from './gossip/memberlist.js';
+import type { Transport } from './gossip/transport.js';
 import { NET_NETWORK } from './net-network.js';
-import type { AgentNetwork, Listener } from './network.js';
+import type { AgentNetwork, Listener, RpcListener } from './network.js';
 import { loadNodeId } from './node-id.js';
 import type { RaftPeer } from './raft/messages.js';
 import { RaftNode } from './raft/raft-node.js';
@@ -24,10 +25,23 @@ import { GossipKeys } from './server/gossip-keys.js';
 import { NodeRegistry } from './server/node-registry.js';
 import { PeersFile } from './server/peers-file.js';
 import { RetryJoiner } from './server/retry-join.js';
-import { isBootstrapReached, peerSet, rpcAddressOf, SERVER_ROLE } from './server/servers.js';
-import type { AgentDeps, AgentServices, Requirement } from './services.js';
+import { isBootstrapReached, peerSet, rpcAddressOf, serverTags } from './server/servers.js';
+import type { AgentDeps, AgentServices, Consensus, GossipPool, KnownServers, Requirement } from './services.js';
 
-/** One running agent: the composition root that owns every listener and timer. */
+/** What `Agent.start` binds before it builds the agent: the RPC port first, its number goes in the gossip tags. */
+interface Bound {
+  network: AgentNetwork;
+  rpcTls: RpcTls | undefined;
+  rpcListener: RpcListener;
+  /** A server's gossip transport; undefined on a client-only agent. */
+  gossip: Transport | undefined;
+}
+
+/**
+ * One running agent: the composition root. It builds every part once, from the injected
+ * network (`AgentNetwork`: gossip transport, RPC server and client, HTTP server), clock and
+ * randomness, and owns every listener and timer. Handlers see it only as `AgentServices`.
+ */
 export class Agent implements AgentServices {
   readonly log: Logger;
   readonly aclStore: AclStore;
@@ -36,50 +50,56 @@ export class Agent implements AgentServices {
   readonly profiler: Profiler;
   /** Every outgoing RPC goes through this (mutual TLS with `tls { rpc = true }`). */
   readonly rpc: RpcClient;
-  readonly #rpcTls: RpcTls | undefined;
   /** A server's gossip keyring (none on a client, or without `encrypt`). */
   readonly gossipKeys: GossipKeys;
-  memberlist: Memberlist | undefined;
+  readonly #memberlist: Memberlist | undefined;
   /** The leader election and ACL replication of a server; undefined on a client-only agent. */
-  raft: RaftNode | undefined;
-  serverList: ServerList | undefined;
+  readonly #raft: RaftNode | undefined;
+  readonly #serverList: ServerList | undefined;
   readonly #network: AgentNetwork;
-  #rpc: Listener | undefined;
+  readonly #rpcListener: RpcListener;
+  readonly #peersFile: PeersFile | undefined;
+  readonly #retryJoin: RetryJoiner | undefined;
   #http: Listener | undefined;
   #isStopping = false;
-  #retryJoin: RetryJoiner | undefined;
-  readonly #peersFile: PeersFile | undefined;
 
   private constructor(
     readonly config: AgentConfig,
     readonly deps: AgentDeps,
     readonly nodeId: string,
     readonly advertiseIp: string,
-    network: AgentNetwork,
+    bound: Bound,
   ) {
+    const c = config;
     this.log = deps.hub.logger();
-    const keepsState = config.dataDir !== '' && config.server.enabled;
+    const keepsState = c.dataDir !== '' && c.server.enabled;
     this.aclStore = new AclStore({
       clock: deps.clock,
       random: deps.random,
-      currentTerm: () => this.raft?.term ?? 0,
-      persistence: keepsState ? aclStateFile(config.dataDir) : undefined,
+      currentTerm: () => this.#raft?.term ?? 0,
+      persistence: keepsState ? aclStateFile(c.dataDir) : undefined,
     });
     this.nodes = new NodeRegistry();
-    this.#rpcTls = loadRpcTls(config.tls, config.region);
-    this.#network = network;
-    this.rpc = this.#network.rpcClient(this.#rpcTls);
+    this.#network = bound.network;
+    this.#rpcListener = bound.rpcListener;
+    this.rpc = this.#network.rpcClient(bound.rpcTls);
     this.profiler = new Profiler(deps.argv, deps.clock);
-    this.#peersFile = keepsState ? new PeersFile(config.dataDir) : undefined;
+    this.#peersFile = keepsState ? new PeersFile(c.dataDir) : undefined;
     this.gossipKeys = GossipKeys.open({
-      dataDir: keepsState ? config.dataDir : '',
-      encrypt: config.server.enabled ? config.encrypt : '',
+      dataDir: keepsState ? c.dataDir : '',
+      encrypt: c.server.enabled ? c.encrypt : '',
       random: deps.random,
       log: this.log,
     });
+    if (bound.gossip) {
+      this.#memberlist = this.#newMemberlist(bound.gossip);
+      this.#raft = this.#newRaft();
+      this.#retryJoin = this.#newRetryJoiner();
+    }
+    if (c.client.enabled) this.#serverList = this.#newServerList();
     this.acl = new AclService(this.aclStore, {
-      isEnabled: config.acl.enabled,
-      isServer: config.server.enabled,
+      isEnabled: c.acl.enabled,
+      isServer: c.server.enabled,
       leader: () => this.leaderRpc(),
       callServer: (method, args, token) => this.callServer(method, args, token),
       callAt: (address, method, args, token) => this.rpc.call(address, method, args, { token }),
@@ -90,9 +110,27 @@ export class Agent implements AgentServices {
   /** Starts an agent; `network` is every socket it opens (the real network unless a test gives its own). */
   static async start(config: AgentConfig, deps: AgentDeps, network: AgentNetwork = NET_NETWORK): Promise<Agent> {
     const nodeId = await loadNodeId(config.dataDir, deps.random);
-    const agent = new Agent(config, deps, nodeId, advertiseAddress(config.bindAddr), network);
+    const rpcTls = loadRpcTls(config.tls, config.region);
+    const advertiseIp = advertiseAddress(config.bindAddr);
+    const rpcLog = deps.hub.logger().child({ '@module': 'rpc' });
+    const rpcListener = await network.rpcServer(config.bindAddr, config.ports.rpc, rpcLog, rpcTls);
+    let agent: Agent;
     try {
-      await agent.#listen();
+      const gossip = config.server.enabled
+        ? await network.gossip(config.bindAddr, config.ports.serf, advertiseIp)
+        : undefined;
+      try {
+        agent = new Agent(config, deps, nodeId, advertiseIp, { network, rpcTls, rpcListener, gossip });
+      } catch (err) {
+        await gossip?.close();
+        throw err;
+      }
+    } catch (err) {
+      await rpcListener.close();
+      throw err;
+    }
+    try {
+      await agent.#run();
     } catch (err) {
       await agent.stop(false);
       throw err;
@@ -100,32 +138,37 @@ export class Agent implements AgentServices {
     return agent;
   }
 
-  async #listen(): Promise<void> {
+  async #run(): Promise<void> {
     const c = this.config;
-    const rpcLog = this.log.child({ '@module': 'rpc' });
-    this.#rpc = await this.#network.rpcServer(c.bindAddr, c.ports.rpc, rpcMethods(this), rpcLog, this.#rpcTls);
-    if (c.server.enabled) await this.#startGossip();
-    if (c.client.enabled) {
-      this.serverList = new ServerList({
-        rpc: this.rpc,
-        clock: this.deps.clock,
-        log: this.log,
-        // A combined agent (e.g. -dev) with no servers configured uses itself.
-        initial: c.client.servers.length > 0 || !c.server.enabled ? c.client.servers : [this.rpcAddress],
-        heartbeatIntervalMs: c.heartbeatIntervalMs,
-        self: { nodeId: this.nodeId, name: c.name, rpcAddr: this.rpcAddress, datacenter: c.datacenter },
-        token: c.acl.agentToken || undefined,
-      });
-      this.serverList.start();
+    this.#rpcListener.serve(rpcMethods(this));
+    if (this.#memberlist && this.#raft) {
+      this.#memberlist.start();
+      this.#raft.start();
+      const known = this.#peersFile ? await this.#peersFile.load() : [];
+      const join = [...new Set([...c.join, ...known])];
+      if (join.length > 0) {
+        const res = await this.join(join);
+        if (res.numJoined === 0) this.log.warn('agent: join at start failed', { error: res.errors.join('; ') });
+      }
+      this.#retryJoin?.start();
     }
-    this.#http = await this.#network.http(this, c.bindAddr, c.ports.http);
+    this.#serverList?.start();
+    const api = {
+      clock: this.deps.clock,
+      log: this.log,
+      isServer: this.isServer,
+      isClient: this.isClient,
+      authorize: (token: string | undefined, need: Requirement) => this.authorize(token, need),
+      services: this,
+    };
+    this.#http = await this.#network.http(api, c.bindAddr, c.ports.http);
     this.log.info('agent: started', {
       name: c.name,
       server: c.server.enabled,
       client: c.client.enabled,
       http: this.httpPort,
       rpc: this.rpcPort,
-      serf: this.memberlist?.local.port,
+      serf: this.#memberlist?.local.port,
       encrypted: this.gossipKeys.isEnabled,
       rpc_tls: this.rpc.isTls,
     });
@@ -138,46 +181,24 @@ export class Agent implements AgentServices {
     }
   }
 
-  async #startGossip(): Promise<void> {
-    const c = this.config;
-    const net = await this.#network.gossip(c.bindAddr, c.ports.serf, this.advertiseIp);
+  #newMemberlist(net: Transport): Memberlist {
     const keyring = this.gossipKeys.keyring;
-    const transport = keyring ? new EncryptedTransport(net, keyring, this.log.child({ '@module': 'serf' })) : net;
-    this.memberlist = new Memberlist({
+    const log = this.log.child({ '@module': 'serf' });
+    return new Memberlist({
       name: this.memberName,
-      tags: this.#tags(),
-      transport,
+      tags: serverTags(this.config, { nodeId: this.nodeId, rpcIp: this.advertiseIp, rpcPort: this.rpcPort }),
+      transport: keyring ? new EncryptedTransport(net, keyring, log) : net,
       clock: this.deps.clock,
       random: this.deps.random,
-      log: this.log.child({ '@module': 'serf' }),
-      config: c.gossip,
+      log,
+      config: this.config.gossip,
       onChange: () => this.#savePeers(),
     });
-    this.memberlist.start();
-    this.#startRaft();
-    const known = this.#peersFile ? await this.#peersFile.load() : [];
-    const join = [...new Set([...c.join, ...known])];
-    if (join.length > 0) {
-      const res = await this.join(join);
-      if (res.numJoined === 0) this.log.warn('agent: join at start failed', { error: res.errors.join('; ') });
-    }
-    const retry = c.retryJoin;
-    if (retry.addresses.length > 0) {
-      this.#retryJoin = new RetryJoiner({
-        clock: this.deps.clock,
-        log: this.log,
-        addresses: retry.addresses,
-        intervalMs: retry.intervalMs,
-        max: retry.max,
-        join: (addresses) => this.join(addresses),
-      });
-      this.#retryJoin.start();
-    }
   }
 
-  #startRaft(): void {
+  #newRaft(): RaftNode {
     const c = this.config;
-    this.raft = new RaftNode({
+    return new RaftNode({
       self: { id: this.memberName, address: this.rpcAddress },
       clock: this.deps.clock,
       random: this.deps.random,
@@ -187,48 +208,67 @@ export class Agent implements AgentServices {
       store: c.dataDir ? fileRaftState(c.dataDir) : memoryRaftState(),
       timings: c.raft,
       peers: () => this.raftPeers(),
-      canBootstrap: () => isBootstrapReached(this.memberlist?.members() ?? [], c.region, c.server.bootstrapExpect),
+      canBootstrap: () => isBootstrapReached(this.#memberlist?.members() ?? [], c.region, c.server.bootstrapExpect),
     });
-    this.raft.start();
+  }
+
+  #newRetryJoiner(): RetryJoiner | undefined {
+    const retry = this.config.retryJoin;
+    if (retry.addresses.length === 0) return undefined;
+    return new RetryJoiner({
+      clock: this.deps.clock,
+      log: this.log,
+      addresses: retry.addresses,
+      intervalMs: retry.intervalMs,
+      max: retry.max,
+      join: (addresses) => this.join(addresses),
+    });
+  }
+
+  #newServerList(): ServerList {
+    const c = this.config;
+    return new ServerList({
+      rpc: this.rpc,
+      clock: this.deps.clock,
+      log: this.log,
+      // A combined agent (e.g. -dev) with no servers configured uses itself.
+      initial: c.client.servers.length > 0 || !c.server.enabled ? c.client.servers : [this.rpcAddress],
+      heartbeatIntervalMs: c.heartbeatIntervalMs,
+      self: { nodeId: this.nodeId, name: c.name, rpcAddr: this.rpcAddress, datacenter: c.datacenter },
+      token: c.acl.agentToken || undefined,
+    });
+  }
+
+  get gossip(): GossipPool | undefined {
+    return this.#memberlist;
+  }
+
+  get consensus(): Consensus | undefined {
+    return this.#raft;
+  }
+
+  get servers(): KnownServers | undefined {
+    return this.#serverList;
   }
 
   /** The Raft voters as gossip shows them: the region's servers that have not left. */
   raftPeers(): RaftPeer[] {
-    const members = this.memberlist?.members() ?? [];
+    const members = this.#memberlist?.members() ?? [];
     return peerSet(members, this.config.region).map((m) => ({ id: m.name, address: rpcAddressOf(m) }));
   }
 
   #raftOrThrow(): RaftNode {
-    if (!this.raft) throw new InternalError('not a server');
-    return this.raft;
+    if (!this.#raft) throw new InternalError('not a server');
+    return this.#raft;
   }
 
   #savePeers(): void {
-    const ml = this.memberlist;
+    const ml = this.#memberlist;
     if (!this.#peersFile || !ml) return;
     const peers = ml.table.live().map((m) => `${m.addr}:${m.port}`);
     // With every peer down, the last list is still the best guess for a restart.
     if (peers.length === 0) return;
     this.#peersFile.save(peers).catch((err: unknown) => this.log.warn('agent: cannot save peers', { error: err }));
-  }
-
-  #tags(): Record<string, string> {
-    const c = this.config;
-    const tags: Record<string, string> = {
-      role: SERVER_ROLE,
-      region: c.region,
-      dc: c.datacenter,
-      build: VERSION,
-      revision: '',
-      vsn: '1',
-      raft_vsn: '3',
-      id: this.nodeId,
-      rpc_addr: this.advertiseIp,
-      port: String(this.rpcPort),
-    };
-    if (c.server.bootstrapExpect === 1) tags.bootstrap = '1';
-    if (c.server.bootstrapExpect > 0) tags.expect = String(c.server.bootstrapExpect);
-    return tags;
   }
 
   get isServer(): boolean {
@@ -245,7 +285,7 @@ export class Agent implements AgentServices {
   }
 
   get rpcPort(): number {
-    return this.#rpc?.port ?? this.config.ports.rpc;
+    return this.#rpcListener.port;
   }
 
   get httpPort(): number {
@@ -258,7 +298,7 @@ export class Agent implements AgentServices {
 
   /** Join gossip peers by `host[:port]` (default port: our own gossip port). */
   async join(addresses: string[]): Promise<{ numJoined: number; errors: string[] }> {
-    const ml = this.memberlist;
+    const ml = this.#memberlist;
     if (!ml) return { numJoined: 0, errors: ['not a server'] };
     const targets = addresses.map((a) => {
       const { host, port } = splitHostPort(a, ml.local.port);
@@ -271,13 +311,13 @@ export class Agent implements AgentServices {
 
   /** Calls `method` on one of a client's servers (see `ServerList.call`). */
   async callServer<T>(method: string, args: Record<string, unknown>, token: string | undefined): Promise<T> {
-    if (!this.serverList) throw new InternalError('no known servers');
-    return await this.serverList.call<T>(method, args, { token });
+    if (!this.#serverList) throw new InternalError('no known servers');
+    return await this.#serverList.call<T>(method, args, { token });
   }
 
   /** The Raft leader this server knows of (itself included); undefined on a client or without one. */
   leader(): RaftPeer | undefined {
-    return this.raft?.leader;
+    return this.#raft?.leader;
   }
 
   /** 'self' when this agent leads, the leader's RPC address otherwise, undefined without one. */
@@ -306,17 +346,17 @@ export class Agent implements AgentServices {
   async stop(leave: boolean): Promise<void> {
     if (this.#isStopping) return;
     this.#isStopping = true;
-    if (leave && this.raft) {
-      await this.raft.transferLeadership();
-      this.raft.stop();
+    if (leave && this.#raft) {
+      await this.#raft.transferLeadership();
+      this.#raft.stop();
     }
-    if (leave && this.memberlist) await this.memberlist.leave();
-    this.serverList?.stop();
+    if (leave && this.#memberlist) await this.#memberlist.leave();
+    this.#serverList?.stop();
     this.#retryJoin?.stop();
-    this.raft?.stop();
+    this.#raft?.stop();
     await this.#http?.close();
-    await this.memberlist?.shutdown();
-    await this.#rpc?.close();
+    await this.#memberlist?.shutdown();
+    await this.#rpcListener.close();
     this.log.info('agent: stopped');
   }
 }

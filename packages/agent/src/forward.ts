@@ -3,11 +3,11 @@ import { regionServers, rpcAddressOf } from './server/servers.js';
 import type { AgentServices } from './services.js';
 
 /** What finding live servers needs: the gossip view on a server, a server to ask on a client. */
-export type PeersView = Pick<AgentServices, 'memberlist' | 'config' | 'callServer'>;
+export type PeersView = Pick<AgentServices, 'gossip' | 'config' | 'callServer'>;
 
 /** What resolving and reaching a `server_id`/`node_id` target needs. */
 export type ForwardView = PeersView &
-  Pick<AgentServices, 'isClient' | 'leaderRpc' | 'nodeId' | 'nodes' | 'rpc' | 'rpcAddress' | 'serverList'>;
+  Pick<AgentServices, 'isClient' | 'leaderRpc' | 'nodeId' | 'nodes' | 'rpc' | 'rpcAddress' | 'servers'>;
 
 /** Where a `server_id`/`node_id` request runs. */
 export type Target = { kind: 'local' } | { kind: 'remote'; address: string; agentId: string; peer: 'server' | 'agent' };
@@ -23,8 +23,8 @@ export interface PeerInfo {
  * server's. `token` is the token of the request being forwarded: the RPC checks it.
  */
 export async function livePeers(agent: PeersView, token: string | undefined): Promise<PeerInfo[]> {
-  if (agent.memberlist) {
-    const live = regionServers(agent.memberlist.members(), agent.config.region).filter(
+  if (agent.gossip) {
+    const live = regionServers(agent.gossip.members(), agent.config.region).filter(
       (m) => m.state === 'alive' || m.state === 'suspect',
     );
     return live.map((m) => ({ name: m.name, id: m.tags.id ?? '', rpcAddr: rpcAddressOf(m) }));
@@ -64,7 +64,7 @@ async function serverTarget(
   let address: string | undefined;
   let agentId = id;
   if (id === 'leader') {
-    const leader = agent.memberlist ? agent.leaderRpc() : await leaderViaServer(agent, token);
+    const leader = agent.gossip ? agent.leaderRpc() : await leaderViaServer(agent, token);
     if (!leader) throw new InternalError('No cluster leader');
     if (leader === 'self') return { kind: 'local' };
     address = leader;
@@ -105,9 +105,9 @@ export async function findNode(
   const local = agent.nodes.get(id);
   if (local) return local.rpcAddr;
   if (isLocalOnly) return undefined;
-  const servers = agent.memberlist
+  const servers = agent.gossip
     ? (await livePeers(agent, token)).map((p) => p.rpcAddr).filter((a) => a !== agent.rpcAddress)
-    : (agent.serverList?.list() ?? []);
+    : (agent.servers?.list() ?? []);
   for (const server of servers) {
     try {
       const r = await agent.rpc.call<{ rpcAddr?: string }>(server, 'Node.Lookup', { id }, { token, timeoutMs: 2000 });

@@ -63,8 +63,8 @@ export interface MembersResponse {
 }
 
 /** This server's view of the pool, sorted by name. */
-export function localMembers(agent: Pick<AgentServices, 'config' | 'memberlist'>): MembersResponse {
-  const members = agent.memberlist?.members() ?? [];
+export function localMembers(agent: Pick<AgentServices, 'config' | 'gossip'>): MembersResponse {
+  const members = agent.gossip?.members() ?? [];
   return {
     ServerName: agent.config.name,
     ServerRegion: agent.config.region,

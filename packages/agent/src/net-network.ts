@@ -7,7 +7,7 @@ import { RpcServer } from './rpc/rpc-server.js';
 /** The real network: UDP + TCP gossip, TCP (or mutual TLS) RPC, and HTTP. */
 export const NET_NETWORK: AgentNetwork = {
   gossip: (bind, port, advertise) => NetTransport.listen(bind, port, advertise),
-  rpcServer: (bind, port, methods, log, tls) => RpcServer.listen(bind, port, methods, log, tls),
+  rpcServer: (bind, port, log, tls) => RpcServer.listen(bind, port, log, tls),
   rpcClient: (tls) => new RpcDialer(tls),
-  http: (services, bind, port) => HttpServer.listen(services, bind, port),
+  http: (api, bind, port) => HttpServer.listen(api, bind, port),
 };

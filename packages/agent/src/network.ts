@@ -1,14 +1,22 @@
 import type { Logger } from '@ward/base';
 import type { Transport } from './gossip/transport.js';
+import type { HttpApi } from './http/server.js';
 import type { RpcClient } from './rpc/rpc-client.js';
 import type { RpcMethod } from './rpc/rpc-server.js';
 import type { RpcTls } from './rpc/rpc-tls.js';
-import type { AgentServices } from './services.js';
 
 /** A bound listener: the port it took (0 asked for a free one) and how to stop it. */
 export interface Listener {
   readonly port: number;
   close(): Promise<void>;
+}
+
+/**
+ * The RPC port, bound before the agent is built (its number goes in the gossip tags and
+ * the Raft address); it answers once `serve` gives it the methods.
+ */
+export interface RpcListener extends Listener {
+  serve(methods: Map<string, RpcMethod>): void;
 }
 
 /**
@@ -19,10 +27,10 @@ export interface Listener {
 export interface AgentNetwork {
   /** The gossip transport on `bind:port`, advertised to peers as `advertise`. */
   gossip(bind: string, port: number, advertise: string): Promise<Transport>;
-  /** Serves `methods` on the RPC port (mutual TLS with `tls`). */
-  rpcServer(bind: string, port: number, methods: Map<string, RpcMethod>, log: Logger, tls?: RpcTls): Promise<Listener>;
+  /** Binds the RPC port (mutual TLS with `tls`). */
+  rpcServer(bind: string, port: number, log: Logger, tls?: RpcTls): Promise<RpcListener>;
   /** Dials other agents' RPC ports. */
   rpcClient(tls: RpcTls | undefined): RpcClient;
   /** Serves the HTTP API. */
-  http(services: AgentServices, bind: string, port: number): Promise<Listener>;
+  http(api: HttpApi, bind: string, port: number): Promise<Listener>;
 }

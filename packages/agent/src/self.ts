@@ -7,7 +7,7 @@ type SelfView = StatsView & Pick<AgentServices, 'advertiseIp' | 'httpPort' | 'rp
 
 /** GET /v1/agent/self: `config`, `member` and `stats`. */
 export function selfResponse(agent: SelfView): { config: unknown; member: unknown; stats: Stats } {
-  const self = agent.memberlist?.self();
+  const self = agent.gossip?.self();
   return { config: configView(agent), member: self ? toApiMember(self) : ZERO_MEMBER, stats: stats(agent) };
 }
 
@@ -15,7 +15,7 @@ export function selfResponse(agent: SelfView): { config: unknown; member: unknow
 function configView(agent: SelfView): Record<string, unknown> {
   const c = agent.config;
   const ip = agent.advertiseIp;
-  const serf = agent.memberlist?.local.port ?? c.ports.serf;
+  const serf = agent.gossip?.local.port ?? c.ports.serf;
   return {
     Region: c.region,
     Datacenter: c.datacenter,

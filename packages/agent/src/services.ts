@@ -25,10 +25,37 @@ export interface AgentDeps {
 /** What a request needs before it may run (route table and RPC methods). */
 export type Requirement = Capability | 'none' | 'debug' | 'pprof';
 
+/** A server's gossip pool as handlers read it (a `Memberlist` at the composition root). */
+export type GossipPool = Pick<
+  Memberlist,
+  'local' | 'members' | 'self' | 'forceLeave' | 'healthScore' | 'lamportTime' | 'queuedBroadcasts'
+>;
+
+/** A server's Raft as handlers and the Raft RPC methods use it (a `RaftNode` at the composition root). */
+export type Consensus = Pick<
+  RaftNode,
+  | 'leader'
+  | 'isLeader'
+  | 'role'
+  | 'term'
+  | 'commitIndex'
+  | 'position'
+  | 'lastContactMs'
+  | 'voters'
+  | 'handleVote'
+  | 'handleAppend'
+  | 'handleTimeoutNow'
+>;
+
+/** A client's known servers as handlers read and replace them (a `ServerList` at the composition root). */
+export type KnownServers = Pick<ServerList, 'list' | 'replace' | 'lastHeartbeatMs'>;
+
 /**
  * What HTTP handlers, RPC methods and forwarding may use of a running agent. Each handler
  * declares the few of these it reads (`Pick<AgentServices, …>`), and none imports the
  * `Agent` class: the composition root (`agent.ts`) depends on them, never the reverse.
+ * Every member is fixed once the agent is built: the parts a kind of agent does not run
+ * (`gossip`, `consensus` on a client; `servers` on a server-only agent) stay undefined.
  */
 export interface AgentServices {
   readonly config: AgentConfig;
@@ -50,11 +77,11 @@ export interface AgentServices {
   readonly gossipKeys: GossipKeys;
   readonly rpc: RpcClient;
   /** A server's gossip pool; undefined on a client-only agent. */
-  readonly memberlist: Memberlist | undefined;
+  readonly gossip: GossipPool | undefined;
   /** A server's leader election and ACL replication; undefined on a client-only agent. */
-  readonly raft: RaftNode | undefined;
+  readonly consensus: Consensus | undefined;
   /** A client's servers; undefined on a server-only agent. */
-  readonly serverList: ServerList | undefined;
+  readonly servers: KnownServers | undefined;
   raftPeers(): RaftPeer[];
   join(addresses: string[]): Promise<{ numJoined: number; errors: string[] }>;
   callServer<T>(method: string, args: Record<string, unknown>, token: string | undefined): Promise<T>;

@@ -13,11 +13,11 @@ export type StatsView = Pick<
   | 'isServer'
   | 'leader'
   | 'memberName'
-  | 'memberlist'
+  | 'gossip'
   | 'nodeId'
-  | 'raft'
+  | 'consensus'
   | 'raftPeers'
-  | 'serverList'
+  | 'servers'
 >;
 
 export type Stats = Record<string, Record<string, string>>;
@@ -31,9 +31,9 @@ export function stats(agent: StatsView): Stats {
   return {
     runtime: runtimeStats(),
     nomad: agentStats(agent),
-    raft: agent.raft ? raftStats(agent) : { enabled: 'false', state: 'none' },
-    serf: agent.memberlist ? serfStats(agent) : { enabled: 'false' },
-    client: agent.serverList ? clientStats(agent) : { enabled: 'false' },
+    raft: agent.consensus ? raftStats(agent) : { enabled: 'false', state: 'none' },
+    serf: agent.gossip ? serfStats(agent) : { enabled: 'false' },
+    client: agent.servers ? clientStats(agent) : { enabled: 'false' },
   };
 }
 
@@ -52,7 +52,7 @@ function runtimeStats(): Record<string, string> {
 /** The agent's own section (`nomad` in the established API). */
 function agentStats(agent: StatsView): Record<string, string> {
   const leader = agent.leader();
-  const members = agent.memberlist ? localMembers(agent).Members : [];
+  const members = agent.gossip ? localMembers(agent).Members : [];
   return {
     server: String(agent.isServer),
     client: String(agent.isClient),
@@ -64,7 +64,7 @@ function agentStats(agent: StatsView): Record<string, string> {
 }
 
 function clientStats(agent: StatsView): Record<string, string> {
-  const list = agent.serverList!;
+  const list = agent.servers!;
   const last = list.lastHeartbeatMs;
   return {
     enabled: 'true',
@@ -77,7 +77,7 @@ function clientStats(agent: StatsView): Record<string, string> {
 }
 
 function serfStats(agent: StatsView): Record<string, string> {
-  const ml = agent.memberlist!;
+  const ml = agent.gossip!;
   const members = localMembers(agent).Members;
   return {
     members: String(members.length),
@@ -97,9 +97,9 @@ function serfStats(agent: StatsView): Record<string, string> {
 
 /** The `raft` section: this server's real election and replication state. */
 function raftStats(agent: StatsView): Record<string, string> {
-  const raft = agent.raft!;
+  const raft = agent.consensus!;
   const peers = agent.raftPeers();
-  const ids = new Map((agent.memberlist?.members() ?? []).map((m) => [m.name, m.tags.id ?? '']));
+  const ids = new Map((agent.gossip?.members() ?? []).map((m) => [m.name, m.tags.id ?? '']));
   const voters = new Set(raft.voters().map((p) => p.id));
   const suffrage = (id: string) => (voters.has(id) ? 'Voter' : 'Nonvoter');
   const config = peers.map((p) => `{Suffrage:${suffrage(p.id)} ID:${ids.get(p.id) ?? ''} Address:${p.address}}`);

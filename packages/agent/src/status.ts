@@ -8,11 +8,11 @@ export interface RaftStatus {
 }
 
 /** The Raft view of a server; a client asks one of its servers. */
-export async function raftStatus(agent: Pick<AgentServices, 'callServer' | 'raft'>): Promise<RaftStatus> {
-  if (!agent.raft) return agent.callServer<RaftStatus>('Status.Raft', {}, undefined);
-  const peers = agent.raft
+export async function raftStatus(agent: Pick<AgentServices, 'callServer' | 'consensus'>): Promise<RaftStatus> {
+  if (!agent.consensus) return agent.callServer<RaftStatus>('Status.Raft', {}, undefined);
+  const peers = agent.consensus
     .voters()
     .map((p) => p.address)
     .sort();
-  return { leader: agent.raft.leader?.address ?? '', peers };
+  return { leader: agent.consensus.leader?.address ?? '', peers };
 }

@@ -5,7 +5,7 @@ import { AgentError, errorFromCode, UpstreamError } from './errors.js';
 import { MemoryNetwork } from './gossip/memory-network.js';
 import { warmUpHcl } from './hcl/warm-up.js';
 import { LogHub } from './monitor/log-hub.js';
-import type { AgentNetwork, Listener } from './network.js';
+import type { AgentNetwork, Listener, RpcListener } from './network.js';
 import type { CallOptions, RpcClient } from './rpc/rpc-client.js';
 import type { RpcCall, RpcMethod } from './rpc/rpc-server.js';
 
@@ -73,12 +73,15 @@ export class MemoryAgentNetwork implements AgentNetwork {
     return this.gossipNetwork.createTransport(advertise);
   }
 
-  async rpcServer(bind: string, port: number, methods: Map<string, RpcMethod>): Promise<Listener> {
+  async rpcServer(bind: string, port: number): Promise<RpcListener> {
     const actual = port || this.#nextPort++;
     const address = `${bind}:${actual}`;
-    this.#rpc.set(address, methods);
+    this.#rpc.set(address, new Map());
     return {
       port: actual,
+      serve: (methods) => {
+        this.#rpc.set(address, methods);
+      },
       close: async () => {
         this.#rpc.delete(address);
       },

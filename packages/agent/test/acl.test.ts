@@ -31,7 +31,7 @@ describe('ACLs across two servers and a client', () => {
       ...acl,
       name: 'b',
       server: { enabled: true, bootstrapExpect: 2 },
-      join: [`127.0.0.1:${s1.agent.memberlist!.local.port}`],
+      join: [`127.0.0.1:${s1.agent.gossip!.local.port}`],
     });
     client = await startTestAgent({
       ...acl,
@@ -62,7 +62,7 @@ describe('ACLs across two servers and a client', () => {
     assert.deepEqual(await textOf(s1.fetch('/v1/agent/members')), [403, 'Permission denied']);
     assert.deepEqual(await textOf(s1.fetch('/v1/agent/self')), [403, 'Permission denied']);
     assert.equal((await s1.fetch('/v1/agent/health')).status, 200);
-    const join = await s1.fetch(`/v1/agent/join?address=127.0.0.1:${s2.agent.memberlist!.local.port}`, {
+    const join = await s1.fetch(`/v1/agent/join?address=127.0.0.1:${s2.agent.gossip!.local.port}`, {
       method: 'POST',
     });
     assert.equal(join.status, 200);

@@ -23,4 +23,15 @@ describe('architecture of the agent', () => {
       .map(([file]) => file);
     assert.deepEqual(offending, []);
   });
+
+  it('handlers, RPC methods and forwarding reach gossip, Raft and the server list only through services.ts', () => {
+    // The concrete parts (built once by agent.ts) are what a handler must not hold: it gets
+    // the narrow `GossipPool`, `Consensus` and `KnownServers` views instead.
+    const concrete = ['agent.ts', 'gossip/memberlist.ts', 'raft/raft-node.ts', 'client/server-list.ts'];
+    const readers = /^(http\/|rpc\/|forward\.ts|stats\.ts|self\.ts|status\.ts|members\.ts)/;
+    const offending = [...graph]
+      .filter(([file]) => readers.test(file))
+      .flatMap(([file, imports]) => imports.filter((i) => concrete.includes(i)).map((i) => `${file} -> ${i}`));
+    assert.deepEqual(offending, []);
+  });
 });

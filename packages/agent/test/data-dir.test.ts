@@ -21,13 +21,13 @@ describe('a server with a data dir', () => {
     const b1 = await startTestAgent({
       name: 'b',
       dataDir: join(dir, 'b'),
-      join: [`127.0.0.1:${a.agent.memberlist!.local.port}`],
+      join: [`127.0.0.1:${a.agent.gossip!.local.port}`],
     });
     const firstId = b1.agent.nodeId;
-    const aliveOnA = (name: string) => a.agent.memberlist!.members().find((m) => m.name === name)?.state;
+    const aliveOnA = (name: string) => a.agent.gossip!.members().find((m) => m.name === name)?.state;
     await waitUntil('b joined', () => aliveOnA('b.global') === 'alive');
     const peersFile = join(dir, 'b', 'serf', 'peers.json');
-    const aAddr = `127.0.0.1:${a.agent.memberlist!.local.port}`;
+    const aAddr = `127.0.0.1:${a.agent.gossip!.local.port}`;
     await waitUntil('peers file', async () => (await readFile(peersFile, 'utf8').catch(() => '')).includes(aAddr));
     await b1.stop();
     await waitUntil('b failed', () => aliveOnA('b.global') === 'dead');
@@ -36,7 +36,7 @@ describe('a server with a data dir', () => {
     assert.equal(b2.agent.nodeId, firstId);
     await waitUntil('b alive again', () => aliveOnA('b.global') === 'alive');
     await waitUntil('b sees a', () =>
-      b2.agent.memberlist!.members().some((m) => m.name === 'a.global' && m.state === 'alive'),
+      b2.agent.gossip!.members().some((m) => m.name === 'a.global' && m.state === 'alive'),
     );
   });
 });

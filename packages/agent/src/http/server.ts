@@ -1,16 +1,31 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Clock, Logger } from '@ward/base';
 import { MethodNotAllowedError, NotApplicableError, NotFoundError } from '../errors.js';
-import type { AgentServices } from '../services.js';
+import type { AgentServices, Requirement } from '../services.js';
 import { type AgentRequest, parseJsonBody, readBody, requestToken } from './request.js';
 import { sendError, sendReply } from './respond.js';
 import { matchRoute } from './routes.js';
+
+/**
+ * What serving the API needs: the clock and log for the request log, the agent's kinds for
+ * server- and client-only routes, the ACL check made before each handler, and what the
+ * handlers are given (each reads only its own view of it).
+ */
+export interface HttpApi {
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly isServer: boolean;
+  readonly isClient: boolean;
+  authorize(token: string | undefined, need: Requirement): Promise<void>;
+  readonly services: AgentServices;
+}
 
 /** The agent's HTTP API: translates requests to route handlers and their replies to bytes. */
 export class HttpServer {
   private constructor(private readonly server: Server) {}
 
-  static async listen(agent: AgentServices, bind: string, port: number): Promise<HttpServer> {
-    const server = createServer((req, res) => void handle(agent, req, res));
+  static async listen(api: HttpApi, bind: string, port: number): Promise<HttpServer> {
+    const server = createServer((req, res) => void handle(api, req, res));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, bind, () => resolve());
@@ -28,11 +43,11 @@ export class HttpServer {
   }
 }
 
-async function handle(agent: AgentServices, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const startMs = agent.deps.clock.now();
+async function handle(api: HttpApi, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const startMs = api.clock.now();
   const url = new URL(req.url ?? '/', 'http://agent');
   const method = req.method ?? 'GET';
-  const log = agent.log.child({ '@module': 'http' });
+  const log = api.log.child({ '@module': 'http' });
   log.trace('http: request received', { method, path: url.pathname });
   const abort = new AbortController();
   res.on('close', () => abort.abort());
@@ -43,7 +58,7 @@ async function handle(agent: AgentServices, req: IncomingMessage, res: ServerRes
     if (match === 'wrong-method') throw new MethodNotAllowedError();
     const { route, params } = match;
     const raw = await readBody(req);
-    if ((route.role === 'server' && !agent.isServer) || (route.role === 'client' && !agent.isClient)) {
+    if ((route.role === 'server' && !api.isServer) || (route.role === 'client' && !api.isClient)) {
       throw new NotApplicableError();
     }
     const request: AgentRequest = {
@@ -55,8 +70,8 @@ async function handle(agent: AgentServices, req: IncomingMessage, res: ServerRes
       signal: abort.signal,
       body: async () => parseJsonBody(raw),
     };
-    await agent.authorize(request.token, route.need);
-    const reply = await route.handler(agent, request);
+    await api.authorize(request.token, route.need);
+    const reply = await route.handler(api.services, request);
     const pretty = url.searchParams.get('pretty');
     await sendReply(res, reply, {
       isPretty: pretty !== null && pretty !== '0',
@@ -70,6 +85,6 @@ async function handle(agent: AgentServices, req: IncomingMessage, res: ServerRes
     method,
     path: url.pathname,
     status,
-    duration_ms: agent.deps.clock.now() - startMs,
+    duration_ms: api.clock.now() - startMs,
   });
 }

@@ -6,10 +6,9 @@ import { InvalidRequestError, PermissionDeniedError } from '../errors.js';
 import { type ForwardView, findNode, livePeers } from '../forward.js';
 import { localMembers } from '../members.js';
 import { followLogs } from '../monitor/local-monitor.js';
-import type { RaftNode } from '../raft/raft-node.js';
 import { parseAppendRequest, parseTimeoutNow, parseVoteRequest } from '../raft/rpc-transport.js';
 import { KEYRING_OPS, type KeyringOp } from '../server/gossip-keys.js';
-import type { AgentServices } from '../services.js';
+import type { AgentServices, Consensus } from '../services.js';
 import { raftStatus } from '../status.js';
 import type { RpcCall, RpcMethod } from './rpc-server.js';
 
@@ -28,7 +27,7 @@ const unary = (handle: (call: RpcCall) => Promise<unknown>): RpcMethod => ({ kin
 type RpcMethodsView = ForwardView &
   Pick<
     AgentServices,
-    'acl' | 'aclStore' | 'authorize' | 'deps' | 'gossipKeys' | 'isServer' | 'profiler' | 'raft' | 'rpcAddress'
+    'acl' | 'aclStore' | 'authorize' | 'deps' | 'gossipKeys' | 'isServer' | 'profiler' | 'consensus' | 'rpcAddress'
   >;
 
 export function rpcMethods(agent: RpcMethodsView): Map<string, RpcMethod> {
@@ -137,10 +136,10 @@ export function rpcMethods(agent: RpcMethodsView): Map<string, RpcMethod> {
 }
 
 /** This server's Raft, for a caller that proved a server certificate (when certificates name roles). */
-function raftOf(agent: Pick<AgentServices, 'raft'>, call: RpcCall): RaftNode {
+function raftOf(agent: Pick<AgentServices, 'consensus'>, call: RpcCall): Consensus {
   if (!call.isServerPeer) throw new PermissionDeniedError('Permission denied: Raft RPC needs a server certificate');
-  if (!agent.raft) throw new InvalidRequestError('raft: not a server');
-  return agent.raft;
+  if (!agent.consensus) throw new InvalidRequestError('raft: not a server');
+  return agent.consensus;
 }
 
 function leaderAddress(agent: Pick<AgentServices, 'leaderRpc' | 'rpcAddress'>): string {

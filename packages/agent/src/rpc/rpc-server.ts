@@ -22,13 +22,13 @@ export type RpcMethod =
   | { kind: 'unary'; handle(call: RpcCall): Promise<unknown> }
   | { kind: 'stream'; handle(call: RpcCall, write: (chunk: Uint8Array) => void): Promise<void> };
 
-/** Serves the agent's RPC methods on the rpc port. */
+/** Serves the agent's RPC methods on the rpc port (none until `serve`). */
 export class RpcServer {
   readonly #sockets = new Set<Socket>();
+  #methods = new Map<string, RpcMethod>();
 
   private constructor(
     private readonly server: Server,
-    private readonly methods: Map<string, RpcMethod>,
     private readonly log: Logger,
     tls: RpcTls | undefined,
   ) {
@@ -45,13 +45,7 @@ export class RpcServer {
   }
 
   /** Listens on `bind:port`; with `tls`, mutual TLS (a client certificate of the CA is required). */
-  static async listen(
-    bind: string,
-    port: number,
-    methods: Map<string, RpcMethod>,
-    log: Logger,
-    tls?: RpcTls,
-  ): Promise<RpcServer> {
+  static async listen(bind: string, port: number, log: Logger, tls?: RpcTls): Promise<RpcServer> {
     const server = tls
       ? createTlsServer({ ca: tls.ca, cert: tls.cert, key: tls.key, requestCert: true, rejectUnauthorized: true })
       : createServer();
@@ -59,7 +53,12 @@ export class RpcServer {
       server.once('error', reject);
       server.listen(port, bind, () => resolve());
     });
-    return new RpcServer(server, methods, log, tls);
+    return new RpcServer(server, log, tls);
+  }
+
+  /** From now on, answers `methods`. */
+  serve(methods: Map<string, RpcMethod>): void {
+    this.#methods = methods;
   }
 
   get port(): number {
@@ -93,7 +92,7 @@ export class RpcServer {
     const send = (reply: RpcReply) => {
       if (!socket.destroyed) socket.write(`${JSON.stringify(reply)}\n`);
     };
-    const method = this.methods.get(req?.method);
+    const method = this.#methods.get(req?.method);
     try {
       if (!method) throw new Error(`rpc: unknown method ${String(req?.method)}`);
       const call = { token: req.token, args: req.args ?? {}, signal, isServerPeer };

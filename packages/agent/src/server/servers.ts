@@ -1,4 +1,5 @@
 /** What a server agent knows of the others: server members, peers file, retry-join, the gossip keyring. @module */
+import { type AgentConfig, VERSION } from '../config/config.js';
 import type { MemberRecord } from '../gossip/messages.js';
 
 /** The tag value that marks a gossip member as a server agent (as in the established tags). */
@@ -30,4 +31,26 @@ export function peerSet(members: MemberRecord[], region: string): MemberRecord[]
   return regionServers(members, region)
     .filter((m) => m.state !== 'left')
     .sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** The gossip tags a server advertises: what peers read its region, node ID and RPC address from. */
+export function serverTags(
+  c: Pick<AgentConfig, 'region' | 'datacenter' | 'server'>,
+  self: { nodeId: string; rpcIp: string; rpcPort: number },
+): Record<string, string> {
+  const tags: Record<string, string> = {
+    role: SERVER_ROLE,
+    region: c.region,
+    dc: c.datacenter,
+    build: VERSION,
+    revision: '',
+    vsn: '1',
+    raft_vsn: '3',
+    id: self.nodeId,
+    rpc_addr: self.rpcIp,
+    port: String(self.rpcPort),
+  };
+  if (c.server.bootstrapExpect === 1) tags.bootstrap = '1';
+  if (c.server.bootstrapExpect > 0) tags.expect = String(c.server.bootstrapExpect);
+  return tags;
 }

@@ -21,7 +21,7 @@ export async function join(agent: Pick<AgentServices, 'join' | 'log'>, req: Agen
  * PUT|POST /v1/agent/force-leave?node=…[&prune=true]: a failed member becomes left;
  * `prune` also erases it, and is refused (400) for a member that is alive.
  */
-export async function forceLeave(agent: Pick<AgentServices, 'memberlist'>, req: AgentRequest): Promise<Reply> {
+export async function forceLeave(agent: Pick<AgentServices, 'gossip'>, req: AgentRequest): Promise<Reply> {
   const node = req.query.get('node');
   if (!node) throw new InvalidRequestError('missing node to force leave');
   let prune: boolean;
@@ -30,12 +30,12 @@ export async function forceLeave(agent: Pick<AgentServices, 'memberlist'>, req: 
   } catch {
     throw new InvalidRequestError('invalid prune value');
   }
-  const member = agent.memberlist?.members().find((m) => m.name === node);
+  const member = agent.gossip?.members().find((m) => m.name === node);
   // Pruning an alive member erased it everywhere while it kept running (and, if it was a
   // server, took a voter away behind Raft's back); the established agent refuses too.
   if (prune && member && (member.state === 'alive' || member.state === 'suspect')) {
     throw new InvalidRequestError(`cannot prune alive member ${node}: only a failed or left member can be pruned`);
   }
-  agent.memberlist?.forceLeave(node, prune);
+  agent.gossip?.forceLeave(node, prune);
   return empty;
 }

@@ -3,7 +3,7 @@ import type { AgentServices } from '../../services.js';
 import { json, type Reply } from '../reply.js';
 import type { AgentRequest } from '../request.js';
 
-type HealthView = Pick<AgentServices, 'isClient' | 'isServer' | 'leader' | 'serverList'>;
+type HealthView = Pick<AgentServices, 'isClient' | 'isServer' | 'leader' | 'servers'>;
 
 interface Check {
   ok: boolean;
@@ -25,8 +25,8 @@ export async function health(agent: HealthView, req: AgentRequest): Promise<Repl
 }
 
 function clientCheck(agent: HealthView): Check {
-  if (!agent.serverList) return { ok: false, message: 'client not enabled' };
-  return agent.serverList.list().length > 0 ? { ok: true, message: 'ok' } : { ok: false, message: 'no known servers' };
+  if (!agent.servers) return { ok: false, message: 'client not enabled' };
+  return agent.servers.list().length > 0 ? { ok: true, message: 'ok' } : { ok: false, message: 'no known servers' };
 }
 
 function serverCheck(agent: HealthView): Check {

@@ -5,7 +5,7 @@ import type { AgentRequest } from '../request.js';
 
 /** GET /v1/agent/members: the server gossip pool; a client asks one of its servers. */
 export async function members(
-  agent: Pick<AgentServices, 'callServer' | 'config' | 'isServer' | 'memberlist'>,
+  agent: Pick<AgentServices, 'callServer' | 'config' | 'isServer' | 'gossip'>,
   req: AgentRequest,
 ): Promise<Reply> {
   if (agent.isServer) return json(localMembers(agent));

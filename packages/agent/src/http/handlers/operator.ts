@@ -16,11 +16,11 @@ export interface RaftServer {
  * address), which one leads and which vote, as `operator raft list-peers` prints them.
  */
 export async function raftConfiguration(
-  agent: Pick<AgentServices, 'raft' | 'raftPeers' | 'memberlist'>,
+  agent: Pick<AgentServices, 'consensus' | 'raftPeers' | 'gossip'>,
 ): Promise<Reply> {
-  const raft = agent.raft;
+  const raft = agent.consensus;
   if (!raft) return json({ Servers: [], Index: 0 });
-  const ids = new Map((agent.memberlist?.members() ?? []).map((m) => [m.name, m.tags.id ?? '']));
+  const ids = new Map((agent.gossip?.members() ?? []).map((m) => [m.name, m.tags.id ?? '']));
   const voters = new Set(raft.voters().map((p) => p.id));
   const leader = raft.leader?.id;
   const servers: RaftServer[] = agent.raftPeers().map((p) => ({
