@@ -33,3 +33,10 @@ export {
   SeededRandom,
   uuidSource,
 } from './random.js';
+export { type RouteEntry, type RouteMatch, Router, type RouterOptions } from './router/router.js';
+export {
+  compileSegmentPattern,
+  InvalidPatternError,
+  type PatternSegment,
+  type SegmentPattern,
+} from './router/segment-pattern.js';

@@ -12,6 +12,7 @@ import type { LogicalResponse } from '../logical/response.js';
 import type { Storage } from '../logical/storage.js';
 import type { Fields } from './fields.js';
 import type { HandlerContext, PathDefinition, PathOperation } from './path.js';
+import { matchFirst } from './pattern.js';
 import type { SecretType, StoredSecret } from './secrets.js';
 import type { SignatureScheme } from './signatures.js';
 
@@ -156,13 +157,7 @@ export interface BackendSpec {
 
 /** Builds a `Backend` that routes among `paths`, validates input and calls handlers. */
 export function createBackend(spec: BackendSpec): Backend {
-  const matchDef = (path: string) => {
-    for (const def of spec.paths) {
-      const captured = def.pattern.match(path);
-      if (captured) return { def, captured };
-    }
-    return undefined;
-  };
+  const matchDef = (path: string) => matchFirst(spec.paths, path);
   const match = (path: string): PathMatch | undefined => {
     // Established list patterns end in `/?`: without its slash a list-only path is still that path,
     // and a verb it does not offer answers 405 (from resolveOperation), not 404.

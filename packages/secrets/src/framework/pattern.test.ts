@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compilePattern } from './pattern.js';
+import { type CaseMatch, routerCases } from '@ward/base/router-cases';
+import { compilePattern, matchFirst } from './pattern.js';
 
 describe('compilePattern', () => {
   it('matches literal segments exactly', () => {
@@ -100,5 +101,27 @@ describe('compilePattern', () => {
     const p = compilePattern('role/:role_name/secret-id/*rest?');
     assert.equal(p.build({ role_name: 'admin', rest: 'x/y' }), 'role/admin/secret-id/x/y');
     assert.equal(p.build({ role_name: 'admin', rest: '' }), 'role/admin/secret-id/');
+  });
+});
+
+describe('the framework path matcher (matchFirst over compilePattern)', () => {
+  // Paths carry no leading slash and arrive decoded; base's cases are written with one.
+  const strip = (text: string) => text.replace(/^\//, '');
+  routerCases(
+    (routes) => {
+      const defs = routes.map((r) => ({ id: r.id, pattern: compilePattern(strip(r.pattern)) }));
+      return {
+        match(_method: string, path: string): CaseMatch {
+          const found = matchFirst(defs, strip(path));
+          return found ? { kind: 'found', id: found.def.id, params: found.captured } : { kind: 'not_found' };
+        },
+      };
+    },
+    { methods: false, slashes: 'exact', decodes: false, precedence: 'declared', headAsGet: false },
+  );
+
+  it('keeps a newline out of a *rest, as the Go regex `.` does', () => {
+    assert.equal(compilePattern('data/*path').match('data/a\nb'), undefined);
+    assert.deepEqual(compilePattern('keys/:name').match('keys/a\nb'), { name: 'a\nb' });
   });
 });
