@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
+import { type CaseMatch, routerCases } from '@ward/base/router-cases';
+import { InvalidRequestError } from '../errors.js';
 import { requestToken } from './request.js';
-import { matchRoute, ROUTES } from './routes.js';
+import { matchRoute, ROUTES, routeTable } from './routes.js';
 
 describe('route table', () => {
   it('matches by method and path, capturing :name and the * tail', () => {
@@ -42,4 +44,36 @@ describe('requestToken', () => {
     assert.equal(requestToken(req({ authorization: 'Basic xyz' })), undefined);
     assert.equal(requestToken(req({})), undefined);
   });
+});
+
+describe('the agent router (base Router as routes.ts sets it up)', () => {
+  routerCases(
+    (routes) => {
+      const table = routeTable(
+        routes.map((r) => ({
+          methods: r.methods,
+          path: r.pattern,
+          need: 'none',
+          handler: async () => {
+            throw new Error(r.id);
+          },
+          id: r.id,
+        })),
+      );
+      return {
+        match(method: string, path: string): CaseMatch {
+          try {
+            const m = matchRoute(method, path, table);
+            if (m === undefined) return { kind: 'not_found' };
+            if (m === 'wrong-method') return { kind: 'method_not_allowed' };
+            return { kind: 'found', id: (m.route as { id?: string }).id ?? '', params: m.params };
+          } catch (err) {
+            if (err instanceof InvalidRequestError) return { kind: 'bad_escape' };
+            throw err;
+          }
+        },
+      };
+    },
+    { methods: true, slashes: 'exact', decodes: true, precedence: 'specific', headAsGet: false },
+  );
 });

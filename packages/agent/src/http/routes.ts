@@ -1,3 +1,4 @@
+import { type RouteEntry, Router } from '@ward/base';
 import { InvalidRequestError } from '../errors.js';
 import { aclRoutes } from './handlers/acl.js';
 import { forceLeave, join } from './handlers/gossip.js';
@@ -50,51 +51,30 @@ export const ROUTES: readonly Route[] = [
   ...aclRoutes,
 ];
 
+/** The agent's table on base's router: exact slashes (as the established agent), captures decoded. */
+export function routeTable(routes: readonly Route[]): Router<Route & RouteEntry> {
+  return new Router(
+    routes.map((route) => ({ ...route, method: route.methods, pattern: route.path })),
+    { decode: true },
+  );
+}
+
+const TABLE = routeTable(ROUTES);
+
 /**
  * The route for `method` and `path` with its captures; `'wrong-method'` when only the
- * path matches (405), undefined when nothing does (404).
+ * path matches (405), undefined when nothing does (404). A malformed escape in a capture is
+ * the caller's mistake (400).
  */
 export function matchRoute(
   method: string,
   path: string,
-  routes: readonly Route[] = ROUTES,
+  table: Router<Route & RouteEntry> = TABLE,
 ): { route: Route; params: Record<string, string> } | 'wrong-method' | undefined {
-  let isPathKnown = false;
-  for (const route of routes) {
-    const params = matchPath(route.path, path);
-    if (!params) continue;
-    if (route.methods.includes(method)) return { route, params };
-    isPathKnown = true;
+  const m = table.match(method, path);
+  if (m.kind === 'found') return { route: m.route, params: m.params };
+  if (m.kind === 'bad_escape') {
+    throw new InvalidRequestError(`invalid URL escape in path segment ${JSON.stringify(m.segment)}`);
   }
-  return isPathKnown ? 'wrong-method' : undefined;
-}
-
-/** Captures of `path` against a route pattern, or undefined when it does not match. */
-export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
-  const want = pattern.split('/');
-  const got = path.split('/');
-  const params: Record<string, string> = {};
-  for (let i = 0; i < want.length; i++) {
-    const w = want[i] as string;
-    if (w === '*') {
-      params['*'] = got.slice(i).join('/');
-      return params;
-    }
-    const g = got[i];
-    if (g === undefined) return undefined;
-    if (w.startsWith(':')) {
-      if (g === '') return undefined;
-      params[w.slice(1)] = decodeSegment(g);
-    } else if (w !== g) return undefined;
-  }
-  return got.length === want.length ? params : undefined;
-}
-
-/** A path segment's percent-escapes decoded; a malformed escape is the caller's mistake (400). */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new InvalidRequestError(`invalid URL escape in path segment ${JSON.stringify(segment)}`);
-  }
+  return m.kind === 'method_not_allowed' ? 'wrong-method' : undefined;
 }
