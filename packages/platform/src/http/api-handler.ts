@@ -14,7 +14,7 @@ import {
 import { readJsonBody } from './body.js';
 import { type RateLimitState, rateLimitHeaders } from './rate-limit.js';
 import { ResponseCache } from './response-cache.js';
-import { Router } from './router.js';
+import { platformRouter } from './router.js';
 
 export const API_PREFIX = '/api/v2';
 
@@ -28,7 +28,7 @@ export const API_VERSION = '2.6';
  * `jsonapi/errors.ts`. Every answer carries `TFP-API-Version` and the `X-RateLimit-*` headers.
  */
 export function createApiHandler(ctx: PlatformContext) {
-  const router = new Router<ApiHandler>(apiRoutes(ctx.edition));
+  const router = platformRouter<ApiHandler>(apiRoutes(ctx.edition));
   // Only SQLite can tell cheaply whether anything changed since an entry was made.
   const changeStamp = ctx.store.database.changeStamp;
   const cache = changeStamp ? new ResponseCache(changeStamp, ctx.clock) : undefined;
@@ -43,8 +43,9 @@ export function createApiHandler(ctx: PlatformContext) {
         return;
       }
       const match = router.match(req.method ?? 'GET', path);
-      if (match.kind === 'not_found') throw new NotFoundError();
       if (match.kind === 'method_not_allowed') throw new MethodNotAllowedError(match.allowed);
+      // An unknown path, or a malformed escape in a capture.
+      if (match.kind !== 'found') throw new NotFoundError();
       const isRead = req.method === 'GET' || req.method === 'HEAD';
       // Reads repeat far more often than anything changes (see ResponseCache for when an entry ends).
       const cacheKey = isRead && cache ? `${req.headers.authorization ?? ''}\n${url.pathname}${url.search}` : undefined;
@@ -56,8 +57,8 @@ export function createApiHandler(ctx: PlatformContext) {
       const principal = await authenticate(ctx, req.headers.authorization);
       const stampBefore = cache?.stamp();
       const body = req.method === 'POST' || req.method === 'PATCH' ? await readJsonBody(req) : undefined;
-      const include = includedRelationships(url.searchParams, match.includes);
-      const reply = await match.handler(ctx, {
+      const include = includedRelationships(url.searchParams, match.route.includes ?? []);
+      const reply = await match.route.handler(ctx, {
         params: match.params,
         query: url.searchParams,
         principal,

@@ -17,7 +17,7 @@ import { errorPage } from '../web/session-view.js';
 import { signInRoutes } from '../web/sign-in-routes.js';
 import type { WebHandler, WebReply } from '../web/web-route.js';
 import { readBody } from './body.js';
-import { Router } from './router.js';
+import { platformRouter } from './router.js';
 
 /**
  * No scripts at all, styles only from our origin, forms only to our origin, and no framing:
@@ -34,7 +34,7 @@ const SECURITY_HEADERS = {
 
 /** Serves the web pages under `/app`. */
 export function createWebHandler(ctx: PlatformContext) {
-  const router = new Router<WebHandler>([
+  const router = platformRouter<WebHandler>([
     ...signInRoutes,
     ...organizationRoutes,
     ...(ctx.edition === 'hosted' ? billingRoutes : []),
@@ -47,11 +47,12 @@ export function createWebHandler(ctx: PlatformContext) {
     let reply: WebReply;
     try {
       const match = router.match(req.method ?? 'GET', url.pathname);
-      if (match.kind === 'not_found') throw new NotFoundError('there is no such page');
       if (match.kind === 'method_not_allowed') throw new MethodNotAllowedError(match.allowed);
+      // An unknown path, or a malformed escape in a capture.
+      if (match.kind !== 'found') throw new NotFoundError('there is no such page');
       const form = req.method === 'POST' ? await readForm(req) : new URLSearchParams();
       const cookies = parseCookies(req.headers.cookie);
-      reply = await match.handler(ctx, { params: match.params, query: url.searchParams, form, cookies, secure });
+      reply = await match.route.handler(ctx, { params: match.params, query: url.searchParams, form, cookies, secure });
     } catch (err) {
       const status = statusOf(err);
       if (status === 500) ctx.logger.error('page failed', { method: req.method, path: url.pathname, err });
