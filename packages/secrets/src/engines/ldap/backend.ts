@@ -2,6 +2,8 @@ import { type Backend, type BackendContext, createBackend, KeyedMutex } from '..
 import { ConnectionPool } from './connection-pool.js';
 import { dynamicCredsSecret, pathCreds } from './dynamic-creds.js';
 import { pathConfig } from './path-config.js';
+import { pathLibrary } from './path-library.js';
+import { checkoutSecret, pathLibraryCheckout } from './path-library-checkout.js';
 import { pathRoles } from './path-roles.js';
 import { pathRotateRoot } from './path-rotate-root.js';
 import { pathStaticCred } from './path-static-cred.js';
@@ -11,7 +13,8 @@ import { ROTATION_CHECK_INTERVAL_MS, type RotationDeps, rotateDueRoles } from '.
 const HELP =
   'The directory (LDAP) engine manages passwords in an LDAP directory (OpenLDAP, Active Directory, RACF): ' +
   'it rotates its own bind password (`rotate-root`) and the passwords of existing entries on a schedule ' +
-  '(static roles), and creates short-lived accounts from LDIF templates under a lease (dynamic roles).';
+  '(static roles), creates short-lived accounts from LDIF templates under a lease (dynamic roles), and lends ' +
+  'existing accounts one borrower at a time, rotating each password at check-in (library sets).';
 
 /** Factory of the `ldap` engine (also mounted as `openldap`). */
 export function createLdapBackend(ctx: BackendContext): Backend {
@@ -22,6 +25,8 @@ export function createLdapBackend(ctx: BackendContext): Backend {
     system: ctx.system,
     logger: ctx.logger,
     locks: new KeyedMutex(),
+    setLocks: new KeyedMutex(),
+    managedLock: new KeyedMutex(),
     pool: new ConnectionPool(ctx.clock),
   };
   return createBackend({
@@ -35,8 +40,10 @@ export function createLdapBackend(ctx: BackendContext): Backend {
       ...pathStaticCred(deps),
       ...pathRoles(deps),
       pathCreds(deps),
+      ...pathLibraryCheckout(deps),
+      ...pathLibrary(deps),
     ],
-    secrets: [dynamicCredsSecret(deps)],
+    secrets: [dynamicCredsSecret(deps), checkoutSecret(deps)],
     cleanup: () => deps.pool.close(),
     periodic: [
       { name: 'rotate-static-roles', intervalMs: ROTATION_CHECK_INTERVAL_MS, run: () => rotateDueRoles(deps) },

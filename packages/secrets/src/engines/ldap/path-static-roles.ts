@@ -1,6 +1,7 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
+import { MANAGED_ACCOUNTS, refuseManaged } from './managed-accounts.js';
 import { roleName, rolePrefix } from './role-name.js';
 import { type StaticRole, staticRoles } from './static-role-store.js';
 import { type RotationDeps, requireConfig, rotateStaticRole } from './static-rotation.js';
@@ -118,7 +119,21 @@ async function createRole(d: RotationDeps, name: string, data: RoleInput) {
     throw new InvalidRequestError('rotation_period is required to create static accounts');
   }
   checkPeriod(data.rotation_period);
-  await refuseManagedUsername(storage, username);
+  const input = { ...data, rotation_period: data.rotation_period };
+  return d.managedLock.run(MANAGED_ACCOUNTS, async () => {
+    await refuseManaged(storage, [username]);
+    return saveNewRole(d, name, input, username, config.skip_static_role_import_rotation);
+  });
+}
+
+async function saveNewRole(
+  d: RotationDeps,
+  name: string,
+  data: RoleInput & { rotation_period: number },
+  username: string,
+  isImportSkippedByConfig: boolean,
+) {
+  const { storage } = d;
   const now = d.clock.now();
   const role: StaticRole = {
     dn: data.dn ?? '',
@@ -131,7 +146,7 @@ async function createRole(d: RotationDeps, name: string, data: RoleInput) {
     failures: 0,
     last_rotation_error: '',
   };
-  if (data.skip_import_rotation ?? config.skip_static_role_import_rotation) {
+  if (data.skip_import_rotation ?? isImportSkippedByConfig) {
     await staticRoles.put(storage, name, role);
     return undefined;
   }
@@ -165,14 +180,6 @@ async function updateRole(storage: Storage, name: string, data: RoleInput, suppl
   }
   await staticRoles.put(storage, name, updated);
   return undefined;
-}
-
-async function refuseManagedUsername(storage: Storage, username: string): Promise<void> {
-  for (const other of await staticRoles.listAll(storage)) {
-    if ((await staticRoles.get(storage, other))?.username === username) {
-      throw new InvalidRequestError(`"${username}" is already managed by the secrets engine`);
-    }
-  }
 }
 
 /** RFC 3339 time of a rotation; the zero time when there was none (as established). */

@@ -20,6 +20,10 @@ export interface RotationDeps {
   logger: Logger;
   /** Per role name: a scheduled and a manual rotation of one role never overlap. */
   locks: KeyedMutex;
+  /** Per library set name: two check-outs of one set never take the same account. */
+  setLocks: KeyedMutex;
+  /** One key (`MANAGED_ACCOUNTS`): static roles and library sets take an account one at a time. */
+  managedLock: KeyedMutex;
   /** The mount's bound directory connections. */
   pool: ConnectionPool;
 }
