@@ -51,6 +51,23 @@ const errorLine = StateField.define<DecorationSet>({
 });
 
 /**
+ * Typing over a selection is done by the editor, not by the browser. Chromium's own replacement of a
+ * selection across lines joins them and keeps the look of the highlighted text by writing a `style`
+ * attribute on the line, which the page's `style-src 'self'` refuses (a console error; CodeMirror
+ * then redraws the line from its state anyway). Only plain typing is taken over: a composition (an
+ * input method) stays the browser's.
+ */
+const typeOverSelection = EditorView.domEventHandlers({
+  beforeinput(event, view) {
+    if (event.inputType !== 'insertText' || !event.data || view.composing) return false;
+    if (view.state.selection.ranges.every((r) => r.empty)) return false;
+    event.preventDefault();
+    view.dispatch(view.state.replaceSelection(event.data), { scrollIntoView: true, userEvent: 'input.type' });
+    return true;
+  },
+});
+
+/**
  * A CodeMirror 6 editor for HCL, named `label`, with line numbers and highlighting. It lives in a
  * shadow root: there CodeMirror's styles go into a constructed stylesheet, which the page's
  * `style-src 'self'` allows (on the document itself it would add a <style> element, which it refuses).
@@ -81,6 +98,7 @@ export function HclEditor(p: {
       syntaxHighlighting(highlighting),
       theme,
       errorLine,
+      typeOverSelection,
       keymap.of([...defaultKeymap, ...historyKeymap]),
       EditorView.lineWrapping,
       // A label outside the shadow root cannot be pointed at by id: the editor carries its name itself.
