@@ -1,12 +1,47 @@
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
 import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { OCSPRequest } from '@peculiar/asn1-ocsp';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { FakeClock } from '@ward/base';
 import { startTestServer, type TestResponse, type TestServer } from '../src/server/testing.js';
 import { makeTestPki, type TestPki } from './test-pki.js';
 
 // Issue 31: the cert method checks a login certificate with OCSP (ocsp_enabled and the other
 // ocsp_* settings) against a real responder: Ward's own PKI engine, served by a second server,
 // whose certificates carry its OCSP URL. The login runs over real TLS with the client certificate.
+// Point 4: answers are cached until their nextUpdate, and each request carries a nonce.
+
+const NONCE_OID = '1.3.6.1.5.5.7.48.1.2';
+
+/** A relay in front of the responder that can be down, or answer every request with the last answer it relayed. */
+async function startRelay(target: () => string) {
+  const relay = { mode: 'forward' as 'forward' | 'down' | 'replay', asked: 0, nonces: [] as string[] };
+  let last: Buffer | undefined;
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks);
+    relay.asked++;
+    const ext = AsnConvert.parse(body, OCSPRequest).tbsRequest.requestExtensions?.find((e) => e.extnID === NONCE_OID);
+    relay.nonces.push(ext ? Buffer.from(ext.extnValue.buffer).toString('hex') : '');
+    if (relay.mode === 'down') return res.writeHead(503).end();
+    if (relay.mode === 'forward') {
+      const answer = await fetch(target(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/ocsp-request' },
+        body,
+      });
+      last = Buffer.from(await answer.arrayBuffer());
+    }
+    res.writeHead(200, { 'content-type': 'application/ocsp-response' }).end(last);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ocsp`;
+  return Object.assign(relay, { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+}
 
 describe('cert auth with OCSP', () => {
   let tlsPki: TestPki;
@@ -58,6 +93,8 @@ describe('cert auth with OCSP', () => {
       ...o,
     });
   let rootPem = '';
+  const clock = new FakeClock(Date.now());
+  let relay: Awaited<ReturnType<typeof startRelay>>;
 
   before(async () => {
     tlsPki = await makeTestPki();
@@ -68,7 +105,9 @@ describe('cert auth with OCSP', () => {
     await onCa('POST', 'pki/config/urls', { ocsp_servers: `${ca.url}/v1/pki/ocsp` });
     await onCa('POST', 'pki/roles/client', { allow_any_name: true, client_flag: true, key_type: 'ec', ttl: '1h' });
     client = (await onCa('POST', 'pki/issue/client', { common_name: 'dave' })).data;
+    relay = await startRelay(() => `${ca.url}/v1/pki/ocsp`);
     t = await startTestServer({
+      clock,
       listener: { tlsDisable: false, tlsCertFile: tlsPki.server.certFile, tlsKeyFile: tlsPki.server.keyFile },
     });
     await admin('sys/auth/cert', { type: 'cert' });
@@ -76,6 +115,7 @@ describe('cert auth with OCSP', () => {
   after(async () => {
     await t?.stop();
     await ca?.stop();
+    await relay?.close();
     await tlsPki?.remove();
   });
 
@@ -87,6 +127,9 @@ describe('cert auth with OCSP', () => {
     assert.equal(good.status, 200, JSON.stringify(good.body));
     assert.deepEqual(good.body.auth.token_policies, ['default', 'ocsp']);
     await onCa('POST', 'pki/revoke', { serial_number: client.serial_number });
+    assert.equal((await login()).status, 200, 'the good answer is cached until its nextUpdate');
+    // A config write starts the cache afresh, as established.
+    await admin('auth/cert/config', { ocsp_cache_size: 100 });
     const revoked = await login();
     assert.equal(revoked.status, 400, JSON.stringify(revoked.body));
     // Revoked is never failed open.
@@ -126,5 +169,40 @@ describe('cert auth with OCSP', () => {
     assert.equal(metadata.common_name, 'erin');
     assert.equal(metadata.cert_name, 'ward');
     assert.match(metadata.serial_number, /^\d+$/);
+  });
+  it('answers from the cache while the responder is down, until the answer’s nextUpdate', async () => {
+    await onCa('POST', 'pki/config/crl', { ocsp_expiry: '30m' });
+    client = (await onCa('POST', 'pki/issue/client', { common_name: 'frank' })).data;
+    await trust({ ocsp_enabled: true, ocsp_servers_override: relay.url });
+    relay.mode = 'forward';
+    const before = relay.asked;
+    assert.equal((await login()).status, 200);
+    assert.equal(relay.asked, before + 1);
+    assert.match(relay.nonces.at(-1) ?? '', /^0410[0-9a-f]{32}$/, 'a 16-byte nonce in an OCTET STRING');
+    relay.mode = 'down';
+    assert.equal((await login()).status, 200, 'answered from the cache');
+    assert.equal(relay.asked, before + 1, 'the responder was not asked again');
+    clock.advance(29 * 60_000);
+    assert.equal((await login()).status, 200, 'still before nextUpdate');
+    clock.advance(2 * 60_000);
+    assert.equal((await login()).status, 400, 'past nextUpdate the down responder is asked: closed');
+    assert.equal(relay.asked, before + 2);
+    relay.mode = 'forward';
+    assert.equal((await login()).status, 200);
+    assert.notEqual(relay.nonces.at(-1), relay.nonces.at(-3), 'a fresh nonce each request');
+  });
+
+  it('refuses a recorded answer replayed for a later request (its nonce is another’s)', async () => {
+    await admin('auth/cert/config', { ocsp_cache_size: 2 });
+    relay.mode = 'forward';
+    assert.equal((await login()).status, 200);
+    await admin('auth/cert/config', { ocsp_cache_size: 2 });
+    relay.mode = 'replay';
+    const replayed = await login();
+    assert.equal(replayed.status, 400, 'the replayed answer echoes the first request’s nonce');
+    relay.mode = 'forward';
+    assert.equal((await login()).status, 200);
+    const bad = await call('auth/cert/config', { ocsp_cache_size: 1 }, { token: t.rootToken });
+    assert.equal(bad.status, 400);
   });
 });

@@ -2,6 +2,7 @@ import { type Backend, type BackendContext, createBackend } from '../../framewor
 import type { LoginRenewer } from '../../logical/response.js';
 import { renewalUnder } from '../common/index.js';
 import { certStore } from './cert-store.js';
+import { OcspCache } from './ocsp-cache.js';
 import { pathCerts } from './path-certs.js';
 import { pathConfig } from './path-config.js';
 import { pathCrls } from './path-crls.js';
@@ -15,11 +16,18 @@ export type CertBackend = Backend & LoginRenewer;
 
 /** Factory of the `cert` auth method. */
 export function createCertBackend(ctx: BackendContext): CertBackend {
+  // OCSP answers are kept per mount in this server's memory, as established.
+  const ocspCache = new OcspCache();
   const backend = createBackend({
     type: 'cert',
     storage: ctx.storage,
     help: HELP,
-    paths: [pathConfig(), ...pathCerts(), ...pathCrls(), pathLogin(ctx.clock)],
+    paths: [
+      pathConfig(ocspCache),
+      ...pathCerts(),
+      ...pathCrls(),
+      pathLogin({ clock: ctx.clock, random: ctx.random, ocspCache }),
+    ],
     specialPaths: { unauthenticated: ['login'] },
   });
   return {

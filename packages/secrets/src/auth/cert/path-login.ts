@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import type { Clock } from '@ward/base';
+import type { Clock, Random } from '@ward/base';
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { TlsConnection } from '../../logical/request.js';
@@ -8,7 +8,8 @@ import { tokenGrant } from '../common/index.js';
 import { type CertEntry, certStore } from './cert-store.js';
 import { chainTo, isPinnedMatch } from './chain.js';
 import { factsOf, meetsConstraints } from './constraints.js';
-import { ocspAllows } from './ocsp-check.js';
+import type { OcspCache } from './ocsp-cache.js';
+import { type OcspDeps, ocspAllows } from './ocsp-check.js';
 import { decimalSerial, parseCertificates } from './pem.js';
 
 /** The client's certificates from the TLS connection, its own first (the chain it sent, as DER). */
@@ -52,6 +53,7 @@ async function matchEntry(
   chain: X509Certificate[],
   name: string | undefined,
   nowMs: number,
+  ocsp: OcspDeps,
 ): Promise<{ name: string; entry: CertEntry } | undefined> {
   // With ocsp_enabled, the leaf's issuer (on the path found) is asked too; a pinned certificate has none here.
   const ocspAllowsPath = async (entry: CertEntry, path: X509Certificate[]) => {
@@ -64,7 +66,7 @@ async function matchEntry(
       queryAllServers: entry.ocsp_query_all_servers,
     };
     if (!leafOfPath || !issuer) return entry.ocsp_fail_open;
-    return ocspAllows(leafOfPath, issuer, settings, nowMs);
+    return ocspAllows(leafOfPath, issuer, settings, nowMs, ocsp);
   };
   const [leaf, ...intermediates] = chain;
   if (!leaf) return undefined;
@@ -85,7 +87,7 @@ async function matchEntry(
 }
 
 /** `login`: the TLS client certificate of the connection, against the trusted certificates. */
-export function pathLogin(clock: Clock) {
+export function pathLogin(d: { clock: Clock; random: Random; ocspCache: OcspCache }) {
   return definePath({
     pattern: 'login',
     fields: { name: field.string({ description: 'Only try this trusted certificate.' }) },
@@ -96,7 +98,10 @@ export function pathLogin(clock: Clock) {
           const chain = presentedChain(req.tlsConnection, req.forwardedClientCertificate);
           if (data.name && !(await certStore.cert(storage, data.name)))
             throw new InvalidRequestError(`no trusted certificate named "${data.name}"`);
-          const matched = await matchEntry(storage, chain, data.name, clock.now());
+          const config = await certStore.config(storage);
+          d.ocspCache.resize(config.ocsp_cache_size);
+          const ocsp = { cache: d.ocspCache, random: d.random };
+          const matched = await matchEntry(storage, chain, data.name, d.clock.now(), ocsp);
           if (!matched) throw new InvalidRequestError('invalid certificate or no client certificate supplied');
           const leaf = chain[0] as X509Certificate;
           const facts = factsOf(leaf);
@@ -107,7 +112,7 @@ export function pathLogin(clock: Clock) {
             subject_key_id: hexColons(facts.subjectKeyId),
             authority_key_id: hexColons(facts.authorityKeyId),
           };
-          const { enable_identity_alias_metadata } = await certStore.config(storage);
+          const { enable_identity_alias_metadata } = config;
           return {
             login: {
               aliasName: facts.commonName,
