@@ -1,3 +1,4 @@
+export * from './cli/index.js';
 export { type Cancel, type Clock, FakeClock, systemClock } from './clock.js';
 export { CodedError, isCodedError } from './coded-error.js';
 export { configKeyLine } from './config-line.js';

@@ -1,12 +1,10 @@
+import { CommandTable } from '@ward/base';
 import { closest, distance } from 'fastest-levenshtein';
 import type { Command } from './command.js';
 import { notInWardNames } from './commands/not-in-ward.js';
 
-/**
- * Every command by name → a loader (a Map: `ward constructor` must not find Object's). Loading on demand keeps `ward status` from importing
- * the whole server, which only `ward server` needs.
- */
-const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
+/** Every command by name → its loader: adding a command is its file in commands/ and one line here. */
+const COMMANDS = new CommandTable<Command>([
   ['server', async () => (await import('./commands/server-command.js')).serverCommand],
   ['proxy', async () => (await import('./commands/proxy.js')).proxyCommand],
   ['completion', async () => (await import('./commands/completion.js')).completionCommand],
@@ -97,34 +95,31 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ),
 ]);
 
-/** Words in the longest command name (`operator raft snapshot save`). */
-const MAX_COMMAND_WORDS = 4;
-
 /** The longest command name made of the first words of `argv`: its loader and word count. */
 export function findCommand(argv: string[]): { load: () => Promise<Command>; words: number } | undefined {
-  for (let n = Math.min(MAX_COMMAND_WORDS, argv.length); n >= 1; n--) {
-    const load = COMMANDS.get(argv.slice(0, n).join(' '));
-    if (load) return { load, words: n };
-  }
-  return undefined;
+  return COMMANDS.find(argv);
 }
 
 /** The commands of a group (`kv` → `kv get`, `kv put`, …), for the usage text. */
 export function commandsUnder(prefix: string): string[] {
-  return [...COMMANDS.keys()].filter((n) => n.startsWith(`${prefix} `));
+  return COMMANDS.under(prefix);
 }
 
 /** Every command name, in table order (for the usage text and shell completion). */
 export function commandNames(): string[] {
-  return [...COMMANDS.keys()];
+  return COMMANDS.names();
 }
+
+/** Words in the longest command name (`operator raft snapshot save`). */
+const MAX_COMMAND_WORDS = 4;
 
 /**
  * The command a mistyped one most likely meant: the nearest name (or group) by edit distance,
  * when it is close enough to be a typo rather than another word.
  */
 export function suggestCommand(words: string[]): string | undefined {
-  const candidates = [...new Set([...COMMANDS.keys(), ...[...COMMANDS.keys()].map((n) => n.split(' ')[0] as string)])];
+  const names = COMMANDS.names();
+  const candidates = [...new Set([...names, ...names.map((n) => n.split(' ')[0] as string)])];
   // Longest first: `kv gte secret/x` is `kv get` with an argument, not a three-word command.
   for (let n = Math.min(MAX_COMMAND_WORDS, words.length); n >= 1; n--) {
     const typed = words.slice(0, n).join(' ');

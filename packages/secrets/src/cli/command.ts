@@ -1,49 +1,19 @@
-import type { FlagKind } from '@ward/base';
+import {
+  type Command as BaseCommand,
+  commandDefiner,
+  durationSeconds,
+  type FlagSpec,
+  type FlagSpecs,
+  type FlagValues,
+  flag,
+} from '@ward/base';
 import type { Client } from '@ward/secrets-client';
-import { flagValue, type ParsedArgs, parseArgs, UsageError } from './flags.js';
+import type { ParsedArgs } from './flags.js';
 import type { Output } from './output.js';
 import type { TokenFile } from './token-file.js';
 
 export { CliError } from './cli-error.js';
-
-type StringFlag = { kind: 'string'; description: string; default?: string };
-type BoolFlag = { kind: 'bool'; description: string };
-type ListFlag = { kind: 'list'; description: string };
-type DurationFlag = { kind: 'duration'; description: string };
-export type FlagSpec = StringFlag | BoolFlag | ListFlag | DurationFlag;
-
-function stringFlag(description: string): { kind: 'string'; description: string };
-function stringFlag(
-  description: string,
-  defaultValue: string,
-): { kind: 'string'; description: string; default: string };
-function stringFlag(description: string, defaultValue?: string): StringFlag {
-  return defaultValue === undefined
-    ? { kind: 'string', description }
-    : { kind: 'string', description, default: defaultValue };
-}
-
-/**
- * Flag declarations: `-name=value` strings, bare `-name` booleans, repeatable lists, and
- * durations (`1h30m`, `90s`, `90`, `7d`) checked by the shared parser and sent as whole seconds.
- */
-export const flag = {
-  string: stringFlag,
-  bool: (description: string): BoolFlag => ({ kind: 'bool', description }),
-  list: (description: string): ListFlag => ({ kind: 'list', description }),
-  duration: (description: string): DurationFlag => ({ kind: 'duration', description }),
-};
-
-/** The typed values of declared flags. */
-export type FlagValues<F extends Record<string, FlagSpec>> = {
-  [K in keyof F]: F[K] extends BoolFlag
-    ? boolean
-    : F[K] extends ListFlag
-      ? string[]
-      : F[K] extends { default: string }
-        ? string
-        : string | undefined;
-};
+export { flag };
 
 /** What a command's `run` receives besides its arguments: everything it talks to is injected. */
 export interface CommandContext {
@@ -60,7 +30,7 @@ export interface CommandContext {
   writeRaw(chunk: Uint8Array | string): Promise<void>;
 }
 
-export interface CommandSpec<F extends Record<string, FlagSpec>> {
+export interface CommandSpec<F extends FlagSpecs> {
   /** Words that select the command: `kv get`, `operator init`. */
   name: string;
   summary: string;
@@ -74,19 +44,11 @@ export interface CommandSpec<F extends Record<string, FlagSpec>> {
   /** How many positional arguments are allowed. */
   args: { min: number; max?: number };
   /** Returns the exit status when it is not 0 (e.g. `status` of a sealed server). */
-  run(input: { flags: FlagValues<F>; args: string[] }, ctx: CommandContext): Promise<number | undefined>;
+  run(input: { flags: FlagValues<F, string>; args: string[] }, ctx: CommandContext): Promise<number | undefined>;
 }
 
-/** A client command, ready for the table: parses its own flags, gets a context, runs. */
-export interface Command {
-  name: string;
-  summary: string;
-  help(): string;
-  /** The flags it takes, so the shared parser decides whether `-h` asks for help or is a flag's value. */
-  flags: ReadonlyMap<string, FlagKind>;
-  /** Runs with `argv` (the words after the command name); returns the exit status. */
-  execute(argv: string[], io: CommandIO): Promise<number>;
-}
+/** A `ward` command, ready for the table (the shared shape; see `commandDefiner` in @ward/base). */
+export type Command = BaseCommand<CommandIO>;
 
 /** What a command may touch of the process; main.ts passes the real ones. */
 export interface Runtime {
@@ -107,7 +69,7 @@ export interface CommandIO {
 export type ContextFactory = (globals: ParsedArgs) => Promise<CommandContext & { close(): Promise<void> }>;
 
 /** Flags every client command takes, as the established CLI does. */
-const GLOBAL_FLAGS: Record<string, FlagSpec> = {
+const GLOBAL_FLAGS: FlagSpecs = {
   address: flag.string('Server address (env WARD_ADDR or VAULT_ADDR; default https://127.0.0.1:8200).'),
   namespace: flag.string('Namespace for the request (env VAULT_NAMESPACE).'),
   'wrap-ttl': flag.duration(
@@ -123,47 +85,23 @@ const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   'output-policy': flag.bool('Print the policy a token needs to make the request, instead of sending it.'),
 };
 
+/** `ward`'s way of running a command: the global flags, API durations sent as `"90s"`, a client context. */
+const defineWardCommand = commandDefiner<CommandIO, CommandContext, string>({
+  globalFlags: GLOBAL_FLAGS,
+  durationStyle: 'api',
+  durationValue: (ns) => `${durationSeconds(ns)}s`,
+  // A mistake prints one line and where the usage is, as established, not 25 lines of usage.
+  usageHint: (name) => `Run "ward ${name} -help" for the options and an example.`,
+  stdout: (io) => io.runtime.stdout,
+  context: (parsed, io) => io.makeContext(parsed),
+});
+
 /** Declares a command; see `CommandSpec`. */
-export function defineCommand<F extends Record<string, FlagSpec>>(spec: CommandSpec<F>): Command {
-  const kinds = new Map<string, FlagKind>(
-    Object.entries({ ...GLOBAL_FLAGS, ...spec.flags }).map(([name, f]) => [name, f.kind]),
-  );
-  return {
-    name: spec.name,
-    summary: spec.summary,
-    help: () => commandHelp(spec),
-    flags: kinds,
-    async execute(argv, { makeContext }) {
-      // A mistake prints one line and where the usage is, as established, not 25 lines of usage.
-      const hint = `Run "ward ${spec.name} -help" for the options and an example.`;
-      const parsed = parseArgs(argv, kinds, hint);
-      const { min, max } = spec.args;
-      const n = parsed.args.length;
-      if (n < min || (max !== undefined && n > max)) {
-        const expected = max === undefined ? `at least ${min}` : min === max ? `${min}` : `${min} to ${max}`;
-        throw new UsageError(`expected ${expected} argument(s), got ${n}\n${hint}`);
-      }
-      const ctx = await makeContext(parsed);
-      try {
-        return (await spec.run({ flags: flagValues(spec.flags, parsed), args: parsed.args }, ctx)) ?? 0;
-      } finally {
-        await ctx.close();
-      }
-    },
-  };
+export function defineCommand<F extends FlagSpecs>(spec: CommandSpec<F>): Command {
+  return defineWardCommand({ ...spec, help: () => commandHelp(spec) });
 }
 
-function flagValues<F extends Record<string, FlagSpec>>(specs: F, parsed: ParsedArgs): FlagValues<F> {
-  const values: Record<string, unknown> = {};
-  for (const [name, f] of Object.entries(specs)) {
-    if (f.kind === 'bool') values[name] = parsed.values.get(name) === true;
-    else if (f.kind === 'list') values[name] = parsed.values.get(name) ?? [];
-    else values[name] = flagValue(parsed, name) ?? (f.kind === 'string' ? f.default : undefined);
-  }
-  return values as FlagValues<F>;
-}
-
-function commandHelp(spec: CommandSpec<Record<string, FlagSpec>>): string {
+function commandHelp(spec: CommandSpec<FlagSpecs>): string {
   const line = (name: string, f: FlagSpec) => {
     const value = f.kind === 'list' ? 'VALUE (repeatable)' : f.kind === 'duration' ? 'DURATION' : 'VALUE';
     const left = f.kind === 'bool' ? `-${name}` : `-${name}=${value}`;

@@ -1,0 +1,3 @@
+export { CommandTable } from './command-table.js';
+export { type Command, type CommandLine, type CommandSpec, commandDefiner, type RunInput } from './define-command.js';
+export { type FlagSpec, type FlagSpecs, type FlagValues, flag, flagKinds, flagValues } from './flag-spec.js';
