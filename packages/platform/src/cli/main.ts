@@ -1,9 +1,8 @@
-/** The `ward-platform` command line: serve, admin create, dev seed. @module */
-import { createLogger, parseGoFlags, systemClock, UsageError, usageErrorText } from '@ward/base';
-import { ADMIN_CREATE_FLAGS, ADMIN_CREATE_USAGE, adminCreate } from './admin-create.js';
+/** The `ward-platform` command line: serve, admin create, version. @module */
+import { cryptoRandom, parseGoFlags, systemClock, UsageError, usageErrorText } from '@ward/base';
+import type { PlatformIo } from './command.js';
+import { COMMANDS } from './command-table.js';
 import { CliError } from './exit-error.js';
-import { serve } from './serve.js';
-import { parseServeOptions, SERVE_FLAGS, SERVE_USAGE } from './serve-options.js';
 
 /** This build's version, as `ward version` and `ward-agent version` print theirs. */
 const VERSION = '0.1.0';
@@ -23,31 +22,26 @@ Run "ward-platform <command> -help" for a command's options and an example.
  * an exit code here (2 for a usage error), and `serve` runs until SIGINT or SIGTERM.
  */
 export async function run(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  const isAdminCreate = command === 'admin' && rest[0] === 'create';
-  const usage = command === 'serve' ? SERVE_USAGE : isAdminCreate ? ADMIN_CREATE_USAGE : USAGE;
+  const io: PlatformIo = { env: process.env, stdout: process.stdout, clock: systemClock, random: cryptoRandom };
+  const found = COMMANDS.find(argv);
+  const command = found ? await found.load() : undefined;
   try {
-    if (command === 'serve') {
-      if (parseGoFlags(rest, SERVE_FLAGS, 'go').isHelp) return printHelp(SERVE_USAGE);
-      return await runServe(rest);
-    }
-    if (isAdminCreate) {
-      if (parseGoFlags(rest.slice(1), ADMIN_CREATE_FLAGS, 'go').isHelp) return printHelp(ADMIN_CREATE_USAGE);
-      for (const line of await adminCreate(rest.slice(1), { clock: systemClock, env: process.env }))
-        process.stdout.write(`${line}\n`);
-      process.exit(0);
-    }
-    if (command === 'version' || command === '-version' || command === '--version') {
+    if (command && found) process.exit(await command.execute(argv.slice(found.words), io));
+    const [first] = argv;
+    if (first === 'version' || first === '-version' || first === '--version') {
       process.stdout.write(`Ward platform v${VERSION}\n`);
       process.exit(0);
     }
-    if (command === undefined) throw new UsageError('no command given');
+    if (first === undefined) throw new UsageError('no command given');
     // Before the command only -help is a flag.
-    if (command === 'help' || parseGoFlags([command], new Map(), 'go').isHelp) return printHelp(USAGE);
+    if (first === 'help' || parseGoFlags([first], new Map(), 'go').isHelp) {
+      process.stdout.write(USAGE);
+      process.exit(0);
+    }
     throw new UsageError(`unknown command "${argv.filter((a) => !a.startsWith('-')).join(' ')}"`);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(usageErrorText(err.message, usage));
+      process.stderr.write(usageErrorText(err.message, command ? command.help() : USAGE));
       process.exit(err.exitCode);
     }
     if (err instanceof CliError) {
@@ -57,21 +51,4 @@ export async function run(argv: string[]): Promise<void> {
     process.stderr.write(`Error: ${(err as Error)?.stack ?? String(err)}\n`);
     process.exit(1);
   }
-}
-
-async function runServe(argv: string[]): Promise<void> {
-  const opts = await parseServeOptions(argv, process.env);
-  const logger = createLogger({ level: opts.logLevel, json: opts.logFormat === 'json' });
-  const server = await serve(opts, { clock: systemClock, logger, print: (l) => process.stdout.write(`${l}\n`) });
-  const stop = () => {
-    logger.info('shutting down');
-    server.close().then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-}
-
-function printHelp(usage: string): void {
-  process.stdout.write(usage);
-  process.exit(0);
 }

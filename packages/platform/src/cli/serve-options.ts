@@ -1,11 +1,11 @@
 import {
-  type FlagKind,
+  type FlagValue,
+  flag,
   isLogFormat,
   LOG_FORMATS,
   LOG_LEVELS,
   type LogFormat,
   type LogLevel,
-  parseGoFlags,
   UsageError,
 } from '@ward/base';
 import { EDITIONS, type Edition } from '../context.js';
@@ -80,20 +80,20 @@ export function storeLocation(dbPath: string | undefined, databaseUrl: string | 
 }
 
 /** `serve`'s flags; each is also a `-config` file key (see CONFIG_KEYS). */
-export const SERVE_FLAGS = new Map<string, FlagKind>([
-  ['config', 'string'],
-  ['listen', 'string'],
-  ['db', 'string'],
-  ['database-url', 'string'],
-  ['edition', 'string'],
-  ['tls-cert', 'string'],
-  ['tls-key', 'string'],
-  ['dev', 'bool'],
-  ['dev-token', 'string'],
-  ['log-level', 'log-level'],
-  ['log-format', 'log-format'],
-  ['rate-limit', 'string'],
-]);
+export const SERVE_FLAGS = {
+  config: flag.string(),
+  listen: flag.string(),
+  db: flag.string(),
+  'database-url': flag.string(),
+  edition: flag.string(),
+  'tls-cert': flag.string(),
+  'tls-key': flag.string(),
+  dev: flag.bool(),
+  'dev-token': flag.string(),
+  'log-level': flag.logLevel(),
+  'log-format': flag.logFormat(),
+  'rate-limit': flag.string(),
+};
 
 /** A bad value of one setting: `-flag reason` on the command line, `file:line: key reason` in the file. */
 class BadSetting extends UsageError {
@@ -106,15 +106,18 @@ class BadSetting extends UsageError {
 }
 
 /**
- * Parses `serve`'s flags, then the `-config` file for what they leave unset, then
- * `WARD_PLATFORM_DATABASE_URL`. A mistake on the command line is a `UsageError` (exit 2); a bad
+ * Takes `serve`'s flags as given (`SERVE_FLAGS`, parsed), then the `-config` file for what they
+ * leave unset, then `WARD_PLATFORM_DATABASE_URL`. A mistake on the command line is a `UsageError` (exit 2); a bad
  * value the file gave is a `CliError` (exit 1) naming its key and line, as a bad file is in the
  * other binaries.
  */
-export async function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeOptions> {
-  const parsed = parseGoFlags(argv, SERVE_FLAGS, 'go');
-  if (parsed.args.length > 0) throw new UsageError(`unexpected argument: ${parsed.args[0]}`);
-  const flags = parsed.values as Map<string, string | boolean>;
+export async function parseServeOptions(
+  given: ReadonlyMap<string, FlagValue>,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServeOptions> {
+  if (args.length > 0) throw new UsageError(`unexpected argument: ${args[0]}`);
+  const flags = new Map(given) as Map<string, string | boolean>;
   const configPath = flags.get('config') as string | undefined;
   const file = configPath === undefined ? undefined : await readConfigFile(configPath);
   const fromFile = new Set<string>();
