@@ -9,15 +9,16 @@ import { loadConfig } from '../config/load.js';
 import { warmUpHcl } from '../hcl/warm-up.js';
 import { LogHub } from '../monitor/log-hub.js';
 import { NET_NETWORK } from '../net-network.js';
-import { COMMANDS, commandsUnder, findCommand } from './command-table.js';
-import { runCommand } from './run-command.js';
+import { ApiError } from './api.js';
+import type { AgentIo, Command } from './command.js';
+import { COMMAND_LIST, COMMANDS } from './command-table.js';
 
 const NO_FLAGS = new Map<string, never>();
 
 function usageText(): string {
   const rows: Array<[string, string]> = [
     ['agent', 'Run a cluster agent (ward-agent agent -help lists its flags)'],
-    ...[...COMMANDS.values()].map((c): [string, string] => [c.name, c.synopsis]),
+    ...COMMAND_LIST.map((c): [string, string] => [c.name, c.summary]),
     ['version', 'Print the version'],
   ];
   const width = Math.max(...rows.map(([n]) => n.length));
@@ -54,13 +55,34 @@ export async function main(argv: string[]): Promise<number> {
     return err.exitCode;
   }
   if (command === 'agent') return runAgent(rest);
-  const found = findCommand(argv);
-  if (found) return runCommand(found.command, found.rest, process.env);
+  const found = COMMANDS.find(argv);
+  if (found) return runCommand(await found.load(), argv.slice(found.words));
   const words = argv.filter((a) => !a.startsWith('-'));
-  const under = commandsUnder(words);
-  const hint = under.length > 0 ? under.map((c) => `  ward-agent ${c.name}`).join('\n') : usageText();
+  const under = COMMANDS.underLongestGroup(words);
+  const hint = under.length > 0 ? under.map((name) => `  ward-agent ${name}`).join('\n') : usageText();
   process.stderr.write(usageErrorText(`unknown command "${words.join(' ')}"`, hint));
   return USAGE_EXIT_CODE;
+}
+
+/**
+ * Runs one API command: `-help` prints its help (exit 0), a usage error prints the message and
+ * the help to stderr (exit 2), an API failure prints `Error running …: …` (exit 1).
+ */
+async function runCommand(command: Command, argv: string[]): Promise<number> {
+  const io: AgentIo = { env: process.env, out: process.stdout, err: process.stderr };
+  try {
+    return await command.execute(argv, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(usageErrorText(err.message, command.help()));
+      return err.exitCode;
+    }
+    if (err instanceof ApiError) {
+      process.stderr.write(`Error running ${command.name}: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
 }
 
 /** After a bad `agent` command line: the usage line and where the flags are (not all of them). */

@@ -2,22 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '@ward/base';
 import type { TokenRecord } from '../../acl/store.js';
 import type { PolicyListStub } from '../../api-types.js';
-import {
-  COMMON_FLAGS_HELP,
-  type Command,
-  type CommandContext,
-  flagBool,
-  flagList,
-  flagString,
-  noArgs,
-  writeJson,
-} from '../command.js';
+import { splitCommas } from '../../config/flags.js';
+import { COMMON_FLAGS_HELP, type CommandContext, defineCommand, flag, noArgs, writeJson } from '../command.js';
 import { columns, keyValues } from '../format.js';
 
 type PublicToken = Omit<TokenRecord, 'SecretID'> & { SecretID?: string };
 
-function printToken(ctx: CommandContext, t: PublicToken): void {
-  if (flagBool(ctx, 'json')) {
+function printToken(ctx: CommandContext, t: PublicToken, json: boolean): void {
+  if (json) {
     writeJson(ctx, t);
     return;
   }
@@ -36,9 +28,9 @@ function printToken(ctx: CommandContext, t: PublicToken): void {
   );
 }
 
-export const aclBootstrap: Command = {
+export const aclBootstrap = defineCommand({
   name: 'acl bootstrap',
-  synopsis: 'Create the initial management token (once per cluster)',
+  summary: 'Create the initial management token (once per cluster)',
   help: `Usage: ward-agent acl bootstrap [options]
 
   Creates the cluster's first management token. Works once; afterwards the
@@ -50,18 +42,18 @@ Options:
 Example:
   ward-agent acl bootstrap
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map([['json', 'bool']]),
-  async run(ctx) {
-    noArgs(ctx);
+  flags: { json: flag.bool() },
+  async run({ flags, args }, ctx) {
+    noArgs(args);
     const token = await ctx.api.put<PublicToken>('/v1/acl/bootstrap', {});
-    if (token) printToken(ctx, token);
+    if (token) printToken(ctx, token, flags.json);
     return 0;
   },
-};
+});
 
-export const aclPolicyApply: Command = {
+export const aclPolicyApply = defineCommand({
   name: 'acl policy apply',
-  synopsis: 'Create or update an ACL policy from a rules file',
+  summary: 'Create or update an ACL policy from a rules file',
   help: `Usage: ward-agent acl policy apply [options] <name> <path>
 
   Creates or updates the policy <name> with the HCL rules in <path> ("-" reads
@@ -73,10 +65,10 @@ Options:
 Example:
   ward-agent acl policy apply -description="read the pool" readers readers.hcl
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map([['description', 'string']]),
-  async run(ctx) {
-    if (ctx.args.length !== 2) throw new UsageError('This command takes two arguments: <name> and <path>');
-    const [name, path] = ctx.args as [string, string];
+  flags: { description: flag.string() },
+  async run({ flags, args }, ctx) {
+    if (args.length !== 2) throw new UsageError('This command takes two arguments: <name> and <path>');
+    const [name, path] = args as [string, string];
     let rules: string;
     try {
       rules = path === '-' ? await readStdin() : await readFile(path, 'utf8');
@@ -86,13 +78,13 @@ ${COMMON_FLAGS_HELP}`,
     }
     await ctx.api.put(`/v1/acl/policy/${encodeURIComponent(name)}`, {
       Name: name,
-      Description: flagString(ctx, 'description'),
+      Description: flags.description ?? '',
       Rules: rules,
     });
     ctx.out.write(`Successfully wrote "${name}" ACL policy!\n`);
     return 0;
   },
-};
+});
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -100,9 +92,9 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export const aclTokenCreate: Command = {
+export const aclTokenCreate = defineCommand({
   name: 'acl token create',
-  synopsis: 'Create an ACL token',
+  summary: 'Create an ACL token',
   help: `Usage: ward-agent acl token create [options]
 
   Creates a token. Needs a management token.
@@ -117,31 +109,25 @@ Options:
 Example:
   ward-agent acl token create -name=ops -policy=readers -policy=operators
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map([
-    ['name', 'string'],
-    ['type', 'string'],
-    ['policy', 'list'],
-    ['global', 'bool'],
-    ['json', 'bool'],
-  ]),
-  async run(ctx) {
-    noArgs(ctx);
-    const type = flagString(ctx, 'type', 'client');
+  flags: { name: flag.string(), type: flag.string(), policy: flag.list(), global: flag.bool(), json: flag.bool() },
+  async run({ flags, args }, ctx) {
+    noArgs(args);
+    const type = flags.type ?? 'client';
     if (type !== 'client' && type !== 'management') throw new UsageError('-type must be client or management');
     const token = await ctx.api.put<PublicToken>('/v1/acl/token', {
-      Name: flagString(ctx, 'name'),
+      Name: flags.name ?? '',
       Type: type,
-      Policies: flagList(ctx, 'policy'),
-      Global: flagBool(ctx, 'global'),
+      Policies: splitCommas(flags.policy),
+      Global: flags.global,
     });
-    if (token) printToken(ctx, token);
+    if (token) printToken(ctx, token, flags.json);
     return 0;
   },
-};
+});
 
-export const aclTokenList: Command = {
+export const aclTokenList = defineCommand({
   name: 'acl token list',
-  synopsis: 'List ACL tokens (without their secrets)',
+  summary: 'List ACL tokens (without their secrets)',
   help: `Usage: ward-agent acl token list [options]
 
   Lists the tokens. Needs a management token.
@@ -152,11 +138,11 @@ Options:
 Example:
   ward-agent acl token list
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map([['json', 'bool']]),
-  async run(ctx) {
-    noArgs(ctx);
+  flags: { json: flag.bool() },
+  async run({ flags, args }, ctx) {
+    noArgs(args);
     const tokens = await ctx.api.get<PublicToken[]>('/v1/acl/tokens');
-    if (flagBool(ctx, 'json')) {
+    if (flags.json) {
       writeJson(ctx, tokens);
       return 0;
     }
@@ -164,11 +150,11 @@ ${COMMON_FLAGS_HELP}`,
     ctx.out.write(columns([['Name', 'Type', 'Global', 'Accessor ID', 'Expired'], ...rows]));
     return 0;
   },
-};
+});
 
-export const aclPolicyList: Command = {
+export const aclPolicyList = defineCommand({
   name: 'acl policy list',
-  synopsis: 'List ACL policies',
+  summary: 'List ACL policies',
   help: `Usage: ward-agent acl policy list [options]
 
   Lists the ACL policies (name and description). Needs a management token.
@@ -179,11 +165,11 @@ Options:
 Example:
   ward-agent acl policy list
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map([['json', 'bool']]),
-  async run(ctx) {
-    noArgs(ctx);
+  flags: { json: flag.bool() },
+  async run({ flags, args }, ctx) {
+    noArgs(args);
     const policies = await ctx.api.get<PolicyListStub[]>('/v1/acl/policies');
-    if (flagBool(ctx, 'json')) {
+    if (flags.json) {
       writeJson(ctx, policies);
       return 0;
     }
@@ -194,11 +180,11 @@ ${COMMON_FLAGS_HELP}`,
     ctx.out.write(columns([['Name', 'Description'], ...policies.map((p) => [p.Name, p.Description ?? ''])]));
     return 0;
   },
-};
+});
 
-export const aclTokenSelf: Command = {
+export const aclTokenSelf = defineCommand({
   name: 'acl token self',
-  synopsis: 'Show the token in use',
+  summary: 'Show the token in use',
   help: `Usage: ward-agent acl token self [options]
 
   Shows the token given with -token (or WARD_AGENT_TOKEN, NOMAD_TOKEN).
@@ -209,10 +195,10 @@ Options:
 Example:
   ward-agent acl token self -token=<secret>
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map([['json', 'bool']]),
-  async run(ctx) {
-    noArgs(ctx);
-    printToken(ctx, await ctx.api.get<PublicToken>('/v1/acl/token/self'));
+  flags: { json: flag.bool() },
+  async run({ flags, args }, ctx) {
+    noArgs(args);
+    printToken(ctx, await ctx.api.get<PublicToken>('/v1/acl/token/self'), flags.json);
     return 0;
   },
-};
+});

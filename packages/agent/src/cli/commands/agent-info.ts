@@ -1,10 +1,10 @@
-import { COMMON_FLAGS_HELP, type Command, flagBool, noArgs, writeJson } from '../command.js';
+import { COMMON_FLAGS_HELP, defineCommand, flag, noArgs, writeJson } from '../command.js';
 import { keyValues } from '../format.js';
 
 /** `ward-agent agent-info`: the agent's stats sections, as `/v1/agent/self` reports them. */
-export const agentInfo: Command = {
+export const agentInfo = defineCommand({
   name: 'agent-info',
-  synopsis: 'Show the agent’s runtime, Raft, gossip and client stats',
+  summary: 'Show the agent’s runtime, Raft, gossip and client stats',
   help: `Usage: ward-agent agent-info [options]
 
   Shows the stats of the agent (sections runtime, nomad, raft, serf, client),
@@ -16,11 +16,11 @@ Options:
 Example:
   NOMAD_ADDR=http://127.0.0.1:4646 ward-agent agent-info
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map([['json', 'bool']]),
-  async run(ctx) {
-    noArgs(ctx);
+  flags: { json: flag.bool() },
+  async run({ flags, args }, ctx) {
+    noArgs(args);
     const self = await ctx.api.get<{ stats: Record<string, Record<string, string>> }>('/v1/agent/self');
-    if (flagBool(ctx, 'json')) {
+    if (flags.json) {
       writeJson(ctx, self);
       return 0;
     }
@@ -30,4 +30,4 @@ ${COMMON_FLAGS_HELP}`,
     }
     return 0;
   },
-};
+});

@@ -1,9 +1,9 @@
-import { COMMON_FLAGS_HELP, type Command, flagBool, flagString, noArgs } from '../command.js';
+import { COMMON_FLAGS_HELP, defineCommand, flag, noArgs } from '../command.js';
 
 /** `ward-agent monitor`: streams the agent's log lines until interrupted. */
-export const monitorCommand: Command = {
+export const monitorCommand = defineCommand({
   name: 'monitor',
-  synopsis: 'Stream the logs of an agent',
+  summary: 'Stream the logs of an agent',
   help: `Usage: ward-agent monitor [options]
 
   Streams log lines of the agent (or of the server or client named) until
@@ -18,18 +18,13 @@ Options:
 Example:
   ward-agent monitor -log-level=debug -server-id=leader
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map([
-    ['log-level', 'log-level'],
-    ['json', 'bool'],
-    ['server-id', 'string'],
-    ['node-id', 'string'],
-  ]),
-  async run(ctx) {
-    noArgs(ctx);
-    const q = new URLSearchParams({ log_level: flagString(ctx, 'log-level', 'info'), plain: 'true' });
-    if (flagBool(ctx, 'json')) q.set('log_json', 'true');
-    if (flagString(ctx, 'server-id')) q.set('server_id', flagString(ctx, 'server-id'));
-    if (flagString(ctx, 'node-id')) q.set('node_id', flagString(ctx, 'node-id'));
+  flags: { 'log-level': flag.logLevel(), json: flag.bool(), 'server-id': flag.string(), 'node-id': flag.string() },
+  async run({ flags, args }, ctx) {
+    noArgs(args);
+    const q = new URLSearchParams({ log_level: flags['log-level'] ?? 'info', plain: 'true' });
+    if (flags.json) q.set('log_json', 'true');
+    if (flags['server-id'] ?? '') q.set('server_id', flags['server-id'] ?? '');
+    if (flags['node-id'] ?? '') q.set('node_id', flags['node-id'] ?? '');
     const res = await ctx.api.request('GET', `/v1/agent/monitor?${q}`, undefined, ctx.signal);
     try {
       for await (const chunk of res.body ?? []) ctx.out.write(chunk);
@@ -39,4 +34,4 @@ ${COMMON_FLAGS_HELP}`,
     }
     return 0;
   },
-};
+});

@@ -1,12 +1,12 @@
 import { UsageError } from '@ward/base';
 import type { NodeStub } from '../../http/handlers/nodes.js';
-import { COMMON_FLAGS_HELP, type Command, flagBool, writeJson } from '../command.js';
+import { COMMON_FLAGS_HELP, defineCommand, flag, writeJson } from '../command.js';
 import { columns, keyValues } from '../format.js';
 
 /** `ward-agent node status [<id>]`: the client nodes registered with the servers. */
-export const nodeStatus: Command = {
+export const nodeStatus = defineCommand({
   name: 'node status',
-  synopsis: 'List client nodes, or show one',
+  summary: 'List client nodes, or show one',
   help: `Usage: ward-agent node status [options] [<node>]
 
   Lists the client nodes registered with the servers (ID, node pool, datacenter,
@@ -20,21 +20,18 @@ Options:
 Example:
   ward-agent node status
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map([
-    ['json', 'bool'],
-    ['verbose', 'bool'],
-  ]),
-  async run(ctx) {
-    if (ctx.args.length > 1) throw new UsageError('This command takes either one or no arguments');
+  flags: { json: flag.bool(), verbose: flag.bool() },
+  async run({ flags, args }, ctx) {
+    if (args.length > 1) throw new UsageError('This command takes either one or no arguments');
     const all = await ctx.api.get<NodeStub[]>('/v1/nodes');
-    const wanted = ctx.args[0];
+    const wanted = args[0];
     if (wanted === undefined) {
-      if (flagBool(ctx, 'json')) {
+      if (flags.json) {
         writeJson(ctx, all);
         return 0;
       }
       if (all.length === 0) return 0;
-      const id = (s: string) => (flagBool(ctx, 'verbose') ? s : s.slice(0, 8));
+      const id = (s: string) => (flags.verbose ? s : s.slice(0, 8));
       const header = ['ID', 'Node Pool', 'DC', 'Name', 'Class', 'Drain', 'Eligibility', 'Status'];
       const rows = all.map((n) => [
         id(n.ID),
@@ -59,7 +56,7 @@ ${COMMON_FLAGS_HELP}`,
       return 1;
     }
     const n = found[0] as NodeStub;
-    if (flagBool(ctx, 'json')) {
+    if (flags.json) {
       writeJson(ctx, n);
       return 0;
     }
@@ -77,4 +74,4 @@ ${COMMON_FLAGS_HELP}`,
     );
     return 0;
   },
-};
+});

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { durationSeconds, UsageError } from '@ward/base';
 import { create as createTar } from 'tar';
 import { ApiError } from '../api.js';
-import { COMMON_FLAGS_HELP, type Command, type CommandContext, flagDuration, flagString, noArgs } from '../command.js';
+import { COMMON_FLAGS_HELP, type CommandContext, defineCommand, flag, noArgs } from '../command.js';
 import { captureLog, serverTargets } from './debug-targets.js';
 
 /** What goes into the archive: file name → API path (a `{seconds}` is the -pprof-duration). */
@@ -56,9 +56,9 @@ async function capture(ctx: CommandContext, dir: string, file: string, path: str
   }
 }
 
-export const operatorDebug: Command = {
+export const operatorDebug = defineCommand({
   name: 'operator debug',
-  synopsis: 'Write a debug archive (self, members, host, profiles) as a .tar.gz',
+  summary: 'Write a debug archive (self, members, host, profiles) as a .tar.gz',
   help: `Usage: ward-agent operator debug [options]
 
   Collects the agent's self, members, host data and runtime profiles (CPU, heap,
@@ -79,22 +79,22 @@ Options:
 Example:
   ward-agent operator debug -duration=10s -server-id=all -output=/tmp
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map([
-    ['output', 'string'],
-    ['pprof-duration', 'duration'],
-    ['duration', 'duration'],
-    ['interval', 'duration'],
-    ['server-id', 'string'],
-  ]),
-  async run(ctx) {
-    noArgs(ctx);
-    const seconds = durationSeconds(flagDuration(ctx, 'pprof-duration', 1_000_000_000n));
+  flags: {
+    output: flag.string(),
+    'pprof-duration': flag.duration(),
+    duration: flag.duration(),
+    interval: flag.duration(),
+    'server-id': flag.string(),
+  },
+  async run({ flags, args }, ctx) {
+    noArgs(args);
+    const seconds = durationSeconds(flags['pprof-duration'] ?? 1_000_000_000n);
     if (seconds < 1 || seconds > 300) throw new UsageError('-pprof-duration must be between 1s and 5m');
-    const durationMs = Number(flagDuration(ctx, 'duration', 0n) / 1_000_000n);
-    const intervalMs = Number(flagDuration(ctx, 'interval', 30_000_000_000n) / 1_000_000n);
+    const durationMs = Number((flags.duration ?? 0n) / 1_000_000n);
+    const intervalMs = Number((flags.interval ?? 30_000_000_000n) / 1_000_000n);
     if (intervalMs < 1000) throw new UsageError('-interval must be at least 1s');
     if (durationMs > 0 && intervalMs > durationMs) throw new UsageError('-interval must not exceed -duration');
-    const outDir = resolve(flagString(ctx, 'output', '.'));
+    const outDir = resolve(flags.output ?? '.');
     const name = captureName(Date.now());
     const dir = join(outDir, name);
     await mkdir(dir, { recursive: true });
@@ -103,7 +103,7 @@ ${COMMON_FLAGS_HELP}`,
       for (const [file, path] of CAPTURES) {
         if (await capture(ctx, dir, file, path.replace('{seconds}', String(seconds)))) captured++;
       }
-      const servers = await serverTargets(ctx, flagString(ctx, 'server-id'));
+      const servers = await serverTargets(ctx, flags['server-id'] ?? '');
       for (const server of servers) {
         ctx.out.write(`Capturing server ${server}\n`);
         const at = join(dir, 'server', server);
@@ -128,7 +128,7 @@ ${COMMON_FLAGS_HELP}`,
       await rm(dir, { recursive: true, force: true });
     }
   },
-};
+});
 
 /**
  * Self and members at 0, interval, 2×interval, … up to `durationMs` (floor(duration/interval)+1

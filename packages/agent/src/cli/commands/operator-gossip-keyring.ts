@@ -1,20 +1,20 @@
 import { cryptoRandom, UsageError } from '@ward/base';
 import type { KeyringResponse } from '../../api-types.js';
 import { generateGossipKey } from '../../gossip/keyring.js';
-import { COMMON_FLAGS_HELP, type Command, type CommandContext, noArgs } from '../command.js';
+import { COMMON_FLAGS_HELP, type Command, defineCommand, noArgs } from '../command.js';
 
 const SERVERS_NOTE = `  The operation runs on every live server of the region (the agent asked forwards it);
   it exits 0 when all of them did it, 1 otherwise. With ACLs on, it needs agent:write.`;
 
-function oneKey(ctx: CommandContext): string {
-  if (ctx.args.length !== 1) throw new UsageError('This command takes one argument: <key>');
-  return ctx.args[0] as string;
+function oneKey(args: readonly string[]): string {
+  if (args.length !== 1) throw new UsageError('This command takes one argument: <key>');
+  return args[0] as string;
 }
 
 function change(op: 'install' | 'use' | 'remove', doing: string, what: string): Command {
-  return {
+  return defineCommand({
     name: `operator gossip keyring ${op}`,
-    synopsis: what,
+    summary: what,
     help: `Usage: ward-agent operator gossip keyring ${op} [options] <key>
 
   ${what}.
@@ -23,14 +23,14 @@ ${SERVERS_NOTE}
 Example:
   ward-agent operator gossip keyring ${op} HD5Y61iE+neTxd1n6TnXhCPViPIUq5QpWq8WW8012XA=
 ${COMMON_FLAGS_HELP}`,
-    flags: new Map(),
-    async run(ctx) {
-      const key = oneKey(ctx);
+    flags: {},
+    async run({ args }, ctx) {
+      const key = oneKey(args);
       ctx.out.write(`${doing} gossip encryption key...\n`);
       await ctx.api.put(`/v1/agent/keyring/${op}`, { Key: key });
       return 0;
     },
-  };
+  });
 }
 
 export const gossipKeyringInstall = change(
@@ -49,9 +49,9 @@ export const gossipKeyringRemove = change(
   'Remove a gossip key that is not the primary from every server',
 );
 
-export const gossipKeyringList: Command = {
+export const gossipKeyringList = defineCommand({
   name: 'operator gossip keyring list',
-  synopsis: 'List the gossip keys installed on the servers',
+  summary: 'List the gossip keys installed on the servers',
   help: `Usage: ward-agent operator gossip keyring list [options]
 
   Lists every gossip key installed on the servers, as the established CLI prints them
@@ -61,20 +61,20 @@ ${SERVERS_NOTE}
 Example:
   ward-agent operator gossip keyring list
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map(),
-  async run(ctx) {
-    noArgs(ctx);
+  flags: {},
+  async run({ args }, ctx) {
+    noArgs(args);
     ctx.out.write('Gathering installed encryption keys...\n');
     const r = await ctx.api.get<KeyringResponse>('/v1/agent/keyring/list');
     ctx.out.write('Key\n');
     for (const key of Object.keys(r.Keys)) ctx.out.write(`${key}\n`);
     return 0;
   },
-};
+});
 
-export const gossipKeyringGenerate: Command = {
+export const gossipKeyringGenerate = defineCommand({
   name: 'operator gossip keyring generate',
-  synopsis: 'Print a new gossip key (for encrypt or keyring install)',
+  summary: 'Print a new gossip key (for encrypt or keyring install)',
   help: `Usage: ward-agent operator gossip keyring generate
 
   Prints a new random 32-byte gossip key, base64-encoded, for \`server { encrypt }\`,
@@ -83,10 +83,10 @@ export const gossipKeyringGenerate: Command = {
 Example:
   ward-agent operator gossip keyring generate
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map(),
-  async run(ctx) {
-    noArgs(ctx);
+  flags: {},
+  async run({ args }, ctx) {
+    noArgs(args);
     ctx.out.write(`${generateGossipKey(cryptoRandom)}\n`);
     return 0;
   },
-};
+});

@@ -1,11 +1,11 @@
 import type { RaftServer } from '../../http/handlers/operator.js';
-import { COMMON_FLAGS_HELP, type Command, flagBool, noArgs, writeJson } from '../command.js';
+import { COMMON_FLAGS_HELP, defineCommand, flag, noArgs, writeJson } from '../command.js';
 import { columns } from '../format.js';
 
 /** `ward-agent operator raft list-peers`: the Raft peers of the servers, with the leader. */
-export const operatorRaftListPeers: Command = {
+export const operatorRaftListPeers = defineCommand({
   name: 'operator raft list-peers',
-  synopsis: 'List the Raft peers of the servers',
+  summary: 'List the Raft peers of the servers',
   help: `Usage: ward-agent operator raft list-peers [options]
 
   Lists the Raft peers of the server the agent talks to: node, ID, RPC address,
@@ -17,11 +17,11 @@ Options:
 Example:
   ward-agent operator raft list-peers
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map([['json', 'bool']]),
-  async run(ctx) {
-    noArgs(ctx);
+  flags: { json: flag.bool() },
+  async run({ flags, args }, ctx) {
+    noArgs(args);
     const config = await ctx.api.get<{ Servers: RaftServer[]; Index: number }>('/v1/operator/raft/configuration');
-    if (flagBool(ctx, 'json')) {
+    if (flags.json) {
       writeJson(ctx, config);
       return 0;
     }
@@ -36,4 +36,4 @@ ${COMMON_FLAGS_HELP}`,
     ctx.out.write(columns([['Node', 'ID', 'Address', 'State', 'Voter', 'RaftProtocol'], ...rows]));
     return 0;
   },
-};
+});

@@ -1,11 +1,11 @@
 import type { MembersResponse } from '../../members.js';
-import { COMMON_FLAGS_HELP, type Command, flagBool, noArgs } from '../command.js';
+import { COMMON_FLAGS_HELP, defineCommand, flag, noArgs } from '../command.js';
 import { columns } from '../format.js';
 
 /** `ward-agent server members`: the server pool as the agent sees it, with the Raft leader marked. */
-export const serverMembers: Command = {
+export const serverMembers = defineCommand({
   name: 'server members',
-  synopsis: 'List the server pool and which server leads',
+  summary: 'List the server pool and which server leads',
   help: `Usage: ward-agent server members [options]
 
   Lists the servers of the gossip pool known to the agent, with their status and
@@ -17,15 +17,15 @@ Options:
 Example:
   ward-agent server members -address=http://10.0.0.11:4646
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map([['detailed', 'bool']]),
-  async run(ctx) {
-    noArgs(ctx);
+  flags: { detailed: flag.bool() },
+  async run({ flags, args }, ctx) {
+    noArgs(args);
     const [pool, leader] = await Promise.all([
       ctx.api.get<MembersResponse>('/v1/agent/members'),
       ctx.api.get<string>('/v1/status/leader'),
     ]);
     const header = ['Name', 'Address', 'Port', 'Status', 'Leader', 'Raft Version', 'Build', 'Datacenter', 'Region'];
-    const detailed = flagBool(ctx, 'detailed');
+    const detailed = flags.detailed;
     const rows = [...pool.Members]
       .filter((m) => m.Tags?.role === 'nomad')
       .sort((a, b) => a.Name.localeCompare(b.Name))
@@ -54,4 +54,4 @@ ${COMMON_FLAGS_HELP}`,
     ctx.out.write(columns([detailed ? [...header, 'Tags'] : header, ...rows]));
     return 0;
   },
-};
+});

@@ -1,13 +1,13 @@
 import { UsageError } from '@ward/base';
-import { COMMON_FLAGS_HELP, type Command } from '../command.js';
+import { COMMON_FLAGS_HELP, defineCommand } from '../command.js';
 
 /**
  * `ward-agent status [<prefix>]`: the established scheduler's jobs overview. Ward agents run
  * no jobs, so there is never one to list; the agent is asked first, so an unreachable one fails.
  */
-export const statusCommand: Command = {
+export const statusCommand = defineCommand({
   name: 'status',
-  synopsis: 'List jobs (Ward agents run none)',
+  summary: 'List jobs (Ward agents run none)',
   help: `Usage: ward-agent status [options] [<id>]
 
   The established scheduler's overview of running jobs. Ward agents schedule no
@@ -17,15 +17,15 @@ export const statusCommand: Command = {
 Example:
   ward-agent status
 ${COMMON_FLAGS_HELP}`,
-  flags: new Map(),
-  async run(ctx) {
-    if (ctx.args.length > 1) throw new UsageError('This command takes either no arguments or one: <identifier>');
+  flags: {},
+  async run({ args }, ctx) {
+    if (args.length > 1) throw new UsageError('This command takes either no arguments or one: <identifier>');
     await ctx.api.get<string>('/v1/status/leader');
-    if (ctx.args.length === 1) {
-      ctx.err.write(`No matches found for "${ctx.args[0]}"\n`);
+    if (args.length === 1) {
+      ctx.err.write(`No matches found for "${args[0]}"\n`);
       return 1;
     }
     ctx.out.write('No running jobs\n');
     return 0;
   },
-};
+});
