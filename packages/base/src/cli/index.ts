@@ -1,3 +1,4 @@
+/** The command-line framework all three binaries use: flag declarations, `commandDefiner`, `CommandTable`. @module */
 export { CommandTable } from './command-table.js';
 export { type Command, type CommandLine, type CommandSpec, commandDefiner, type RunInput } from './define-command.js';
 export { type FlagSpec, type FlagSpecs, type FlagValues, flag, flagKinds, flagValues } from './flag-spec.js';
