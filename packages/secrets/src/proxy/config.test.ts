@@ -107,6 +107,11 @@ auto_auth {
     await refused(vault); // no listener
     await refused(`${vault}${listener}api_proxy { use_auto_auth_token = true }\n`); // no auto_auth
     await refused(`${vault}${listener}api_proxy { use_auto_auth_token = "sometimes" }\n`);
+    const tokenFile = 'auto_auth {\n method "token_file" { config = { token_file_path = "/t" } }\n}\n';
+    const useToken = async (word: string) =>
+      (await load(`${vault}${listener}${tokenFile}api_proxy { use_auto_auth_token = "${word}" }\n`)).useAutoAuthToken;
+    assert.deepEqual([await useToken('T'), await useToken('0'), await useToken('Force')], [true, false, 'force']);
+    await refused(`${vault}${listener}${tokenFile}api_proxy { use_auto_auth_token = "yes" }\n`);
     await refused(`${vault}listener "tcp" { address = "127.0.0.1:0" }\n`); // TLS without a certificate
     await refused(`${vault}listener "udp" { address = "x" }\n`);
     await refused(`${vault}exit_after_auth = true\n`); // nothing to authenticate with

@@ -1,15 +1,15 @@
-import type { LogLevel } from '@ward/base';
+import { type LogLevel, parseGoBool } from '@ward/base';
 import { InvalidRequestError } from '../logical/errors.js';
 import {
   type Block,
   blocks,
   type ConfigSource,
-  isTrue,
   LISTENER_KEYS,
   type ListenerConfig,
   labelled,
   listenerConfig,
   logSettings,
+  parseBool,
   readConfigFile,
   unknownKeyCheck,
 } from '../server/config.js';
@@ -107,7 +107,7 @@ function parseProxyConfig(doc: Block, source?: ConfigSource): ProxyConfig {
   const autoAuthBlocks = blocks(doc.auto_auth, 'auto_auth');
   if (autoAuthBlocks.length > 1) throw new InvalidRequestError('at most one auto_auth block is allowed');
   const autoAuth = autoAuthBlocks[0] && autoAuthConfig(autoAuthBlocks[0], check);
-  const exitAfterAuth = isTrue(doc.exit_after_auth);
+  const exitAfterAuth = parseBool(doc.exit_after_auth, 'exit_after_auth');
   if (exitAfterAuth && !autoAuth) throw new InvalidRequestError('exit_after_auth needs an auto_auth block');
   const listeners = labelled(doc.listener, 'listener').map(([type, body]) => proxyListenerConfig(type, body, check));
   if (listeners.length === 0 && !exitAfterAuth)
@@ -145,7 +145,7 @@ function upstreamConfig(body: Block): UpstreamConfig {
   return {
     address: address.replace(/\/+$/, ''),
     caCert: optionalString(body.ca_cert, 'ca_cert'),
-    tlsSkipVerify: isTrue(body.tls_skip_verify),
+    tlsSkipVerify: parseBool(body.tls_skip_verify, 'tls_skip_verify'),
   };
 }
 
@@ -161,15 +161,15 @@ function proxyListenerConfig(type: string, body: Block, check: KeyCheck): ProxyL
   );
   const proxyApi = blocks(body.proxy_api, 'proxy_api')[0] ?? {};
   check(proxyApi, KNOWN_KEYS.proxyApi, 'in proxy_api');
-  return { ...common, type, isQuitEnabled: isTrue(proxyApi.enable_quit) };
+  return { ...common, type, isQuitEnabled: parseBool(proxyApi.enable_quit, 'enable_quit') };
 }
 
 function apiProxyConfig(apiProxy: Block[]): UseAutoAuthToken {
   if (apiProxy.length > 1) throw new InvalidRequestError('at most one api_proxy block is allowed');
   const value = apiProxy[0]?.use_auto_auth_token;
-  if (value === undefined || value === false || value === 'false') return false;
-  if (value === true || value === 'true') return true;
   if (typeof value === 'string' && value.toLowerCase() === 'force') return 'force';
+  const flag = typeof value === 'string' ? parseGoBool(value) : (value ?? false);
+  if (typeof flag === 'boolean') return flag;
   throw new InvalidRequestError('use_auto_auth_token must be true, false or "force"');
 }
 

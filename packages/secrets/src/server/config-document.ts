@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { HclSyntaxError, isLogFormat, LOG_FORMATS, LOG_LEVELS, type LogLevel, parseHcl } from '@ward/base';
+import { HclSyntaxError, isLogFormat, LOG_FORMATS, LOG_LEVELS, type LogLevel, parseGoBool, parseHcl } from '@ward/base';
 import { closest, distance } from 'fastest-levenshtein';
 import { InvalidRequestError } from '../logical/errors.js';
 import type { ConfigSource } from './config-problems.js';
@@ -75,9 +75,17 @@ export function nearest(key: string, known: readonly string[]): string {
   return best && distance(key, best) <= 2 ? `; did you mean "${best}"?` : '';
 }
 
-/** HCL booleans may be written `true`, `"true"` or `1`. */
-export function isTrue(value: unknown): boolean {
-  return value === true || value === 'true' || value === 1;
+/**
+ * A configuration boolean as the established server reads one (its parseutil.ParseBool): bare `true`,
+ * `0`/`1`, or a string in Go's strconv.ParseBool words (`"true"`, `"T"`, `"0"`…); absent or `""` is false.
+ * Anything else is refused, naming `key`.
+ */
+export function parseBool(value: unknown, key: string): boolean {
+  if (value === undefined || value === false || value === 0 || value === '') return false;
+  if (value === true || value === 1) return true;
+  const word = typeof value === 'string' ? parseGoBool(value) : undefined;
+  if (word === undefined) throw new InvalidRequestError(`${key} must be true or false, got ${JSON.stringify(value)}`);
+  return word;
 }
 
 /** `storage "sqlite" { … }` parses to `{ sqlite: [{ … }] }`; flatten that to `[type, body]` pairs. */

@@ -5,10 +5,10 @@ import { ESTABLISHED_SYSTEM_TTLS, type SystemTtls } from '../core/router/system-
 import { parseDurationSeconds } from '../framework/index.js';
 import { InvalidRequestError } from '../logical/errors.js';
 import { parseStorageBlock, type StorageConfig, storageType as storageTypeOf } from '../storage/index.js';
-import { type Block, blocks, labelled, logSettings, nearest, readConfigFile } from './config-document.js';
+import { type Block, blocks, labelled, logSettings, nearest, parseBool, readConfigFile } from './config-document.js';
 import { LISTENER_NO_EFFECT, type NoEffectKeys, TELEMETRY_NO_EFFECT, TOP_LEVEL_NO_EFFECT } from './config-keys.js';
 import { ConfigProblems, type ConfigSource } from './config-problems.js';
-import { type ListenerConfig, parseBool, SERVER_LISTENER_KEYS, serverListenerConfig } from './listener-config.js';
+import { type ListenerConfig, SERVER_LISTENER_KEYS, serverListenerConfig } from './listener-config.js';
 import type { TelemetryConfig } from './metrics.js';
 import { parseSeals, type SealsConfig } from './seal-config.js';
 import { parseWorkers } from './workers-setting.js';
@@ -17,10 +17,10 @@ export type { StorageConfig };
 export {
   type Block,
   blocks,
-  isTrue,
   keyLocation,
   labelled,
   logSettings,
+  parseBool,
   readConfigFile,
   unknownKeyCheck,
 } from './config-document.js';

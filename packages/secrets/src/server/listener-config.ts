@@ -5,6 +5,7 @@ import { CLIENT_CERT_DECODERS, type ClientCertDecoder } from '../http/forwarded-
 import { DEFAULT_JSON_LIMITS, type JsonLimits, MAX_JSON_DEPTH_SETTING } from '../http/json-body.js';
 import type { ListenerTlsOptions } from '../http/listener.js';
 import { InvalidRequestError } from '../logical/errors.js';
+import { parseBool } from './config-document.js';
 import { cipherList } from './tls-ciphers.js';
 
 type Block = Record<string, unknown>;
@@ -297,18 +298,6 @@ export async function readListenerTls(l: ListenerConfig): Promise<ListenerTlsOpt
     ciphers: l.tlsCiphers,
     clientCerts: l.clientCertMode ?? 'request',
   };
-}
-
-/** HCL booleans may be written `true`, `"true"`, `1` or `"1"` (and the false forms); anything else is refused. */
-export function parseBool(value: unknown, key: string): boolean {
-  if (value === undefined || value === false || value === 0) return false;
-  if (value === true || value === 1) return true;
-  if (typeof value === 'string') {
-    const v = value.toLowerCase();
-    if (['1', 't', 'true'].includes(v)) return true;
-    if (['0', 'f', 'false', ''].includes(v)) return false;
-  }
-  throw new InvalidRequestError(`${key} must be true or false, got ${JSON.stringify(value)}`);
 }
 
 function optionalString(value: unknown, key: string): string | undefined {

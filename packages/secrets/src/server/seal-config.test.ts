@@ -74,6 +74,11 @@ describe('seal stanzas', () => {
     const toShamir = await load(`seal "transit" {\n ${transit}\n disabled = "true"\n}\n`);
     assert.equal(toShamir.seals?.enabled, undefined);
     assert.equal(toShamir.seals?.disabled?.settings.provider, 'transit');
+    assert.equal((await load(`seal "transit" {\n ${transit}\n disabled = "T"\n}\n`)).seals?.enabled, undefined);
+    await assert.rejects(
+      load(`seal "transit" {\n ${transit}\n disabled = "yes"\n}\n`),
+      /disabled must be true or false/,
+    );
     const both = await load(
       `seal "transit" {\n ${transit}\n disabled = "true"\n}\nseal "pkcs11" {\n lib = "x"\n pin = "1"\n key_id = "0x01"\n}\n`,
     );

@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '../logical/errors.js';
+import { parseBool } from './config-document.js';
 
 /** The key services an auto seal can use, by the spec's names (`alphakms` is AWS KMS, …). */
 export type SealProvider = 'pkcs11' | 'alphakms' | 'betakeyvault' | 'gammackms' | 'transit';
@@ -223,7 +224,7 @@ function parseSealStanza(type: string, body: Record<string, unknown>, refuseUnkn
   const text = stringReader(body, type);
   return {
     type,
-    disabled: isTrueValue(body.disabled),
+    disabled: parseBool(body.disabled, 'disabled'),
     settings: settingsOf(provider, text, body),
     inertKeys: spec.inert.filter((k) => body[k] !== undefined),
   };
@@ -266,7 +267,7 @@ function settingsOf(provider: SealProvider, r: Reader, body: Record<string, unkn
         tlsClientCert: r.optional('tls_client_cert'),
         tlsClientKey: r.optional('tls_client_key'),
         tlsServerName: r.optional('tls_server_name'),
-        tlsSkipVerify: isTrueValue(body.tls_skip_verify),
+        tlsSkipVerify: parseBool(body.tls_skip_verify, 'tls_skip_verify'),
       };
     case 'alphakms':
       return {
@@ -335,11 +336,7 @@ function pkcs11Settings(r: Reader, body: Record<string, unknown>): Pkcs11SealSet
     keyLabel,
     keyId: keyIdText === undefined ? undefined : Buffer.from(keyIdText.replace(/^0x/, ''), 'hex'),
     mechanism,
-    generateKey: isTrueValue(body.generate_key),
+    generateKey: parseBool(body.generate_key, 'generate_key'),
     rsaOaepHash,
   };
-}
-
-function isTrueValue(value: unknown): boolean {
-  return value === true || value === 'true' || value === 1 || value === '1';
 }

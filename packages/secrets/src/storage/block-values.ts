@@ -1,4 +1,4 @@
-import { durationSeconds, parseDuration } from '@ward/base';
+import { durationSeconds, parseDuration, parseGoBool } from '@ward/base';
 import { InvalidRequestError } from '../logical/errors.js';
 import type { StorageBlock } from './storage-type.js';
 
@@ -34,12 +34,12 @@ export class BlockValues {
     return value;
   }
 
-  /** `true`/`false`, written bare or quoted as the established configurations do. */
+  /** `true`/`false`, written bare or quoted in Go's boolean words (`"true"`, `"1"`, `"F"`…) as the established server reads them. */
   flag(key: string, fallback: boolean): boolean {
     const value = this.#block[key];
     if (value === undefined) return fallback;
-    if (value === true || value === 'true') return true;
-    if (value === false || value === 'false') return false;
+    const flag = typeof value === 'string' ? parseGoBool(value) : value;
+    if (typeof flag === 'boolean') return flag;
     throw this.error(`${key} must be "true" or "false"`);
   }
 

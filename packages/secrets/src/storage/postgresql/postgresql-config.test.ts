@@ -33,6 +33,17 @@ describe('storage "postgresql" block (issue 29)', () => {
     );
   });
 
+  it("reads ha_enabled in Go's boolean words", () => {
+    for (const [word, on] of [
+      ['1', true],
+      ['T', true],
+      ['FALSE', false],
+      [false, false],
+    ] as const) {
+      assert.equal(parsePostgresConfig({ connection_url: url, ha_enabled: word }, {}).haEnabled, on, String(word));
+    }
+  });
+
   it('lets VAULT_PG_CONNECTION_URL win over connection_url, as established', () => {
     const env = { VAULT_PG_CONNECTION_URL: 'postgresql://other/db' };
     assert.equal(parsePostgresConfig({ connection_url: url }, env).connectionUrl, 'postgresql://other/db');
