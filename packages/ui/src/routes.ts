@@ -30,6 +30,8 @@ import { KvEdit } from './screens/kv/kv-edit.js';
 import { KvMetadata } from './screens/kv/kv-metadata.js';
 import { KvSecret } from './screens/kv/kv-secret.js';
 import { LdapDynamicRole } from './screens/ldap/ldap-dynamic-role.js';
+import { LdapLibrary } from './screens/ldap/ldap-library.js';
+import { LdapLibrarySet } from './screens/ldap/ldap-library-set.js';
 import { LdapRoles } from './screens/ldap/ldap-roles.js';
 import { LdapStaticRole } from './screens/ldap/ldap-static-role.js';
 import { NotFound } from './screens/not-found.js';
@@ -98,6 +100,8 @@ export const ROUTES: readonly Route[] = [
   { pattern: '/secrets/:mount/ldap', screen: LdapRoles },
   { pattern: '/secrets/:mount/ldap/static/:name', screen: LdapStaticRole },
   { pattern: '/secrets/:mount/ldap/dynamic/:name', screen: LdapDynamicRole },
+  { pattern: '/secrets/:mount/ldap/library', screen: LdapLibrary },
+  { pattern: '/secrets/:mount/ldap/library/:name', screen: LdapLibrarySet },
   { pattern: '/secrets/:mount/pki', screen: PkiOverview },
   { pattern: '/secrets/:mount/pki/roles', screen: PkiRoles },
   { pattern: '/secrets/:mount/pki/roles/:name', screen: PkiRole },

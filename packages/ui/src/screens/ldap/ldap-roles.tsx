@@ -8,10 +8,12 @@ import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
 import type { ScreenProps } from '../../routes.js';
+import { LdapTabs } from './ldap-tabs.js';
 
 /**
  * An LDAP engine's home (`ldap` and `openldap`): its static roles (each a link to its
- * credentials) with a form that creates one, and its dynamic roles.
+ * credentials) with a form that creates one, and its dynamic roles; the Library tab (`ldap-library.tsx`)
+ * has its sets of accounts to check out.
  */
 export function LdapRoles({ params }: ScreenProps) {
   const { api, router } = useApp();
@@ -31,6 +33,7 @@ export function LdapRoles({ params }: ScreenProps) {
   });
   return (
     <Page title={`${mount}/`} crumbs={[{ label: 'Secrets', to: '/secrets' }]}>
+      <LdapTabs mount={mount} current="roles" />
       <h2>Static roles</h2>
       <ErrorMessage error={statics.error} />
       {statics.isLoading && !statics.data && <Loading />}

@@ -1,0 +1,56 @@
+import type { Api } from '../../api/api.js';
+import { useApp } from '../../app-context.js';
+import { ErrorMessage } from '../../components/error-message.js';
+import { Link } from '../../components/link.js';
+import { Loading, Page } from '../../components/page.js';
+import { useLoad } from '../../hooks/use-load.js';
+import { pathOf } from '../../router/match.js';
+import type { ScreenProps } from '../../routes.js';
+import { LdapTabs } from './ldap-tabs.js';
+import { LibrarySetForm } from './library-set-form.js';
+
+/** Every set name at any depth (LIST `library` gives one level; folders end in `/`). */
+async function listSets(api: Api, mount: string, prefix = ''): Promise<string[]> {
+  const names: string[] = [];
+  for (const key of await api.list(`${mount}/library/${prefix}`)) {
+    if (key.endsWith('/')) names.push(...(await listSets(api, mount, prefix + key)));
+    else names.push(prefix + key);
+  }
+  return names;
+}
+
+/** An LDAP engine's Library tab: its sets of accounts to check out (each a link) and a form that creates one. */
+export function LdapLibrary({ params }: ScreenProps) {
+  const { api, router } = useApp();
+  const mount = params.mount ?? '';
+  const sets = useLoad(() => listSets(api, mount), [mount]);
+  return (
+    <Page title={`${mount}/`} crumbs={[{ label: 'Secrets', to: '/secrets' }]}>
+      <LdapTabs mount={mount} current="library" />
+      <h2>Library sets</h2>
+      <ErrorMessage error={sets.error} />
+      {sets.isLoading && !sets.data && <Loading />}
+      {sets.data && sets.data.length === 0 && <p>No library sets yet.</p>}
+      {sets.data && sets.data.length > 0 && (
+        <ul class="list">
+          {sets.data.map((s) => (
+            <li key={s}>
+              <Link to={pathOf('secrets', mount, 'ldap', 'library', s)} class="code">
+                {s}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>Create set</h2>
+      <LibrarySetForm
+        isNew
+        submitLabel="Create set"
+        onSave={async (name, body) => {
+          await api.write(`${mount}/library/${name}`, body);
+          router.navigate(pathOf('secrets', mount, 'ldap', 'library', name.toLowerCase()));
+        }}
+      />
+    </Page>
+  );
+}

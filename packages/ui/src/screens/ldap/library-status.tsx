@@ -1,0 +1,85 @@
+import { useCapabilities } from '../../api/capabilities.js';
+import { useApp } from '../../app-context.js';
+import { ErrorMessage } from '../../components/error-message.js';
+import { TableRegion } from '../../components/page.js';
+import { useAction } from '../../hooks/use-action.js';
+
+/** One account of `library/:name/status`. */
+export interface AccountStatus {
+  available: boolean;
+  borrower_entity_id?: string;
+  borrower_accessor?: string;
+}
+
+/**
+ * The accounts of a set: available or checked out (with the borrower's entity and token
+ * accessor), and for each one out *Check in* (the borrower's own, unless the set disables the
+ * enforcement) and *Force check-in* (`library/manage/…`, shown only to a token allowed it).
+ */
+export function LibraryStatus(p: {
+  mount: string;
+  name: string;
+  status: Record<string, AccountStatus>;
+  onChange(): void;
+}) {
+  const { api } = useApp();
+  const own = `${p.mount}/library/${p.name}/check-in`;
+  const manage = `${p.mount}/library/manage/${p.name}/check-in`;
+  const caps = useCapabilities([own, manage]);
+  const checkIn = useAction(async (account: string, isForced: boolean) => {
+    await api.write(isForced ? manage : own, { service_account_names: [account] });
+    p.onChange();
+  });
+  return (
+    <>
+      <TableRegion label="Accounts">
+        <table class="library-status">
+          <thead>
+            <tr>
+              <th scope="col">Account</th>
+              <th scope="col">Status</th>
+              <th scope="col">Borrower</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {Object.entries(p.status).map(([account, s]) => (
+              <tr key={account}>
+                <td class="code">{account}</td>
+                <td class={s.available ? 'available' : 'borrowed'}>{s.available ? 'Available' : 'Checked out'}</td>
+                <td>
+                  {s.borrower_entity_id && <div class="code">entity {s.borrower_entity_id}</div>}
+                  {s.borrower_accessor && <div class="code">accessor {s.borrower_accessor}</div>}
+                </td>
+                <td>
+                  {!s.available && caps.allows(own, 'update') && (
+                    <button
+                      type="button"
+                      disabled={checkIn.isPending}
+                      aria-label={`Check in ${account}`}
+                      onClick={() => checkIn.run(account, false)}
+                    >
+                      Check in
+                    </button>
+                  )}
+                  {!s.available && caps.allows(manage, 'update') && (
+                    <button
+                      type="button"
+                      class="secondary"
+                      disabled={checkIn.isPending}
+                      aria-label={`Force check-in of ${account}`}
+                      onClick={() => checkIn.run(account, true)}
+                    >
+                      Force check-in
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableRegion>
+      <ErrorMessage error={checkIn.error} />
+    </>
+  );
+}
