@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { request } from '../src/server/testing.js';
 import { ENGINE_DN, ENGINE_PASSWORD, type Slapd, SUFFIX, startSlapd } from './slapd.js';
-import { startWard, WARD_BIN, type WardProcess } from './ward-process.js';
+import { startSqliteWard, startWard, WARD_BIN, type WardProcess } from './ward-process.js';
 
 const run = promisify(execFile);
 const USERDN = `ou=users,${SUFFIX}`;
@@ -157,5 +161,58 @@ describe('ldap library sets over HTTP through bin/ward, against slapd', () => {
     assert.equal(await slapd.canBind(dnOf('lib-s1'), out.body.data.password), false);
     assert.equal((await call('DELETE', 'ldap/library/short')).status, 204);
     assert.equal((await call('GET', 'ldap/library/short')).status, 404);
+  });
+});
+
+describe('ldap library sets survive a bin/ward restart (SQLite storage)', () => {
+  let slapd: Slapd;
+  let ward: WardProcess | undefined;
+  let dir = '';
+  before(async () => {
+    [slapd, dir] = await Promise.all([startSlapd(), mkdtemp(join(tmpdir(), 'ward-ldap-library-'))]);
+  });
+  after(async () => {
+    ward?.child.kill('SIGTERM');
+    await ward?.exited;
+    await slapd?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a check-out, its borrower and its lease outlive the process; revoking the lease then checks in', async () => {
+    const first = await startSqliteWard(dir);
+    ward = first.ward;
+    const call = (url: string, method: string, path: string, body?: unknown) =>
+      request(url, method, path, { token: first.rootToken, ...(body === undefined ? {} : { body }) });
+    await call(first.url, 'POST', 'sys/mounts/ldap', { type: 'ldap' });
+    await call(first.url, 'POST', 'ldap/config', {
+      binddn: ENGINE_DN,
+      bindpass: ENGINE_PASSWORD,
+      url: slapd.url,
+      userdn: USERDN,
+    });
+    await slapd.addUser('lib-r1', 'initial');
+    await slapd.addUser('lib-r2', 'initial');
+    assert.equal(
+      (await call(first.url, 'POST', 'ldap/library/keep', { service_account_names: 'lib-r1,lib-r2' })).status,
+      204,
+    );
+    const out = await call(first.url, 'POST', 'ldap/library/keep/check-out');
+    assert.equal(out.status, 200);
+    const { service_account_name: account, password } = out.body.data;
+    ward.child.kill('SIGTERM');
+    await ward.exited;
+
+    ward = startWard(['server', `-config=${join(dir, 'ward.hcl')}`]);
+    const [, url = ''] = await ward.waitFor(/listening: url=(http:\/\/\S+)/);
+    assert.equal((await request(url, 'PUT', 'sys/unseal', { body: { key: first.unsealKey } })).body.sealed, false);
+    const status = (await call(url, 'GET', 'ldap/library/keep/status')).body.data;
+    assert.equal(status[account].available, false);
+    assert.ok(status[account].borrower_accessor);
+    assert.ok(await slapd.canBind(dnOf(account), password), 'the checked-out password still binds');
+    const next = await call(url, 'POST', 'ldap/library/keep/check-out');
+    assert.notEqual(next.body.data.service_account_name, account, 'the borrowed account is not handed out again');
+    assert.equal((await call(url, 'PUT', 'sys/leases/revoke', { lease_id: out.body.lease_id })).status, 204);
+    assert.equal(await slapd.canBind(dnOf(account), password), false);
+    assert.equal((await call(url, 'GET', 'ldap/library/keep/status')).body.data[account].available, true);
   });
 });
