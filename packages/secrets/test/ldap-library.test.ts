@@ -69,6 +69,18 @@ describe('ldap library sets (check-out / check-in) against slapd', () => {
     assert.equal((await b.read('library/team-a'))?.data?.ttl, 3600);
     assert.deepEqual((await b.read('library/team-a'))?.data?.service_account_names, ['lib-a1', 'lib-a2']);
     await assert.rejects(b.write('library/team-a', { service_account_names: [] }), /at least one service account/);
+
+    // Names may have levels, as the established engine's do; LIST gives one level.
+    await slapd.addUser('lib-h1', 'initial');
+    await b.write('library/Org/Team', { service_account_names: 'lib-h1' });
+    assert.deepEqual((await b.list('library'))?.data?.keys, ['org/', 'team-a']);
+    assert.deepEqual((await b.list('library/org'))?.data?.keys, ['team']);
+    const nested = await checkOut(b, 'org/team');
+    assert.equal(nested.account, 'lib-h1');
+    assert.equal((await statusOf(b, 'org/team'))['lib-h1']?.available, false);
+    await b.write('library/manage/org/team/check-in');
+    assert.equal((await statusOf(b, 'org/team'))['lib-h1']?.available, true);
+    await assert.rejects(b.read('library/a//b'), /unsupported path|not found/i);
   });
 
   it('an account is managed in one place only: one set, and not also a static role (400)', async () => {
