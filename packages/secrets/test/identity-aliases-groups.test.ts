@@ -123,6 +123,12 @@ describe('identity aliases and groups over HTTP', () => {
     const badMember = await post('identity/group', { member_entity_ids: ['nope'] });
     assert.equal(badMember.status, 400);
     assert.ok((await t.request('LIST', 'identity/group/name')).body.data.keys.includes('child'));
+    // As established, the lists carry each group's name and counts under key_info (the UI names groups by it).
+    const byId = (await t.request('LIST', 'identity/group/id')).body.data.key_info;
+    assert.deepEqual(byId[child.body.data.id], { name: 'child', num_member_entities: 1, num_parent_groups: 1 });
+    assert.deepEqual(byId[parent.body.data.id], { name: 'parent', num_member_entities: 0, num_parent_groups: 0 });
+    const byName = (await t.request('LIST', 'identity/group/name')).body.data.key_info;
+    assert.deepEqual(byName.child, { name: 'child', num_member_entities: 1, num_parent_groups: 1 });
     assert.equal((await t.request('DELETE', `identity/group/name/child`)).status, 204);
     assert.deepEqual((await t.request('GET', `identity/entity/id/${auth.entity_id}`)).body.data.group_ids, []);
   });

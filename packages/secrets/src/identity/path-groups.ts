@@ -3,7 +3,7 @@ import { definePath, field } from '../framework/index.js';
 import { NotFoundError } from '../logical/errors.js';
 import type { IdentityDeps } from './deps.js';
 import { type GroupInput, upsertGroup } from './group-write.js';
-import { groupData } from './views.js';
+import { groupAliasData, groupData } from './views.js';
 
 const writable = {
   name: field.string({ description: 'Name; default `group_` + 8 hex characters.' }),
@@ -73,9 +73,13 @@ function byKey(
 
 /** `group`, `group/id/:id`, `group/name/:name` and their lists. */
 export function pathGroups(d: IdentityDeps) {
+  // As established, each key's group is summed up under key_info: its name, member and parent counts,
+  // and its alias when it has one.
   const list = (key: (g: GroupRecord) => string) => async () => {
     const groups = d.store.groups();
-    return { data: { keys: groups.map(key) } };
+    const keyInfo: Record<string, unknown> = Object.create(null);
+    for (const g of groups) keyInfo[key(g)] = groupSummary(d, g);
+    return { data: { keys: groups.map(key), key_info: keyInfo } };
   };
   return [
     definePath({
@@ -122,4 +126,14 @@ export function pathGroups(d: IdentityDeps) {
       help: help('Read, create, update or delete a group by name.'),
     }),
   ];
+}
+
+function groupSummary(d: IdentityDeps, group: GroupRecord): Record<string, unknown> {
+  const alias = d.store.groupAliasOf(group.id);
+  return {
+    name: group.name,
+    num_member_entities: group.member_entity_ids.length,
+    num_parent_groups: d.store.parentsOf(group.id).length,
+    ...(alias ? { alias: groupAliasData(d, alias) } : {}),
+  };
 }
