@@ -1,13 +1,14 @@
 import { useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { DeletableList } from '../../components/deletable-list.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field } from '../../components/field.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { splitList } from './access-shared.js';
 
-/** A userpass mount's users and a form to create one (`auth/<mount>/users/<name>`). */
+/** A userpass mount's users (each deletable) and a form to create one (`auth/<mount>/users/<name>`). */
 export function UserpassUsers({ mount }: { mount: string }) {
   const { api } = useApp();
   const users = useLoad(() => api.list(`auth/${mount}/users`), [mount]);
@@ -28,13 +29,16 @@ export function UserpassUsers({ mount }: { mount: string }) {
       <ErrorMessage error={users.error} />
       {users.data && users.data.length === 0 && <p>No users yet.</p>}
       {users.data && users.data.length > 0 && (
-        <ul class="list" aria-label="Users">
-          {users.data.map((u) => (
-            <li key={u} class="code">
-              {u}
-            </li>
-          ))}
-        </ul>
+        <DeletableList
+          label="Users"
+          noun="user"
+          items={users.data}
+          canDelete={caps.allows(`auth/${mount}/users/example`, 'delete')}
+          onDelete={async (u) => {
+            await api.delete(`auth/${mount}/users/${u}`);
+            users.reload();
+          }}
+        />
       )}
       {caps.allows(`auth/${mount}/users/example`, ['create', 'update']) && (
         <form
@@ -60,7 +64,7 @@ export function UserpassUsers({ mount }: { mount: string }) {
   );
 }
 
-/** An AppRole mount's roles and a form to create one (`auth/<mount>/role/<name>`). */
+/** An AppRole mount's roles (each deletable) and a form to create one (`auth/<mount>/role/<name>`). */
 export function AppRoleRoles({ mount }: { mount: string }) {
   const { api } = useApp();
   const roles = useLoad(() => api.list(`auth/${mount}/role`), [mount]);
@@ -81,13 +85,16 @@ export function AppRoleRoles({ mount }: { mount: string }) {
       <ErrorMessage error={roles.error} />
       {roles.data && roles.data.length === 0 && <p>No roles yet.</p>}
       {roles.data && roles.data.length > 0 && (
-        <ul class="list" aria-label="Roles">
-          {roles.data.map((r) => (
-            <li key={r} class="code">
-              {r}
-            </li>
-          ))}
-        </ul>
+        <DeletableList
+          label="Roles"
+          noun="role"
+          items={roles.data}
+          canDelete={caps.allows(`auth/${mount}/role/example`, 'delete')}
+          onDelete={async (r) => {
+            await api.delete(`auth/${mount}/role/${r}`);
+            roles.reload();
+          }}
+        />
       )}
       {caps.allows(`auth/${mount}/role/example`, ['create', 'update']) && (
         <form

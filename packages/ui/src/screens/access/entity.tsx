@@ -31,12 +31,20 @@ interface EntityInfo {
 
 const CRUMBS = [...ACCESS_CRUMBS, { label: 'Entities', to: '/access/entities' }];
 
-/** One entity: its aliases, groups, policies and metadata; edit, add an alias, delete. */
+/** One entity: its aliases, groups, policies and metadata; edit, add or delete an alias, delete. */
 export function Entity({ params }: ScreenProps) {
   const { api, router } = useApp();
   const id = params.id ?? '';
   const entity = useLoad(() => api.read<EntityInfo>(`identity/entity/id/${id}`), [id]);
-  const caps = useCapabilities([`identity/entity/id/${id}`, 'identity/entity-alias']);
+  const caps = useCapabilities([
+    `identity/entity/id/${id}`,
+    'identity/entity-alias',
+    'identity/entity-alias/id/example',
+  ]);
+  const removeAlias = useAction(async (aliasId: string) => {
+    await api.delete(`identity/entity-alias/id/${aliasId}`);
+    entity.reload();
+  });
   const remove = useAction(async () => {
     await api.delete(`identity/entity/id/${id}`);
     router.navigate('/access/entities');
@@ -57,7 +65,7 @@ export function Entity({ params }: ScreenProps) {
         )
       }
     >
-      <ErrorMessage error={remove.error ?? entity.error} />
+      <ErrorMessage error={remove.error ?? removeAlias.error ?? entity.error} />
       {entity.isLoading && !data && <Loading />}
       {!entity.isLoading && !data && !entity.error && <p>No entity has the ID {id}.</p>}
       {data && (
@@ -83,6 +91,7 @@ export function Entity({ params }: ScreenProps) {
                     <th scope="col">Name</th>
                     <th scope="col">Mount</th>
                     <th scope="col">Alias ID</th>
+                    {caps.allows('identity/entity-alias/id/example', 'delete') && <th scope="col">Actions</th>}
                   </tr>
                 </thead>
                 <tbody>
@@ -93,6 +102,17 @@ export function Entity({ params }: ScreenProps) {
                         {a.mount_path} ({a.mount_type})
                       </td>
                       <td class="code">{a.id}</td>
+                      {caps.allows('identity/entity-alias/id/example', 'delete') && (
+                        <td>
+                          <ConfirmButton
+                            label={`Delete alias ${a.name}`}
+                            question={`Delete the alias ${a.name} on ${a.mount_path}? Signing in there makes a new entity.`}
+                            confirmLabel={`Delete alias ${a.name} now`}
+                            disabled={removeAlias.isPending}
+                            onConfirm={() => removeAlias.run(a.id)}
+                          />
+                        </td>
+                      )}
                     </tr>
                   ))}
                 </tbody>

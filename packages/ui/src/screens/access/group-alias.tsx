@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { ConfirmButton } from '../../components/confirm-button.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field, SelectField } from '../../components/field.js';
 import { useAction } from '../../hooks/use-action.js';
@@ -21,7 +22,11 @@ export interface GroupAlias {
 export function GroupAliasSection({ groupId, alias, onDone }: { groupId: string; alias?: GroupAlias; onDone(): void }) {
   const { api } = useApp();
   const mounts = useLoad(() => authMounts(api), []);
-  const caps = useCapabilities(['identity/group-alias']);
+  const caps = useCapabilities(['identity/group-alias', `identity/group-alias/id/${alias?.id ?? 'example'}`]);
+  const remove = useAction(async () => {
+    await api.delete(`identity/group-alias/id/${alias?.id}`);
+    onDone();
+  });
   const [accessor, setAccessor] = useState('');
   const [name, setName] = useState('');
   const options = (mounts.data ?? []).map((m) => [m.accessor, `${m.path} (${m.type})`] as const);
@@ -37,13 +42,25 @@ export function GroupAliasSection({ groupId, alias, onDone }: { groupId: string;
     <section aria-labelledby="group-alias">
       <h2 id="group-alias">Group alias</h2>
       {alias?.id ? (
-        <p>
-          <span class="code">{alias.name}</span> on <span class="code">{alias.mount_path || alias.mount_accessor}</span>
-        </p>
+        <div class="actions">
+          <p>
+            <span class="code">{alias.name}</span> on{' '}
+            <span class="code">{alias.mount_path || alias.mount_accessor}</span>
+          </p>
+          {caps.allows(`identity/group-alias/id/${alias.id}`, 'delete') && (
+            <ConfirmButton
+              label="Delete alias"
+              question={`Delete the alias ${alias.name}? The group then has no members from the method.`}
+              confirmLabel="Delete alias now"
+              disabled={remove.isPending}
+              onConfirm={() => remove.run()}
+            />
+          )}
+        </div>
       ) : (
         <p>No alias yet: the group has no members until one names it on an auth method.</p>
       )}
-      <ErrorMessage error={mounts.error} />
+      <ErrorMessage error={remove.error ?? mounts.error} />
       {caps.allows('identity/group-alias', ['create', 'update']) && (
         <form
           class="form"

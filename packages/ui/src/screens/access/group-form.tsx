@@ -14,6 +14,7 @@ export interface GroupInfo {
   policies: string[] | null;
   member_entity_ids: string[] | null;
   member_group_ids: string[] | null;
+  parent_group_ids?: string[] | null;
 }
 
 const TYPES = [

@@ -11,8 +11,9 @@ import type { ScreenProps } from '../../routes.js';
 import { ACCESS_CRUMBS } from './access-shared.js';
 import { type GroupAlias, GroupAliasSection } from './group-alias.js';
 import { GroupForm, type GroupInfo } from './group-form.js';
+import { GroupMembers } from './group-members.js';
 
-/** One group: its type, policies and members; edit or delete it. */
+/** One group: its type, policies, members and member groups; edit or delete it. */
 export function Group({ params }: ScreenProps) {
   const { api, router } = useApp();
   const id = params.id ?? '';
@@ -66,6 +67,7 @@ export function Group({ params }: ScreenProps) {
               )}
             </dd>
           </dl>
+          <GroupMembers group={data} onDone={group.reload} />
           {data.type === 'external' && <GroupAliasSection groupId={id} alias={data.alias} onDone={group.reload} />}
           {caps.allows(`identity/group/id/${id}`, 'update') && (
             <section aria-labelledby="edit-group">
