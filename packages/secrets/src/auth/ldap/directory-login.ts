@@ -9,7 +9,7 @@ import {
   upstream,
 } from '../../engines/ldap/index.js';
 import { PermissionDeniedError, UpstreamError } from '../../logical/errors.js';
-import { escapeDnValue, groupName, renderFilter } from './filters.js';
+import { escapeDnValue, escapeFilterValue, groupName, renderFilter } from './filters.js';
 import type { LdapAuthConfig } from './ldap-auth-store.js';
 
 /** LDAP results that refuse a bind: 49 invalid credentials, 34 a name that is no DN (`user@domain` on OpenLDAP). */
@@ -71,7 +71,9 @@ const all = (entry: Entry, attr: string): string[] => {
  * The established LDAP login: find the user's bind DN (a search as `binddn`, or anonymous with `discoverdn`; else `<username>@<upndomain>` or `<userattr>=<username>,<userdn>`), bind as it
  * with the password on a connection of its own (never a pooled one), then search the user's
  * groups under `groupdn` with `groupfilter` (as `binddn` through the pool, else on the user's
- * connection). A refused password or unknown user is a 403; a directory that fails is a 502.
+ * connection). With `upndomain` the group search's `{{.UserDN}}` is the DN of the entry found by
+ * `userPrincipalName` (an AD bind by UPN names no DN). A refused password or unknown user is a
+ * 403; a directory that fails is a 502.
  */
 export async function directoryLogin(
   config: LdapAuthConfig,
@@ -100,17 +102,36 @@ export async function directoryLogin(
     bindDn = `${config.userattr}=${escapeDnValue(username)},${config.userdn}`;
   }
   const userClient = await bindAsUser(config, clock, bindDn, password);
+  // After the user's bind, searches run as `binddn` when there is one, else as the user (established).
+  const searchAsLoginSession = <T>(work: (d: Directory) => Promise<T>) =>
+    hasServiceBind ? asService(work) : work(clientDirectory(userClient));
   try {
     if (!config.groupdn) return { entryName, groups: [] };
-    const filter = renderFilter(config.groupfilter, { UserDN: bindDn, Username: username });
+    const userDn = config.upndomain ? await upnEntryDn(config, username, searchAsLoginSession) : bindDn;
+    const filter = renderFilter(config.groupfilter, { UserDN: userDn, Username: username });
     const search = (d: Directory) => d.search(config.groupdn, { scope: 'sub', filter, attributes: [config.groupattr] });
-    const entries = hasServiceBind ? await asService(search) : await search(clientDirectory(userClient));
+    const entries = await searchAsLoginSession(search);
     const groups = new Set<string>();
     for (const entry of entries) for (const value of all(entry, config.groupattr)) groups.add(groupName(value));
     return { entryName, groups: [...groups] };
   } finally {
     await userClient.unbind().catch(() => {});
   }
+}
+
+/**
+ * The DN of the entry whose `userPrincipalName` is `<username>@<upndomain>`, searched under
+ * `userdn`: the `{{.UserDN}}` of the group search when logins bind by UPN (the established
+ * `GetUserDN`). With several matches the last wins and with none it is empty, as established.
+ */
+async function upnEntryDn(
+  config: LdapAuthConfig,
+  username: string,
+  searchAs: (work: (d: Directory) => Promise<Entry[]>) => Promise<Entry[]>,
+): Promise<string> {
+  const filter = `(userPrincipalName=${escapeFilterValue(`${username}@${config.upndomain}`)})`;
+  const entries = await searchAs((d) => d.search(config.userdn, { scope: 'sub', filter, attributes: ['dn'] }));
+  return entries.at(-1)?.dn ?? '';
 }
 
 async function bindAsUser(config: LdapAuthConfig, clock: Clock, dn: string, password: string): Promise<Client> {

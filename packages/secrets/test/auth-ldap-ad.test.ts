@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type FakeActiveDirectory, startFakeActiveDirectory } from './fakes/active-directory.js';
+import { makeTlsIdentity, type TlsIdentity } from './fakes/tls-identity.js';
+import { type DevWard, startDevWard } from './ward-process.js';
+
+// Issue 31 point 1: logins by user principal name (`upndomain`) against a protocol-level fake of
+// Active Directory's LDAP (slapd refuses a bind whose name is no DN), through bin/ward: the bind
+// as `<username>@<upndomain>`, the entry found by `userPrincipalName` for `{{.UserDN}}`, groups by
+// `member` and by `memberOf`, wrong passwords 403, StartTLS.
+
+const ROOT = 'root-ldap-ad';
+
+describe('ldap auth by UPN against a fake Active Directory, through bin/ward', () => {
+  let ad: FakeActiveDirectory;
+  let tls: TlsIdentity;
+  let dev: DevWard;
+  let aliceDn = '';
+  const call = async (method: string, path: string, body?: unknown, token: string | null = ROOT) => {
+    const res = await fetch(`${dev.url}/v1/${path}`, {
+      method,
+      headers: { ...(token ? { 'X-Vault-Token': token } : {}), 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await call(method, path, body);
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const login = (mount: string, user: string, password: string) =>
+    call('POST', `auth/${mount}/login/${user}`, { password }, null);
+  const mount = async (name: string, config: Record<string, unknown>) => {
+    await ok('POST', `sys/auth/${name}`, { type: 'ldap' });
+    await ok('POST', `auth/${name}/config`, { url: ad.url, upndomain: ad.domain, userdn: ad.usersDn, ...config });
+    await ok('POST', `auth/${name}/groups/vpn-users`, { policies: 'vpn' });
+    await ok('POST', `auth/${name}/groups/admins`, { policies: 'admin' });
+  };
+
+  before(async () => {
+    tls = await makeTlsIdentity([]);
+    ad = await startFakeActiveDirectory({ tls });
+    aliceDn = ad.addUser('alice', 'Alice-Pw1');
+    const bob = ad.addUser('bob', 'Bob-Pw1');
+    ad.addUser('svc-ward', 'Svc-Pw1');
+    ad.addGroup('vpn-users', [aliceDn, bob]);
+    ad.addGroup('admins', [aliceDn]);
+    dev = await startDevWard(ROOT);
+  });
+  after(async () => {
+    dev?.ward.child.kill('SIGTERM');
+    await dev?.ward.exited;
+    await ad?.close();
+  });
+
+  it('binds as <username>@<upndomain>, finds the entry by userPrincipalName, and its groups by member', async () => {
+    await mount('ad', {
+      groupdn: ad.groupsDn,
+      groupfilter: '(&(objectClass=group)(member={{.UserDN}}))',
+      groupattr: 'cn',
+    });
+    const binds = ad.binds.length;
+    const res = await login('ad', 'alice', 'Alice-Pw1');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.policies, ['admin', 'default', 'vpn']);
+    assert.equal(res.body.auth.metadata.username, 'alice');
+    assert.deepEqual(ad.binds.slice(binds), [`alice@${ad.domain}`]);
+    assert.ok(
+      // ldapts writes attribute names in lower case.
+      ad.searches.some((s) => s.base === ad.usersDn && s.filter === `(userprincipalname=alice@${ad.domain})`),
+      JSON.stringify(ad.searches),
+    );
+    assert.ok(
+      ad.searches.some((s) => s.filter.includes(`member=${aliceDn}`)),
+      'the group search names the DN found',
+    );
+    const bob = await login('ad', 'bob', 'Bob-Pw1');
+    assert.equal(bob.status, 200);
+    assert.deepEqual(bob.body.auth.policies, ['default', 'vpn']);
+  });
+
+  it('answers 403 for a wrong password and for an unknown user', async () => {
+    const wrong = await login('ad', 'alice', 'not-it');
+    assert.equal(wrong.status, 403, JSON.stringify(wrong.body));
+    assert.equal((await login('ad', 'mallory', 'Alice-Pw1')).status, 403);
+  });
+
+  it('reads groups from memberOf on the entry found, searching as a service account over StartTLS', async () => {
+    await mount('admemberof', {
+      binddn: `svc-ward@${ad.domain}`,
+      bindpass: 'Svc-Pw1',
+      userattr: 'sAMAccountName',
+      groupdn: ad.usersDn,
+      groupfilter: '(&(objectClass=user)(distinguishedName={{.UserDN}}))',
+      groupattr: 'memberOf',
+      starttls: true,
+      certificate: tls.cert,
+    });
+    const binds = ad.binds.length;
+    const res = await login('admemberof', 'alice', 'Alice-Pw1');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.policies, ['admin', 'default', 'vpn']);
+    assert.ok(ad.binds.slice(binds).includes(aliceDn), 'the user bound with the DN the service account found');
+    assert.equal((await login('admemberof', 'alice', 'wrong')).status, 403);
+  });
+});
