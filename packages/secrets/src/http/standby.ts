@@ -69,8 +69,12 @@ async function readCheckedBody(o: ForwardOptions, req: IncomingMessage): Promise
   return body;
 }
 
-/** Paths whose state only the active server holds in memory (leases and their timers, HA membership). */
-const ACTIVE_ONLY_PREFIXES = ['sys/leases/', 'sys/ha-status', 'sys/step-down'];
+/**
+ * Paths whose state only the active server holds in memory: leases and their timers, HA
+ * membership, and the key-share ceremonies (a rekey's or a root generation's attempt, nonce and
+ * progress), whose status a standby must not answer from its own empty state.
+ */
+const ACTIVE_ONLY_PREFIXES = ['sys/leases/', 'sys/ha-status', 'sys/step-down', 'sys/rekey', 'sys/generate-root'];
 
 /**
  * What a performance standby serves itself: reads (read, list, help) of any path but those
