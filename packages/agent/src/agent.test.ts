@@ -1,73 +1,58 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeClock, SeededRandom } from '@ward/base';
-import { Agent } from './agent.js';
-import { defaultConfig, mergeConfig } from './config/config.js';
-import { LogHub } from './monitor/log-hub.js';
+import { FakeClock } from '@ward/base';
+import type { Agent } from './agent.js';
 import { MemoryAgentNetwork } from './testing.js';
 
-/** Advances fake time in small steps, letting the network's microtasks and replies run between. */
-async function run(clock: FakeClock, ms: number, until?: () => boolean): Promise<void> {
-  for (let t = 0; t < ms && !until?.(); t += 10) {
-    clock.advance(10);
-    for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
-  }
+/** Sockets and timers of the process (node's own names), to show the agents opened none. */
+function realResources(): string[] {
+  const kinds = new Set(['TCPServerWrap', 'TCPWRAP', 'TCPSocketWrap', 'UDPWRAP', 'UDPWrap', 'Timeout']);
+  return process.getActiveResourcesInfo().filter((r) => kinds.has(r));
 }
 
-async function settle<T>(clock: FakeClock, p: Promise<T>): Promise<T> {
-  let done = false;
-  void p
-    .finally(() => {
-      done = true;
-    })
-    .catch(() => {});
-  await run(clock, 10_000, () => done);
-  return p;
-}
-
-// Issue 30 point 1: the agent builds its sockets through `AgentNetwork`, so whole agents run
-// in memory on a fake clock.
+// Issue 30 point 1: the agent builds every socket through `AgentNetwork`, so whole agents run
+// in memory on a fake clock: gossip on `MemoryNetwork`, RPC (its real framing) and HTTP
+// (node:http) on `MemoryStreams`, Raft's timers on the `FakeClock`.
 describe('Agent in memory', () => {
   it('three servers elect a leader and replicate an ACL change, on a fake clock', async () => {
     const started = Date.now();
-    const clock = new FakeClock(0);
-    const network = new MemoryAgentNetwork(clock);
+    const before = realResources();
+    const network = new MemoryAgentNetwork(new FakeClock(0));
     const agents: Agent[] = [];
-    for (const [i, name] of ['s1', 's2', 's3'].entries()) {
+    for (const name of ['s1', 's2', 's3']) {
       const first = agents[0]?.gossip?.local;
-      const config = mergeConfig(defaultConfig(name), {
-        bindAddr: `10.0.0.${i + 1}`,
-        ports: { http: 0, rpc: 0, serf: 0 },
-        server: { enabled: true, bootstrapExpect: 3 },
-        acl: { enabled: true },
-        gossipProfile: 'lan',
-        join: first ? [`${first.addr}:${first.port}`] : [],
-      });
-      const hub = new LogHub();
-      agents.push(
-        await Agent.start(config, { clock, random: new SeededRandom(name), hub, argv: [], env: {} }, network),
-      );
+      const join = first ? [`${first.addr}:${first.port}`] : [];
+      agents.push(await network.startAgent(name, { server: { bootstrapExpect: 3 }, acl: { enabled: true }, join }));
     }
+    const url = (a: Agent) => network.url(a);
     try {
       const agreed = () => {
         const leaders = agents.filter((a) => a.consensus?.isLeader);
         return leaders.length === 1 && agents.every((a) => a.leader()?.id === leaders[0]?.memberName);
       };
-      await run(clock, 10_000, agreed);
+      await network.run(10_000, agreed);
       assert.ok(agreed(), 'one leader all follow');
+      assert.deepEqual(realResources(), before, 'no socket or real timer opened');
 
-      // Written through a follower: forwarded to the leader over (memory) RPC, committed by a majority.
-      const follower = agents.find((a) => !a.consensus?.isLeader)!;
-      const token = (await settle(clock, follower.acl.execute(undefined, { op: 'bootstrap' }))) as { SecretID: string };
-      await run(clock, 500);
-      for (const a of agents) assert.equal(a.aclStore.resolve(token.SecretID).isManagement, true, a.memberName);
-      assert.deepEqual(
-        agents[0]!
-          .consensus!.voters()
-          .map((p) => p.id)
-          .sort(),
-        ['s1.global', 's2.global', 's3.global'],
+      // Written over HTTP to a follower: forwarded to the leader over (memory) RPC, committed by a majority.
+      const [follower, other] = agents.filter((a) => !a.consensus?.isLeader) as [Agent, Agent];
+      const boot = await network.settle(network.fetch(`${url(follower)}/v1/acl/bootstrap`, { method: 'POST' }));
+      assert.equal(boot.status, 200);
+      const root = ((await boot.json()) as { SecretID: string }).SecretID;
+      const body = JSON.stringify({ Name: 'operator', Type: 'management' });
+      const put = await network.settle(
+        network.fetch(`${url(follower)}/v1/acl/token`, { method: 'PUT', token: root, body }),
       );
+      assert.equal(put.status, 200);
+      const made = (await put.json()) as { AccessorID: string; SecretID: string };
+      await network.run(500);
+
+      for (const a of agents) assert.equal(a.aclStore.resolve(made.SecretID).isManagement, true, a.memberName);
+      const read = await network.fetch(`${url(other)}/v1/acl/token/${made.AccessorID}`, { token: root });
+      assert.equal(read.status, 200);
+      assert.equal(((await read.json()) as { Name: string }).Name, 'operator');
+      const peers = await network.fetch(`${url(other)}/v1/status/peers`);
+      assert.deepEqual(await peers.json(), ['10.0.0.1:4647', '10.0.0.2:4647', '10.0.0.3:4647']);
     } finally {
       for (const a of agents) await a.stop(false);
     }

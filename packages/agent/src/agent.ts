@@ -12,7 +12,7 @@ import { EncryptedTransport } from './gossip/encrypted-transport.js';
 import { Memberlist } from './gossip/memberlist.js';
 import type { Transport } from './gossip/transport.js';
 import { NET_NETWORK } from './net-network.js';
-import type { AgentNetwork, Listener, RpcListener } from './network.js';
+import type { AgentNetwork, RpcListener } from './network.js';
 import { loadNodeId } from './node-id.js';
 import type { RaftPeer } from './raft/messages.js';
 import { RaftNode } from './raft/raft-node.js';
@@ -27,6 +27,7 @@ import { PeersFile } from './server/peers-file.js';
 import { RetryJoiner } from './server/retry-join.js';
 import { isBootstrapReached, peerSet, rpcAddressOf, serverTags } from './server/servers.js';
 import type { AgentDeps, AgentServices, Consensus, GossipPool, KnownServers, Requirement } from './services.js';
+import type { Listener } from './streams.js';
 
 /** What `Agent.start` binds before it builds the agent: the RPC port first, its number goes in the gossip tags. */
 interface Bound {
@@ -82,7 +83,7 @@ export class Agent implements AgentServices {
     this.nodes = new NodeRegistry();
     this.#network = bound.network;
     this.#rpcListener = bound.rpcListener;
-    this.rpc = this.#network.rpcClient(bound.rpcTls);
+    this.rpc = this.#network.rpcClient(bound.rpcTls, deps.clock);
     this.profiler = new Profiler(deps.argv, deps.clock);
     this.#peersFile = keepsState ? new PeersFile(c.dataDir) : undefined;
     this.gossipKeys = GossipKeys.open({

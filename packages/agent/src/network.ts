@@ -1,15 +1,10 @@
-import type { Logger } from '@ward/base';
+import type { Clock, Logger } from '@ward/base';
 import type { Transport } from './gossip/transport.js';
 import type { HttpApi } from './http/server.js';
 import type { RpcClient } from './rpc/rpc-client.js';
 import type { RpcMethod } from './rpc/rpc-server.js';
 import type { RpcTls } from './rpc/rpc-tls.js';
-
-/** A bound listener: the port it took (0 asked for a free one) and how to stop it. */
-export interface Listener {
-  readonly port: number;
-  close(): Promise<void>;
-}
+import type { Listener } from './streams.js';
 
 /**
  * The RPC port, bound before the agent is built (its number goes in the gossip tags and
@@ -29,8 +24,8 @@ export interface AgentNetwork {
   gossip(bind: string, port: number, advertise: string): Promise<Transport>;
   /** Binds the RPC port (mutual TLS with `tls`). */
   rpcServer(bind: string, port: number, log: Logger, tls?: RpcTls): Promise<RpcListener>;
-  /** Dials other agents' RPC ports. */
-  rpcClient(tls: RpcTls | undefined): RpcClient;
+  /** Dials other agents' RPC ports (its timeouts on `clock`). */
+  rpcClient(tls: RpcTls | undefined, clock: Clock): RpcClient;
   /** Serves the HTTP API. */
   http(api: HttpApi, bind: string, port: number): Promise<Listener>;
 }

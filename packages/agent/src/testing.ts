@@ -1,13 +1,19 @@
-import { type Clock, cryptoRandom, systemClock } from '@ward/base';
+import { request as httpRequest } from 'node:http';
+import type { Socket } from 'node:net';
+import { type Clock, cryptoRandom, type FakeClock, type Logger, SeededRandom, systemClock } from '@ward/base';
 import { Agent } from './agent.js';
 import { type ConfigLayer, defaultConfig, mergeConfig } from './config/config.js';
-import { AgentError, errorFromCode, UpstreamError } from './errors.js';
 import { MemoryNetwork } from './gossip/memory-network.js';
+import type { Transport } from './gossip/transport.js';
 import { warmUpHcl } from './hcl/warm-up.js';
+import type { HttpApi } from './http/server.js';
+import { MemoryStreams } from './memory-streams.js';
 import { LogHub } from './monitor/log-hub.js';
-import type { AgentNetwork, Listener, RpcListener } from './network.js';
-import type { CallOptions, RpcClient } from './rpc/rpc-client.js';
-import type { RpcCall, RpcMethod } from './rpc/rpc-server.js';
+import { agentNetwork } from './net-network.js';
+import type { AgentNetwork, RpcListener } from './network.js';
+import type { RpcClient } from './rpc/rpc-client.js';
+import type { RpcTls } from './rpc/rpc-tls.js';
+import type { Listener } from './streams.js';
 
 /** An in-process agent on 127.0.0.1 with ephemeral ports, for HTTP-level tests. */
 export interface TestAgent {
@@ -56,106 +62,106 @@ export async function startTestAgent(layer: ConfigLayer = {}, env: NodeJS.Proces
 }
 
 /**
- * A whole agent network in memory on one clock: gossip over `MemoryNetwork`, RPC by direct
- * calls to the registered methods (arguments and results cross as JSON, errors by code, as
- * on the wire), and no HTTP listener (tests call the services directly).
+ * A whole agent network in memory on one fake clock: gossip over `MemoryNetwork`, RPC and
+ * HTTP over `MemoryStreams` (the real RPC framing and node:http server, on in-memory
+ * connections). `startAgent` starts an agent on it at its own address, `fetch` talks HTTP
+ * to any of them, and `run`/`settle` move time on. No socket is opened, no real timer set.
  */
 export class MemoryAgentNetwork implements AgentNetwork {
   readonly gossipNetwork: MemoryNetwork;
-  readonly #rpc = new Map<string, Map<string, RpcMethod>>();
-  #nextPort = 20_000;
+  readonly streams = new MemoryStreams();
+  readonly #net: AgentNetwork;
+  #hosts = 0;
 
-  constructor(readonly clock: Clock) {
+  constructor(readonly clock: FakeClock) {
     this.gossipNetwork = new MemoryNetwork(clock);
+    this.#net = agentNetwork(this.streams, async (_bind, _port, advertise) =>
+      this.gossipNetwork.createTransport(advertise),
+    );
   }
 
-  async gossip(_bind: string, _port: number, advertise: string) {
-    return this.gossipNetwork.createTransport(advertise);
+  gossip(bind: string, port: number, advertise: string): Promise<Transport> {
+    return this.#net.gossip(bind, port, advertise);
   }
 
-  async rpcServer(bind: string, port: number): Promise<RpcListener> {
-    const actual = port || this.#nextPort++;
-    const address = `${bind}:${actual}`;
-    this.#rpc.set(address, new Map());
-    return {
-      port: actual,
-      serve: (methods) => {
-        this.#rpc.set(address, methods);
-      },
-      close: async () => {
-        this.#rpc.delete(address);
-      },
-    };
+  rpcServer(bind: string, port: number, log: Logger, tls?: RpcTls): Promise<RpcListener> {
+    return this.#net.rpcServer(bind, port, log, tls);
   }
 
-  rpcClient(): RpcClient {
-    return new MemoryRpcClient(this.clock, (address) => this.#rpc.get(address));
+  rpcClient(tls: RpcTls | undefined, clock: Clock): RpcClient {
+    return this.#net.rpcClient(tls, clock);
   }
 
-  async http(): Promise<Listener> {
-    return { port: 0, close: async () => {} };
-  }
-}
-
-class MemoryRpcClient implements RpcClient {
-  readonly isTls = false;
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly methodsAt: (address: string) => Map<string, RpcMethod> | undefined,
-  ) {}
-
-  async call<T>(address: string, method: string, args: Record<string, unknown>, o: CallOptions = {}): Promise<T> {
-    const m = this.#method(address, method);
-    if (m.kind !== 'unary') throw new UpstreamError(`rpc: ${method} is a stream`);
-    const reply = await this.#withTimeout(m.handle(this.#call(args, o, new AbortController().signal)), o.timeoutMs);
-    return (reply === undefined ? undefined : JSON.parse(JSON.stringify(reply))) as T;
+  http(api: HttpApi, bind: string, port: number): Promise<Listener> {
+    return this.#net.http(api, bind, port);
   }
 
-  async stream(
-    address: string,
-    method: string,
-    args: Record<string, unknown>,
-    o: CallOptions & { signal: AbortSignal; onChunk: (chunk: Buffer) => void },
-  ): Promise<void> {
-    const m = this.#method(address, method);
-    if (m.kind !== 'stream') throw new UpstreamError(`rpc: ${method} is not a stream`);
-    await m.handle(this.#call(args, o, o.signal), (chunk) => o.onChunk(Buffer.from(chunk))).catch(rethrowTyped);
+  /**
+   * Starts a server agent named `name` on the next address (10.0.0.1, 10.0.0.2, …; HTTP on
+   * 4646, RPC on 4647), with `layer` over the defaults (`client: { enabled: true,
+   * servers: […] }` and `server: { enabled: false }` make a client).
+   */
+  async startAgent(name: string, layer: ConfigLayer = {}): Promise<Agent> {
+    const base = mergeConfig(defaultConfig(name), {
+      bindAddr: `10.0.0.${++this.#hosts}`,
+      ports: { http: 4646, rpc: 4647, serf: 0 },
+      server: { enabled: true, bootstrapExpect: 1 },
+      gossipProfile: 'lan',
+    });
+    const deps = { clock: this.clock, random: new SeededRandom(name), hub: new LogHub(), argv: [], env: {} };
+    return Agent.start(mergeConfig(base, layer), deps, this);
   }
 
-  #method(address: string, method: string): RpcMethod {
-    const m = this.methodsAt(address)?.get(method);
-    if (!m) throw new UpstreamError(`rpc error: ${address}: connection refused`);
-    return m;
+  /** The HTTP address of `agent` on this network. */
+  url(agent: Agent, path = ''): string {
+    return `http://${agent.advertiseIp}:${agent.httpPort}${path}`;
   }
 
-  #call(args: Record<string, unknown>, o: CallOptions, signal: AbortSignal): RpcCall {
-    return { token: o.token, args: JSON.parse(JSON.stringify(args)), signal, isServerPeer: true };
+  /** Advances fake time by up to `ms` in 10 ms steps (or until `until`), letting deliveries run between. */
+  async run(ms: number, until?: () => boolean): Promise<void> {
+    for (let t = 0; t < ms && !until?.(); t += 10) {
+      this.clock.advance(10);
+      for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+    }
   }
 
-  #withTimeout<T>(p: Promise<T>, timeoutMs = 10_000): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const cancel = this.clock.setTimeout(() => reject(new UpstreamError('rpc error: i/o timeout')), timeoutMs);
-      p.then(
-        (v) => {
-          cancel();
-          resolve(v);
+  /** Runs fake time until `p` settles (a forwarded write waits on Raft, whose timers are fake). */
+  async settle<T>(p: Promise<T>, maxMs = 10_000): Promise<T> {
+    let isDone = false;
+    void p
+      .finally(() => {
+        isDone = true;
+      })
+      .catch(() => {});
+    await this.run(maxMs, () => isDone);
+    return p;
+  }
+
+  /** An HTTP request to `http://host:port/path` on this network; the answer as a fetch `Response`. */
+  fetch(url: string, init: { method?: string; body?: string; token?: string } = {}): Promise<Response> {
+    const u = new URL(url);
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string> = init.token ? { 'X-Cluster-Token': init.token } : {};
+      const req = httpRequest(
+        {
+          method: init.method ?? 'GET',
+          path: `${u.pathname}${u.search}`,
+          headers,
+          createConnection: () => this.streams.connect(u.hostname, Number(u.port)) as Socket,
         },
-        (err: unknown) => {
-          cancel();
-          try {
-            rethrowTyped(err);
-          } catch (typed) {
-            reject(typed);
-          }
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => {
+            const h = new Headers();
+            for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+            resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: h }));
+          });
         },
       );
+      req.on('error', reject);
+      req.end(init.body);
     });
   }
-}
-
-/** An error as it comes back over the wire: typed by its code, anything else an upstream failure. */
-function rethrowTyped(err: unknown): never {
-  if (err instanceof AgentError) throw errorFromCode(err.code, err.message);
-  throw new UpstreamError(err instanceof Error ? err.message : String(err));
 }

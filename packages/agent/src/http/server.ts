@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Clock, Logger } from '@ward/base';
 import { MethodNotAllowedError, NotApplicableError, NotFoundError } from '../errors.js';
 import type { AgentServices, Requirement } from '../services.js';
+import type { Listener, StreamNetwork } from '../streams.js';
 import { type AgentRequest, parseJsonBody, readBody, requestToken } from './request.js';
 import { sendError, sendReply } from './respond.js';
 import { matchRoute } from './routes.js';
@@ -22,24 +23,20 @@ export interface HttpApi {
 
 /** The agent's HTTP API: translates requests to route handlers and their replies to bytes. */
 export class HttpServer {
-  private constructor(private readonly server: Server) {}
+  private constructor(private readonly listener: Listener) {}
 
-  static async listen(api: HttpApi, bind: string, port: number): Promise<HttpServer> {
+  /** Serves `api` on `bind:port` of `streams`. */
+  static async listen(streams: StreamNetwork, api: HttpApi, bind: string, port: number): Promise<HttpServer> {
     const server = createServer((req, res) => void handle(api, req, res));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, bind, () => resolve());
-    });
-    return new HttpServer(server);
+    return new HttpServer(await streams.listen(server, bind, port));
   }
 
   get port(): number {
-    return (this.server.address() as { port: number }).port;
+    return this.listener.port;
   }
 
   async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.listener.close();
   }
 }
 

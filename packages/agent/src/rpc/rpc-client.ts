@@ -1,6 +1,7 @@
-import { connect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import type { Duplex } from 'node:stream';
+import type { Clock } from '@ward/base';
 import { errorFromCode, UpstreamError } from '../errors.js';
+import type { StreamNetwork } from '../streams.js';
 import { LineReader, type RpcReply } from './protocol.js';
 import { certNames, type RpcTls } from './rpc-tls.js';
 
@@ -34,12 +35,17 @@ export interface RpcClient {
 }
 
 /**
- * Dials other agents' RPC ports: plain TCP, or mutual TLS with the agent's certificate
- * (`tls { rpc = true }`). Built once at the composition root; every RPC goes through it,
- * so none can bypass TLS.
+ * Dials other agents' RPC ports over `streams` (TCP, or in memory in tests): plain, or
+ * mutual TLS with the agent's certificate (`tls { rpc = true }`). Built once at the
+ * composition root; every RPC goes through it, so none can bypass TLS. A call's timeout
+ * runs on `clock`.
  */
 export class RpcDialer implements RpcClient {
-  constructor(private readonly tls: RpcTls | undefined) {}
+  constructor(
+    private readonly streams: StreamNetwork,
+    private readonly tls: RpcTls | undefined,
+    private readonly clock: Clock,
+  ) {}
 
   get isTls(): boolean {
     return this.tls !== undefined;
@@ -49,7 +55,8 @@ export class RpcDialer implements RpcClient {
   call<T>(address: string, method: string, args: Record<string, unknown>, o: CallOptions = {}): Promise<T> {
     return new Promise((resolve, reject) => {
       const socket = this.#open(address, method, args, o);
-      socket.setTimeout(o.timeoutMs ?? 10_000, () => socket.destroy(new Error('i/o timeout')));
+      const cancel = this.clock.setTimeout(() => socket.destroy(new Error('i/o timeout')), o.timeoutMs ?? 10_000);
+      socket.once('close', cancel);
       const reader = new LineReader((value) => {
         const reply = value as RpcReply;
         socket.destroy();
@@ -94,32 +101,32 @@ export class RpcDialer implements RpcClient {
     });
   }
 
-  #open(address: string, method: string, args: Record<string, unknown>, o: CallOptions): Socket {
+  #open(address: string, method: string, args: Record<string, unknown>, o: CallOptions): Duplex {
     const { host, port } = splitHostPort(address, 4647);
     const tls = this.tls;
-    const socket = tls
-      ? tlsConnect({
-          host,
-          port,
-          ca: tls.ca,
-          cert: tls.cert,
-          key: tls.key,
-          // The established scheme names roles, not hosts: check the role's name when asked
-          // to (verify_server_hostname), else only that the CA signed the certificate.
-          checkServerIdentity: (_host, cert) => {
-            const want = tls.serverName;
-            if (!want) return undefined;
-            if (certNames(cert, want) || (o.peer === 'agent' && certNames(cert, tls.clientName))) return undefined;
-            return new Error(`rpc: the certificate of ${address} does not name ${want}`);
-          },
-        })
-      : connect({ host, port });
+    const socket = this.streams.connect(
+      host,
+      port,
+      tls && {
+        ca: tls.ca,
+        cert: tls.cert,
+        key: tls.key,
+        // The established scheme names roles, not hosts: check the role's name when asked
+        // to (verify_server_hostname), else only that the CA signed the certificate.
+        checkServerIdentity: (_host, cert) => {
+          const want = tls.serverName;
+          if (!want) return undefined;
+          if (certNames(cert, want) || (o.peer === 'agent' && certNames(cert, tls.clientName))) return undefined;
+          return new Error(`rpc: the certificate of ${address} does not name ${want}`);
+        },
+      },
+    );
     socket.write(`${JSON.stringify({ method, token: o.token, args })}\n`);
     return socket;
   }
 }
 
-function wire(socket: Socket, reader: LineReader, address: string, reject: (e: Error) => void): void {
+function wire(socket: Duplex, reader: LineReader, address: string, reject: (e: Error) => void): void {
   socket.on('data', (chunk) => {
     try {
       reader.push(chunk);

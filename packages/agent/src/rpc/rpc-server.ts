@@ -1,7 +1,9 @@
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { Logger } from '@ward/base';
 import { AgentError } from '../errors.js';
+import type { Listener, StreamNetwork } from '../streams.js';
 import { LineReader, type RpcReply, type RpcRequest } from './protocol.js';
 import { certNames, type RpcTls } from './rpc-tls.js';
 
@@ -24,11 +26,11 @@ export type RpcMethod =
 
 /** Serves the agent's RPC methods on the rpc port (none until `serve`). */
 export class RpcServer {
-  readonly #sockets = new Set<Socket>();
   #methods = new Map<string, RpcMethod>();
+  #listener: Listener | undefined;
 
   private constructor(
-    private readonly server: Server,
+    server: Server,
     private readonly log: Logger,
     tls: RpcTls | undefined,
   ) {
@@ -44,16 +46,20 @@ export class RpcServer {
     } else server.on('connection', (s) => this.#serve(s, true));
   }
 
-  /** Listens on `bind:port`; with `tls`, mutual TLS (a client certificate of the CA is required). */
-  static async listen(bind: string, port: number, log: Logger, tls?: RpcTls): Promise<RpcServer> {
+  /** Listens on `bind:port` of `streams`; with `tls`, mutual TLS (a client certificate of the CA is required). */
+  static async listen(
+    streams: StreamNetwork,
+    bind: string,
+    port: number,
+    log: Logger,
+    tls?: RpcTls,
+  ): Promise<RpcServer> {
     const server = tls
       ? createTlsServer({ ca: tls.ca, cert: tls.cert, key: tls.key, requestCert: true, rejectUnauthorized: true })
       : createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, bind, () => resolve());
-    });
-    return new RpcServer(server, log, tls);
+    const rpc = new RpcServer(server, log, tls);
+    rpc.#listener = await streams.listen(server, bind, port);
+    return rpc;
   }
 
   /** From now on, answers `methods`. */
@@ -62,16 +68,12 @@ export class RpcServer {
   }
 
   get port(): number {
-    return (this.server.address() as { port: number }).port;
+    return this.#listener?.port ?? 0;
   }
 
-  #serve(socket: Socket, isServerPeer: boolean): void {
-    this.#sockets.add(socket);
+  #serve(socket: Duplex, isServerPeer: boolean): void {
     const abort = new AbortController();
-    socket.on('close', () => {
-      this.#sockets.delete(socket);
-      abort.abort();
-    });
+    socket.on('close', () => abort.abort());
     socket.on('error', () => {});
     let started = false;
     const reader = new LineReader((value) => {
@@ -88,7 +90,7 @@ export class RpcServer {
     });
   }
 
-  async #dispatch(req: RpcRequest, socket: Socket, signal: AbortSignal, isServerPeer: boolean): Promise<void> {
+  async #dispatch(req: RpcRequest, socket: Duplex, signal: AbortSignal, isServerPeer: boolean): Promise<void> {
     const send = (reply: RpcReply) => {
       if (!socket.destroyed) socket.write(`${JSON.stringify(reply)}\n`);
     };
@@ -111,8 +113,7 @@ export class RpcServer {
   }
 
   async close(): Promise<void> {
-    for (const s of this.#sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.#listener?.close();
   }
 }
 
