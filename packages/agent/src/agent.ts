@@ -1,5 +1,5 @@
 import type { Logger } from '@ward/base';
-import { allows, allowsAgentDebug } from './acl/acl.js';
+import { meets } from './acl/acl.js';
 import { AclService } from './acl/service.js';
 import { aclStateFile } from './acl/state-file.js';
 import { AclStore } from './acl/store.js';
@@ -332,15 +332,9 @@ export class Agent implements AgentServices {
   async authorize(token: string | undefined, need: Requirement): Promise<void> {
     // Endpoints that need nothing (health, join) must work even with a stale or bad token.
     if (need === 'none') return;
-    const acl = await this.acl.resolve(token);
-    const debug = this.config.enableDebug;
-    const ok =
-      need === 'debug'
-        ? allowsAgentDebug(acl, debug)
-        : need === 'pprof'
-          ? allows(acl, 'agent:write') && allowsAgentDebug(acl, debug)
-          : allows(acl, need);
-    if (!ok) throw new PermissionDeniedError('Permission denied');
+    if (!meets(await this.acl.resolve(token), need, this.config.enableDebug)) {
+      throw new PermissionDeniedError('Permission denied');
+    }
   }
 
   /** Stops everything; with `leave`, first tells the pool this server left (graceful leave). */

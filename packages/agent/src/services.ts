@@ -1,5 +1,5 @@
 import type { Clock, Logger, Random } from '@ward/base';
-import type { Capability } from './acl/acl.js';
+import type { Requirement } from './acl/acl.js';
 import type { AclService } from './acl/service.js';
 import type { AclStore } from './acl/store.js';
 import type { ServerList } from './client/server-list.js';
@@ -22,8 +22,7 @@ export interface AgentDeps {
   env: NodeJS.ProcessEnv;
 }
 
-/** What a request needs before it may run (route table and RPC methods). */
-export type Requirement = Capability | 'none' | 'debug' | 'pprof';
+export type { Requirement } from './acl/acl.js';
 
 /** A server's gossip pool as handlers read it (a `Memberlist` at the composition root). */
 export type GossipPool = Pick<

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InvalidRequestError } from '../errors.js';
-import { ACL_DISABLED, allows, allowsAgentDebug } from './acl.js';
+import { ACL_DISABLED, allows, allowsAgentDebug, meets } from './acl.js';
 import { combineRules, parseRules } from './policy.js';
 
 const enforced = (agent?: 'deny' | 'read' | 'write', node?: 'deny' | 'read' | 'write') => ({
@@ -44,5 +44,15 @@ describe('ACL rules', () => {
     assert.equal(allowsAgentDebug(enforced('read'), false), true);
     assert.equal(allowsAgentDebug(enforced(), true), false);
     assert.equal(allowsAgentDebug({ isEnforced: true, isManagement: true, rules: {} }, undefined), true);
+  });
+
+  it('meets a route requirement: none always, pprof only with agent:write and the debug gate', () => {
+    assert.equal(meets(enforced('deny'), 'none', false), true);
+    assert.equal(meets(enforced('read'), 'agent:read', false), true);
+    assert.equal(meets(enforced('read'), 'debug', false), true);
+    assert.equal(meets(enforced('read'), 'pprof', true), false);
+    assert.equal(meets(enforced('write'), 'pprof', false), true);
+    assert.equal(meets(ACL_DISABLED, 'pprof', false), false);
+    assert.equal(meets(ACL_DISABLED, 'pprof', true), true);
   });
 });

@@ -29,3 +29,14 @@ export function allowsAgentDebug(acl: Acl, enableDebug: boolean | undefined): bo
   if (!acl.isEnforced) return enableDebug === true;
   return acl.isManagement || acl.rules.agent === 'read' || acl.rules.agent === 'write';
 }
+
+/** What a request needs before it may run (route table and RPC methods). */
+export type Requirement = Capability | 'none' | 'debug' | 'pprof';
+
+/** Whether `acl` meets `need`: a capability, the debug gate, or (pprof) both agent:write and the gate. */
+export function meets(acl: Acl, need: Requirement, enableDebug: boolean | undefined): boolean {
+  if (need === 'none') return true;
+  if (need === 'debug') return allowsAgentDebug(acl, enableDebug);
+  if (need === 'pprof') return allows(acl, 'agent:write') && allowsAgentDebug(acl, enableDebug);
+  return allows(acl, need);
+}
