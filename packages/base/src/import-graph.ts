@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /**
@@ -12,15 +12,21 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sourceFiles(path);
-    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
+    return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
   });
+}
+
+/** The source file an import of `specifier` names: `x.js` is `x.ts`, or `x.tsx` where that is what exists. */
+function sourceOf(file: string, specifier: string): string {
+  const ts = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
+  return existsSync(ts) || !existsSync(`${ts}x`) ? ts : `${ts}x`;
 }
 
 /** Relative imports of a file (static `import`/`export … from`), as paths from `src`. */
 function importsOf(src: string, file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const specifiers = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)].map((m) => m[1]);
-  return specifiers.map((s) => relative(src, resolve(dirname(file), String(s).replace(/\.js$/, '.ts'))));
+  return specifiers.map((s) => relative(src, sourceOf(file, String(s))));
 }
 
 /**
@@ -28,7 +34,7 @@ function importsOf(src: string, file: string): string[] {
  * harnesses (`*.test.ts`, `testing.ts`), which may import anything.
  */
 export function importGraph(src: string, under = ''): ImportGraph {
-  const files = sourceFiles(join(src, under)).filter((f) => !f.endsWith('.test.ts') && !f.endsWith('testing.ts'));
+  const files = sourceFiles(join(src, under)).filter((f) => !/\.test\.tsx?$/.test(f) && !f.endsWith('testing.ts'));
   return new Map(files.map((f) => [relative(src, f), importsOf(src, f)]));
 }
 
