@@ -1,7 +1,8 @@
 import type { FunctionComponent } from 'preact';
 import type { Capability } from './api/capabilities.js';
 import { lazyScreen } from './router/lazy-screen.js';
-import type { Params } from './router/match.js';
+import type { ScreenProps } from './screen.js';
+
 import { AccessIndex } from './screens/access/access-index.js';
 import { AuthEnable } from './screens/access/auth-enable.js';
 import { AuthMethod } from './screens/access/auth-method.js';
@@ -59,10 +60,6 @@ import { TransitKeys } from './screens/transit/transit-keys.js';
 
 // CodeMirror (the policy editor) is a chunk of its own, fetched when a policy is first opened.
 const PolicyEdit = lazyScreen(() => import('./screens/policies/policy-edit.js').then((m) => m.PolicyEdit));
-
-export interface ScreenProps {
-  params: Params;
-}
 
 export interface Route {
   /** Below `/ui`: `:name` one segment, `*name` the rest (see router/match.ts). */

@@ -7,7 +7,7 @@ import { Field, SelectField, TextAreaField } from '../../components/field.js';
 import { Loading, Page, TableRegion } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 import { ACCESS_CRUMBS, pairsText, parsePairs, splitList } from './access-shared.js';
 import { authMounts } from './auth-methods.js';
 

@@ -7,7 +7,7 @@ import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 import { ACCESS_CRUMBS } from './access-shared.js';
 import { type GroupAlias, GroupAliasSection } from './group-alias.js';
 import { GroupForm, type GroupInfo } from './group-form.js';

@@ -8,7 +8,7 @@ import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 import { ACCESS_CRUMBS } from './access-shared.js';
 import { KEY_PARAMS, MANAGED_KEY_TYPES } from './managed-key-fields.js';
 

@@ -3,7 +3,7 @@ import { ApiError } from '../../api/api.js';
 import { useApp } from '../../app-context.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Loading, Page } from '../../components/page.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 
 /** What `identity/oidc/provider/<name>/authorize` answers (raw JSON, not the envelope). */
 interface AuthorizeAnswer {

@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { OIDC_CHANNEL, type OidcCallbackMessage } from '../../api/oidc-login.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 
 /**
  * The OIDC popup's landing page (`/ui/vault/auth/<mount>/oidc/callback`): hands the provider's

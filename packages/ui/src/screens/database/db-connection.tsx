@@ -4,7 +4,7 @@ import { ErrorMessage } from '../../components/error-message.js';
 import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 import { CredentialFacts } from '../credentials.js';
 import { engineCrumbs } from '../engine-crumbs.js';
 

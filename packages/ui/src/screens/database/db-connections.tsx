@@ -4,7 +4,7 @@ import { Link } from '../../components/link.js';
 import { Loading, Page } from '../../components/page.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 
 /** A database engine's home: its connections (each a link to its settings) and links to its roles. */
 export function DbConnections({ params }: ScreenProps) {

@@ -4,7 +4,7 @@ import { Link } from '../../components/link.js';
 import { Loading, Page } from '../../components/page.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 import { engineCrumbs } from '../engine-crumbs.js';
 
 /** A database engine's static roles (one database user each, its password rotated by Ward). */

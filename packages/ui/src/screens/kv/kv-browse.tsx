@@ -5,7 +5,7 @@ import { ErrorMessage } from '../../components/error-message.js';
 import { Link } from '../../components/link.js';
 import { Loading, Page } from '../../components/page.js';
 import { useLoad } from '../../hooks/use-load.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 import { encodePath, kvCrumbs, useKvMount } from './use-kv-mount.js';
 
 /** A folder of a KV engine (v1 or v2): its sub-folders and secrets, and `Create secret`. */

@@ -6,7 +6,7 @@ import { editorData, editorStateOf, KvEditor, type KvEditorState } from '../../c
 import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 import { mergePatchOf } from './kv-api.js';
 import { encodePath, kvCrumbs, useKvMount } from './use-kv-mount.js';
 

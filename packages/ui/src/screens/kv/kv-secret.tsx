@@ -10,7 +10,7 @@ import { MaskedValue } from '../../components/masked-value.js';
 import { Loading, Page, TableRegion } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 import type { KvMount } from './kv-api.js';
 import { KvVersions } from './kv-versions.js';
 import { encodePath, kvCrumbs, useKvMount } from './use-kv-mount.js';

@@ -3,7 +3,7 @@ import { useApp } from '../../app-context.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 import { CredentialFacts } from '../credentials.js';
 import { engineCrumbs } from '../engine-crumbs.js';
 

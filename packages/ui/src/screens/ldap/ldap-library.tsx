@@ -5,7 +5,7 @@ import { Link } from '../../components/link.js';
 import { Loading, Page } from '../../components/page.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 import { LdapTabs } from './ldap-tabs.js';
 import { LibrarySetForm } from './library-set-form.js';
 

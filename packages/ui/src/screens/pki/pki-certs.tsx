@@ -5,7 +5,7 @@ import { Link } from '../../components/link.js';
 import { Loading, Page } from '../../components/page.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 import { engineCrumbs } from '../engine-crumbs.js';
 
 /** The serials of every certificate a PKI engine issued, each a link to the certificate. */

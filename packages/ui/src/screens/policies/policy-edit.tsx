@@ -10,7 +10,7 @@ import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 import { errorLineOf } from './policy-error.js';
 
 const EXAMPLE = 'path "secret/data/app/*" {\n  capabilities = ["read", "list"]\n}\n';

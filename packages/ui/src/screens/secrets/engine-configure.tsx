@@ -8,7 +8,7 @@ import { formatSeconds } from '../../components/format.js';
 import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../screen.js';
 import { engineHome, kvVersionOf } from './engines.js';
 import { KvEngineConfig } from './kv-engine-config.js';
 
