@@ -1,4 +1,5 @@
 /** The command-line framework all three binaries use: flag declarations, `commandDefiner`, `CommandTable`. @module */
+export { CliError } from './cli-error.js';
 export { CommandTable } from './command-table.js';
 export { type Command, type CommandLine, type CommandSpec, commandDefiner, type RunInput } from './define-command.js';
 export { type FlagSpec, type FlagSpecs, type FlagValues, flag, flagKinds, flagValues } from './flag-spec.js';

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { configKeyLine } from '@ward/base';
-import { CliError } from './exit-error.js';
+import { CliError, configKeyLine } from '@ward/base';
 
 /** The keys a `--config` file may set, and the flag each stands for (a flag given too wins). */
 export const CONFIG_KEYS = new Map([

@@ -1,8 +1,7 @@
 /** The `ward-platform` command line: serve, admin create, version. @module */
-import { cryptoRandom, parseGoFlags, systemClock, UsageError, usageErrorText } from '@ward/base';
+import { CliError, cryptoRandom, parseGoFlags, systemClock, UsageError, usageErrorText } from '@ward/base';
 import type { PlatformIo } from './command.js';
 import { COMMANDS } from './command-table.js';
-import { CliError } from './exit-error.js';
 
 /** This build's version, as `ward version` and `ward-agent version` print theirs. */
 const VERSION = '0.1.0';

@@ -1,4 +1,5 @@
 import {
+  CliError,
   type FlagValue,
   flag,
   isLogFormat,
@@ -11,7 +12,6 @@ import {
 import { EDITIONS, type Edition } from '../context.js';
 import type { StoreLocation } from '../store/index.js';
 import { type ConfigFlag, readConfigFile } from './config-file.js';
-import { CliError } from './exit-error.js';
 
 export interface ServeOptions {
   host: string;

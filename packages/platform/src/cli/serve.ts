@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { type Clock, cryptoRandom, type Logger, type Random } from '@ward/base';
+import { CliError, type Clock, cryptoRandom, type Logger, type Random } from '@ward/base';
 import type { PlatformContext } from '../context.js';
 import { createMemoryRateLimiter } from '../http/rate-limit.js';
 import { buildServer } from '../http/server.js';
 import { createDatabaseRateLimiter, openStore, type Store, seedCatalogue } from '../store/index.js';
 import { seedDevAdmin } from './dev-seed.js';
-import { CliError } from './exit-error.js';
 import type { ServeOptions } from './serve-options.js';
 
 export interface RunningServer {

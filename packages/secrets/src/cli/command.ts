@@ -12,7 +12,7 @@ import type { ParsedArgs } from './flags.js';
 import type { Output } from './output.js';
 import type { TokenFile } from './token-file.js';
 
-export { CliError } from './cli-error.js';
+export { CliError } from '@ward/base';
 export { flag };
 
 /** What a command's `run` receives besides its arguments: everything it talks to is injected. */
@@ -94,6 +94,19 @@ const defineWardCommand = commandDefiner<CommandIO, CommandContext, string>({
   usageHint: (name) => `Run "ward ${name} -help" for the options and an example.`,
   stdout: (io) => io.runtime.stdout,
   context: (parsed, io) => io.makeContext(parsed),
+});
+
+/**
+ * Declares a command that starts a process of its own (`ward server`, `ward proxy`): no global
+ * flags and no client; `run` gets the process's `Runtime`, and its help is written out.
+ */
+export const defineProcessCommand = commandDefiner<CommandIO, Runtime, string>({
+  globalFlags: {},
+  durationStyle: 'api',
+  durationValue: (ns) => `${durationSeconds(ns)}s`,
+  usageHint: (name) => `Run "ward ${name} -help" for the options.`,
+  stdout: (io) => io.runtime.stdout,
+  context: async (_parsed, io) => io.runtime,
 });
 
 /** Declares a command; see `CommandSpec`. */

@@ -1,6 +1,6 @@
+import { CliError } from '@ward/base';
 import type { Secret, SecretAuth, WrapInfo } from '@ward/secrets-client';
 import { stringify as stringifyYaml } from 'yaml';
-import { CliError } from './cli-error.js';
 import { UsageError } from './flags.js';
 
 export type Format = 'table' | 'json' | 'yaml';

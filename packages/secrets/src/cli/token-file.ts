@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseHcl } from '@ward/base';
-import { CliError } from './cli-error.js';
+import { CliError, parseHcl } from '@ward/base';
 
 /**
  * Where `login` keeps the token, as the established CLI does: `$HOME/.vault-token` (readable only

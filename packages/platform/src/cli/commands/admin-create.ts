@@ -1,8 +1,7 @@
-import { durationMs, flag, UsageError } from '@ward/base';
+import { CliError, durationMs, flag, UsageError } from '@ward/base';
 import { EMAIL_PATTERN, NAME_PATTERN } from '../../api/input.js';
 import { openStore } from '../../store/index.js';
 import { defineCommand } from '../command.js';
-import { CliError } from '../exit-error.js';
 import { DATABASE_URL_ENV, storeLocation } from '../serve-options.js';
 
 const ADMIN_CREATE_USAGE = `Usage: ward-platform admin create (-db=PATH | -database-url=URL) -username=NAME -email=EMAIL [-token-ttl=DURATION]

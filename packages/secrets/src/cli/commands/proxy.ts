@@ -1,11 +1,11 @@
 import { rm, writeFile } from 'node:fs/promises';
-import { createLogger, cryptoRandom, type FlagKind, type LogLevel, systemClock } from '@ward/base';
+import { createLogger, cryptoRandom, flag, type LogLevel, systemClock } from '@ward/base';
 import type { ListenerAddress } from '../../http/listener.js';
 import { LogicalError } from '../../logical/errors.js';
 import { loadProxyConfig } from '../../proxy/config.js';
 import { buildProxy } from '../../proxy/proxy.js';
-import { CliError, type Command } from '../command.js';
-import { flagValue, parseArgs, UsageError } from '../flags.js';
+import { CliError, defineProcessCommand } from '../command.js';
+import { UsageError } from '../flags.js';
 
 const PROXY_HELP = `Usage: ward proxy -config=FILE [options]
 
@@ -22,23 +22,22 @@ Example:
   $ ward proxy -config=/etc/ward/proxy.hcl
 `;
 
-const PROXY_FLAGS = new Map<string, FlagKind>([
-  ['config', 'string'],
-  ['log-level', 'log-level'],
-  ['log-format', 'log-format'],
-]);
+const PROXY_FLAGS = {
+  config: flag.string(),
+  'log-level': flag.logLevel(),
+  'log-format': flag.logFormat(),
+};
 
 /** `ward proxy`: runs until SIGINT/SIGTERM or `POST /proxy/v1/quit`, or exits after auth. */
-export const proxyCommand: Command = {
+export const proxyCommand = defineProcessCommand({
   name: 'proxy',
   summary: 'Start an API proxy with auto-auth, token sinks and a lease cache (ward proxy -config=FILE).',
-  help: () => PROXY_HELP,
   flags: PROXY_FLAGS,
-  async execute(argv) {
+  help: PROXY_HELP,
+  async run({ flags, args }) {
+    if (args.length > 0) throw new UsageError(`unexpected argument: ${args[0]}\n\n${PROXY_HELP}`);
     try {
-      const args = parseArgs(argv, PROXY_FLAGS, 'Run "ward proxy -help" for the options.');
-      if (args.args.length > 0) throw new UsageError(`unexpected argument: ${args.args[0]}\n\n${PROXY_HELP}`);
-      await runProxy(flagValue(args, 'config'), flagValue(args, 'log-level'), flagValue(args, 'log-format'));
+      await runProxy(flags.config, flags['log-level'], flags['log-format']);
     } catch (err) {
       // A bad configuration or a failed start (a port in use) ends the process with status 1 and one
       // line, as for the server.
@@ -47,7 +46,7 @@ export const proxyCommand: Command = {
     }
     return 0;
   },
-};
+});
 
 async function runProxy(
   configFile: string | undefined,

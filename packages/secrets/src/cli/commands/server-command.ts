@@ -1,19 +1,18 @@
 import { LogicalError } from '../../logical/errors.js';
-import { CliError, type Command } from '../command.js';
-import { parseArgs, UsageError } from '../flags.js';
+import { CliError, defineProcessCommand } from '../command.js';
+import { UsageError } from '../flags.js';
 import { runServer, SERVER_FLAGS, SERVER_HELP } from './server.js';
 
 /** `ward server`: the server itself, in the same table as the client commands. */
-export const serverCommand: Command = {
+export const serverCommand = defineProcessCommand({
   name: 'server',
   summary: 'Start the secrets server (ward server -dev, ward server -config=FILE).',
-  help: () => SERVER_HELP,
   flags: SERVER_FLAGS,
-  async execute(argv, { runtime }) {
+  help: SERVER_HELP,
+  async run({ flags, args }, runtime) {
+    if (args.length > 0) throw new UsageError(`unexpected argument: ${args[0]}\n\n${SERVER_HELP}`);
     try {
-      const args = parseArgs(argv, SERVER_FLAGS, 'Run "ward server -help" for the options.');
-      if (args.args.length > 0) throw new UsageError(`unexpected argument: ${args.args[0]}\n\n${SERVER_HELP}`);
-      await runServer(args, runtime.env, runtime.stdout);
+      await runServer(flags, runtime.env, runtime.stdout);
     } catch (err) {
       // The server's own typed errors (a bad configuration, a port in use) end the process with
       // status 1 and one line, as the established server does.
@@ -22,4 +21,4 @@ export const serverCommand: Command = {
     }
     return 0;
   },
-};
+});

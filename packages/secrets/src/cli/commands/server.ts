@@ -4,7 +4,8 @@ import {
   createLogger,
   createLogTap,
   cryptoRandom,
-  type FlagKind,
+  type FlagValues,
+  flag,
   type Logger,
   type LogLevel,
   systemClock,
@@ -25,22 +26,23 @@ import { sharedStorage, workerConfig, workersRefusal } from '../../server/worker
 import { parseWorkers } from '../../server/workers-setting.js';
 import { openStorage, parseStorageBlock, StorageUnusableError } from '../../storage/index.js';
 import { CliError } from '../command.js';
-import { flagBool, flagValue, type ParsedArgs, UsageError } from '../flags.js';
+import { UsageError } from '../flags.js';
 
 /** The flags of `ward server`. */
-export const SERVER_FLAGS = new Map<string, FlagKind>([
-  ['config', 'string'],
-  ['dev', 'bool'],
-  ['dev-root-token-id', 'string'],
-  ['dev-listen-address', 'string'],
-  ['dev-tls', 'bool'],
-  ['dev-tls-cert-dir', 'string'],
+export const SERVER_FLAGS = {
+  config: flag.string(),
+  dev: flag.bool(),
+  'dev-root-token-id': flag.string(),
+  'dev-listen-address': flag.string(),
+  'dev-tls': flag.bool(),
+  'dev-tls-cert-dir': flag.string(),
   // Hidden, as established: dev mode with KV version 1 at secret/.
-  ['dev-kv-v1', 'bool'],
-  ['log-level', 'log-level'],
-  ['log-format', 'log-format'],
-  ['workers', 'string'],
-]);
+  'dev-kv-v1': flag.bool(),
+  'log-level': flag.logLevel(),
+  'log-format': flag.logFormat(),
+  workers: flag.string(),
+};
+type ServerFlags = FlagValues<typeof SERVER_FLAGS, string>;
 
 export const SERVER_HELP = `Usage: ward server [options]
 
@@ -67,36 +69,36 @@ Example:
  * `ward server`: builds the server from a config file or dev flags, runs until
  * SIGINT/SIGTERM, then shuts down cleanly (requests in flight finish, keys leave memory).
  */
-export async function runServer(args: ParsedArgs, env: NodeJS.ProcessEnv, out: NodeJS.WritableStream) {
+export async function runServer(flags: ServerFlags, env: NodeJS.ProcessEnv, out: NodeJS.WritableStream) {
   try {
-    await runServerProcess(args, env, out);
+    await runServerProcess(flags, env, out);
   } finally {
     // A worker's IPC channel to its primary would keep it alive after it stopped (or failed to start).
     if (cluster.isWorker) process.disconnect?.();
   }
 }
 
-async function runServerProcess(args: ParsedArgs, env: NodeJS.ProcessEnv, out: NodeJS.WritableStream) {
-  const devTls = flagBool(args, 'dev-tls');
-  const dev = devTls || flagBool(args, 'dev');
-  const configFile = flagValue(args, 'config');
+async function runServerProcess(flags: ServerFlags, env: NodeJS.ProcessEnv, out: NodeJS.WritableStream) {
+  const devTls = flags['dev-tls'];
+  const dev = devTls || flags.dev;
+  const configFile = flags.config;
   if (!dev && !configFile) throw new UsageError('either -dev or -config=FILE is required');
 
   let tls: DevTlsFiles | undefined;
   let config: ServerConfig;
   if (dev) {
-    tls = devTls ? await createDevTls(systemClock.now(), flagValue(args, 'dev-tls-cert-dir')) : undefined;
-    config = devConfig(flagValue(args, 'dev-listen-address') ?? env.VAULT_DEV_LISTEN_ADDRESS ?? '127.0.0.1:8200', tls);
+    tls = devTls ? await createDevTls(systemClock.now(), flags['dev-tls-cert-dir']) : undefined;
+    config = devConfig(flags['dev-listen-address'] ?? env.VAULT_DEV_LISTEN_ADDRESS ?? '127.0.0.1:8200', tls);
   } else {
     config = await loadConfigFile(configFile as string);
   }
-  const workers = parseWorkers(flagValue(args, 'workers'), '-workers') ?? config.workers ?? 1;
+  const workers = parseWorkers(flags.workers, '-workers') ?? config.workers ?? 1;
   const refusal = workersRefusal(config, workers);
   if (refusal) throw new CliError(refusal, 1);
   const workerId = workers > 1 && cluster.isWorker ? Number(env[WORKER_ID_ENV]) : undefined;
   if (workerId !== undefined) config = { ...workerConfig(config, workerId), pidFile: undefined };
-  const logLevel = (flagValue(args, 'log-level') ?? config.logLevel) as LogLevel;
-  const logFormat = flagValue(args, 'log-format');
+  const logLevel = (flags['log-level'] ?? config.logLevel) as LogLevel;
+  const logFormat = flags['log-format'];
   const logSink = config.logFile ? openLogFile(config.logFile) : undefined;
   // `sys/monitor` taps the log here, at any level, without changing what the server itself writes.
   const logTap = createLogTap();
@@ -138,8 +140,8 @@ async function runServerProcess(args: ParsedArgs, env: NodeJS.ProcessEnv, out: N
   let addresses: ListenerAddress[];
   try {
     if (dev) {
-      const rootTokenId = flagValue(args, 'dev-root-token-id') ?? env.VAULT_DEV_ROOT_TOKEN_ID;
-      creds = await initializeDev(server, rootTokenId, { kvVersion: flagBool(args, 'dev-kv-v1') ? '1' : '2' });
+      const rootTokenId = flags['dev-root-token-id'] ?? env.VAULT_DEV_ROOT_TOKEN_ID;
+      creds = await initializeDev(server, rootTokenId, { kvVersion: flags['dev-kv-v1'] ? '1' : '2' });
     }
     addresses = await server.start();
   } catch (err) {
