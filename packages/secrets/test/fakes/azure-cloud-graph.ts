@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type FakeApp, type FakeAzureState, quoted, type Reply } from './azure-cloud-state.js';
 
-// Microsoft Graph v1.0 of the fake Azure: applications and their passwords, service principals, groups and members.
+// Microsoft Graph v1.0 of the fake Azure: applications and their passwords, service principals, groups and
+// members, and a user's groups (`users/{id}/getMemberObjects`, where a group overage's claim source points).
 
 const appJson = (a: FakeApp) => ({
   id: a.id,
@@ -112,6 +113,15 @@ export function graphRoute(
       if (!members.delete(memberId)) return graphError(reply, 404, 'Request_ResourceNotFound', 'Not a member.');
       return reply(204);
     }
+  }
+  if (collection === 'users' && id && method === 'POST' && action === 'getMemberObjects') {
+    // The group overage's claim source: the ids of the groups the user is in (directly, as the fake keeps them).
+    if (typeof body.securityEnabledOnly !== 'boolean')
+      return graphError(reply, 400, 'Request_BadRequest', 'securityEnabledOnly is required.');
+    return reply(200, {
+      '@odata.context': 'https://graph.microsoft.com/v1.0/$metadata#Collection(Edm.String)',
+      value: [...state.groupMembers].filter(([, members]) => members.has(id)).map(([gid]) => gid),
+    });
   }
   return graphError(reply, 400, 'BadRequest', `Unsupported request: ${method} ${path}`);
 }

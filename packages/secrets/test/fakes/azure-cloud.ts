@@ -36,6 +36,12 @@ export interface FakeAzure {
     audience: string;
     oid: string;
     groups?: string[];
+    /** Issued by the tenant's v2.0 endpoint (issuer `<login>/<tenant>/v2.0`), as id tokens of v2 apps are. */
+    v2?: boolean;
+    /** No groups claim but a claim source for it (`_claim_names`, `_claim_sources`): a group overage. */
+    overage?: boolean;
+    /** More claims (an id token's `email`, say). */
+    claims?: Record<string, unknown>;
     expiresInSeconds?: number;
     forged?: boolean;
   }): Promise<string>;
@@ -128,7 +134,7 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
       return reply(200, {
         keys: [{ ...signing.publicKey.export({ format: 'jwk' }), kid: KID, use: 'sig', alg: 'RS256' }],
       });
-    if (req.method === 'POST' && /^\/[^/]+\/oauth2\/v2\.0\/token$/.test(path)) {
+    if (req.method === 'POST' && /^\/[^/]+\/oauth2(\/v2\.0)?\/token$/.test(path)) {
       const form = new URLSearchParams(raw);
       const app = [...applications.values()].find((a) => a.appId === form.get('client_id'));
       const secret = form.get('client_secret');
@@ -150,9 +156,19 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
   base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const sign = async (key: KeyObject, t: Parameters<FakeAzure['issueToken']>[0]) => {
     const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ oid: t.oid, tid: t.tenant, ...(t.groups ? { groups: t.groups } : {}) })
+    const overage = {
+      _claim_names: { groups: 'src1' },
+      _claim_sources: { src1: { endpoint: `${base}/graph/v1.0/users/${t.oid}/getMemberObjects` } },
+    };
+    return new SignJWT({
+      oid: t.oid,
+      tid: t.tenant,
+      ...(t.groups ? { groups: t.groups } : {}),
+      ...(t.overage ? overage : {}),
+      ...t.claims,
+    })
       .setProtectedHeader({ alg: 'RS256', kid: KID, typ: 'JWT' })
-      .setIssuer(`https://sts.windows.net/${t.tenant}/`)
+      .setIssuer(t.v2 ? `${base}/login/${t.tenant}/v2.0` : `https://sts.windows.net/${t.tenant}/`)
       .setAudience(t.audience)
       .setSubject(t.oid)
       .setIssuedAt(now - 60)

@@ -5,9 +5,15 @@ import type { JwtRole } from './jwt-store.js';
 
 /**
  * The login a token's verified claims earn under `role`: the user claim is the alias, the mapped
- * claims and the role's name are the metadata, and the groups claim names the external groups.
+ * claims and the role's name are the metadata, and the groups claim (or the provider's `groups`)
+ * names the external groups.
  */
-export function loginFor(roleName: string, role: JwtRole, claims: Record<string, unknown>): LogicalResponse {
+export function loginFor(
+  roleName: string,
+  role: JwtRole,
+  claims: Record<string, unknown>,
+  groups: string[] = groupsOf(claims, role),
+): LogicalResponse {
   const user = userOf(claims, role);
   const metadata = { ...mappedMetadata(claims, role), role: roleName };
   return {
@@ -15,7 +21,7 @@ export function loginFor(roleName: string, role: JwtRole, claims: Record<string,
       aliasName: user,
       displayName: user,
       metadata,
-      groupAliases: groupsOf(claims, role),
+      groupAliases: groups,
       ...tokenGrant(role.token),
     },
   };

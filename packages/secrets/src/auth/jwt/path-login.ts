@@ -4,6 +4,7 @@ import { InvalidRequestError } from '../../logical/errors.js';
 import { validateClaims } from './claims.js';
 import type { KeySource } from './key-source.js';
 import { loginFor } from './login-grant.js';
+import { providerGroups } from './provider-fetch.js';
 import { resolveRole } from './resolve-role.js';
 
 /** `login`: a `jwt` role and a JWT signed by a configured key. */
@@ -24,7 +25,9 @@ export function pathLogin(keys: KeySource, clock: Clock) {
           const claims = await keys.verify(config, data.jwt);
           const issuer = config.oidc_discovery_url ? (await keys.discovery(config)).issuer : config.bound_issuer;
           validateClaims(claims, role, Math.floor(clock.now() / 1000), issuer);
-          return loginFor(roleName, role, claims);
+          const discovery = () => keys.discovery(config);
+          const groups = await providerGroups({ config, role, claims, discovery });
+          return loginFor(roleName, role, claims, groups);
         },
       },
     },

@@ -7,6 +7,7 @@ import type { KeySource } from './key-source.js';
 import { loginFor } from './login-grant.js';
 import { exchangeCode } from './oidc-exchange.js';
 import type { OidcStates } from './oidc-states.js';
+import { providerGroups } from './provider-fetch.js';
 import { resolveRole } from './resolve-role.js';
 
 export interface OidcDeps {
@@ -105,7 +106,15 @@ function pathCallback(d: OidcDeps) {
     requireClient(config);
     const discovery = await d.keys.discovery(config);
     let idToken = data.id_token ?? '';
-    if (data.code) idToken = await exchangeCode(config, discovery, data.code, flow.redirectUri, flow.codeVerifier);
+    let accessToken: string | undefined;
+    if (data.code)
+      ({ idToken, accessToken } = await exchangeCode(
+        config,
+        discovery,
+        data.code,
+        flow.redirectUri,
+        flow.codeVerifier,
+      ));
     else if (!idToken || !config.oidc_response_types.includes('id_token'))
       throw new InvalidRequestError('No code or id_token received.');
     const claims = await d.keys.verify(config, idToken);
@@ -122,7 +131,14 @@ function pathCallback(d: OidcDeps) {
     )
       throw new InvalidRequestError('error validating claims: auth_time is older than max_age');
     if (role.verbose_oidc_logging) d.logger.info('oidc login claims', { role: flow.roleName, claims });
-    return loginFor(flow.roleName, role, claims);
+    const groups = await providerGroups({
+      config,
+      role,
+      claims,
+      discovery: async () => discovery,
+      ...(accessToken ? { accessToken } : {}),
+    });
+    return loginFor(flow.roleName, role, claims, groups);
   };
   return definePath({
     pattern: 'oidc/callback',

@@ -2,9 +2,9 @@ import { InvalidRequestError } from '../../logical/errors.js';
 
 /**
  * `provider_config`, checked as the established method checks it: a `provider` it knows, and the
- * settings that provider takes. Stored and shown; the providers' extra group and user-info fetches
- * (Microsoft Graph for `azure` group overage, the Google Workspace directory for `gsuite`) are not
- * made here: groups come from the token's claims.
+ * settings that provider takes. `azure` fetches a group overage from Microsoft Graph
+ * (`provider-fetch.ts`); the `gsuite` settings are stored and shown, its Google Workspace directory
+ * lookups are not made.
  */
 
 const BOOLEAN = (v: unknown) => typeof v === 'boolean';
