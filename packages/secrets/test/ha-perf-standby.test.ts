@@ -137,6 +137,28 @@ for (const shared of SHARED_HA_STORAGES)
       assert.equal(readBack.body.data.data.v, 'two');
     });
 
+    // Issue 30 point 3: the paths declare it (`forwardToActive`); the HTTP layer names no path.
+    it('hands reads of state only the active server holds (sys/leases/count, sys/ha-status) to the active server', async () => {
+      await onActive('POST', 'auth/token/create', { ttl: '1h' });
+      const onTheActive = (await onActive('GET', 'sys/leases/count')).body.data.lease_count as number;
+      assert.ok(onTheActive >= 1, 'the token is a lease on the active server');
+      const viaStandby = await fetch(`${standby.url}/v1/sys/leases/count`, {
+        headers: { 'X-Vault-Token': root },
+        redirect: 'manual',
+      });
+      assert.equal(viaStandby.status, 200, 'forwarded over the cluster channel');
+      const counted = (await viaStandby.json()) as { data: { lease_count: number } };
+      // The standby holds no lease in memory: served there, the count would be 0.
+      assert.equal(counted.data.lease_count, onTheActive);
+      const ha = await fetch(`${standby.url}/v1/sys/ha-status`, {
+        headers: { 'X-Vault-Token': root },
+        redirect: 'manual',
+      });
+      assert.equal(ha.status, 200);
+      // A read of an ordinary path is still the standby's own.
+      assert.equal((await onStandby('sys/mounts', { token: root })).status, 200);
+    });
+
     it('answers 412 for an index it has not reached, or hands the request over when asked to', async () => {
       const far = String(
         Number((await onActive('POST', 'secret/data/far', { data: { v: 1 } })).headers.get('x-vault-index')) +

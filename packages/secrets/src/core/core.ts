@@ -10,7 +10,7 @@ import { CorsSettings } from './cors-config.js';
 import type { ExpirationManager } from './expiration/index.js';
 import { CoreHa, type CoreHaHooks, type HaStatus, invalidationTargets } from './ha/index.js';
 import { NamespaceServices } from './namespaces/namespace-services.js';
-import { handleRequest } from './request-handling.js';
+import { handleRequest, isForwardedToActive } from './request-handling.js';
 import { MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { ESTABLISHED_SYSTEM_TTLS, type SystemTtls } from './router/system-ttls.js';
@@ -443,5 +443,10 @@ export class Core {
 
   handleRequest(req: LogicalRequest): Promise<LogicalResponse | undefined> {
     return handleRequest(this, req);
+  }
+
+  /** The path (below namespace `namespace`) declares `forwardToActive`: only the active server serves it. */
+  isForwardedToActive(namespace: string, path: string): boolean {
+    return isForwardedToActive(this, namespace, path);
   }
 }

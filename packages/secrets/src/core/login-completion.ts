@@ -1,7 +1,7 @@
 import { isAddressInCidrs } from '../framework/index.js';
 import { PermissionDeniedError } from '../logical/errors.js';
 import type { LogicalRequest } from '../logical/request.js';
-import { isLoginRenewer, type LogicalResponse, type LoginGrant, type LoginRenewal } from '../logical/response.js';
+import type { LogicalResponse, LoginGrant, LoginRenewal } from '../logical/response.js';
 import type { Namespace } from './namespaces/namespace-store.js';
 import type { PipelineCore } from './pipeline-core.js';
 import type { Route } from './router/router.js';
@@ -78,7 +78,7 @@ export async function loginRenewal(core: PipelineCore, entry: TokenEntry): Promi
   if (!ns) return null;
   const matched = core.router.find(`${ns.path}${entry.path}`);
   if (!matched) return null;
-  const backend = matched.route.backend;
-  if (!isLoginRenewer(backend)) return undefined;
-  return backend.renewLogin({ metadata: entry.meta ?? {}, policies: entry.policies });
+  const { renewLogin } = matched.route.backend;
+  if (!renewLogin) return undefined;
+  return renewLogin({ metadata: entry.meta ?? {}, policies: entry.policies });
 }

@@ -18,6 +18,19 @@ export type { PipelineCore } from './pipeline-core.js';
 export { withIdentityPolicies } from './request-auth.js';
 
 /**
+ * Whether the path a request names (below its namespace header `namespace`) is declared
+ * `forwardToActive`: its state lives only in the active server's memory, so a performance
+ * standby hands even a read of it to the active server. False while nothing is loaded (the
+ * pipeline then answers as it would) and where no mount serves the path.
+ */
+export function isForwardedToActive(core: PipelineCore, namespace: string, path: string): boolean {
+  if (core.isSealed()) return false;
+  const resolved = core.namespaceServices().namespaces.resolve(namespace, path);
+  const matched = core.router.find(`${resolved.namespace.path}${resolved.path}`);
+  return matched?.route.backend.match(matched.relativePath)?.forwardToActive === true;
+}
+
+/**
  * The request pipeline, in the established order: sealed → namespace → token → existence
  * check → ACL → route → backend. The ACL runs before routing, so a token without access
  * learns nothing about which paths exist (403, not 404).

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InvalidRequestError, NotFoundError } from '../logical/errors.js';
+import { InmemStorage } from '../storage/index.js';
 import { type BackendContext, createBackend } from './backend.js';
 import { field } from './fields.js';
 import { definePath } from './path.js';
@@ -106,5 +107,40 @@ describe('createBackend', () => {
       remoteAddress: '',
     };
     assert.equal(await target?.exists(req), false);
+  });
+
+  // Issue 30 point 3: optional features are declared, never found by the shape of the object.
+  it('tells, on the match, whether a path is declared forwardToActive (a performance standby forwards it)', async () => {
+    const readable = (pattern: string, forwardToActive?: boolean) =>
+      definePath({
+        pattern,
+        fields: { name: field.path({ description: 'Name.' }) },
+        forwardToActive,
+        operations: { read: { summary: 'Read.', handler: async () => ({ data: {} }) } },
+        help: { synopsis: 'A path.', description: '' },
+      });
+    const paths = [readable('timers/:name', true), readable('items/:name')];
+    const b = createBackend({ type: 'toy', storage: new InmemStorage(), help: '', paths });
+    assert.equal(b.match('timers/a')?.forwardToActive, true);
+    assert.equal(b.match('items/a')?.forwardToActive, false, 'undeclared: a standby serves its reads');
+  });
+
+  it('carries the declared renewLogin and lockout to the backend, and leaves them absent otherwise', async () => {
+    const base = { type: 'toy', storage: new InmemStorage(), help: '', paths: [] };
+    const renewal = { ttl: 60, maxTtl: 120, period: 0 };
+    const unlocked: string[] = [];
+    const b = createBackend({
+      ...base,
+      renewLogin: async ({ metadata }) => (metadata.name === 'gone' ? null : renewal),
+      lockout: { lockedUsers: () => [{ aliasName: 'bob', lockedSinceMs: 5 }], unlockUser: (n) => unlocked.push(n) },
+    });
+    assert.deepEqual(await b.renewLogin?.({ metadata: { name: 'x' }, policies: [] }), renewal);
+    assert.equal(await b.renewLogin?.({ metadata: { name: 'gone' }, policies: [] }), null);
+    assert.deepEqual(b.lockout?.lockedUsers(), [{ aliasName: 'bob', lockedSinceMs: 5 }]);
+    b.lockout?.unlockUser('bob');
+    assert.deepEqual(unlocked, ['bob']);
+    const plain = createBackend(base);
+    assert.equal(plain.renewLogin, undefined);
+    assert.equal(plain.lockout, undefined);
   });
 });

@@ -8,7 +8,7 @@ import {
   UnsupportedPathError,
 } from '../logical/errors.js';
 import type { BackendRequest } from '../logical/request.js';
-import type { LogicalResponse } from '../logical/response.js';
+import type { LockoutControl, LogicalResponse, LoginRenewal, LoginRenewRequest } from '../logical/response.js';
 import type { Storage } from '../logical/storage.js';
 import type { Fields } from './fields.js';
 import type { HandlerContext, PathDefinition, PathOperation } from './path.js';
@@ -125,6 +125,15 @@ export interface Backend {
   secretLeased(secret: StoredSecret): Promise<void>;
   /** Extends a leased secret: the TTL its type's `renew` granted (`undefined`: the increment as asked). */
   renewSecret(secret: StoredSecret, incrementSeconds: number): Promise<{ ttlSeconds: number } | undefined>;
+  /**
+   * An auth method whose tokens renew under its current settings: the core asks the method that
+   * issued a token (found by the token's login path) at each renewal, so a changed TTL applies at
+   * the next renewal. Throws to refuse (e.g. policies changed); `null` leaves the token as it is
+   * (the user is gone). Absent: the token keeps the facts of its creation.
+   */
+  readonly renewLogin?: (req: LoginRenewRequest) => Promise<LoginRenewal | null>;
+  /** An auth method that locks out users after repeated failed logins (`sys/locked-users`). */
+  readonly lockout?: LockoutControl;
 }
 
 /** One request path matched against a backend's declarations. */
@@ -134,6 +143,8 @@ export interface PathMatch {
    * `caseInsensitive` lower-cased. The core judges, audits and serves the request under it.
    */
   readonly path: string;
+  /** The path declares `forwardToActive`: a performance standby hands even its reads to the active server. */
+  readonly forwardToActive: boolean;
   /** Whether a write's target exists (`create` vs `update`); `undefined` without an existence check. */
   exists(req: BackendRequest): Promise<boolean | undefined>;
   /** Validates the input and calls the operation's handler. */
@@ -153,6 +164,10 @@ export interface BackendSpec {
   /** The kinds of secret the handlers hand out under a lease (`{ secret: { type, … } }`). */
   secrets?: SecretType[];
   tokenRevoked?: (accessor: string) => Promise<void>;
+  /** The auth method's current limits for a token it issued, at that token's renewal (`Backend.renewLogin`). */
+  renewLogin?: (req: LoginRenewRequest) => Promise<LoginRenewal | null>;
+  /** The auth method's lockout table (`Backend.lockout`). */
+  lockout?: LockoutControl;
 }
 
 /** Builds a `Backend` that routes among `paths`, validates input and calls handlers. */
@@ -190,6 +205,8 @@ export function createBackend(spec: BackendSpec): Backend {
     checkOptionsChange: spec.checkOptionsChange,
     periodic: spec.periodic ?? [],
     tokenRevoked: spec.tokenRevoked,
+    renewLogin: spec.renewLogin,
+    lockout: spec.lockout,
     secretType: (type) => secretTypes.get(type),
     revokeSecret: ({ leaseId, type, internal }) =>
       requireType(type).revoke({ storage: spec.storage, leaseId, internal }),
@@ -225,6 +242,7 @@ function foldCaptures(def: PathDefinition, captured: Record<string, string>, pat
 function matchedPath(def: PathDefinition, captured: Record<string, string>, storage: Storage, path: string): PathMatch {
   return {
     path,
+    forwardToActive: def.spec.forwardToActive === true,
     async exists(req) {
       if (!def.spec.existenceCheck) return undefined;
       // Only asks whether the target exists: a missing required field is reported by the write itself.

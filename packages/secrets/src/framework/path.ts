@@ -33,6 +33,11 @@ export interface PathSpec<F extends Fields> {
    * them apart. Without one, every write is an `update`.
    */
   existenceCheck?: (ctx: HandlerContext<F>) => Promise<boolean>;
+  /**
+   * The path's state lives only in the active server's memory (leases and their timers, HA
+   * membership): a performance standby hands even its reads to the active server.
+   */
+  forwardToActive?: boolean;
   help: { synopsis: string; description: string };
 }
 

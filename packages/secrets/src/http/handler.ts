@@ -131,7 +131,10 @@ async function serve(
   const isHelp = req.method === 'GET' && Boolean(url.query.get('help'));
   const operation = isHelp ? 'help' : operationOf(req.method ?? '', url.query);
   // A performance standby serves reads, once it reflects the revision the client names.
-  if (o.core.isStandby() && !isServedByPerformanceStandby(operation, path)) return forwardRequest(o, req, res, path);
+  if (o.core.isStandby()) {
+    const isForwarded = () => o.core.isForwardedToActive(namespaceHeader(req), path);
+    if (!isServedByPerformanceStandby(operation, isForwarded)) return forwardRequest(o, req, res, path);
+  }
   const isIndexReached = awaitRequiredIndex(o.core, req);
   if (!(isIndexReached === true || (await isIndexReached))) return forwardRequest(o, req, res, path);
   if (operation === 'patch') checkPatchContentType(req);

@@ -70,20 +70,15 @@ async function readCheckedBody(o: ForwardOptions, req: IncomingMessage): Promise
 }
 
 /**
- * Paths whose state only the active server holds in memory: leases and their timers, HA
- * membership, and the key-share ceremonies (a rekey's or a root generation's attempt, nonce and
- * progress), whose status a standby must not answer from its own empty state.
- */
-const ACTIVE_ONLY_PREFIXES = ['sys/leases/', 'sys/ha-status', 'sys/step-down', 'sys/rekey', 'sys/generate-root'];
-
-/**
  * What a performance standby serves itself: reads (read, list, help) of any path but those
- * whose state lives only on the active server. Anything else is the active server's; a read
- * that turns out to write (a lease, a token use) is handed over when it tries.
+ * declared `forwardToActive` (their state lives only on the active server: leases and their
+ * timers, HA membership, the key-share ceremonies), which the router tells. Anything else is
+ * the active server's; a read that turns out to write (a lease, a token use) is handed over
+ * when it tries.
  */
-export function isServedByPerformanceStandby(operation: Operation, path: string): boolean {
+export function isServedByPerformanceStandby(operation: Operation, isForwardedToActive: () => boolean): boolean {
   if (operation !== 'read' && operation !== 'list' && operation !== 'help') return false;
-  return !ACTIVE_ONLY_PREFIXES.some((prefix) => path.startsWith(prefix));
+  return !isForwardedToActive();
 }
 
 /** How long a standby waits for a revision a client names before answering 412. */

@@ -111,21 +111,6 @@ export interface LoginRenewal {
   period: number;
 }
 
-/**
- * An auth method whose tokens renew under its current settings. Renewal asks the method
- * that issued the token (found by the token's login path), so a changed TTL applies at
- * the next renewal and a changed policy set stops renewal. Throw to refuse (e.g. policies
- * changed); resolve `null` to leave the token as it is (the user is gone).
- */
-export interface LoginRenewer {
-  renewLogin(req: LoginRenewRequest): Promise<LoginRenewal | null>;
-}
-
-/** Whether a mounted backend renews its own logins (a structural check: backends are plain objects). */
-export function isLoginRenewer(backend: object): backend is LoginRenewer {
-  return typeof (backend as Partial<LoginRenewer>).renewLogin === 'function';
-}
-
 /** One locked-out login of an auth method (`sys/locked-users`). */
 export interface LockedUser {
   /** The alias name (userpass: the username). */
@@ -138,9 +123,4 @@ export interface LockoutControl {
   lockedUsers(): LockedUser[];
   /** Clears the lock and the failure count of `aliasName`; unknown names are ignored. */
   unlockUser(aliasName: string): void;
-}
-
-/** Whether a mounted backend keeps a lockout table. */
-export function hasLockout(backend: object): backend is LockoutControl {
-  return typeof (backend as Partial<LockoutControl>).lockedUsers === 'function';
 }

@@ -9,6 +9,8 @@ export function pathGenerateRoot(keys: SealKeyAdmin, guard: CancelGuard): PathDe
   return [
     definePath({
       pattern: 'generate-root/attempt',
+      // A root generation's attempt, nonce and progress live only in the active server's memory.
+      forwardToActive: true,
       fields: {
         otp: field.string({ description: 'One-time pad (28 characters) to encode the token with.' }),
         pgp_key: field.string({ description: 'Not supported: PGP-encrypt the token.' }),
@@ -39,6 +41,7 @@ export function pathGenerateRoot(keys: SealKeyAdmin, guard: CancelGuard): PathDe
     }),
     definePath({
       pattern: 'generate-root/update',
+      forwardToActive: true,
       fields: keyFields,
       operations: {
         update: {

@@ -1,11 +1,15 @@
 import type { SystemCore } from '../core/system-core.js';
 import { definePath, type PathDefinition } from '../framework/index.js';
 
-/** `sys/ha-status` and `sys/step-down`: the HA cluster as the active server sees it, and handing over. */
+/**
+ * `sys/ha-status` and `sys/step-down`: the HA cluster as the active server sees it, and handing
+ * over. Both are the active server's (`forwardToActive`): only it keeps who echoed lately.
+ */
 export function pathHa(sys: SystemCore): PathDefinition[] {
   return [
     definePath({
       pattern: 'ha-status',
+      forwardToActive: true,
       fields: {},
       operations: {
         read: {
@@ -21,6 +25,7 @@ export function pathHa(sys: SystemCore): PathDefinition[] {
     }),
     definePath({
       pattern: 'step-down',
+      forwardToActive: true,
       fields: {},
       operations: {
         update: {

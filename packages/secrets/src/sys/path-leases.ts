@@ -67,6 +67,8 @@ function leaseView(entry: LeaseEntry, nowMs: number): Record<string, unknown> {
 function pathLookup(manager: ExpirationManager): PathDefinition {
   return definePath({
     pattern: 'leases/lookup',
+    // Leases and their timers live only in the active server's memory.
+    forwardToActive: true,
     fields: idFields,
     operations: {
       update: {
@@ -85,6 +87,7 @@ function pathLookup(manager: ExpirationManager): PathDefinition {
 function pathLookupList(manager: ExpirationManager): PathDefinition {
   return definePath({
     pattern: 'leases/lookup/*prefix?',
+    forwardToActive: true,
     fields: { prefix: field.path({ description: 'The prefix to list below.' }) },
     operations: {
       list: {
@@ -105,6 +108,7 @@ function pathLookupList(manager: ExpirationManager): PathDefinition {
 function pathLeasesCount(manager: ExpirationManager): PathDefinition {
   return definePath({
     pattern: 'leases/count',
+    forwardToActive: true,
     fields: { type: field.string({ description: '`irrevocable` to count only those; anything else counts all.' }) },
     operations: {
       read: {
@@ -122,6 +126,7 @@ function pathLeasesCount(manager: ExpirationManager): PathDefinition {
 function pathLeasesTidy(manager: ExpirationManager): PathDefinition {
   return definePath({
     pattern: 'leases/tidy',
+    forwardToActive: true,
     fields: {},
     operations: {
       update: {
@@ -147,6 +152,7 @@ function pathLeasesTidy(manager: ExpirationManager): PathDefinition {
 function pathRenew(manager: ExpirationManager, base: string, inUrl: boolean): PathDefinition {
   return definePath({
     pattern: inUrl ? `${base}/*url_lease_id` : base,
+    forwardToActive: true,
     fields: {
       ...(inUrl ? urlIdFields : idFields),
       increment: field.durationSeconds({ description: 'Requested TTL from now (0: the lease default).', default: 0 }),
@@ -176,6 +182,7 @@ function pathRenew(manager: ExpirationManager, base: string, inUrl: boolean): Pa
 function pathRevoke(manager: ExpirationManager, base: string, inUrl: boolean): PathDefinition {
   return definePath({
     pattern: inUrl ? `${base}/*url_lease_id` : base,
+    forwardToActive: true,
     fields: {
       ...(inUrl ? urlIdFields : idFields),
       sync: field.bool({ description: 'Wait for the revocation (default); false answers 202 at once.', default: true }),
@@ -200,6 +207,7 @@ function pathRevokePrefix(manager: ExpirationManager, base: string, force: boole
   };
   return definePath({
     pattern: `${base}/*prefix`,
+    forwardToActive: true,
     fields,
     operations: {
       update: {

@@ -51,6 +51,8 @@ function rekeyPaths(
   return [
     definePath({
       pattern: `${prefix}/init`,
+      // A rekey's attempt, nonce and progress live only in the active server's memory.
+      forwardToActive: true,
       fields: {
         secret_shares: field.int({ description: 'Number of new shares.', default: 5 }),
         secret_threshold: field.int({ description: 'Shares needed to unseal.', default: 3 }),
@@ -96,6 +98,7 @@ function rekeyPaths(
     }),
     definePath({
       pattern: `${prefix}/update`,
+      forwardToActive: true,
       fields: keyFields,
       operations: {
         update: {
@@ -108,6 +111,7 @@ function rekeyPaths(
     }),
     definePath({
       pattern: `${prefix}/verify`,
+      forwardToActive: true,
       fields: keyFields,
       operations: {
         read: { summary: 'Progress of the verification.', handler: async () => bare(rekey.verifyStatus()) },
@@ -131,6 +135,7 @@ function rekeyPaths(
     }),
     definePath({
       pattern: prefix === 'rekey' ? 'rekey/backup' : 'rekey/recovery-key-backup',
+      forwardToActive: true,
       fields: {},
       operations: {
         read: {

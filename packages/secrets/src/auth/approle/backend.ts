@@ -1,5 +1,4 @@
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
-import type { LockoutControl, LoginRenewer } from '../../logical/response.js';
 import { lockoutFromOptions, renewalUnder } from '../common/index.js';
 import type { AppRoleDeps } from './deps.js';
 import { pathLogin } from './path-login.js';
@@ -17,11 +16,8 @@ const HELP =
   'role) and a secret id (which proves the caller may use it). Roles live under `role/`; ' +
   '`login` needs no token.';
 
-/** An AppRole mount: the routed backend, the renew hook of its tokens, and its lockout table. */
-export type AppRoleBackend = Backend & LoginRenewer & LockoutControl;
-
 /** Factory of the `approle` auth method. Mount options: the lockout options (`lockoutFromOptions`). */
-export function createAppRoleBackend(ctx: BackendContext): AppRoleBackend {
+export function createAppRoleBackend(ctx: BackendContext): Backend {
   const digest = new SaltedDigest(ctx.storage, ctx.random);
   const lockout = lockoutFromOptions(ctx.clock, ctx.options);
   const d: AppRoleDeps = {
@@ -32,7 +28,7 @@ export function createAppRoleBackend(ctx: BackendContext): AppRoleBackend {
     lockout,
     roleLocks: new KeyedMutex(),
   };
-  const backend = createBackend({
+  return createBackend({
     type: 'approle',
     storage: ctx.storage,
     help: HELP,
@@ -50,16 +46,12 @@ export function createAppRoleBackend(ctx: BackendContext): AppRoleBackend {
       pathTidySecretId(d),
     ],
     specialPaths: { unauthenticated: ['login'] },
-  });
-  return {
-    ...backend,
     // Renewal re-reads the role: current TTLs apply, a changed policy set stops renewal.
     async renewLogin({ metadata, policies }) {
       const role = metadata.role_name ? await d.roles.get(ctx.storage, metadata.role_name) : undefined;
       if (!role) return null;
       return renewalUnder(role.token, policies);
     },
-    lockedUsers: () => lockout.locked(),
-    unlockUser: (roleId) => lockout.unlock(roleId),
-  };
+    lockout: { lockedUsers: () => lockout.locked(), unlockUser: (roleId) => lockout.unlock(roleId) },
+  });
 }

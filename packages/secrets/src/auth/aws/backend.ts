@@ -1,5 +1,4 @@
 import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
-import type { LoginRenewer } from '../../logical/response.js';
 import { renewalUnder } from '../common/index.js';
 import { awsAuthStore } from './aws-auth-store.js';
 import { pathCertificates } from './path-certificate.js';
@@ -16,12 +15,10 @@ const HELP =
   '(forwarded to STS, which names the signer), ec2 roles with the instance identity document AWS signed. ' +
   '`login` needs no token.';
 
-export type AwsAuthBackend = Backend & LoginRenewer;
-
 /** Factory of the `aws` auth method. */
-export function createAwsAuthBackend(ctx: BackendContext): AwsAuthBackend {
+export function createAwsAuthBackend(ctx: BackendContext): Backend {
   const maxTtlSeconds = () => ctx.system.maxLeaseTtlSeconds();
-  const backend = createBackend({
+  return createBackend({
     type: 'aws',
     storage: ctx.storage,
     help: HELP,
@@ -36,14 +33,11 @@ export function createAwsAuthBackend(ctx: BackendContext): AwsAuthBackend {
     ],
     specialPaths: { unauthenticated: ['login'] },
     periodic: [{ name: 'tidy', intervalMs: 3600_000, run: () => periodicTidy(ctx.storage, ctx.clock.now()) }],
-  });
-  return {
-    ...backend,
     // Renewal re-reads the role: current TTLs apply, a deleted role or changed policies stop renewal.
     async renewLogin({ metadata, policies }) {
       const role = metadata.role ? await awsAuthStore.role(ctx.storage, metadata.role) : undefined;
       if (!role || role.role_id !== metadata.role_id) return null;
       return renewalUnder(role.token, policies);
     },
-  };
+  });
 }

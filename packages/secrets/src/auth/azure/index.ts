@@ -1,2 +1,2 @@
 /** The `azure` auth method: logins with a managed identity's access token (checked against the tenant's keys), bound to service principals, groups and the machine Resource Manager describes. @module */
-export { type AzureAuthBackend, azureAuthBackendFactory, createAzureAuthBackend } from './backend.js';
+export { azureAuthBackendFactory, createAzureAuthBackend } from './backend.js';

@@ -1,5 +1,4 @@
 import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
-import type { LoginRenewer } from '../../logical/response.js';
 import { renewalUnder } from '../common/index.js';
 import { certStore } from './cert-store.js';
 import { OcspCache } from './ocsp-cache.js';
@@ -12,13 +11,11 @@ const HELP =
   'The cert auth method logs clients in with the TLS client certificate of their connection, checked against ' +
   'trusted certificates (`certs/`) and CRLs (`crls/`).';
 
-export type CertBackend = Backend & LoginRenewer;
-
 /** Factory of the `cert` auth method. */
-export function createCertBackend(ctx: BackendContext): CertBackend {
+export function createCertBackend(ctx: BackendContext): Backend {
   // OCSP answers are kept per mount in this server's memory, as established.
   const ocspCache = new OcspCache();
-  const backend = createBackend({
+  return createBackend({
     type: 'cert',
     storage: ctx.storage,
     help: HELP,
@@ -29,14 +26,11 @@ export function createCertBackend(ctx: BackendContext): CertBackend {
       pathLogin({ clock: ctx.clock, random: ctx.random, ocspCache }),
     ],
     specialPaths: { unauthenticated: ['login'] },
-  });
-  return {
-    ...backend,
     // Renewal re-reads the trusted entry: current TTLs apply, a changed policy set or a removed entry stops renewal.
     async renewLogin({ metadata, policies }) {
       const entry = metadata.cert_name ? await certStore.cert(ctx.storage, metadata.cert_name) : undefined;
       if (!entry) return null;
       return renewalUnder(entry.token, policies);
     },
-  };
+  });
 }

@@ -1,6 +1,5 @@
 import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
 import { GoogleClientCache } from '../../google/client-cache.js';
-import type { LoginRenewer } from '../../logical/response.js';
 import { renewalUnder } from '../common/index.js';
 import { checkGceInstance } from './gce-login.js';
 import { endpointsOf, gcpStore } from './gcp-store.js';
@@ -16,12 +15,10 @@ const HELP =
   'instances with their identity token (gce roles: signed by Google, the instance looked up and matched ' +
   'against zones, regions, instance groups, labels). `login` needs no token.';
 
-export type GcpBackend = Backend & LoginRenewer;
-
 /** Factory of the `gcp` auth method. */
-export function createGcpBackend(ctx: BackendContext): GcpBackend {
+export function createGcpBackend(ctx: BackendContext): Backend {
   const clients = new GoogleClientCache(ctx.clock);
-  const backend = createBackend({
+  return createBackend({
     type: 'gcp',
     storage: ctx.storage,
     help: HELP,
@@ -32,9 +29,6 @@ export function createGcpBackend(ctx: BackendContext): GcpBackend {
       pathLogin(ctx.clock, clients, new GoogleCerts(ctx.clock)),
     ],
     specialPaths: { unauthenticated: ['login'] },
-  });
-  return {
-    ...backend,
     // Renewal re-reads the role: current TTLs apply, a changed policy set stops renewal. A gce
     // login's instance is checked against the role again, as established.
     async renewLogin({ metadata, policies }) {
@@ -57,5 +51,5 @@ export function createGcpBackend(ctx: BackendContext): GcpBackend {
       }
       return renewal;
     },
-  };
+  });
 }

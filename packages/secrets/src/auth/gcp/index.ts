@@ -1,1 +1,1 @@
-export { createGcpBackend, type GcpBackend } from './backend.js';
+export { createGcpBackend } from './backend.js';

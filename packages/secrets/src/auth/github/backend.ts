@@ -1,5 +1,4 @@
 import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
-import type { LoginRenewer } from '../../logical/response.js';
 import { githubStore } from './config-store.js';
 import { pathConfig } from './path-config.js';
 import { pathLogin } from './path-login.js';
@@ -10,25 +9,19 @@ const HELP =
   'Policies come from `map/teams/<team>` (the teams of the organization the user is in) and ' +
   '`map/users/<login>`; `login` needs no token.';
 
-/** A GitHub mount: the routed backend and the renew hook of its tokens. */
-export type GitHubBackend = Backend & LoginRenewer;
-
 /** Factory of the `github` auth method. */
-export function createGitHubBackend(ctx: BackendContext): GitHubBackend {
-  const backend = createBackend({
+export function createGitHubBackend(ctx: BackendContext): Backend {
+  return createBackend({
     type: 'github',
     storage: ctx.storage,
     help: HELP,
     paths: [pathConfig(), ...pathMaps(), pathLogin()],
     specialPaths: { unauthenticated: ['login'] },
-  });
-  return {
-    ...backend,
     // The GitHub token is not kept, so renewal cannot ask GitHub again: it applies the config's current TTLs.
     async renewLogin() {
       const config = await githubStore.config(ctx.storage);
       if (!config) return null;
       return { ttl: config.token.token_ttl, maxTtl: config.token.token_max_ttl, period: config.token.token_period };
     },
-  };
+  });
 }

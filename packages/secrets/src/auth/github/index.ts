@@ -1,2 +1,2 @@
 /** The `github` auth method: logins with a GitHub token, checked against an organization and its teams. @module */
-export { createGitHubBackend, type GitHubBackend } from './backend.js';
+export { createGitHubBackend } from './backend.js';

@@ -1,5 +1,4 @@
 import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
-import type { LoginRenewer } from '../../logical/response.js';
 import { renewalUnder } from '../common/index.js';
 import { jwtStore } from './jwt-store.js';
 import { KeySource } from './key-source.js';
@@ -13,13 +12,11 @@ const HELP =
   'The JWT/OIDC auth method logs in with JWTs signed by a configured key or an OpenID provider (`login`), ' +
   'and people through the OIDC authorization-code flow in a browser (`oidc/auth_url`, `oidc/callback`).';
 
-export type JwtBackend = Backend & LoginRenewer;
-
 /** Factory of the `jwt` and `oidc` auth methods (one backend under two type names). */
-export function createJwtBackend(ctx: BackendContext): JwtBackend {
+export function createJwtBackend(ctx: BackendContext): Backend {
   const keys = new KeySource(ctx.clock);
   const states = new OidcStates(ctx.clock, ctx.random);
-  const backend = createBackend({
+  return createBackend({
     type: 'jwt',
     storage: ctx.storage,
     help: HELP,
@@ -33,14 +30,11 @@ export function createJwtBackend(ctx: BackendContext): JwtBackend {
       { name: 'sweep-oidc-states', intervalMs: STATE_SWEEP_INTERVAL_MS, run: () => states.sweep(ctx.storage) },
     ],
     specialPaths: { unauthenticated: ['login', 'oidc/auth_url', 'oidc/callback'] },
-  });
-  return {
-    ...backend,
     // Renewal re-reads the role: current TTLs apply, a changed policy set stops renewal.
     async renewLogin({ metadata, policies }) {
       const role = metadata.role ? await jwtStore.role(ctx.storage, metadata.role) : undefined;
       if (!role) return null;
       return renewalUnder(role.token, policies);
     },
-  };
+  });
 }

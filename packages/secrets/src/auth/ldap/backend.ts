@@ -1,6 +1,5 @@
 import { ConnectionPool } from '../../engines/ldap/index.js';
 import { type Backend, type BackendContext, createBackend } from '../../framework/index.js';
-import type { LockoutControl } from '../../logical/response.js';
 import { lockoutFromOptions } from '../common/index.js';
 import { pathConfig } from './path-config.js';
 import { pathLogin } from './path-login.js';
@@ -10,23 +9,17 @@ const HELP =
   'The LDAP auth method logs directory users in with their password (`login/<username>`); the policies come ' +
   'from `users/` and `groups/` (the LDAP groups of the user).';
 
-export type LdapAuthBackend = Backend & LockoutControl;
-
 /** Factory of the `ldap` auth method; mount options are the lockout options of userpass. */
-export function createLdapAuthBackend(ctx: BackendContext): LdapAuthBackend {
+export function createLdapAuthBackend(ctx: BackendContext): Backend {
   const pool = new ConnectionPool(ctx.clock);
   const lockout = lockoutFromOptions(ctx.clock, ctx.options);
-  const backend = createBackend({
+  return createBackend({
     type: 'ldap',
     storage: ctx.storage,
     help: HELP,
     paths: [pathConfig(() => pool.drop()), ...pathMappings(), pathLogin({ pool, clock: ctx.clock, lockout })],
     specialPaths: { unauthenticated: ['login/*'] },
     cleanup: () => pool.close(),
+    lockout: { lockedUsers: () => lockout.locked(), unlockUser: (name) => lockout.unlock(name) },
   });
-  return {
-    ...backend,
-    lockedUsers: () => lockout.locked(),
-    unlockUser: (name) => lockout.unlock(name),
-  };
 }

@@ -1,2 +1,2 @@
 /** The `userpass` auth method: users with bcrypt-hashed passwords, logins by username, lockout. @module */
-export { createUserpassBackend, type UserpassBackend } from './backend.js';
+export { createUserpassBackend } from './backend.js';

@@ -1,6 +1,5 @@
 import type { Clock, Logger, Random } from '@ward/base';
 import { InvalidRequestError, SealedError } from '../../logical/errors.js';
-import { hasLockout } from '../../logical/response.js';
 import { deleteTree, type Storage } from '../../logical/storage.js';
 import { createView } from '../barrier/index.js';
 import { IdentityStore } from '../identity/index.js';
@@ -144,11 +143,10 @@ export class NamespaceServices {
           .map((r) => ({ mountPoint: r.mountPoint.slice(ns.path.length), type: r.entry.type, backend: r.backend })),
       lockoutMounts: () =>
         core.router.routes().flatMap((r) => {
-          if (!r.mountPoint.startsWith(ns.path) || !hasLockout(r.backend)) return [];
+          const control = r.backend.lockout;
+          if (!r.mountPoint.startsWith(ns.path) || !control) return [];
           const owner = this.namespaces.resolve('', r.mountPoint).namespace;
-          return owner.path.startsWith(ns.path)
-            ? [{ namespace: owner, accessor: r.entry.accessor, control: r.backend }]
-            : [];
+          return owner.path.startsWith(ns.path) ? [{ namespace: owner, accessor: r.entry.accessor, control }] : [];
         }),
     };
   }

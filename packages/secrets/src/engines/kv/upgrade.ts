@@ -196,6 +196,7 @@ export function unavailableWhileUpgrading(backend: Backend, upgrade: KvUpgrade):
   const after = <T>(next: () => Promise<T>): Promise<T> => (upgrade.active ? upgrade.check().then(next) : next());
   const guarded = (m: PathMatch): PathMatch => ({
     path: m.path,
+    forwardToActive: m.forwardToActive,
     exists: (req) => after(() => m.exists(req)),
     handle: (req) => after(() => m.handle(req)),
   });
