@@ -1,8 +1,8 @@
 import type { Clock, Random } from '@ward/base';
 import { randomUuid } from '@ward/base';
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
-import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
-import { applyTokenFields, EMPTY_TOKEN_PARAMS, tokenFields, tokenReadData } from '../common/index.js';
+import { InvalidRequestError } from '../../logical/errors.js';
+import { applyTokenFields, EMPTY_TOKEN_PARAMS, roleListPaths, roleReadDelete, tokenFields } from '../common/index.js';
 import { type AwsRole, awsAuthStore } from './aws-auth-store.js';
 import { resolveRoleIds } from './resolve-principal.js';
 import { checkRole, EC2_BOUNDS } from './role-rules.js';
@@ -43,21 +43,8 @@ function listsOf(data: Record<string, unknown>, supplied: ReadonlySet<string>, c
 
 /** `role/:role`, LIST `role/` and `roles/`. */
 export function pathRoles(random: Random, clock: Clock): PathDefinition[] {
-  const list = (pattern: string) =>
-    definePath({
-      pattern,
-      fields: {},
-      operations: {
-        list: {
-          summary: 'List the roles.',
-          handler: async ({ storage }) => ({ data: { keys: await awsAuthStore.roles(storage) } }),
-        },
-      },
-      help: { synopsis: 'List the roles.', description: '404 when there are none.' },
-    });
   return [
-    list('roles/'),
-    list('role/'),
+    ...roleListPaths(awsAuthStore, ['roles/', 'role/']),
     definePath({
       pattern: 'role/:role',
       fields: roleFields,
@@ -107,22 +94,8 @@ export function pathRoles(random: Random, clock: Clock): PathDefinition[] {
             return undefined;
           },
         },
-        read: {
-          summary: 'Read a role.',
-          handler: async ({ storage, data }) => {
-            const role = await awsAuthStore.role(storage, data.role);
-            if (!role) throw new NotFoundError('');
-            const { token, hmac_key: _key, ...rest } = role;
-            return { data: { ...rest, ...tokenReadData(token) } };
-          },
-        },
-        delete: {
-          summary: 'Delete a role.',
-          handler: async ({ storage, data }) => {
-            await awsAuthStore.deleteRole(storage, data.role);
-            return undefined;
-          },
-        },
+        // The role tag HMAC key is never shown.
+        ...roleReadDelete(awsAuthStore, { capture: 'role', view: ({ token: _t, hmac_key: _key, ...rest }) => rest }),
       },
       help: {
         synopsis: 'Manage a role of the AWS auth method.',

@@ -29,8 +29,9 @@ export const azureAuthStore = {
   config: (s: Storage) => getJson<AzureAuthConfig>(s, 'config'),
   putConfig: (s: Storage, c: AzureAuthConfig) => putJson(s, 'config', c),
   deleteConfig: (s: Storage) => s.delete('config'),
-  role: (s: Storage, name: string) => getJson<AzureAuthRole>(s, `role/${name}`),
-  putRole: (s: Storage, name: string, r: AzureAuthRole) => putJson(s, `role/${name}`, r),
-  deleteRole: (s: Storage, name: string) => s.delete(`role/${name}`),
+  // Role names are case-insensitive: stored lower-cased.
+  role: (s: Storage, name: string) => getJson<AzureAuthRole>(s, `role/${name.toLowerCase()}`),
+  putRole: (s: Storage, name: string, r: AzureAuthRole) => putJson(s, `role/${name.toLowerCase()}`, r),
+  deleteRole: (s: Storage, name: string) => s.delete(`role/${name.toLowerCase()}`),
   roles: (s: Storage) => s.list('role/'),
 };

@@ -1,6 +1,6 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
-import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
-import { applyTokenFields, EMPTY_TOKEN_PARAMS, tokenFields, tokenReadData } from '../common/index.js';
+import { InvalidRequestError } from '../../logical/errors.js';
+import { applyTokenFields, EMPTY_TOKEN_PARAMS, roleListPaths, roleReadDelete, tokenFields } from '../common/index.js';
 import { type AzureAuthRole, azureAuthStore } from './azure-auth-store.js';
 
 const BOUNDS = [
@@ -17,17 +17,7 @@ const list = (description: string) => field.commaStrings({ description });
 /** `role/:name` and LIST `role`: which managed identities (and machines) may log in. */
 export function pathRoles(): PathDefinition[] {
   return [
-    definePath({
-      pattern: 'role/',
-      fields: {},
-      operations: {
-        list: {
-          summary: 'List the roles.',
-          handler: async ({ storage }) => ({ data: { keys: await azureAuthStore.roles(storage) } }),
-        },
-      },
-      help: { synopsis: 'List the roles.', description: '404 when there are none.' },
-    }),
+    ...roleListPaths(azureAuthStore),
     definePath({
       pattern: 'role/:name',
       fields: {
@@ -44,8 +34,7 @@ export function pathRoles(): PathDefinition[] {
         update: {
           summary: 'Create or update the role.',
           handler: async ({ storage, data, supplied }) => {
-            const name = data.name.toLowerCase();
-            const current = await azureAuthStore.role(storage, name);
+            const current = await azureAuthStore.role(storage, data.name);
             const role = {
               token: applyTokenFields(current?.token ?? EMPTY_TOKEN_PARAMS, data, supplied),
             } as AzureAuthRole;
@@ -55,26 +44,11 @@ export function pathRoles(): PathDefinition[] {
                 : (current?.[bound] ?? []);
             if (BOUNDS.every((b) => role[b].length === 0))
               throw new InvalidRequestError('must have at least one bound constraint when creating/updating a role');
-            await azureAuthStore.putRole(storage, name, role);
+            await azureAuthStore.putRole(storage, data.name, role);
             return undefined;
           },
         },
-        read: {
-          summary: 'Read the role.',
-          handler: async ({ storage, data }) => {
-            const role = await azureAuthStore.role(storage, data.name.toLowerCase());
-            if (!role) throw new NotFoundError('');
-            const { token, ...bounds } = role;
-            return { data: { ...bounds, ...tokenReadData(token) } };
-          },
-        },
-        delete: {
-          summary: 'Delete the role.',
-          handler: async ({ storage, data }) => {
-            await azureAuthStore.deleteRole(storage, data.name.toLowerCase());
-            return undefined;
-          },
-        },
+        ...roleReadDelete(azureAuthStore),
       },
       help: {
         synopsis: 'Manage a role of the Azure auth method.',

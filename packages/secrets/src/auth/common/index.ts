@@ -1,6 +1,7 @@
-/** What the auth methods share: lockout, `token_*` fields, mount options, bounded reads of third-party answers, globs. @module */
+/** What the auth methods share: lockout, `token_*` fields, role list/read/delete paths, mount options, bounded reads of third-party answers, globs. @module */
 export { DEFAULT_LOCKOUT, Lockout, lockoutFromOptions } from './lockout.js';
 export { optionInt } from './mount-options.js';
+export { type RoleRecords, roleListPaths, roleReadDelete } from './role-paths.js';
 export {
   applyTokenFields,
   EMPTY_TOKEN_PARAMS,

@@ -1,27 +1,13 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
-import { NotFoundError } from '../../logical/errors.js';
-import { tokenFields, tokenReadData } from '../common/index.js';
+import { roleListPaths, roleReadDelete, tokenFields } from '../common/index.js';
 import { gcpStore } from './gcp-store.js';
 import { pathRoleEdits } from './path-role-edit.js';
 import { roleFromInput, roleReadData } from './role-rules.js';
 
 /** `role/:name` and LIST `role`/`roles`: `iam` and `gce` roles, and their edit paths. */
 export function pathRoles(): PathDefinition[] {
-  const list = (pattern: string) =>
-    definePath({
-      pattern,
-      fields: {},
-      operations: {
-        list: {
-          summary: 'List the roles.',
-          handler: async ({ storage }) => ({ data: { keys: await gcpStore.roles(storage) } }),
-        },
-      },
-      help: { synopsis: 'List the roles.', description: '404 when there are none.' },
-    });
   return [
-    list('role/'),
-    list('roles/'),
+    ...roleListPaths(gcpStore, ['role/', 'roles/']),
     definePath({
       pattern: 'role/:name',
       fields: {
@@ -61,21 +47,7 @@ export function pathRoles(): PathDefinition[] {
             return undefined;
           },
         },
-        read: {
-          summary: 'Read the role.',
-          handler: async ({ storage, data }) => {
-            const role = await gcpStore.role(storage, data.name);
-            if (!role) throw new NotFoundError('');
-            return { data: { ...roleReadData(role), ...tokenReadData(role.token) } };
-          },
-        },
-        delete: {
-          summary: 'Delete the role.',
-          handler: async ({ storage, data }) => {
-            await gcpStore.deleteRole(storage, data.name);
-            return undefined;
-          },
-        },
+        ...roleReadDelete(gcpStore, { view: roleReadData }),
       },
       help: {
         synopsis: 'Manage an iam or gce role.',

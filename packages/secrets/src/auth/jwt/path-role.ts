@@ -1,6 +1,6 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
-import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
-import { applyTokenFields, EMPTY_TOKEN_PARAMS, tokenFields, tokenReadData } from '../common/index.js';
+import { InvalidRequestError } from '../../logical/errors.js';
+import { applyTokenFields, EMPTY_TOKEN_PARAMS, roleListPaths, roleReadDelete, tokenFields } from '../common/index.js';
 import { DEFAULT_CLOCK_SKEW_LEEWAY, DEFAULT_EXPIRATION_LEEWAY, DEFAULT_NOT_BEFORE_LEEWAY } from './claims.js';
 import { type JwtRole, jwtStore } from './jwt-store.js';
 
@@ -32,17 +32,7 @@ type RoleData = { [K in keyof typeof fields]?: unknown } & Record<string, unknow
 /** `role/:name` and LIST `role/`. */
 export function pathRoles(): PathDefinition[] {
   return [
-    definePath({
-      pattern: 'role/',
-      fields: {},
-      operations: {
-        list: {
-          summary: 'List the roles.',
-          handler: async ({ storage }) => ({ data: { keys: await jwtStore.roles(storage) } }),
-        },
-      },
-      help: { synopsis: 'List the roles.', description: '404 when there are none.' },
-    }),
+    ...roleListPaths(jwtStore),
     definePath({
       pattern: 'role/:name',
       fields,
@@ -50,22 +40,7 @@ export function pathRoles(): PathDefinition[] {
       operations: {
         create: { summary: 'Create the role.', handler: (ctx) => write(ctx) },
         update: { summary: 'Update the role.', handler: (ctx) => write(ctx) },
-        read: {
-          summary: 'Read the role.',
-          handler: async ({ storage, data }) => {
-            const role = await jwtStore.role(storage, data.name);
-            if (!role) throw new NotFoundError('');
-            const { token, ...rest } = role;
-            return { data: { ...rest, ...tokenReadData(token) } };
-          },
-        },
-        delete: {
-          summary: 'Delete the role.',
-          handler: async ({ storage, data }) => {
-            await jwtStore.deleteRole(storage, data.name);
-            return undefined;
-          },
-        },
+        ...roleReadDelete(jwtStore),
       },
       help: {
         synopsis: 'Manage a JWT or OIDC role.',

@@ -1,23 +1,13 @@
 import { definePath, field, type PathDefinition } from '../../framework/index.js';
-import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
-import { applyTokenFields, EMPTY_TOKEN_PARAMS, tokenFields, tokenReadData } from '../common/index.js';
+import { InvalidRequestError } from '../../logical/errors.js';
+import { applyTokenFields, EMPTY_TOKEN_PARAMS, roleListPaths, roleReadDelete, tokenFields } from '../common/index.js';
 import { type KubernetesRole, k8sStore } from './k8s-store.js';
 import { parseSelector } from './namespace-selector.js';
 
 /** `role/:name` and LIST `role/`. */
 export function pathRoles(): PathDefinition[] {
   return [
-    definePath({
-      pattern: 'role/',
-      fields: {},
-      operations: {
-        list: {
-          summary: 'List the roles.',
-          handler: async ({ storage }) => ({ data: { keys: await k8sStore.roles(storage) } }),
-        },
-      },
-      help: { synopsis: 'List the roles.', description: '404 when there are none.' },
-    }),
+    ...roleListPaths(k8sStore),
     definePath({
       pattern: 'role/:name',
       fields: {
@@ -76,22 +66,7 @@ export function pathRoles(): PathDefinition[] {
             return undefined;
           },
         },
-        read: {
-          summary: 'Read the role.',
-          handler: async ({ storage, data }) => {
-            const role = await k8sStore.role(storage, data.name);
-            if (!role) throw new NotFoundError('');
-            const { token, ...rest } = role;
-            return { data: { ...rest, ...tokenReadData(token) } };
-          },
-        },
-        delete: {
-          summary: 'Delete the role.',
-          handler: async ({ storage, data }) => {
-            await k8sStore.deleteRole(storage, data.name);
-            return undefined;
-          },
-        },
+        ...roleReadDelete(k8sStore),
       },
       help: {
         synopsis: 'Manage a Kubernetes role.',
