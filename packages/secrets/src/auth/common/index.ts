@@ -1,5 +1,12 @@
-/** What the auth methods share: lockout, `token_*` fields, role list/read/delete paths, mount options, bounded reads of third-party answers, globs. @module */
+/** What the auth methods share: lockout, `token_*` fields, role list/read/delete paths, user and group policy mappings, mount options, bounded reads of third-party answers, globs. @module */
 export { DEFAULT_LOCKOUT, Lockout, lockoutFromOptions } from './lockout.js';
+export {
+  type MappingKind,
+  type MappingPathsOptions,
+  type MappingRecords,
+  mappingPaths,
+  type PolicyMapping,
+} from './mapping-paths.js';
 export { optionInt } from './mount-options.js';
 export { type RoleRecords, roleListPaths, roleReadDelete } from './role-paths.js';
 export {

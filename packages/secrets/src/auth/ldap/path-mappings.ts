@@ -1,6 +1,7 @@
-import { definePath, field, type PathDefinition, sanitizePolicies } from '../../framework/index.js';
-import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
+import type { PathDefinition } from '../../framework/index.js';
+import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
+import { mappingPaths } from '../common/index.js';
 import { type LdapAuthConfig, ldapAuthStore } from './ldap-auth-store.js';
 
 /**
@@ -15,73 +16,19 @@ export const foldName = (config: LdapAuthConfig | undefined, name: string) => {
 
 /** `groups/:name` and `users/:name` (policies; users also local groups), and their listings. */
 export function pathMappings(): PathDefinition[] {
-  return (['groups', 'users'] as const).flatMap((kind) => [
-    definePath({
-      pattern: `${kind}/`,
-      fields: {},
-      operations: {
-        list: {
-          summary: `List the ${kind}.`,
-          handler: async ({ storage }) => ({ data: { keys: await ldapAuthStore.mappings(storage, kind) } }),
-        },
-      },
-      help: { synopsis: `List the ${kind} with policies.`, description: '404 when there are none.' },
+  return mappingPaths({
+    store: ldapAuthStore,
+    kinds: ['groups', 'users'],
+    fold: folded,
+    caseInsensitive: true,
+    groupsAsText: true,
+    describeName: (kind) => `The ${kind === 'groups' ? 'LDAP group' : 'user'} name (lower-cased for the ACL).`,
+    localGroupsDescription: 'Groups the user is in here besides the directory’s.',
+    help: (kind) => ({
+      synopsis: `Policies of an LDAP ${kind.slice(0, -1)}.`,
+      description: 'Names are case-insensitive unless the config sets case_sensitive_names.',
     }),
-    definePath({
-      pattern: `${kind}/:name`,
-      fields: {
-        name: field.path({
-          description: `The ${kind === 'groups' ? 'LDAP group' : 'user'} name (lower-cased for the ACL).`,
-          caseInsensitive: true,
-        }),
-        policies: field.commaStrings({ description: 'Policies granted.' }),
-        ...(kind === 'users'
-          ? { groups: field.commaStrings({ description: 'Groups the user is in here besides the directory’s.' }) }
-          : {}),
-      },
-      operations: {
-        update: {
-          summary: `Set the policies of a ${kind.slice(0, -1)}.`,
-          handler: async ({ storage, data, supplied }) => {
-            const name = await folded(storage, data.name);
-            const current = await ldapAuthStore.mapping(storage, kind, name);
-            const d = data as { policies?: string[]; groups?: string[] };
-            await ldapAuthStore.putMapping(storage, kind, name, {
-              policies: supplied.has('policies') ? sanitizePolicies(d.policies ?? []) : (current?.policies ?? []),
-              ...(kind === 'users'
-                ? { groups: supplied.has('groups') ? (d.groups ?? []) : (current?.groups ?? []) }
-                : {}),
-            });
-            return undefined;
-          },
-        },
-        read: {
-          summary: `Read a ${kind.slice(0, -1)}.`,
-          handler: async ({ storage, data }) => {
-            const m = await ldapAuthStore.mapping(storage, kind, await folded(storage, data.name));
-            if (!m) throw new NotFoundError('');
-            return {
-              data:
-                kind === 'users'
-                  ? { policies: m.policies, groups: (m.groups ?? []).join(',') }
-                  : { policies: m.policies },
-            };
-          },
-        },
-        delete: {
-          summary: `Delete a ${kind.slice(0, -1)}.`,
-          handler: async ({ storage, data }) => {
-            await ldapAuthStore.deleteMapping(storage, kind, await folded(storage, data.name));
-            return undefined;
-          },
-        },
-      },
-      help: {
-        synopsis: `Policies of an LDAP ${kind.slice(0, -1)}.`,
-        description: 'Names are case-insensitive unless the config sets case_sensitive_names.',
-      },
-    }),
-  ]);
+  });
 }
 
 /**
