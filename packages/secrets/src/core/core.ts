@@ -15,7 +15,15 @@ import { MountManager } from './router/mounts.js';
 import { Router } from './router/router.js';
 import { ESTABLISHED_SYSTEM_TTLS, type SystemTtls } from './router/system-ttls.js';
 import { Scheduler } from './scheduler/index.js';
-import { type Migration, type RotateRootKey, SealKeys } from './seal/index.js';
+import {
+  autoUnseal,
+  type Migration,
+  openBarrier,
+  type RotateRootKey,
+  SealKeys,
+  sealStatusOf,
+  submitUnsealShare,
+} from './seal/index.js';
 import { serverControls } from './server-controls.js';
 import { createSnapshotControls, type SnapshotControls } from './snapshots.js';
 import { createTokensAndLeases } from './token-leases.js';
@@ -175,51 +183,14 @@ export class Core {
     return { keys: keyShares, recoveryKeys: recoveryShares, rootToken };
   }
 
-  /**
-   * Adds one key share (an unseal share, or a recovery share with an auto seal); unseals when the
-   * threshold is reached. With `migrate`, the shares are the old seal's and a threshold of them
-   * also moves the storage to the configured seal.
-   */
-  async submitUnsealKey(keyText: string, options: { migrate?: boolean } = {}): Promise<SealStatus> {
-    if (!(await this.isInitialized())) throw new InvalidRequestError('Vault is not initialized');
-    if (!this.isSealed()) return this.sealStatus();
-    const unlocked = await this.sealKeys.submit(keyText, { migrate: options.migrate === true });
-    if (!unlocked) return this.sealStatus();
-    try {
-      await this.unsealWithRootKey(unlocked.rootKey, unlocked.migration);
-    } finally {
-      // Key material leaves memory as soon as it has served.
-      unlocked.rootKey.fill(0);
-      unlocked.migration?.discard();
-    }
-    return this.sealStatus();
+  /** Adds one key share; unseals at the threshold (`submitUnsealShare`; `migrate`: the old seal's shares). */
+  submitUnsealKey(keyText: string, options: { migrate?: boolean } = {}): Promise<SealStatus> {
+    return submitUnsealShare(this, keyText, options);
   }
 
-  /**
-   * Auto-unseal: with an auto seal and no migration pending, reads the root key through the key
-   * service and unseals, then re-wraps the seal's entries if its key was rotated. Answers whether
-   * it unsealed (false with Shamir, before initialisation, or when already unsealed).
-   */
-  async unsealWithStoredKeys(): Promise<boolean> {
-    if (!this.isSealed() || !(await this.isInitialized())) return false;
-    const source = await this.sealKeys.migrationSource();
-    if (source !== undefined) {
-      this.deps.logger.warn("seal migration pending: unseal with the old seal's keys and -migrate");
-      return false;
-    }
-    const rootKey = await this.sealKeys.storedRootKey();
-    if (!rootKey) return false;
-    try {
-      await this.unsealWithRootKey(rootKey);
-    } finally {
-      rootKey.fill(0);
-    }
-    try {
-      await this.sealKeys.upgradeKeys(this.deps.logger);
-    } catch (err) {
-      this.deps.logger.warn('could not re-wrap the seal entries under the current seal key', { err });
-    }
-    return true;
+  /** Auto-unseal with the key service, unless a seal migration is pending (`autoUnseal`). Answers whether it unsealed. */
+  unsealWithStoredKeys(): Promise<boolean> {
+    return autoUnseal(this);
   }
 
   resetUnsealProgress(): void {
@@ -229,17 +200,7 @@ export class Core {
 
   /** Opens the barrier (finishing a seal migration, if one is given) and starts everything that lives behind it. */
   async unsealWithRootKey(rootKey: Uint8Array, migration?: Migration): Promise<void> {
-    await this.barrier.unseal(rootKey);
-    if (migration) {
-      try {
-        await migration.finish((alsoWrite) => this.barrier.rotateRootKey(alsoWrite));
-      } catch (err) {
-        this.barrier.seal();
-        throw err;
-      }
-      this.deps.logger.info('seal migration complete', { from: migration.from, to: migration.to });
-    }
-    this.#tellSealWatcher();
+    await openBarrier(this.barrier, rootKey, { migration, logger: this.deps.logger, watcher: this.deps.sealWatcher });
     // A standby reports the cluster it belongs to (sys/health, sys/seal-status) though it loads nothing else.
     this.#cluster = await getJson<ClusterInfo>(this.barrier, 'core/cluster');
     if (this.ha.isEnabled) return this.ha.start(this.#haHooks());
@@ -253,18 +214,6 @@ export class Core {
     this.activeSinceMs = this.deps.clock.now();
     this.#isReady = true;
     this.deps.logger.info('unsealed');
-  }
-
-  /** After a migration the barrier's root key is the new one: that is the one the watcher gets. */
-  #tellSealWatcher(): void {
-    const watcher = this.deps.sealWatcher;
-    const rootKey = watcher && this.barrier.copyRootKey();
-    if (!rootKey) return;
-    try {
-      watcher?.unsealed(rootKey);
-    } finally {
-      rootKey.fill(0);
-    }
   }
 
   /** How HA loads and unloads this core as the server turns standby or active. */
@@ -396,24 +345,8 @@ export class Core {
     this.#services = undefined;
   }
 
-  async sealStatus(): Promise<SealStatus> {
-    const stored = await this.sealKeys.config();
-    const shares = await this.sealKeys.shareConfig();
-    const sealed = this.isSealed() && !this.isStandby();
-    const isRecoverySeal = this.sealKeys.isRecoverySeal;
-    return {
-      type: this.sealKeys.type,
-      initialized: stored !== undefined,
-      sealed,
-      t: shares?.secret_threshold ?? 0,
-      n: shares?.secret_shares ?? 0,
-      progress: this.sealKeys.progress,
-      nonce: this.sealKeys.nonce,
-      migration: sealed && (await this.sealKeys.migrationSource().catch(() => 'unknown')) !== undefined,
-      recovery_seal: isRecoverySeal,
-      ...(isRecoverySeal ? { recovery_seal_type: 'shamir' } : {}),
-      ...(sealed ? {} : this.#cluster),
-    };
+  sealStatus(): Promise<SealStatus> {
+    return sealStatusOf(this.sealKeys, { isSealed: this.isSealed() && !this.isStandby(), cluster: this.#cluster });
   }
 
   /** Namespaces and what each has of its own; only while unsealed. */

@@ -1,4 +1,4 @@
-/** Seals: Shamir shares and auto seals, recovery keys, rekey and root-token generation. @module */
+/** Seals: Shamir shares and auto seals, recovery keys, the steps of an unseal (and a seal migration), rekey and root-token generation. @module */
 export {
   RekeyOperation,
   type RekeyResult,
@@ -21,3 +21,11 @@ export {
   UNSEAL_KEYS_PATH,
 } from './shamir-seal.js';
 export { parseUnsealKey, UnsealProgress } from './unseal-progress.js';
+export {
+  autoUnseal,
+  openBarrier,
+  sealStatusOf,
+  submitUnsealShare,
+  type UnsealingBarrier,
+  type UnsealingCore,
+} from './unseal-steps.js';
