@@ -4,18 +4,19 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-// Issue 30 point 4: one coded error base. Every error class of the server-side packages extends
-// CodedError (directly or through LogicalError, AgentError, PlatformError, ClientError, …), so
-// each binary maps errors to a status or an exit code by `code`, never by message. The web UI
-// (packages/ui) runs in the browser and does not depend on @ward/base; it is not checked here.
+// Issue 30 point 4: one coded error base. Every error class of every package extends CodedError
+// (directly or through LogicalError, AgentError, PlatformError, ClientError, …), so each binary
+// maps errors to a status or an exit code by `code`, never by message.
 const PACKAGES = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CHECKED = ['base', 'secrets', 'secrets-client', 'platform', 'agent'];
+const CHECKED = readdirSync(PACKAGES).filter((name) =>
+  statSync(join(PACKAGES, name, 'src'), { throwIfNoEntry: false }),
+);
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sources(path);
-    return name.endsWith('.ts') && !name.endsWith('.d.ts') && !name.endsWith('.test.ts') ? [path] : [];
+    return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') && !/\.test\.tsx?$/.test(name) ? [path] : [];
   });
 }
 
@@ -58,6 +59,7 @@ describe('coded errors across the packages', () => {
   it('finds the error classes it checks', () => {
     // Guards the scan itself: if the pattern stopped matching, the test above would pass on nothing.
     const classes = classDeclarations();
+    assert.ok(CHECKED.includes('secrets') && CHECKED.includes('ui'), CHECKED.join(', '));
     for (const name of ['LogicalError', 'AgentError', 'PlatformError', 'ClientError', 'UsageError', 'CliError']) {
       assert.ok(classes.get(name)?.bases.has('CodedError'), name);
     }

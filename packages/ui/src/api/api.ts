@@ -1,8 +1,9 @@
 /** The UI's way to the server: fetch to /v1, the session (sessionStorage, expiry, renewal), logins, capabilities, status. @module */
+import { CodedError } from '@ward/base/coded-error';
 import type { Secret } from '@ward/secrets-client';
 
 /** An answer of the server other than 2xx: its status and the `errors` it gave, shown in place. */
-export class ApiError extends Error {
+export class ApiError extends CodedError<'api_error'> {
   readonly code = 'api_error';
   constructor(
     readonly status: number,
@@ -11,6 +12,7 @@ export class ApiError extends Error {
     readonly body?: unknown,
   ) {
     super(errors.length > 0 ? errors.join('; ') : `the server answered ${status}`);
+    // Kept by hand: the bundle's minifier renames the class, and with it `new.target.name`.
     this.name = 'ApiError';
   }
 }
