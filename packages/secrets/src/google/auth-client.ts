@@ -34,6 +34,8 @@ export class ServiceAccountTokenSource {
     private readonly credentials: ServiceAccountCredentials,
     private readonly clock: Clock,
     private readonly scope = CLOUD_PLATFORM_SCOPE,
+    /** The user the account acts for (domain-wide delegation: the assertion's `sub`). */
+    private readonly subject?: string,
   ) {}
 
   async token(): Promise<string> {
@@ -52,7 +54,7 @@ export class ServiceAccountTokenSource {
 
   private async fetchToken(nowS: number): Promise<AccessToken> {
     const c = this.credentials;
-    const assertion = await new SignJWT({ scope: this.scope })
+    const assertion = await new SignJWT({ scope: this.scope, ...(this.subject ? { sub: this.subject } : {}) })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(c.private_key_id ? { kid: c.private_key_id } : {}) })
       .setIssuer(c.client_email)
       .setAudience(c.token_uri)

@@ -11,6 +11,7 @@ import {
   type FakeServiceAccount,
   newKey,
 } from './google-cloud-state.js';
+import { type FakeWorkspace, newWorkspace, type TokenGrant, workspaceRoute } from './google-workspace.js';
 
 /**
  * Google Cloud's REST APIs as the official Node SDKs call them, on one local port (every
@@ -24,12 +25,16 @@ import {
  * - Resource Manager `/v1/projects/{p}:getIamPolicy`, `:setIamPolicy` (etag checked), `:getAncestry`.
  * - Compute `/compute/v1/projects/{p}/zones/{z}/instances/{name}`, `aggregated/instanceGroups`,
  *   zonal and regional `instanceGroups/{g}/listInstances`.
+ * - The Admin SDK Directory API `/admin/directory/v1/…` (`google-workspace.ts`), for a token whose
+ *   assertion named a Workspace administrator (`sub`).
  * Every API call needs a bearer token this fake issued (401 otherwise); errors are
  * `{"error": {code, message, status}}`. `failWith(status)` makes every call fail.
  */
 export interface FakeGoogleCloud {
   endpoint: string;
   state: FakeGoogleCloudState;
+  /** The Workspace directory the Admin SDK routes serve. */
+  workspace: FakeWorkspace;
   /** A key file (JSON text) for `account`, with a new key and `token_uri` here. */
   keyFile(account: FakeServiceAccount): string;
   /** An instance identity token (`format=full`) for `instance`, signed with Google's key. */
@@ -85,6 +90,8 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise<FakeGoogleCloud> {
   const google = newKey();
   const tokens = new Map<string, string>();
+  const grants = new Map<string, TokenGrant>();
+  const workspace = newWorkspace();
   const calls: string[] = [];
   let failure: { status: number; only?: RegExp } | undefined;
   let endpoint = '';
@@ -130,7 +137,12 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
     } catch {
       throw new HttpError(400, 'invalid_grant');
     }
-    return { access_token: issueToken(String(claims.iss)), expires_in: 3599, token_type: 'Bearer' };
+    const token = issueToken(String(claims.iss));
+    grants.set(token, {
+      ...(typeof claims.sub === 'string' ? { subject: claims.sub } : {}),
+      scopes: String(claims.scope ?? '').split(' '),
+    });
+    return { access_token: token, expires_in: 3599, token_type: 'Bearer' };
   }
 
   const routes = googleCloudRoutes({ state, endpoint: () => endpoint, issueToken, keyFile });
@@ -152,6 +164,8 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
       return { keys: [{ ...(await exportJWK(google.publicKey)), kid: google.id, alg: 'RS256', use: 'sig' }] };
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!bearer || !tokens.has(bearer)) throw new HttpError(401, 'Request had invalid authentication credentials.');
+    const directory = workspaceRoute(workspace, req.method ?? 'GET', url, grants.get(bearer) ?? { scopes: [] });
+    if (directory !== undefined) return directory;
     for (const [method, pattern, run] of routes) {
       const match = pattern.exec(url.pathname);
       if (match && method === req.method)
@@ -179,6 +193,7 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
   return {
     endpoint,
     state,
+    workspace,
     keyFile,
     issueToken,
     signJwt(email, claims, header = {}) {

@@ -71,12 +71,14 @@ export function pathConfig(keys: KeySource) {
         },
       },
       read: {
-        summary: 'Read the configuration (the client secret is never shown).',
+        summary: 'Read the configuration (the client secret and gsuite_service_account are never shown).',
         handler: async ({ storage }) => {
           const config = await jwtStore.config(storage);
           if (!config) throw new NotFoundError('');
           const { oidc_client_secret: _secret, ...shown } = config;
-          return { data: shown };
+          // As established, a provider's sensitive settings (gsuite's service account key) are not shown.
+          const { gsuite_service_account: _key, ...providerConfig } = config.provider_config;
+          return { data: { ...shown, provider_config: providerConfig } };
         },
       },
     },

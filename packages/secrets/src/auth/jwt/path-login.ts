@@ -4,7 +4,7 @@ import { InvalidRequestError } from '../../logical/errors.js';
 import { validateClaims } from './claims.js';
 import type { KeySource } from './key-source.js';
 import { loginFor } from './login-grant.js';
-import { providerGroups } from './provider-fetch.js';
+import { providerLogin } from './provider-fetch.js';
 import { resolveRole } from './resolve-role.js';
 
 /** `login`: a `jwt` role and a JWT signed by a configured key. */
@@ -26,8 +26,8 @@ export function pathLogin(keys: KeySource, clock: Clock) {
           const issuer = config.oidc_discovery_url ? (await keys.discovery(config)).issuer : config.bound_issuer;
           validateClaims(claims, role, Math.floor(clock.now() / 1000), issuer);
           const discovery = () => keys.discovery(config);
-          const groups = await providerGroups({ config, role, claims, discovery });
-          return loginFor(roleName, role, claims, groups);
+          const provided = await providerLogin({ config, role, claims, discovery, clock });
+          return loginFor(roleName, role, provided.claims, provided.groups);
         },
       },
     },

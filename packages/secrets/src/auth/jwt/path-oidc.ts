@@ -7,7 +7,7 @@ import type { KeySource } from './key-source.js';
 import { loginFor } from './login-grant.js';
 import { exchangeCode } from './oidc-exchange.js';
 import type { OidcStates } from './oidc-states.js';
-import { providerGroups } from './provider-fetch.js';
+import { providerLogin } from './provider-fetch.js';
 import { resolveRole } from './resolve-role.js';
 
 export interface OidcDeps {
@@ -131,14 +131,15 @@ function pathCallback(d: OidcDeps) {
     )
       throw new InvalidRequestError('error validating claims: auth_time is older than max_age');
     if (role.verbose_oidc_logging) d.logger.info('oidc login claims', { role: flow.roleName, claims });
-    const groups = await providerGroups({
+    const provided = await providerLogin({
       config,
       role,
       claims,
       discovery: async () => discovery,
+      clock: d.clock,
       ...(accessToken ? { accessToken } : {}),
     });
-    return loginFor(flow.roleName, role, claims, groups);
+    return loginFor(flow.roleName, role, provided.claims, provided.groups);
   };
   return definePath({
     pattern: 'oidc/callback',

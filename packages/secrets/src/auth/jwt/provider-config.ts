@@ -1,10 +1,9 @@
+import { parseServiceAccountCredentials } from '../../google/credentials.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 
 /**
  * `provider_config`, checked as the established method checks it: a `provider` it knows, and the
- * settings that provider takes. `azure` fetches a group overage from Microsoft Graph
- * (`provider-fetch.ts`); the `gsuite` settings are stored and shown, its Google Workspace directory
- * lookups are not made.
+ * settings that provider takes. What `azure` and `gsuite` fetch at login is in `provider-fetch.ts`.
  */
 
 const BOOLEAN = (v: unknown) => typeof v === 'boolean';
@@ -25,6 +24,8 @@ const PROVIDERS = new Map<string, Map<string, (v: unknown) => boolean>>([
       ['user_custom_schemas', STRING],
       ['impersonate_principal', STRING],
       ['domain', STRING],
+      // Ward's own: the Admin SDK's base URL (private access endpoints, tests), default admin.googleapis.com.
+      ['gsuite_admin_endpoint', (v: unknown) => typeof v === 'string' && /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v)],
     ]),
   ],
   ['ibmisam', new Map()],
@@ -51,4 +52,8 @@ export function checkProviderConfig(config: Record<string, unknown>): void {
     if (!config.gsuite_admin_impersonate)
       throw new InvalidRequestError("'gsuite_admin_impersonate' must be set to fetch groups or user info");
   }
+  // A key given as JSON text is checked now; a path is read at login, where the file must be.
+  const key = config.gsuite_service_account;
+  if (provider === 'gsuite' && typeof key === 'string' && key.trimStart().startsWith('{'))
+    parseServiceAccountCredentials(key);
 }
