@@ -13,25 +13,33 @@ function realResources(): string[] {
 // Issue 30 point 1: the agent builds every socket through `AgentNetwork`, so whole agents run
 // in memory on a fake clock: gossip on `MemoryNetwork`, RPC (its real framing) and HTTP
 // (node:http) on `MemoryStreams`, Raft's timers on the `FakeClock`.
+/** Three servers (ACLs on) joined through the first, on `network`. */
+async function startServers(network: MemoryAgentNetwork): Promise<Agent[]> {
+  const agents: Agent[] = [];
+  for (const name of ['s1', 's2', 's3']) {
+    const first = agents[0]?.gossip?.local;
+    const join = first ? [`${first.addr}:${first.port}`] : [];
+    agents.push(await network.startAgent(name, { server: { bootstrapExpect: 3 }, acl: { enabled: true }, join }));
+  }
+  return agents;
+}
+
+/** Exactly one of `agents` leads and all of them follow it. */
+function agreed(agents: Agent[]): boolean {
+  const leaders = agents.filter((a) => a.consensus?.isLeader);
+  return leaders.length === 1 && agents.every((a) => a.leader()?.id === leaders[0]?.memberName);
+}
+
 describe('Agent in memory', () => {
   it('three servers elect a leader and replicate an ACL change, on a fake clock', async () => {
     const started = Date.now();
     const before = realResources();
     const network = new MemoryAgentNetwork(new FakeClock(0));
-    const agents: Agent[] = [];
-    for (const name of ['s1', 's2', 's3']) {
-      const first = agents[0]?.gossip?.local;
-      const join = first ? [`${first.addr}:${first.port}`] : [];
-      agents.push(await network.startAgent(name, { server: { bootstrapExpect: 3 }, acl: { enabled: true }, join }));
-    }
+    const agents = await startServers(network);
     const url = (a: Agent) => network.url(a);
     try {
-      const agreed = () => {
-        const leaders = agents.filter((a) => a.consensus?.isLeader);
-        return leaders.length === 1 && agents.every((a) => a.leader()?.id === leaders[0]?.memberName);
-      };
-      await network.run(10_000, agreed);
-      assert.ok(agreed(), 'one leader all follow');
+      await network.run(10_000, () => agreed(agents));
+      assert.ok(agreed(agents), 'one leader all follow');
       assert.deepEqual(realResources(), before, 'no socket or real timer opened');
 
       // Written over HTTP to a follower: forwarded to the leader over (memory) RPC, committed by a majority.
@@ -57,5 +65,37 @@ describe('Agent in memory', () => {
       for (const a of agents) await a.stop(false);
     }
     assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+  });
+
+  it('elects a new leader when the leader crashes, and the ACL written before and after is on both survivors', async () => {
+    const network = new MemoryAgentNetwork(new FakeClock(0));
+    const agents = await startServers(network);
+    try {
+      await network.run(10_000, () => agreed(agents));
+      const old = agents.find((a) => a.consensus?.isLeader)!;
+      const root = (await network.settle(old.acl.execute(undefined, { op: 'bootstrap' }))) as { SecretID: string };
+      await old.stop(false);
+      const survivors = agents.filter((a) => a !== old);
+      await network.run(20_000, () => agreed(survivors));
+      assert.ok(agreed(survivors), 'the two survivors agree on a new leader');
+      const term = survivors[0]!.consensus!.term;
+      assert.ok(term > 1, `a new term (${term})`);
+
+      const body = JSON.stringify({ Name: 'after', Type: 'management' });
+      const put = network.fetch(network.url(survivors[1]!, '/v1/acl/token'), {
+        method: 'PUT',
+        token: root.SecretID,
+        body,
+      });
+      assert.equal((await network.settle(put)).status, 200);
+      const made = (await (await put).json()) as { SecretID: string };
+      await network.run(500);
+      for (const a of survivors) {
+        assert.equal(a.aclStore.resolve(root.SecretID).isManagement, true, `${a.memberName}: token from before`);
+        assert.equal(a.aclStore.resolve(made.SecretID).isManagement, true, `${a.memberName}: token from after`);
+      }
+    } finally {
+      for (const a of agents) await a.stop(false);
+    }
   });
 });
