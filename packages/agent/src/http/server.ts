@@ -1,3 +1,4 @@
+/** The agent's HTTP API: the route table, its handlers, request parsing and replies. @module */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Clock, Logger } from '@ward/base';
 import { MethodNotAllowedError, NotApplicableError, NotFoundError } from '../errors.js';
