@@ -1,32 +1,16 @@
 import cluster from 'node:cluster';
-import { chmodSync } from 'node:fs';
-import {
-  createLogger,
-  createLogTap,
-  cryptoRandom,
-  type FlagValues,
-  flag,
-  type Logger,
-  type LogLevel,
-  systemClock,
-} from '@ward/base';
-import type { ListenerAddress } from '../../http/listener.js';
-import { startBanner } from '../../server/banner.js';
-import { buildServer } from '../../server/build-server.js';
+import { createLogger, createLogTap, type FlagValues, flag, type Logger, type LogLevel, systemClock } from '@ward/base';
 import { loadConfigFile, type ServerConfig } from '../../server/config.js';
-import { type DevCredentials, initializeDev } from '../../server/dev-mode.js';
-import { createDevTls, type DevTlsFiles } from '../../server/dev-tls.js';
+import type { DevTlsFiles } from '../../server/dev-tls.js';
 import { openLogFile, removePidFile, writePidFile } from '../../server/process-files.js';
-import { VERSION } from '../../server/version.js';
 import { WORKER_ID_ENV } from '../../server/worker-messages.js';
-import { WorkerMetricsGatherer } from '../../server/worker-metrics.js';
-import { WorkerSealSync } from '../../server/worker-seal-sync.js';
 import { WorkerSupervisor } from '../../server/worker-supervisor.js';
 import { sharedStorage, workerConfig, workersRefusal } from '../../server/workers.js';
 import { parseWorkers } from '../../server/workers-setting.js';
 import { openStorage, parseStorageBlock, StorageUnusableError } from '../../storage/index.js';
 import { CliError } from '../command.js';
 import { UsageError } from '../flags.js';
+import { waitForSignal } from './server-signals.js';
 
 /** The flags of `ward server`. */
 export const SERVER_FLAGS = {
@@ -80,14 +64,16 @@ export async function runServer(flags: ServerFlags, env: NodeJS.ProcessEnv, out:
 
 async function runServerProcess(flags: ServerFlags, env: NodeJS.ProcessEnv, out: NodeJS.WritableStream) {
   const devTls = flags['dev-tls'];
-  const dev = devTls || flags.dev;
+  const isDev = devTls || flags.dev;
   const configFile = flags.config;
-  if (!dev && !configFile) throw new UsageError('either -dev or -config=FILE is required');
+  if (!isDev && !configFile) throw new UsageError('either -dev or -config=FILE is required');
 
   let tls: DevTlsFiles | undefined;
   let config: ServerConfig;
-  if (dev) {
-    tls = devTls ? await createDevTls(systemClock.now(), flags['dev-tls-cert-dir']) : undefined;
+  if (isDev) {
+    tls = devTls
+      ? await (await import('../../server/dev-tls.js')).createDevTls(systemClock.now(), flags['dev-tls-cert-dir'])
+      : undefined;
     config = devConfig(flags['dev-listen-address'] ?? env.VAULT_DEV_LISTEN_ADDRESS ?? '127.0.0.1:8200', tls);
   } else {
     config = await loadConfigFile(configFile as string);
@@ -116,68 +102,11 @@ async function runServerProcess(flags: ServerFlags, env: NodeJS.ProcessEnv, out:
     await logSink?.close();
     return;
   }
-  const sealSync = workerId === undefined ? undefined : new WorkerSealSync(ipcToPrimary(), { logger });
-  const server = await buildServer({
-    config,
-    clock: systemClock,
-    random: cryptoRandom,
-    logger,
-    logSource: logTap,
-    workerId,
-    sealWatcher: sealSync?.watcher,
-    metricsGatherer: workerId === undefined ? undefined : new WorkerMetricsGatherer(ipcToPrimary()),
-  }).catch((err) => {
-    // A damaged store: the message names the file and the fix; a stack trace would only hide it.
-    throw err instanceof StorageUnusableError ? new CliError(err.message, 1) : err;
-  });
-  if (config.pidFile) writePidFile(config.pidFile, process.pid);
-  // Listen for signals before anything is printed: whoever reads the banner may signal at once,
-  // and a signal before the handler exists would kill the process without a clean shutdown.
-  const signalled = waitForSignal();
-  // Dev mode initialises before the listener opens: a client that sees sys/health answer must find
-  // the root token and the default mounts in place (scripts poll health and use the token at once).
-  let creds: DevCredentials | undefined;
-  let addresses: ListenerAddress[];
-  try {
-    if (dev) {
-      const rootTokenId = flags['dev-root-token-id'] ?? env.VAULT_DEV_ROOT_TOKEN_ID;
-      creds = await initializeDev(server, rootTokenId, { kvVersion: flags['dev-kv-v1'] ? '1' : '2' });
-    }
-    addresses = await server.start();
-  } catch (err) {
-    // Without this a listener that did open would keep a failed server running after it reported the error.
-    await server.stop();
-    await tls?.remove();
-    if (config.pidFile) await removePidFile(config.pidFile);
-    await logSink?.close();
-    throw err;
-  }
-  if (creds) out.write(devBanner(addresses[0]?.url ?? '', creds, tls));
-  const { core } = server;
-  out.write(
-    startBanner({
-      version: VERSION,
-      config,
-      addresses,
-      isInitialized: await core.isInitialized(),
-      isSealed: core.isSealed(),
-      sealType: core.sealKeys.type,
-      isMigrationPending: (await core.sealStatus()).migration,
-    }),
-  );
-  for (const a of addresses) logger.info('listening', { url: a.url });
-  // A worker's own API socket: its directory is the owner's alone already; the socket is too.
-  for (const a of addresses)
-    if (workerId !== undefined && a.url.startsWith('unix://')) chmodSync(a.url.slice(7), 0o600);
-  sealSync?.attach(core);
-
-  await signalled;
-  sealSync?.shuttingDown();
-  logger.info('shutting down');
-  await server.stop();
-  await tls?.remove();
-  if (config.pidFile) await removePidFile(config.pidFile);
-  await logSink?.close();
+  // Only a process that serves loads the server (the core, every engine and backend): the primary
+  // of `workers = N` forks and watches, and stays small (docs/workers.md).
+  const { serve } = await import('./server-serving.js');
+  const dev = { rootTokenId: flags['dev-root-token-id'] ?? env.VAULT_DEV_ROOT_TOKEN_ID, kvV1: flags['dev-kv-v1'] };
+  await serve({ out, dev: isDev ? dev : undefined, config, tls, logger, logTap, logSink, workerId });
 }
 
 function devConfig(address: string, tls: DevTlsFiles | undefined): ServerConfig {
@@ -197,23 +126,6 @@ function devConfig(address: string, tls: DevTlsFiles | undefined): ServerConfig 
 /** Dev mode's `prometheus_retention_time`: 24 h, as established. */
 const DEV_PROMETHEUS_RETENTION_SECONDS = 24 * 3600;
 
-function devBanner(url: string, creds: DevCredentials, tls?: DevTlsFiles): string {
-  return [
-    'WARNING! dev mode is enabled! In this mode, the server runs entirely in memory',
-    'and starts unsealed with a single unseal key. Never use it in production.',
-    '',
-    'You may need to set the following environment variables:',
-    '',
-    `    $ export VAULT_ADDR='${url}'`,
-    ...(tls ? [`    $ export VAULT_CACERT='${tls.caFile}'`] : []),
-    '',
-    `Unseal Key: ${creds.unsealKey}`,
-    `Root Token: ${creds.rootToken}`,
-    '',
-    '',
-  ].join('\n');
-}
-
 /** The primary of `workers = N`: forks and watches the workers until SIGINT/SIGTERM, then stops them. */
 async function runPrimary(workers: number, config: ServerConfig, logger: Logger): Promise<void> {
   // Opened (made, checked, its shared tables created) once here, so the workers never race to
@@ -231,19 +143,4 @@ async function runPrimary(workers: number, config: ServerConfig, logger: Logger)
   await supervisor.stop();
   if (config.pidFile) await removePidFile(config.pidFile);
   if (failed) throw new CliError('a worker process could not start (its error is above)', 1);
-}
-
-/** A cluster worker's IPC channel to its primary. */
-function ipcToPrimary() {
-  return {
-    send: (message: object) => process.send?.(message),
-    onMessage: (handler: (message: unknown) => void) => process.on('message', handler),
-  };
-}
-
-function waitForSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
 }
