@@ -2,4 +2,4 @@
 export { CliError } from './cli-error.js';
 export { CommandTable } from './command-table.js';
 export { type Command, type CommandLine, type CommandSpec, commandDefiner, type RunInput } from './define-command.js';
-export { type FlagSpec, type FlagSpecs, type FlagValues, flag, flagKinds, flagValues } from './flag-spec.js';
+export { type FlagSpec, type FlagSpecs, type FlagValues, flag } from './flag-spec.js';

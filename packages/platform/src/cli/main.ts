@@ -1,20 +1,23 @@
 /** The `ward-platform` command line: serve, admin create, version. @module */
 import { CliError, cryptoRandom, parseGoFlags, systemClock, UsageError, usageErrorText } from '@ward/base';
 import type { PlatformIo } from './command.js';
-import { COMMANDS } from './command-table.js';
+import { COMMAND_LIST, COMMANDS } from './command-table.js';
 
 /** This build's version, as `ward version` and `ward-agent version` print theirs. */
 const VERSION = '0.1.0';
 
-const USAGE = `Usage: ward-platform <command> [options]
+/** The top-level usage, listed from the command table so a new command cannot be left out. */
+function usage(): string {
+  const rows = [...COMMAND_LIST.map((c) => [c.name, c.summary]), ['version', 'print the version (also -version)']];
+  const width = Math.max(...rows.map(([name = '']) => name.length));
+  return `Usage: ward-platform <command> [options]
 
 Commands:
-  serve          run the platform API (/api/v2) and the billing pages (/app)
-  admin create   add a site administrator and print its API token
-  version        print the version (also -version)
+${rows.map(([name = '', summary]) => `  ${name.padEnd(width)}   ${summary}`).join('\n')}
 
 Run "ward-platform <command> -help" for a command's options and an example.
 `;
+}
 
 /**
  * Entry point of `bin/ward-platform`, and the only place that ends the process: errors become
@@ -34,13 +37,13 @@ export async function run(argv: string[]): Promise<void> {
     if (first === undefined) throw new UsageError('no command given');
     // Before the command only -help is a flag.
     if (first === 'help' || parseGoFlags([first], new Map(), 'go').isHelp) {
-      process.stdout.write(USAGE);
+      process.stdout.write(usage());
       process.exit(0);
     }
     throw new UsageError(`unknown command "${argv.filter((a) => !a.startsWith('-')).join(' ')}"`);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(usageErrorText(err.message, command ? command.help() : USAGE));
+      process.stderr.write(usageErrorText(err.message, command ? command.help() : usage()));
       process.exit(err.exitCode);
     }
     if (err instanceof CliError) {
