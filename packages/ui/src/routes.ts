@@ -20,6 +20,8 @@ import { SnapshotAuto } from './screens/access/snapshot-auto.js';
 import { SnapshotsAuto } from './screens/access/snapshots-auto.js';
 import { OidcAuthorize } from './screens/auth/oidc-authorize.js';
 import { OidcCallback } from './screens/auth/oidc-callback.js';
+import { AuthConfig } from './screens/auth-config/auth-config.js';
+import { AuthRole } from './screens/auth-config/auth-role.js';
 import { DbConnection } from './screens/database/db-connection.js';
 import { DbConnections } from './screens/database/db-connections.js';
 import { DbRole } from './screens/database/db-role.js';
@@ -109,6 +111,9 @@ export const ROUTES: readonly Route[] = [
   { pattern: '/access/auth', screen: AuthMethods },
   { pattern: '/access/auth/enable', screen: AuthEnable },
   { pattern: '/access/auth/*path', screen: AuthMethod },
+  { pattern: '/access/auth-config/:mount', screen: AuthConfig },
+  { pattern: '/access/auth-role/:mount', screen: AuthRole },
+  { pattern: '/access/auth-role/:mount/:name', screen: AuthRole },
   { pattern: '/access/entities', screen: Entities },
   { pattern: '/access/entities/merge', screen: EntityMerge },
   { pattern: '/access/entities/:id', screen: Entity },

@@ -8,6 +8,8 @@ import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import type { ScreenProps } from '../../screen.js';
+import { AuthMethodSettings } from '../auth-config/auth-roles.js';
+import { METHOD_KINDS } from '../auth-config/method-kinds.js';
 import { ACCESS_CRUMBS } from './access-shared.js';
 import { authMounts } from './auth-methods.js';
 import { AppRoleRoles, UserpassUsers } from './auth-users.js';
@@ -24,12 +26,13 @@ const VISIBILITY = [
   ['unauth', 'Listed on the sign-in page'],
 ] as const;
 
-/** One auth method: its settings (`sys/auth/<path>/tune`), disabling it, and its users or roles. */
+/** One auth method: its settings (`sys/auth/<path>/tune`), disabling it, its configuration, and its users or roles. */
 export function AuthMethod({ params }: ScreenProps) {
   const { api, router } = useApp();
   const path = params.path ?? '';
   const mount = useLoad(async () => (await authMounts(api)).find((m) => m.path === `${path}/`), [path]);
   const caps = useCapabilities([`sys/auth/${path}`, `sys/auth/${path}/tune`]);
+  const kind = mount.data && METHOD_KINDS.get(mount.data.type);
   const disable = useAction(async () => {
     await api.delete(`sys/auth/${path}`);
     router.navigate('/access/auth');
@@ -62,6 +65,7 @@ export function AuthMethod({ params }: ScreenProps) {
       {caps.allows(`sys/auth/${path}/tune`, ['update', 'sudo']) && <TuneForm path={path} />}
       {mount.data?.type === 'userpass' && <UserpassUsers mount={path} />}
       {mount.data?.type === 'approle' && <AppRoleRoles mount={path} />}
+      {kind && <AuthMethodSettings mount={path} kind={kind} />}
     </Page>
   );
 }

@@ -1,0 +1,103 @@
+import { useState } from 'preact/hooks';
+import { useCapabilities } from '../../api/capabilities.js';
+import { useApp } from '../../app-context.js';
+import { ConfirmButton } from '../../components/confirm-button.js';
+import { ErrorMessage } from '../../components/error-message.js';
+import { Field } from '../../components/field.js';
+import { Loading, Page } from '../../components/page.js';
+import { useAction } from '../../hooks/use-action.js';
+import { useLoad } from '../../hooks/use-load.js';
+import { pathOf } from '../../router/match.js';
+import type { ScreenProps } from '../../screen.js';
+import { ACCESS_CRUMBS } from '../access/access-shared.js';
+import { authMounts } from '../access/auth-methods.js';
+import { METHOD_KINDS } from './method-kinds.js';
+import { loadPathSchema } from './schema-fields.js';
+import { SchemaForm } from './schema-form.js';
+
+/**
+ * A role of an auth method (`auth/<mount>/role/<name>`; `certs/<name>` for TLS certificates): read
+ * and edited, or created (without `:name`), in a form from the server's OpenAPI; deleted.
+ */
+export function AuthRole({ params }: ScreenProps) {
+  const { api, router } = useApp();
+  const mount = params.mount ?? '';
+  const name = params.name;
+  const loaded = useLoad(async () => {
+    const m = (await authMounts(api)).find((a) => a.path === `${mount}/`);
+    const kind = m && METHOD_KINDS.get(m.type);
+    if (!kind?.rolesPath) throw new Error(`${mount}/ has no roles the UI knows (type ${m?.type ?? 'unknown'})`);
+    const base = `auth/${mount}/${kind.rolesPath}`;
+    const [schema, current] = await Promise.all([
+      loadPathSchema(api, `${base}/${name ?? 'example'}`, kind.roleFirst),
+      name ? api.read(`${base}/${name}`) : undefined,
+    ]);
+    return { base, noun: kind.roleNoun ?? 'role', schema, current };
+  }, [mount, name]);
+  const [newName, setNewName] = useState('');
+  const caps = useCapabilities(loaded.data && name ? [`${loaded.data.base}/${name}`] : []);
+  const remove = useAction(async () => {
+    await api.delete(`${loaded.data?.base}/${name}`);
+    router.navigate(pathOf('access', 'auth', mount));
+  });
+  const data = loaded.data;
+  const noun = data?.noun ?? 'role';
+  return (
+    <Page
+      title={name ? `${name}` : `Create ${noun}`}
+      crumbs={[
+        ...ACCESS_CRUMBS,
+        { label: 'Auth methods', to: '/access/auth' },
+        { label: `${mount}/`, to: `/access/auth/${mount}` },
+      ]}
+      actions={
+        data &&
+        name &&
+        caps.allows(`${data.base}/${name}`, 'delete') && (
+          <ConfirmButton
+            label={`Delete ${noun}`}
+            question={`Delete the ${noun} ${name}? Sign-ins through it stop.`}
+            confirmLabel="Delete now"
+            onConfirm={() => remove.run()}
+          />
+        )
+      }
+    >
+      <ErrorMessage error={remove.error ?? loaded.error} />
+      {loaded.isLoading && !data && <Loading />}
+      {data && name && !data.current && (
+        <p>
+          No {noun} is named {name}.
+        </p>
+      )}
+      {data && (!name || data.current) && (
+        <>
+          <p>
+            {data.schema.description} <span class="code">{`${data.base}/${name ?? '<name>'}`}</span>
+          </p>
+          {!name && (
+            <Field
+              label={`${noun[0]?.toUpperCase()}${noun.slice(1)} name`}
+              value={newName}
+              onInput={setNewName}
+              isCode
+              required
+            />
+          )}
+          <SchemaForm
+            fields={data.schema.fields}
+            current={data.current}
+            submitLabel={name ? `Save ${noun}` : `Create ${noun}`}
+            savedText={`The ${noun} is saved.`}
+            onSubmit={async (body) => {
+              const target = name ?? newName.trim();
+              if (!target) throw new Error(`the ${noun} needs a name`);
+              await api.write(`${data.base}/${target}`, body);
+              if (!name) router.navigate(pathOf('access', 'auth-role', mount, target));
+            }}
+          />
+        </>
+      )}
+    </Page>
+  );
+}
