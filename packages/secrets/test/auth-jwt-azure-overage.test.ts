@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
 import { type FakeAzure, startFakeAzure } from './fakes/azure-cloud.js';
 import { makeTlsIdentity, type TlsIdentity } from './fakes/tls-identity.js';
+import { browse, startOpenIdProvider } from './openid-provider.js';
 
 // Issue 31 point 2: the jwt method's `azure` provider_config. A token whose user is in too many
 // groups carries a claim source instead of the groups claim (a group overage); the groups are then
@@ -86,5 +87,75 @@ describe('jwt login with provider_config azure: the group overage', () => {
     const none = await login(await token({}));
     assert.equal(none.status, 400, JSON.stringify(none.body));
     assert.match(none.body.errors[0], /_claim_names/);
+  });
+});
+
+// The established path: in the OIDC flow the groups are fetched with the flow's own access token,
+// which Graph (the fake Azure) checks with the provider that issued it (a real `oidc-provider`).
+describe('oidc login with provider_config azure: the group overage with the flow’s access token', () => {
+  const REDIRECT = 'http://localhost:8250/oidc/callback';
+  let tls: TlsIdentity;
+  let azure: FakeAzure;
+  let t: TestServer;
+  let op: Awaited<ReturnType<typeof startOpenIdProvider>>;
+  const oid = randomUUID();
+  const seen: string[] = [];
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await t.request(method, path, { body });
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+
+  before(async () => {
+    tls = await makeTlsIdentity([]);
+    azure = await startFakeAzure(tls);
+    const engineering = azure.addGroup('engineering');
+    azure.groupMembers.get(engineering)?.add(oid);
+    op = await startOpenIdProvider({ redirectUris: [REDIRECT] });
+    op.accounts.set('carol', {
+      _claim_names: { groups: 'src1' },
+      _claim_sources: { src1: { endpoint: `${azure.cloud.graphEndpoint}/v1.0/users/${oid}/getMemberObjects` } },
+    });
+    azure.trustBearer(async (token) => {
+      const account = await op.accessTokenAccount(token);
+      if (account) seen.push(account);
+      return account === 'carol';
+    });
+    t = await startTestServer();
+    await ok('POST', 'sys/auth/oidc', { type: 'oidc' });
+    await ok('POST', 'auth/oidc/config', {
+      oidc_discovery_url: op.issuer,
+      oidc_discovery_ca_pem: tls.cert,
+      oidc_client_id: op.clientId,
+      oidc_client_secret: op.clientSecret,
+      default_role: 'web',
+      provider_config: { provider: 'azure' },
+    });
+    await ok('POST', 'auth/oidc/role/web', {
+      user_claim: 'sub',
+      groups_claim: 'groups',
+      oidc_scopes: 'groups',
+      allowed_redirect_uris: REDIRECT,
+    });
+    const accessor = (await ok('GET', 'sys/auth')).data['oidc/'].accessor;
+    const group = (await ok('POST', 'identity/group', { name: 'eng', type: 'external', policies: ['eng'] })).data.id;
+    await ok('POST', 'identity/group-alias', { name: engineering, mount_accessor: accessor, canonical_id: group });
+  });
+  after(async () => {
+    await t?.stop();
+    await op?.close();
+    await azure?.close();
+  });
+
+  it('fetches the groups from the claim source with the access token of the code exchange', async () => {
+    op.nextUser = 'carol';
+    const started = await ok('POST', 'auth/oidc/oidc/auth_url', { role: 'web', redirect_uri: REDIRECT });
+    const { query } = await browse(started.data.auth_url, REDIRECT);
+    assert.ok(query?.get('code'));
+    assert.ok(query);
+    const res = await t.request('GET', `auth/oidc/oidc/callback?${query.toString()}`, { token: null });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.identity_policies, ['eng']);
+    assert.deepEqual(seen, ['carol'], 'Graph was called with carol’s access token');
   });
 });

@@ -17,6 +17,8 @@ export interface OpenIdProvider {
   accounts: Map<string, Record<string, unknown>>;
   /** A new signing key replaces the provider's (same issuer, same port). */
   rotateKeys(): Promise<void>;
+  /** The account an access token this provider issued belongs to (as a resource server checks it). */
+  accessTokenAccount(token: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startOpenIdProvider(o: {
       generation += 1;
       provider = build(await signingKey(`key-${generation}`));
     },
+    accessTokenAccount: async (token) => (await provider.AccessToken.find(token))?.accountId,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -47,6 +47,8 @@ export interface FakeAzure {
   }): Promise<string>;
   /** The next `n` role assignments answer 400 PrincipalNotFound, as while a new principal replicates. */
   lagReplication(n: number): void;
+  /** Graph and Resource Manager also take the bearer tokens `check` accepts (another issuer's, as a federated one). */
+  trustBearer(check: (token: string) => Promise<boolean>): void;
   /** The next `n` requests to `service` get no answer at all (a cloud that hangs). */
   hangNext(service: 'graph' | 'arm' | 'login', n: number): void;
   /** The next `n` requests to `service` answer 403 AuthorizationFailed (a principal lacking rights). */
@@ -77,6 +79,7 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
   const bearerTokens = new Set<string>();
   const failures = new Map<string, number>();
   const hangs = new Map<string, number>();
+  let trusted: ((token: string) => Promise<boolean>) | undefined;
   let base = '';
 
   const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => void handle(req, res));
@@ -102,8 +105,8 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
       return reply(403, { error: { code: 'AuthorizationFailed', message: 'The client does not have authorization' } });
     }
     if (service === 'login') return login(req, path.slice('/login'.length), raw, reply);
-    const auth = String(req.headers.authorization ?? '');
-    if (!bearerTokens.has(auth.replace(/^Bearer /, '')))
+    const bearer = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (!bearerTokens.has(bearer) && !(await trusted?.(bearer)))
       return reply(401, {
         error: { code: 'InvalidAuthenticationToken', message: 'Access token is missing or invalid.' },
       });
@@ -208,6 +211,9 @@ export async function startFakeAzure(tls: TlsIdentity): Promise<FakeAzure> {
     issueToken: (t) => sign(t.forged ? forger.privateKey : signing.privateKey, t),
     lagReplication(n) {
       state.replicationLag = n;
+    },
+    trustBearer(check) {
+      trusted = check;
     },
     hangNext(service, n) {
       hangs.set(service, n);
