@@ -61,6 +61,14 @@ export async function startTestAgent(layer: ConfigLayer = {}, env: NodeJS.Proces
   };
 }
 
+/** A request on a `MemoryAgentNetwork`: `token` goes in X-Cluster-Token. */
+export interface MemoryRequest {
+  method?: string;
+  body?: string;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
 /**
  * A whole agent network in memory on one fake clock: gossip over `MemoryNetwork`, RPC and
  * HTTP over `MemoryStreams` (the real RPC framing and node:http server, on in-memory
@@ -108,7 +116,8 @@ export class MemoryAgentNetwork implements AgentNetwork {
       server: { enabled: true, bootstrapExpect: 1 },
       gossipProfile: 'lan',
     });
-    const deps = { clock: this.clock, random: new SeededRandom(name), hub: new LogHub(), argv: [], env: {} };
+    const argv = ['node', 'ward-agent', 'agent', `-node=${name}`];
+    const deps = { clock: this.clock, random: new SeededRandom(name), hub: new LogHub(), argv, env: {} };
     return Agent.start(mergeConfig(base, layer), deps, this);
   }
 
@@ -138,10 +147,11 @@ export class MemoryAgentNetwork implements AgentNetwork {
   }
 
   /** An HTTP request to `http://host:port/path` on this network; the answer as a fetch `Response`. */
-  fetch(url: string, init: { method?: string; body?: string; token?: string } = {}): Promise<Response> {
+  fetch(url: string, init: MemoryRequest = {}): Promise<Response> {
     const u = new URL(url);
     return new Promise((resolve, reject) => {
-      const headers: Record<string, string> = init.token ? { 'X-Cluster-Token': init.token } : {};
+      const headers: Record<string, string> = { ...init.headers };
+      if (init.token) headers['X-Cluster-Token'] = init.token;
       const req = httpRequest(
         {
           method: init.method ?? 'GET',

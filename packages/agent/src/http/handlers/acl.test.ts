@@ -1,20 +1,37 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestAgent, type TestAgent } from '../src/testing.js';
-import { waitUntil } from './harness.js';
+import { FakeClock } from '@ward/base';
+import type { Agent } from '../../agent.js';
+import type { ConfigLayer } from '../../config/config.js';
+import { MemoryAgentNetwork, type MemoryRequest } from '../../testing.js';
 
 const policy = (agent: string | undefined, node: string | undefined) =>
   JSON.stringify({
     Rules: `${agent ? `agent {\n  policy = "${agent}"\n}\n` : ''}${node ? `node {\n  policy = "${node}"\n}\n` : ''}`,
   });
 
+/** An agent on `network` with `fetch(path)` over its HTTP; every answer waits on fake time (a write waits on Raft). */
+interface On {
+  agent: Agent;
+  fetch(path: string, init?: MemoryRequest): Promise<Response>;
+}
+
+async function start(network: MemoryAgentNetwork, name: string, layer: ConfigLayer): Promise<On> {
+  const agent = await network.startAgent(name, layer);
+  return { agent, fetch: (path, init) => network.settle(network.fetch(network.url(agent, path), init)) };
+}
+
+const gossipAddr = (a: Agent) => `${a.gossip!.local.addr}:${a.gossip!.local.port}`;
+
+// Two servers and a client, all in memory on one fake clock (the real HTTP, RPC framing and Raft).
 describe('ACLs across two servers and a client', () => {
-  let s1: TestAgent;
-  let s2: TestAgent;
-  let client: TestAgent;
+  const network = new MemoryAgentNetwork(new FakeClock(0));
+  let s1: On;
+  let s2: On;
+  let client: On;
   let root: string;
 
-  const makeToken = async (via: TestAgent, name: string, policies: string[]): Promise<string> => {
+  const makeToken = async (via: On, name: string, policies: string[]): Promise<string> => {
     const res = await via.fetch('/v1/acl/token', {
       method: 'POST',
       token: root,
@@ -26,24 +43,23 @@ describe('ACLs across two servers and a client', () => {
 
   before(async () => {
     const acl = { acl: { enabled: true } };
-    s1 = await startTestAgent({ ...acl, name: 'a', server: { enabled: true, bootstrapExpect: 2 } });
-    s2 = await startTestAgent({
+    s1 = await start(network, 'a', { ...acl, server: { enabled: true, bootstrapExpect: 2 } });
+    s2 = await start(network, 'b', {
       ...acl,
-      name: 'b',
       server: { enabled: true, bootstrapExpect: 2 },
-      join: [`127.0.0.1:${s1.agent.gossip!.local.port}`],
+      join: [gossipAddr(s1.agent)],
     });
-    client = await startTestAgent({
+    client = await start(network, 'c', {
       ...acl,
-      name: 'c',
       server: { enabled: false },
       client: { enabled: true, servers: [s1.agent.rpcAddress] },
     });
-    await waitUntil('a leader', () => s1.agent.leader() !== undefined && s2.agent.leader() !== undefined);
+    await network.run(10_000, () => s1.agent.leader() !== undefined && s2.agent.leader() !== undefined);
+    assert.ok(s1.agent.leader(), 'a leader');
   });
 
   after(async () => {
-    await Promise.all([s1, s2, client].map((a) => a?.stop()));
+    await Promise.all([s1, s2, client].map((a) => a?.agent.stop(false)));
   });
 
   it('bootstraps once, through a follower, and the token works on every agent', async () => {
@@ -62,7 +78,7 @@ describe('ACLs across two servers and a client', () => {
     assert.deepEqual(await textOf(s1.fetch('/v1/agent/members')), [403, 'Permission denied']);
     assert.deepEqual(await textOf(s1.fetch('/v1/agent/self')), [403, 'Permission denied']);
     assert.equal((await s1.fetch('/v1/agent/health')).status, 200);
-    const join = await s1.fetch(`/v1/agent/join?address=127.0.0.1:${s2.agent.gossip!.local.port}`, {
+    const join = await s1.fetch(`/v1/agent/join?address=${gossipAddr(s2.agent)}`, {
       method: 'POST',
     });
     assert.equal(join.status, 200);
@@ -144,21 +160,20 @@ describe('ACLs across two servers and a client', () => {
   it('registers only clients whose agent token has node:write, so node_id reaches only them', async () => {
     await s1.fetch('/v1/acl/policy/node-agent', { method: 'POST', token: root, body: policy(undefined, 'write') });
     const agentToken = await makeToken(s1, 'agent-c2', ['node-agent']);
-    const c2 = await startTestAgent({
-      name: 'c2',
+    const c2 = await start(network, 'c2', {
       acl: { enabled: true, agentToken },
       server: { enabled: false },
       client: { enabled: true, servers: [s2.agent.rpcAddress] },
     });
     try {
-      await waitUntil(
-        'c2 registered',
-        async () => (await s1.fetch(`/v1/agent/host?node_id=${c2.agent.nodeId}`, { token: root })).status === 200,
-      );
+      const registered = async () =>
+        (await s1.fetch(`/v1/agent/host?node_id=${c2.agent.nodeId}`, { token: root })).status === 200;
+      for (let t = 0; t < 10_000 && !(await registered()); t += 100) await network.run(100);
+      assert.ok(await registered(), 'c2 registered');
       const res = await s1.fetch(`/v1/agent/host?node_id=${client.agent.nodeId}`, { token: root });
       assert.deepEqual([res.status, await res.text()], [500, `node not found: ${client.agent.nodeId}`]);
     } finally {
-      await c2.stop();
+      await c2.agent.stop(false);
     }
   });
 
@@ -193,11 +208,11 @@ describe('ACLs across two servers and a client', () => {
 
 describe('ACL API with ACLs disabled', () => {
   it('answers 400 ACL support disabled', async () => {
-    const a = await startTestAgent();
+    const a = await start(new MemoryAgentNetwork(new FakeClock(0)), 'a', {});
     try {
       assert.deepEqual(await textOf(a.fetch('/v1/acl/bootstrap', { method: 'POST' })), [400, 'ACL support disabled']);
     } finally {
-      await a.stop();
+      await a.agent.stop(false);
     }
   });
 });
