@@ -79,6 +79,7 @@ export class MemoryAgentNetwork implements AgentNetwork {
   readonly gossipNetwork: MemoryNetwork;
   readonly streams = new MemoryStreams();
   readonly #net: AgentNetwork;
+  readonly #logs = new Map<string, string[]>();
   #hosts = 0;
 
   constructor(readonly clock: FakeClock) {
@@ -117,8 +118,17 @@ export class MemoryAgentNetwork implements AgentNetwork {
       gossipProfile: 'lan',
     });
     const argv = ['node', 'ward-agent', 'agent', `-node=${name}`];
-    const deps = { clock: this.clock, random: new SeededRandom(name), hub: new LogHub(), argv, env: {} };
+    const hub = new LogHub();
+    const lines = this.#logs.get(name) ?? [];
+    this.#logs.set(name, lines);
+    hub.subscribe({ level: 'debug', json: false, sink: { write: (l) => lines.push(l) }, now: () => this.clock.now() });
+    const deps = { clock: this.clock, random: new SeededRandom(name), hub, argv, env: {} };
     return Agent.start(mergeConfig(base, layer), deps, this);
+  }
+
+  /** What the agents named `name` started on this network logged (debug and up, text lines). */
+  logs(name: string): string {
+    return (this.#logs.get(name) ?? []).join('');
   }
 
   /** The HTTP address of `agent` on this network. */
