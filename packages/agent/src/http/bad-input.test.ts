@@ -1,20 +1,29 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AgentProcess, FAST_GOSSIP, waitUntil } from './harness.js';
+import { FakeClock } from '@ward/base';
+import type { Agent } from '../agent.js';
+import { MemoryAgentNetwork, type MemoryRequest } from '../testing.js';
 
-// Issue 23 point 6: bad input answers 4xx, never 500, and is not silently ignored.
-describe('bad input to a real agent', () => {
-  let agent: AgentProcess;
+// Issue 23 point 6: bad input answers 4xx, never 500, and is not silently ignored. A dev
+// agent in memory (its real node:http server) on a fake clock.
+describe('bad input to an agent', () => {
+  const network = new MemoryAgentNetwork(new FakeClock(0));
+  let dev: Agent;
   let root = '';
+  const agent = {
+    fetch: (path: string, init?: MemoryRequest) => network.settle(network.fetch(network.url(dev, path), init)),
+  };
 
   before(async () => {
-    agent = await AgentProcess.start(['-dev', '-node=bad', '-acl-enabled', ...FAST_GOSSIP]);
-    await waitUntil('a leader', async () => (await agent.fetch('/v1/agent/health')).status === 200);
-    root = (await agent.json<{ SecretID: string }>('/v1/acl/bootstrap', { method: 'POST' })).SecretID;
+    dev = await network.startAgent('bad', { devMode: true, client: { enabled: true }, acl: { enabled: true } });
+    await network.run(10_000, () => dev.consensus?.isLeader === true);
+    const boot = await agent.fetch('/v1/acl/bootstrap', { method: 'POST' });
+    assert.equal(boot.status, 200);
+    root = ((await boot.json()) as { SecretID: string }).SecretID;
   });
 
   after(async () => {
-    await agent?.kill();
+    await dev?.stop(false);
   });
 
   it('answers 400 to a malformed percent-escape in any path, with or without a token', async () => {
