@@ -138,6 +138,43 @@ describe('web UI: auth method configuration', () => {
     assert.equal(await field(page, 'user_claim').inputValue(), 'email');
   });
 
+  it('signs in with OIDC when the provider answers with form_post to the UI’s landing page', async () => {
+    const { page } = tab;
+    assert.ok(op);
+    op.accounts.set('olga', { email: 'olga@example.test' });
+    op.nextUser = 'olga';
+    await configure(page, 'sso');
+    await field(page, 'oidc_response_mode').fill('form_post');
+    await save(page);
+    assert.equal((await api('GET', 'auth/sso/config')).data.oidc_response_mode, 'form_post');
+    const url = (
+      await api('POST', 'auth/sso/oidc/auth_url', {
+        role: 'people',
+        redirect_uri: `${dev.url}/ui/vault/auth/sso/oidc/callback`,
+      })
+    ).data.auth_url;
+    assert.equal(new URL(url).searchParams.get('response_mode'), 'form_post');
+
+    await (await UiTab.open(browser, dev.url)).use('oidc-form-post', async (other) => {
+      const posts: string[] = [];
+      other.context.on('request', (r) => {
+        if (r.method() === 'POST' && r.url().includes('/oidc/callback')) posts.push(new URL(r.url()).pathname);
+      });
+      await other.page.goto('/ui/');
+      await other.page.getByLabel('Method').selectOption({ label: 'OIDC' });
+      await other.page.getByLabel('Mount path').fill('sso');
+      const popup = other.context.waitForEvent('page');
+      await other.page.getByRole('button', { name: 'Sign in' }).click();
+      await (await popup).waitForEvent('close', { timeout: 15_000 });
+      await other.page.getByRole('button', { name: 'Sign out' }).waitFor();
+      assert.deepEqual(posts, ['/ui/vault/auth/sso/oidc/callback'], 'the provider POSTed its answer to the UI');
+      const token = JSON.parse((await other.page.evaluate('sessionStorage.getItem("ward.session")')) as string).token;
+      const self = await request(dev.url, 'GET', 'auth/token/lookup-self', { token });
+      assert.deepEqual(self.body.data.policies, ['default', 'reader']);
+      found.push(...other.problems());
+    });
+  });
+
   it('configures Kubernetes with a write-only reviewer JWT, creates a role and deletes it', async () => {
     const { page } = tab;
     await api('POST', 'sys/auth/k8s', { type: 'kubernetes' });

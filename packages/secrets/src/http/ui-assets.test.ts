@@ -81,6 +81,41 @@ describe('serving the web UI', () => {
     assert.equal(post.headers.get('allow'), 'GET, HEAD');
   });
 
+  it('takes an OIDC provider’s form_post answer at the landing page and hands it to the page in a meta element', async () => {
+    const callback = `${base}/ui/vault/auth/team%2Foidc/oidc/callback`;
+    const form = new URLSearchParams({ state: 'st_1', code: 'a"<b>&c', extra: 'dropped', id_token: 'x.y.z' });
+    const res = await fetch(callback, { method: 'POST', body: form });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+    // The page holds a one-time code: never cached, and under the same policy (no inline script).
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    assert.equal(res.headers.get('content-security-policy'), UI_CONTENT_SECURITY_POLICY);
+    const html = await res.text();
+    assert.match(html, /^<!doctype html>/);
+    const meta = /<meta name="ward-oidc-response" content="([^"]*)">/.exec(html);
+    assert.ok(meta, html);
+    assert.equal(meta[1], 'code=a%22%3Cb%3E%26c&amp;state=st_1&amp;id_token=x.y.z');
+    const answer = new URLSearchParams((meta[1] ?? '').replaceAll('&amp;', '&'));
+    assert.deepEqual(Object.fromEntries(answer), { code: 'a"<b>&c', state: 'st_1', id_token: 'x.y.z' });
+    assert.ok(html.indexOf('<meta name="ward-oidc-response"') < html.indexOf('<script'));
+  });
+
+  it('refuses a POST elsewhere (405), one that is not a form (415) and one too large (413)', async () => {
+    for (const path of ['/ui/vault/auth/oidc/oidc/callback/more', '/ui/secrets', '/ui/vault/auth/oidc/callback']) {
+      const res = await fetch(`${base}${path}`, { method: 'POST', body: new URLSearchParams({ code: 'c' }) });
+      assert.equal(res.status, 405, path);
+    }
+    const callback = `${base}/ui/vault/auth/oidc/oidc/callback`;
+    const json = await fetch(callback, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"code":"c"}',
+    });
+    assert.equal(json.status, 415);
+    const big = await fetch(callback, { method: 'POST', body: new URLSearchParams({ code: 'c'.repeat(70_000) }) });
+    assert.equal(big.status, 413);
+  });
+
   it('finds nothing to serve where the UI was not built', async () => {
     assert.equal(await loadUiAssets(join(dir, 'missing')), undefined);
   });

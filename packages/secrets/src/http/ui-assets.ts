@@ -1,7 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, sep } from 'node:path';
+import { RequestTooLargeError } from '../logical/errors.js';
 import { splitTarget } from './logical-request.js';
+import { closeAfterResponse } from './read-body.js';
+import { indexWithOidcResponse, isFormEncoded, isOidcCallbackPath, readOidcFormPost } from './ui-oidc-form-post.js';
 
 /** The built web UI (packages/ui/dist), read once at startup: a few hundred kilobytes. */
 export interface UiAssets {
@@ -61,11 +64,17 @@ export async function loadUiAssets(dir: string): Promise<UiAssets | undefined> {
 
 /**
  * Serves the UI at `/ui/` and redirects `/` there; answers whether it took the request (anything
- * else is the API's). Only GET and HEAD: the UI is static.
+ * else is the API's). Only GET and HEAD (the UI is static), and the POST of an OIDC provider's
+ * `form_post` answer to the landing page.
  */
 export function serveUi(assets: UiAssets, req: IncomingMessage, res: ServerResponse): boolean {
   const { pathname } = splitTarget(req.url ?? '/');
   if (pathname !== '/' && pathname !== '/ui' && !pathname.startsWith('/ui/')) return false;
+  if (req.method === 'POST' && isOidcCallbackPath(pathname)) {
+    // Nothing is left to answer with if this fails half-way (the socket went): the connection is dropped.
+    answerOidcFormPost(assets, req, res).catch(() => res.destroy());
+    return true;
+  }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('method not allowed\n');
@@ -91,6 +100,25 @@ export function serveUi(assets: UiAssets, req: IncomingMessage, res: ServerRespo
   // Every other path is a screen of the app: the browser shows it from index.html, always revalidated.
   send(req, res, 200, 'text/html; charset=utf-8', assets.index, 'no-cache');
   return true;
+}
+
+/**
+ * An OIDC provider's `form_post` answer to the landing page: the page, with the answer in it (never
+ * cached: it holds a one-time code). A body that is not a form is 415; one too large, 413.
+ */
+async function answerOidcFormPost(assets: UiAssets, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const refuse = (status: number, text: string) => {
+    closeAfterResponse(req, res);
+    send(req, res, status, 'text/plain; charset=utf-8', Buffer.from(`${text}\n`), 'no-store');
+  };
+  if (!isFormEncoded(req)) return refuse(415, 'the OIDC answer must be application/x-www-form-urlencoded');
+  let answer: URLSearchParams;
+  try {
+    answer = await readOidcFormPost(req);
+  } catch (err) {
+    return refuse(err instanceof RequestTooLargeError ? 413 : 400, 'the OIDC answer could not be read');
+  }
+  send(req, res, 200, 'text/html; charset=utf-8', indexWithOidcResponse(assets.index, answer), 'no-store');
 }
 
 function cacheOf(path: string): string {

@@ -4,15 +4,20 @@ import type { ScreenProps } from '../../screen.js';
 
 /**
  * The OIDC popup's landing page (`/ui/vault/auth/<mount>/oidc/callback`): hands the provider's
- * answer to the signing-in tab and closes itself.
+ * answer (in the query, the fragment, or POSTed with `form_post`) to the signing-in tab and closes itself.
  */
 export function OidcCallback({ params }: ScreenProps) {
   const mount = (params.mount ?? '').replace(/\/oidc\/callback$/, '');
   useEffect(() => {
     const query = new URLSearchParams(window.location.search);
-    // A provider answering with form_post or a fragment (implicit id_token) puts the values after `#`.
+    // A provider answering in a fragment (implicit id_token) puts the values after `#`.
     const fragment = new URLSearchParams(window.location.hash.slice(1));
-    const get = (k: string) => query.get(k) ?? fragment.get(k) ?? '';
+    // One answering with form_post POSTs them here; the server puts them in a <meta> of this page
+    // (http/ui-oidc-form-post.ts), since the page may run no inline script.
+    const posted = new URLSearchParams(
+      document.querySelector<HTMLMetaElement>('meta[name="ward-oidc-response"]')?.content ?? '',
+    );
+    const get = (k: string) => posted.get(k) ?? query.get(k) ?? fragment.get(k) ?? '';
     const message: OidcCallbackMessage = { mount, state: get('state'), code: get('code') };
     if (get('id_token')) message.idToken = get('id_token');
     const channel = new BroadcastChannel(OIDC_CHANNEL);
