@@ -19,6 +19,8 @@ async function joinVia(a: AgentProcess, target: AgentProcess): Promise<number> {
 
 // Issue 28 point 1: join stays open (as the spec says), and is harmless: a node without the
 // gossip key is never heard, so it cannot enter the pool, let alone hand it its ACL state.
+// Here the binary and its CLI on real sockets; the rogue clusters are kept out in memory
+// (src/server/gossip-encryption.test.ts).
 describe('gossip encryption between real agents', () => {
   let s1: AgentProcess;
   let s2: AgentProcess;
@@ -41,42 +43,6 @@ describe('gossip encryption between real agents', () => {
   after(async () => {
     await s1?.kill();
     await s2?.kill();
-  });
-
-  it('reports encrypted gossip in stats.serf', async () => {
-    const self = await s1.json<{ stats: { serf: { encrypted: string } }; config: { Server: { EncryptKey: string } } }>(
-      '/v1/agent/self',
-      { token: root },
-    );
-    assert.equal(self.stats.serf.encrypted, 'true');
-    assert.equal(self.config.Server.EncryptKey, '<redacted>');
-  });
-
-  it('keeps a rogue cluster without the key out: no join either way, and the ACLs stay ours', async () => {
-    for (const extra of [[], [`-encrypt=${K2}`]]) {
-      const rogue = await server('rogue', ...extra);
-      try {
-        const rogueRoot = await bootstrap(rogue);
-        // A few writes, so the rogue's ACL state is "newer" than ours by index.
-        for (const n of ['a', 'b', 'c']) {
-          const res = await rogue.fetch(`/v1/acl/policy/${n}`, {
-            method: 'POST',
-            token: rogueRoot,
-            body: JSON.stringify({ Name: n, Rules: 'agent { policy = "read" }' }),
-          });
-          assert.equal(res.status, 200);
-        }
-        assert.equal(await joinVia(s1, rogue), 0, 'the victim asked to join the rogue');
-        assert.equal(await joinVia(rogue, s1), 0, 'the rogue asked to join the victim');
-        await new Promise((r) => setTimeout(r, 1500));
-        assert.deepEqual(Object.keys(await statuses(s1, root)).sort(), ['s1.global', 's2.global']);
-        assert.equal((await s1.fetch('/v1/acl/tokens', { token: root })).status, 200);
-        assert.equal((await s1.fetch('/v1/acl/tokens', { token: rogueRoot })).status, 403);
-        assert.equal((await s2.fetch('/v1/acl/tokens', { token: rogueRoot })).status, 403);
-      } finally {
-        await rogue.kill();
-      }
-    }
   });
 
   it('rotates the key with operator gossip keyring, and then only the new key joins', async () => {
