@@ -108,9 +108,10 @@ export class MemoryAgentNetwork implements AgentNetwork {
   /**
    * Starts a server agent named `name` on the next address (10.0.0.1, 10.0.0.2, …; HTTP on
    * 4646, RPC on 4647), with `layer` over the defaults (`client: { enabled: true,
-   * servers: […] }` and `server: { enabled: false }` make a client).
+   * servers: […] }` and `server: { enabled: false }` make a client); `env` is the
+   * environment it sees (for /v1/agent/host).
    */
-  async startAgent(name: string, layer: ConfigLayer = {}): Promise<Agent> {
+  async startAgent(name: string, layer: ConfigLayer = {}, env: NodeJS.ProcessEnv = {}): Promise<Agent> {
     const base = mergeConfig(defaultConfig(name), {
       bindAddr: `10.0.0.${++this.#hosts}`,
       ports: { http: 4646, rpc: 4647, serf: 0 },
@@ -122,7 +123,7 @@ export class MemoryAgentNetwork implements AgentNetwork {
     const lines = this.#logs.get(name) ?? [];
     this.#logs.set(name, lines);
     hub.subscribe({ level: 'debug', json: false, sink: { write: (l) => lines.push(l) }, now: () => this.clock.now() });
-    const deps = { clock: this.clock, random: new SeededRandom(name), hub, argv, env: {} };
+    const deps = { clock: this.clock, random: new SeededRandom(name), hub, argv, env };
     return Agent.start(mergeConfig(base, layer), deps, this);
   }
 

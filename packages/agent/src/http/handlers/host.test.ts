@@ -1,6 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { startTestAgent } from '../src/testing.js';
+import { FakeClock } from '@ward/base';
+import type { ConfigLayer } from '../../config/config.js';
+import { MemoryAgentNetwork } from '../../testing.js';
+
+/** One agent in memory (fake clock) and a GET of `path` on it. */
+async function startOne(layer: ConfigLayer, env: NodeJS.ProcessEnv = {}) {
+  const network = new MemoryAgentNetwork(new FakeClock(0));
+  const agent = await network.startAgent(layer.name ?? 'a', layer, env);
+  return {
+    agent,
+    fetch: (path: string) => network.settle(network.fetch(network.url(agent, path))),
+    stop: () => agent.stop(false),
+  };
+}
 
 describe('GET /v1/agent/host', () => {
   it('returns this host with known-sensitive environment variables redacted', async () => {
@@ -11,7 +24,7 @@ describe('GET /v1/agent/host', () => {
       DB_PASSWORD: 'hunter2',
       PATH: '/usr/bin',
     };
-    const a = await startTestAgent({ enableDebug: true, name: 'h1' }, env);
+    const a = await startOne({ enableDebug: true, name: 'h1' }, env);
     try {
       const res = await a.fetch('/v1/agent/host');
       assert.equal(res.status, 200);
@@ -44,7 +57,7 @@ describe('GET /v1/agent/host', () => {
   });
 
   it('is behind the debug gate: 403 with ACLs off unless enable_debug is true', async () => {
-    const a = await startTestAgent({});
+    const a = await startOne({});
     try {
       const res = await a.fetch('/v1/agent/host');
       assert.deepEqual([res.status, await res.text()], [403, 'Permission denied']);

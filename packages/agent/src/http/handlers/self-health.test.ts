@@ -1,11 +1,25 @@
 import assert from 'node:assert/strict';
-import { get, type IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
-import { startTestAgent } from '../src/testing.js';
+import { gunzipSync } from 'node:zlib';
+import { FakeClock } from '@ward/base';
+import type { ConfigLayer } from '../../config/config.js';
+import { MemoryAgentNetwork, type MemoryRequest } from '../../testing.js';
+
+/** An agent in memory on `network` (a new one on a fake clock unless given), with `fetch(path)` on its HTTP. */
+async function startOne(layer: ConfigLayer = {}, network = new MemoryAgentNetwork(new FakeClock(0))) {
+  const agent = await network.startAgent(layer.name ?? 'a', layer);
+  await network.run(1000, () => !agent.consensus || agent.consensus.isLeader);
+  return {
+    agent,
+    network,
+    fetch: (path: string, init?: MemoryRequest) => network.settle(network.fetch(network.url(agent, path), init)),
+    stop: () => agent.stop(false),
+  };
+}
 
 describe('GET /v1/agent/self', () => {
   it('shows config, member and every stats section on a combined server+client', async () => {
-    const a = await startTestAgent({ name: 'dev', client: { enabled: true }, devMode: true });
+    const a = await startOne({ name: 'dev', client: { enabled: true }, devMode: true });
     try {
       const body = (await (await a.fetch('/v1/agent/self')).json()) as {
         config: Record<string, unknown>;
@@ -58,12 +72,15 @@ describe('GET /v1/agent/self', () => {
 
   // Issue 23 point 8: every section on every agent kind; a role not run says so.
   it('shows every stats section on a server-only and on a client-only agent', async () => {
-    const server = await startTestAgent({ name: 'so' });
-    const client = await startTestAgent({
-      name: 'co',
-      server: { enabled: false },
-      client: { enabled: true, servers: [server.agent.rpcAddress] },
-    });
+    const server = await startOne({ name: 'so' });
+    const client = await startOne(
+      {
+        name: 'co',
+        server: { enabled: false },
+        client: { enabled: true, servers: [server.agent.rpcAddress] },
+      },
+      server.network,
+    );
     try {
       type Self = { stats: Record<string, Record<string, string>> };
       const s = ((await (await server.fetch('/v1/agent/self')).json()) as Self).stats;
@@ -82,21 +99,22 @@ describe('GET /v1/agent/self', () => {
   });
 
   it('gzips a large JSON body when the client accepts gzip', async () => {
-    const a = await startTestAgent();
+    const a = await startOne();
     try {
       const res = await a.fetch('/v1/agent/self', { headers: { 'Accept-Encoding': 'gzip' } });
       assert.equal(res.headers.get('content-encoding'), 'gzip');
-      // fetch decodes it: the body still parses.
-      assert.ok(((await res.json()) as { config: unknown }).config);
-      const plain = await request(a.agent.httpPort, '/v1/agent/self');
-      assert.equal(plain.headers['content-encoding'], undefined);
+      const body = gunzipSync(Buffer.from(await res.arrayBuffer())).toString();
+      assert.ok((JSON.parse(body) as { config: unknown }).config);
+      const plain = await a.fetch('/v1/agent/self');
+      assert.equal(plain.headers.get('content-encoding'), null);
+      assert.ok(((await plain.json()) as { config: unknown }).config);
     } finally {
       await a.stop();
     }
   });
 
   it('indents the JSON with ?pretty', async () => {
-    const a = await startTestAgent();
+    const a = await startOne();
     try {
       const text = await (await a.fetch('/v1/agent/health?pretty')).text();
       assert.match(text, /^\{\n {4}"server": \{\n/);
@@ -110,7 +128,7 @@ describe('GET /v1/agent/self', () => {
 
 describe('GET /v1/agent/health', () => {
   it('is 500 with the JSON as text while the pool has no leader', async () => {
-    const a = await startTestAgent({ server: { enabled: true, bootstrapExpect: 3 } });
+    const a = await startOne({ server: { enabled: true, bootstrapExpect: 3 } });
     try {
       const res = await a.fetch('/v1/agent/health');
       assert.equal(res.status, 500);
@@ -122,7 +140,7 @@ describe('GET /v1/agent/health', () => {
   });
 
   it('checks only the named roles, and a role the agent does not run fails', async () => {
-    const a = await startTestAgent();
+    const a = await startOne();
     try {
       const res = await a.fetch('/v1/agent/health?type=client');
       assert.deepEqual([res.status, await res.text()], [500, '{"client":{"ok":false,"message":"client not enabled"}}']);
@@ -134,7 +152,7 @@ describe('GET /v1/agent/health', () => {
   });
 
   it('is unhealthy for a client that knows no server', async () => {
-    const a = await startTestAgent({ server: { enabled: false }, client: { enabled: true, servers: [] } });
+    const a = await startOne({ server: { enabled: false }, client: { enabled: true, servers: [] } });
     try {
       const res = await a.fetch('/v1/agent/health');
       assert.deepEqual([res.status, await res.text()], [500, '{"client":{"ok":false,"message":"no known servers"}}']);
@@ -143,13 +161,3 @@ describe('GET /v1/agent/health', () => {
     }
   });
 });
-
-/** A raw GET without Accept-Encoding (fetch always sends one). */
-function request(port: number, path: string): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    get({ host: '127.0.0.1', port, path }, (res) => {
-      res.resume();
-      resolve(res);
-    }).on('error', reject);
-  });
-}
