@@ -246,6 +246,35 @@ describe('web UI: auth method configuration', () => {
     assert.ok(!JSON.stringify(okta).includes('okta-api-s3cret'));
   });
 
+  it('shows a token that may only read a configuration its settings without Save (and nothing of other methods); the API refuses the write', async () => {
+    const policy = 'path "sys/auth" { capabilities = ["read"] }\npath "auth/corp/config" { capabilities = ["read"] }';
+    await api('PUT', 'sys/policies/acl/config-reader', { policy });
+    const reader = (await api('POST', 'auth/token/create', { policies: ['config-reader'] })).auth.client_token;
+    await (await UiTab.open(browser, dev.url)).use('auth-config-acl', async (other) => {
+      const { page } = other;
+      await page.goto('/ui/');
+      await page.getByLabel('Method').selectOption({ label: 'Token' });
+      await page.getByLabel('Token').fill(reader);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await page.goto('/ui/access/auth/sso');
+      await heading(page, 'sso/');
+      await page.getByRole('definition').filter({ hasText: 'oidc' }).first().waitFor();
+      assert.equal(await page.getByRole('heading', { name: 'Roles' }).count(), 0);
+      assert.equal(await page.getByRole('link', { name: 'Configure sso/' }).count(), 0);
+      assert.equal(await page.getByRole('link', { name: 'Create role' }).count(), 0);
+      await configure(page, 'corp');
+      await page.getByText('This token may read these settings but not change them.').waitFor();
+      assert.equal(await field(page, 'url').inputValue(), slapd?.url);
+      assert.ok(await field(page, 'url').isDisabled());
+      assert.equal(await page.getByRole('button', { name: 'Save configuration' }).count(), 0);
+      found.push(...(await other.capture('auth-config-read-only')));
+      const refused = await request(dev.url, 'POST', 'auth/corp/config', { token: reader, body: { url: 'ldap://x' } });
+      assert.equal(refused.status, 403);
+      found.push(...other.problems());
+    });
+  });
+
   it('had no console errors, CSP refusals, sideways scrolling or axe findings; no secret in the log or the page’s storage', async () => {
     // The discovery URL with no provider behind it was refused on purpose (shown in place).
     assertNoProblems([...found, ...tab.problems().filter((p) => !/status of 400 .*auth\/sso\/config/.test(p))]);

@@ -1,3 +1,4 @@
+import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Loading, Page } from '../../components/page.js';
@@ -23,6 +24,7 @@ export function AuthConfig({ params }: ScreenProps) {
     return { path, schema, current };
   }, [mount]);
   const data = loaded.data;
+  const caps = useCapabilities(data ? [data.path] : []);
   return (
     <Page
       title={`Configure ${mount}/`}
@@ -44,6 +46,7 @@ export function AuthConfig({ params }: ScreenProps) {
             current={data.current}
             submitLabel="Save configuration"
             savedText="Configuration saved."
+            canSave={caps.allows(data.path, ['create', 'update'])}
             onSubmit={async (body) => {
               await api.write(data.path, body);
             }}

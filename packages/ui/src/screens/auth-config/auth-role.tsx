@@ -35,7 +35,8 @@ export function AuthRole({ params }: ScreenProps) {
     return { base, noun: kind.roleNoun ?? 'role', schema, current };
   }, [mount, name]);
   const [newName, setNewName] = useState('');
-  const caps = useCapabilities(loaded.data && name ? [`${loaded.data.base}/${name}`] : []);
+  const rolePath = loaded.data && `${loaded.data.base}/${name ?? 'example'}`;
+  const caps = useCapabilities(rolePath ? [rolePath] : []);
   const remove = useAction(async () => {
     await api.delete(`${loaded.data?.base}/${name}`);
     router.navigate(pathOf('access', 'auth', mount));
@@ -89,6 +90,7 @@ export function AuthRole({ params }: ScreenProps) {
             current={data.current}
             submitLabel={name ? `Save ${noun}` : `Create ${noun}`}
             savedText={`The ${noun} is saved.`}
+            canSave={caps.allows(`${data.base}/${name ?? 'example'}`, name ? 'update' : ['create', 'update'])}
             onSubmit={async (body) => {
               const target = name ?? newName.trim();
               if (!target) throw new Error(`the ${noun} needs a name`);

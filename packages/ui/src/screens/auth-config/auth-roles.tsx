@@ -12,21 +12,22 @@ export function AuthMethodSettings({ mount, kind }: { mount: string; kind: Metho
   const { api } = useApp();
   const base = kind.rolesPath ? `auth/${mount}/${kind.rolesPath}` : undefined;
   const roles = useLoad(async () => (base ? api.list(base) : []), [base]);
-  const caps = useCapabilities(base ? [`${base}/example`] : []);
+  const config = kind.configPath && `auth/${mount}/${kind.configPath}`;
+  const caps = useCapabilities([...(base ? [`${base}/`, `${base}/example`] : []), ...(config ? [config] : [])]);
   const noun = kind.roleNoun ?? 'role';
   const title = noun === 'role' ? 'Roles' : `${noun[0]?.toUpperCase()}${noun.slice(1)}s`;
   return (
     <>
-      {kind.configPath && (
+      {config && caps.allows(config, ['read', 'create', 'update']) && (
         <section aria-labelledby="config-heading">
           <h2 id="config-heading">Configuration</h2>
           <p>
             <Link to={pathOf('access', 'auth-config', mount)}>Configure {mount}/</Link> (
-            <span class="code">{`auth/${mount}/${kind.configPath}`}</span>)
+            <span class="code">{config}</span>)
           </p>
         </section>
       )}
-      {base && (
+      {base && caps.allows(`${base}/`, 'list') && (
         <section aria-labelledby="roles-heading">
           <h2 id="roles-heading">{title}</h2>
           <ErrorMessage error={roles.error} />

@@ -18,6 +18,8 @@ export function SchemaForm(p: {
   onSubmit(body: Record<string, unknown>): Promise<void>;
   /** Said after a save that went through. */
   savedText: string;
+  /** Whether the token may write: without it the fields are shown disabled and nothing is sent. */
+  canSave: boolean;
 }) {
   const first = (f: SchemaField) =>
     f.kind === 'boolean' ? String(p.current?.[f.name] === true) : textOf(f, p.current?.[f.name]);
@@ -60,20 +62,25 @@ export function SchemaForm(p: {
         save.run();
       }}
     >
-      {main.map(control)}
-      {tokens.length > 0 && (
-        <fieldset>
-          <legend>Tokens issued at sign-in</legend>
-          {tokens.map(control)}
-        </fieldset>
-      )}
+      {!p.canSave && <p>This token may read these settings but not change them.</p>}
+      <fieldset class="schema-fields" disabled={!p.canSave}>
+        {main.map(control)}
+        {tokens.length > 0 && (
+          <fieldset>
+            <legend>Tokens issued at sign-in</legend>
+            {tokens.map(control)}
+          </fieldset>
+        )}
+      </fieldset>
       <ErrorMessage error={save.error} />
       {isSaved && <output>{p.savedText}</output>}
-      <div class="actions">
-        <button type="submit" disabled={save.isPending}>
-          {p.submitLabel}
-        </button>
-      </div>
+      {p.canSave && (
+        <div class="actions">
+          <button type="submit" disabled={save.isPending}>
+            {p.submitLabel}
+          </button>
+        </div>
+      )}
     </form>
   );
 }
