@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { systemClock } from '@ward/base';
-import { runWard, tempHome } from '../src/cli/testing.js';
+import { runWardInProcess, tempHome } from '../src/cli/testing.js';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
 import { type FakeGoogleCloud, startFakeGoogleCloud } from './fakes/google-cloud.js';
 import { FakeGoogleCloudState } from './fakes/google-cloud-state.js';
@@ -50,7 +50,10 @@ describe('ward login -method=gcp', () => {
 
   it('signs a JWT with credentials=@file, logs in and stores the token', async () => {
     const env = await envFor();
-    const run = await runWard(['login', '-method=gcp', '-format=json', 'role=app', `credentials=@${keyPath}`], env);
+    const run = await runWardInProcess(
+      ['login', '-method=gcp', '-format=json', 'role=app', `credentials=@${keyPath}`],
+      env,
+    );
     assert.equal(run.code, 0, run.stderr);
     const { auth } = JSON.parse(run.stdout);
     assert.deepEqual(auth.token_policies, ['app', 'default']);
@@ -64,7 +67,7 @@ describe('ward login -method=gcp', () => {
 
   it('reads GOOGLE_APPLICATION_CREDENTIALS, and logs in at mount=…', async () => {
     const env = await envFor({ GOOGLE_APPLICATION_CREDENTIALS: keyPath });
-    const run = await runWard(['login', '-method=gcp', '-format=json', 'role=app', 'mount=gcp-team'], env);
+    const run = await runWardInProcess(['login', '-method=gcp', '-format=json', 'role=app', 'mount=gcp-team'], env);
     assert.equal(run.code, 0, run.stderr);
     const token = JSON.parse(run.stdout).auth.client_token;
     const self = await t.request('GET', 'auth/token/lookup-self', { token });
@@ -73,13 +76,16 @@ describe('ward login -method=gcp', () => {
 
   it("refuses a JWT beyond the role's max_jwt_exp, and a forged one, with one line each", async () => {
     const env = await envFor();
-    const long = await runWard(['login', '-method=gcp', 'role=app', `credentials=@${keyPath}`, 'jwt_exp=2h'], env);
+    const long = await runWardInProcess(
+      ['login', '-method=gcp', 'role=app', `credentials=@${keyPath}`, 'jwt_exp=2h'],
+      env,
+    );
     assert.equal(long.code, 2);
     const reasons = long.stderr.split('\n').filter((line) => line.startsWith('* '));
     assert.equal(reasons.length, 1, long.stderr);
     assert.match(reasons[0] ?? '', /max_jwt_exp/);
     const forged = 'eyJhbGciOiJSUzI1NiIsImtpZCI6Im5vcGUifQ.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
-    const run = await runWard(['login', '-method=gcp', 'role=app', `jwt=${forged}`], env);
+    const run = await runWardInProcess(['login', '-method=gcp', 'role=app', `jwt=${forged}`], env);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /Code: 40[03]/);
     await assert.rejects(readFile(join(env.HOME, '.vault-token')), { code: 'ENOENT' });
@@ -87,11 +93,11 @@ describe('ward login -method=gcp', () => {
 
   it('says in one line what is missing', async () => {
     const env = await envFor();
-    const none = await runWard(['login', '-method=gcp', 'role=app'], env);
+    const none = await runWardInProcess(['login', '-method=gcp', 'role=app'], env);
     assert.equal(none.code, 2);
     assert.deepEqual(none.stderr.trim().split('\n').length, 1, none.stderr);
     assert.match(none.stderr, /^Error: could not obtain a service account: give credentials=@key.json/);
-    const noRole = await runWard(['login', '-method=gcp', `credentials=@${keyPath}`], env);
+    const noRole = await runWardInProcess(['login', '-method=gcp', `credentials=@${keyPath}`], env);
     assert.equal(noRole.code, 2);
     assert.match(noRole.stderr, /needs role=/);
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type CliHarness, runWard, startCliHarness } from '../src/cli/testing.js';
+import { type CliHarness, runWardInProcess, startCliHarness } from '../src/cli/testing.js';
 
 describe('ward operator and status against a new server', () => {
   let cli: CliHarness;
@@ -39,7 +39,7 @@ describe('ward operator and status against a new server', () => {
 
     const denied = await cli.ward(['operator', 'seal']);
     assert.equal(denied.code, 2, 'sealing needs a token');
-    const seal = await runWard(['operator', 'seal'], { ...cli.env, VAULT_TOKEN: root });
+    const seal = await runWardInProcess(['operator', 'seal'], { ...cli.env, VAULT_TOKEN: root });
     assert.equal(seal.code, 0, seal.stderr);
     assert.match(seal.stdout, /Success! Server is sealed/);
     assert.equal((await cli.ward(['status'])).code, 2);
@@ -97,21 +97,24 @@ describe('ward secrets / auth / policy / namespace / path-help against a running
     const user = await cli.ward(['write', 'auth/people/users/alice', 'password=correct-horse', 'policies=default']);
     assert.equal(user.code, 0, user.stderr);
     const home = cli.env.HOME as string;
-    const login = await runWard(
+    const login = await runWardInProcess(
       ['login', '-method=userpass', '-path=people', 'username=alice', 'password=correct-horse'],
       { VAULT_ADDR: cli.env.VAULT_ADDR as string, HOME: home },
     );
     assert.equal(login.code, 0, login.stderr);
-    const self = await runWard(['token', 'lookup', '-format=json'], {
+    const self = await runWardInProcess(['token', 'lookup', '-format=json'], {
       VAULT_ADDR: cli.env.VAULT_ADDR as string,
       HOME: home,
     });
     assert.equal(self.code, 0, self.stderr);
     assert.equal(JSON.parse(self.stdout).data.meta.username, 'alice', 'the saved token is the login token');
-    const wrong = await runWard(['login', '-method=userpass', '-path=people', 'username=alice', 'password=nope'], {
-      VAULT_ADDR: cli.env.VAULT_ADDR as string,
-      HOME: home,
-    });
+    const wrong = await runWardInProcess(
+      ['login', '-method=userpass', '-path=people', 'username=alice', 'password=nope'],
+      {
+        VAULT_ADDR: cli.env.VAULT_ADDR as string,
+        HOME: home,
+      },
+    );
     assert.equal(wrong.code, 2);
 
     assert.equal((await cli.ward(['auth', 'disable', 'people'])).code, 0);
@@ -154,9 +157,9 @@ describe('ward secrets / auth / policy / namespace / path-help against a running
     assert.match((await cli.ward(['namespace', 'list'])).stdout, /^team\/$/m);
 
     const inTeam = { ...cli.env, VAULT_NAMESPACE: 'team' };
-    assert.equal((await runWard(['secrets', 'enable', '-path=kv2', '-version=2', 'kv'], inTeam)).code, 0);
-    assert.equal((await runWard(['kv', 'put', 'kv2/app', 'k=ns'], inTeam)).code, 0);
-    assert.equal((await runWard(['kv', 'get', '-field=k', 'kv2/app'], inTeam)).stdout, 'ns\n');
+    assert.equal((await runWardInProcess(['secrets', 'enable', '-path=kv2', '-version=2', 'kv'], inTeam)).code, 0);
+    assert.equal((await runWardInProcess(['kv', 'put', 'kv2/app', 'k=ns'], inTeam)).code, 0);
+    assert.equal((await runWardInProcess(['kv', 'get', '-field=k', 'kv2/app'], inTeam)).stdout, 'ns\n');
     assert.equal((await cli.ward(['kv', 'get', '-namespace=team', '-field=k', 'kv2/app'])).stdout, 'ns\n');
     assert.equal((await cli.ward(['kv', 'get', 'kv2/app'])).code, 2, 'the root namespace has no kv2/');
 

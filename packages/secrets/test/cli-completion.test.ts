@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { runWard, tempHome } from '../src/cli/testing.js';
+import { runWardInProcess, tempHome } from '../src/cli/testing.js';
 
 const run = promisify(execFile);
 
@@ -23,7 +23,7 @@ async function complete(script: string, words: string[]): Promise<string[]> {
 // Issue 21, point 5: completion scripts generated from the command table.
 describe('ward completion bash|zsh', () => {
   it('completes commands, groups and subcommands in bash', async () => {
-    const bash = await runWard(['completion', 'bash'], { HOME: await tempHome() });
+    const bash = await runWardInProcess(['completion', 'bash'], { HOME: await tempHome() });
     assert.equal(bash.code, 0, bash.stderr);
     assert.deepEqual(await complete(bash.stdout, ['st']), ['status']);
     assert.deepEqual(await complete(bash.stdout, ['kv', 'meta']), ['metadata']);
@@ -33,11 +33,11 @@ describe('ward completion bash|zsh', () => {
   });
 
   it('prints a zsh script with the same table, and refuses another shell', async () => {
-    const zsh = await runWard(['completion', 'zsh'], { HOME: await tempHome() });
+    const zsh = await runWardInProcess(['completion', 'zsh'], { HOME: await tempHome() });
     assert.equal(zsh.code, 0, zsh.stderr);
     assert.match(zsh.stdout, /^#compdef ward/);
     assert.match(zsh.stdout, /"kv metadata"\) candidates=\(delete get patch put\) ;;/);
-    const fish = await runWard(['completion', 'fish'], { HOME: await tempHome() });
+    const fish = await runWardInProcess(['completion', 'fish'], { HOME: await tempHome() });
     assert.equal(fish.code, 2);
   });
 });

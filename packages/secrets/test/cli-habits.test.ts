@@ -4,9 +4,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { type CliHarness, runWard, startCliHarness, tempHome } from '../src/cli/testing.js';
+import { type CliHarness, runWardInProcess, startCliHarness, tempHome } from '../src/cli/testing.js';
 
-// Issue 35: commands users copy from the established CLI's habits, through bin/ward.
+// Issue 35: commands users copy from the established CLI's habits (in process; cli-smoke.test.ts runs bin/ward).
 describe('ward as users of the established CLI type it', () => {
   let cli: CliHarness;
   before(async () => {
@@ -94,15 +94,15 @@ describe('ward as users of the established CLI type it', () => {
     const home = await tempHome();
     await writeFile(join(home, '.bashrc'), '# mine\n');
     const env = { HOME: home };
-    const install = await runWard(['-autocomplete-install'], env);
+    const install = await runWardInProcess(['-autocomplete-install'], env);
     assert.equal(install.code, 0, install.stderr);
     assert.match(await readFile(join(home, '.zshrc'), 'utf8'), /completion zsh\)"/);
     const { stdout } = await promisify(execFile)('bash', ['-ic', 'complete -p ward'], {
       env: { ...process.env, HOME: home },
     });
     assert.match(stdout, /complete .* ward$/m);
-    assert.equal((await runWard(['-autocomplete-install'], env)).code, 1, 'a second install is refused');
-    assert.equal((await runWard(['-autocomplete-uninstall'], env)).code, 0);
+    assert.equal((await runWardInProcess(['-autocomplete-install'], env)).code, 1, 'a second install is refused');
+    assert.equal((await runWardInProcess(['-autocomplete-uninstall'], env)).code, 0);
     assert.equal(await readFile(join(home, '.bashrc'), 'utf8'), '# mine\n');
   });
 

@@ -38,7 +38,7 @@ describe('ward help and errors', () => {
       assert.match(help, new RegExp(`\\nExample:\\n  \\$ ward ${name}\\b`), name);
       assert.doesNotMatch(prose(help), /Vault/, `${name} -help mentions Vault`);
     }
-    const viaBinary = await cli.ward(['kv', 'rollback', '-help']);
+    const viaBinary = await cli.wardProcess(['kv', 'rollback', '-help']);
     assert.equal(viaBinary.code, 0);
     assert.match(viaBinary.stdout, /Example:\n {2}\$ ward kv rollback -version=2 secret\/app/);
     assert.doesNotMatch(prose((await cli.ward(['-help'])).stdout), /Vault/);

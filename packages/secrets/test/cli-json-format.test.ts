@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type CliHarness, startCliHarness } from '../src/cli/testing.js';
 
-// What `-format=json` prints, as the established CLI does (through bin/ward): `list` prints the
+// What `-format=json` prints, as the established CLI does: `list` prints the
 // JSON array of keys alone; `read` and `kv get` print the whole secret response.
 describe('ward -format=json prints what the established CLI prints', () => {
   let cli: CliHarness;

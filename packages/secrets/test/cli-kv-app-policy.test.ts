@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type CliHarness, runWard, startCliHarness } from '../src/cli/testing.js';
+import { type CliHarness, runWardInProcess, startCliHarness } from '../src/cli/testing.js';
 
 // Issue 21, point 1: a token limited to its app's paths (what a userpass login normally
 // gets) can use every `ward kv` command there, through `sys/internal/ui/mounts`.
@@ -25,7 +25,7 @@ describe('ward kv under an ordinary app policy, after ward login -method=userpas
     await import('node:fs/promises').then((fs) => fs.mkdir(userEnv.HOME as string));
   });
   after(() => cli.stop());
-  const alice = (args: string[]) => runWard(args, userEnv);
+  const alice = (args: string[]) => runWardInProcess(args, userEnv);
 
   it('logs in, then kv put / get / list / metadata get / delete work below secret/app', async () => {
     const login = await alice(['login', '-method=userpass', 'username=alice', 'password=pw-alice']);

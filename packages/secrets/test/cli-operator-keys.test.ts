@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type CliHarness, runWard, startCliHarness } from '../src/cli/testing.js';
+import { type CliHarness, runWardInProcess, startCliHarness } from '../src/cli/testing.js';
 
 // Issue 18: `ward operator rekey` and `ward operator generate-root`, run as the real binary.
 
@@ -30,7 +30,7 @@ describe('ward operator rekey and generate-root', () => {
     const decoded = await cli.ward(['operator', 'generate-root', '-tls-skip-verify', '-decode', encoded, '-otp', otp]);
     const token = decoded.stdout.trim();
     assert.match(token, /^hvs\.[A-Za-z0-9]{24}$/);
-    const lookup = await runWard(['token', 'lookup', '-format=json'], { ...cli.env, VAULT_TOKEN: token });
+    const lookup = await runWardInProcess(['token', 'lookup', '-format=json'], { ...cli.env, VAULT_TOKEN: token });
     assert.equal(lookup.code, 0, lookup.stderr);
     assert.deepEqual(JSON.parse(lookup.stdout).data.policies, ['root']);
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { type CliHarness, runWard, startCliHarness, WARD_BIN } from '../src/cli/testing.js';
+import { type CliHarness, runWardInProcess, startCliHarness, WARD_BIN } from '../src/cli/testing.js';
 
 /**
  * Runs `ward args` on a pseudo-terminal (util-linux `script`), answers the first prompt that
@@ -82,10 +82,14 @@ describe('ward prompts for secrets', () => {
 
   it('reads one line of stdin when it is not a terminal', async () => {
     await cli.server.request('PUT', 'sys/seal');
-    const unseal = await runWard(['operator', 'unseal'], cli.env, `${cli.server.unsealKey}\nignored\n`);
+    const unseal = await runWardInProcess(['operator', 'unseal'], cli.env, `${cli.server.unsealKey}\nignored\n`);
     assert.equal(unseal.code, 0, unseal.stderr);
     assert.match(unseal.stdout, /Sealed\s+false/);
-    const login = await runWard(['login', '-method=userpass', '-no-store', 'username=alice'], cli.env, 'pw-of-alice\n');
+    const login = await runWardInProcess(
+      ['login', '-method=userpass', '-no-store', 'username=alice'],
+      cli.env,
+      'pw-of-alice\n',
+    );
     assert.equal(login.code, 0, login.stderr);
   });
 });

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type CliHarness, runWard, startCliHarness, tempHome } from '../src/cli/testing.js';
+import { type CliHarness, runWardInProcess, startCliHarness, tempHome } from '../src/cli/testing.js';
 
 describe('ward token / login against a running server', () => {
   let cli: CliHarness;
@@ -38,27 +38,30 @@ describe('ward token / login against a running server', () => {
       `${accessor}\n`,
     );
     assert.match((await cli.ward(['token', 'lookup'])).stdout, /^policies\s+\[root\]$/m, 'no argument: the own token');
-    assert.match((await runWard(['token', 'lookup'], { ...cli.env, VAULT_TOKEN: token })).stdout, /^id\s+/m);
+    assert.match((await runWardInProcess(['token', 'lookup'], { ...cli.env, VAULT_TOKEN: token })).stdout, /^id\s+/m);
 
     const renew = await cli.ward(['token', 'renew', '-increment=30m', token]);
     assert.equal(renew.code, 0, renew.stderr);
     assert.match(renew.stdout, /^token_duration\s+30m$/m);
-    const self = await runWard(['token', 'renew', '-format=json'], { ...cli.env, VAULT_TOKEN: token });
+    const self = await runWardInProcess(['token', 'renew', '-format=json'], { ...cli.env, VAULT_TOKEN: token });
     assert.equal(JSON.parse(self.stdout).auth.client_token, token);
 
     const revoke = await cli.ward(['token', 'revoke', token]);
     assert.equal(revoke.code, 0, revoke.stderr);
     assert.match(revoke.stdout, /Success! Revoked token \(if it existed\)/);
-    const dead = await runWard(['token', 'lookup'], { ...cli.env, VAULT_TOKEN: token });
+    const dead = await runWardInProcess(['token', 'lookup'], { ...cli.env, VAULT_TOKEN: token });
     assert.equal(dead.code, 2);
     assert.match(dead.stderr, /Code: 403/);
 
     const other = JSON.parse((await cli.ward(['token', 'create', '-format=json'])).stdout).auth;
     assert.equal((await cli.ward(['token', 'revoke', '-accessor', other.accessor])).code, 0);
-    assert.equal((await runWard(['token', 'lookup'], { ...cli.env, VAULT_TOKEN: other.client_token })).code, 2);
+    assert.equal(
+      (await runWardInProcess(['token', 'lookup'], { ...cli.env, VAULT_TOKEN: other.client_token })).code,
+      2,
+    );
     const mine = JSON.parse((await cli.ward(['token', 'create', '-format=json'])).stdout).auth.client_token;
-    assert.equal((await runWard(['token', 'revoke', '-self'], { ...cli.env, VAULT_TOKEN: mine })).code, 0);
-    assert.equal((await runWard(['token', 'lookup'], { ...cli.env, VAULT_TOKEN: mine })).code, 2);
+    assert.equal((await runWardInProcess(['token', 'revoke', '-self'], { ...cli.env, VAULT_TOKEN: mine })).code, 0);
+    assert.equal((await runWardInProcess(['token', 'lookup'], { ...cli.env, VAULT_TOKEN: mine })).code, 2);
   });
 
   it('uses the token_helper of ~/.vault as established: store on login, get on every command (issue 35)', async () => {
@@ -72,10 +75,10 @@ describe('ward token / login against a running server', () => {
     );
     await writeFile(join(home, '.vault'), `token_helper = "${helper}"\n`);
     const env = { VAULT_ADDR: cli.server.url, HOME: home };
-    assert.equal((await runWard(['login', cli.server.rootToken], env)).code, 0);
+    assert.equal((await runWardInProcess(['login', cli.server.rootToken], env)).code, 0);
     assert.equal(await readFile(stored, 'utf8'), cli.server.rootToken);
     await assert.rejects(readFile(join(home, '.vault-token')), { code: 'ENOENT' });
-    const lookup = await runWard(['token', 'lookup', '-field=id'], env);
+    const lookup = await runWardInProcess(['token', 'lookup', '-field=id'], env);
     assert.equal(lookup.stdout, `${cli.server.rootToken}\n`, lookup.stderr);
   });
 
@@ -84,9 +87,9 @@ describe('ward token / login against a running server', () => {
     const token = JSON.parse((await cli.ward(['token', 'create', '-policy=default', '-format=json'])).stdout).auth
       .client_token;
     const noToken = { VAULT_ADDR: cli.server.url, HOME: home };
-    assert.equal((await runWard(['token', 'lookup'], noToken)).code, 2, 'no token yet');
+    assert.equal((await runWardInProcess(['token', 'lookup'], noToken)).code, 2, 'no token yet');
 
-    const login = await runWard(['login', token], noToken);
+    const login = await runWardInProcess(['login', token], noToken);
     assert.equal(login.code, 0, login.stderr);
     assert.match(login.stdout, /Success! You are now authenticated/);
     assert.match(login.stdout, /^token_policies\s+\[default\]$/m);
@@ -94,17 +97,20 @@ describe('ward token / login against a running server', () => {
     assert.equal(await readFile(file, 'utf8'), token);
     assert.equal((await stat(file)).mode & 0o777, 0o600);
 
-    const lookup = await runWard(['token', 'lookup', '-field=id'], noToken);
+    const lookup = await runWardInProcess(['token', 'lookup', '-field=id'], noToken);
     assert.equal(lookup.stdout, `${token}\n`, 'the saved token is used');
-    const override = await runWard(['token', 'lookup', '-field=id'], { ...noToken, VAULT_TOKEN: cli.server.rootToken });
+    const override = await runWardInProcess(['token', 'lookup', '-field=id'], {
+      ...noToken,
+      VAULT_TOKEN: cli.server.rootToken,
+    });
     assert.equal(override.stdout, `${cli.server.rootToken}\n`, 'VAULT_TOKEN wins over the file');
 
     await writeFile(file, 'old', { mode: 0o644 });
-    assert.equal((await runWard(['login', '-'], noToken, `${cli.server.rootToken}\n`)).code, 0);
+    assert.equal((await runWardInProcess(['login', '-'], noToken, `${cli.server.rootToken}\n`)).code, 0);
     assert.equal(await readFile(file, 'utf8'), cli.server.rootToken);
     assert.equal((await stat(file)).mode & 0o777, 0o600, 'an existing file is narrowed to 0600');
 
-    const bad = await runWard(['login', 'not-a-token'], noToken);
+    const bad = await runWardInProcess(['login', 'not-a-token'], noToken);
     assert.equal(bad.code, 2);
     assert.equal(await readFile(file, 'utf8'), cli.server.rootToken, 'a failed login keeps the old token');
   });
@@ -128,18 +134,18 @@ describe('ward token / login against a running server', () => {
     const format = await cli.ward(['status', '-format=xml']);
     assert.equal(format.code, 2);
 
-    const denied = await runWard(['read', 'secret/data/x'], { ...cli.env, VAULT_TOKEN: 'wrong' });
+    const denied = await runWardInProcess(['read', 'secret/data/x'], { ...cli.env, VAULT_TOKEN: 'wrong' });
     assert.equal(denied.code, 2);
     assert.match(denied.stderr, /Code: 403\. Errors:\n\n\* permission denied/);
     const limited = JSON.parse((await cli.ward(['token', 'create', '-policy=default', '-format=json'])).stdout).auth;
-    const kv = await runWard(['kv', 'get', 'secret/x'], { ...cli.env, VAULT_TOKEN: limited.client_token });
+    const kv = await runWardInProcess(['kv', 'get', 'secret/x'], { ...cli.env, VAULT_TOKEN: limited.client_token });
     assert.equal(kv.code, 2);
     assert.match(kv.stderr, /cannot tell which KV mount serves "secret\/x": preflight capability check returned 403/);
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    const down = await runWard(['status'], { ...cli.env, VAULT_ADDR: `http://127.0.0.1:${port}` });
+    const down = await runWardInProcess(['status'], { ...cli.env, VAULT_ADDR: `http://127.0.0.1:${port}` });
     assert.equal(down.code, 2);
     assert.match(down.stderr, new RegExp(`^Error: GET http://127.0.0.1:${port}/v1/sys/seal-status: .*ECONNREFUSED`));
   });
@@ -174,7 +180,10 @@ describe('ward login -method=userpass', () => {
     try {
       const home = await tempHome();
       const env = { VAULT_ADDR: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`, HOME: home };
-      const login = await runWard(['login', '-method=userpass', '-path=people', 'username=alice', 'password=pw'], env);
+      const login = await runWardInProcess(
+        ['login', '-method=userpass', '-path=people', 'username=alice', 'password=pw'],
+        env,
+      );
       assert.equal(login.code, 0, login.stderr);
       assert.match(login.stdout, /^token_duration\s+1h$/m);
       assert.equal(seen[0]?.method, 'PUT');
@@ -182,7 +191,7 @@ describe('ward login -method=userpass', () => {
       assert.deepEqual(JSON.parse(seen[0]?.body ?? ''), { password: 'pw' });
       assert.equal(seen[0]?.headers['x-vault-request'], 'true');
       assert.equal(await readFile(join(home, '.vault-token'), 'utf8'), 's.fromuserpass');
-      const noPassword = await runWard(['login', '-method=userpass', 'username=alice'], env);
+      const noPassword = await runWardInProcess(['login', '-method=userpass', 'username=alice'], env);
       assert.equal(noPassword.code, 2);
     } finally {
       fake.close();

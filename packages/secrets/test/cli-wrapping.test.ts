@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type CliHarness, runWard, startCliHarness } from '../src/cli/testing.js';
+import { type CliHarness, runWardInProcess, startCliHarness } from '../src/cli/testing.js';
 
 // Issue 13, point 5: `-wrap-ttl` on any client command, and `ward unwrap`.
 
@@ -45,7 +45,7 @@ describe('ward -wrap-ttl and ward unwrap', () => {
     assert.equal(wrapped.code, 0, wrapped.stderr);
     const info = JSON.parse(wrapped.stdout).wrap_info;
     assert.ok(info.wrapped_accessor);
-    const unwrapped = await runWard(['unwrap'], { ...cli.env, VAULT_TOKEN: info.token });
+    const unwrapped = await runWardInProcess(['unwrap'], { ...cli.env, VAULT_TOKEN: info.token });
     assert.equal(unwrapped.code, 0, unwrapped.stderr);
     assert.match(unwrapped.stdout, new RegExp(`^token_accessor\\s+${info.wrapped_accessor}$`, 'm'));
   });

@@ -29,6 +29,7 @@ async function run(argv: string[], script: (d: FetchDouble) => void, namespace?:
         flagValue(globals, 'field'),
       ),
       tokenFile: tokenFileIn(home),
+      env: {},
       readStdin: async () => '',
       readFile: async () => '',
       readSecret: async () => '',

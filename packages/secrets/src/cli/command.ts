@@ -21,6 +21,8 @@ export interface CommandContext {
   /** Applies `-format` and `-field`. */
   out: Output;
   tokenFile: TokenFile;
+  /** The environment of the run (the process's, or the one a test gives): read it here, never from `process.env`. */
+  env: NodeJS.ProcessEnv;
   /** All of standard input (for `-` arguments). */
   readStdin(): Promise<string>;
   /** A secret typed at the terminal without echo after `label`; one line of stdin when it is not a terminal. */

@@ -15,9 +15,10 @@ const DEFAULT_ADDRESS = 'https://127.0.0.1:8200';
 
 /**
  * The context factory for one run. Flags beat the environment: `-address` over `WARD_ADDR`
- * over `VAULT_ADDR`; the token is `VAULT_TOKEN`, else the one `login` saved.
+ * over `VAULT_ADDR`; the token is `VAULT_TOKEN`, else the one `login` saved. `fetch` replaces the
+ * network (a test's `createFetchDouble` from @ward/secrets-client); `-output-curl-string` still wins.
  */
-export function contextFactory(rt: Runtime): ContextFactory {
+export function contextFactory(rt: Runtime, fetch?: FetchFunction): ContextFactory {
   return async (globals) => {
     const env = rt.env;
     const tokenFile = await tokenStoreFor(env, env.HOME || homedir());
@@ -40,6 +41,7 @@ export function contextFactory(rt: Runtime): ContextFactory {
           }
         : {}),
       skipVerify: flagBool(globals, 'tls-skip-verify') || parseBoolEnv('VAULT_SKIP_VERIFY', env.VAULT_SKIP_VERIFY),
+      ...(fetch ? { fetch } : {}),
       ...captureOption(globals),
     });
     const out = createOutput(
@@ -51,6 +53,7 @@ export function contextFactory(rt: Runtime): ContextFactory {
       client,
       out,
       tokenFile,
+      env,
       readStdin: () => readAll(rt.stdin),
       readSecret: (label) => readSecret(rt.stdin, rt.stderr, label),
       readFile: async (path) => {

@@ -2,8 +2,13 @@ import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import type { FetchFunction } from '@ward/secrets-client';
 import { startTestServer, type TestServer, type TestServerOptions } from '../server/testing.js';
+import type { Runtime } from './command.js';
+import { contextFactory } from './context.js';
+import { runCli } from './run.js';
 
 /** The `bin/ward` launcher of this checkout (from `dist/src/cli/`). */
 export const WARD_BIN = fileURLToPath(new URL('../../../../../bin/ward', import.meta.url));
@@ -39,6 +44,42 @@ export function runWard(args: string[], env: Record<string, string>, stdin = '')
   });
 }
 
+/**
+ * Runs `ward args` in this process: the same command table, parsing, output and exit status as
+ * `bin/ward`, with `env` as the whole environment (nothing of `process.env`), `stdin` as standard
+ * input (not a terminal) and standard output and error captured. `fetch` replaces the network,
+ * e.g. with `createFetchDouble().fetch` from @ward/secrets-client. What needs a process of its own
+ * (signals, a terminal, the launcher, `server`, `proxy`) goes through `runWard`.
+ */
+export async function runWardInProcess(
+  args: string[],
+  env: Record<string, string>,
+  stdin = '',
+  fetch?: FetchFunction,
+): Promise<WardRun> {
+  const stdout = capture();
+  const stderr = capture();
+  const runtime: Runtime = {
+    env: { ...env },
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdin: Readable.from(stdin === '' ? [] : [Buffer.from(stdin)]),
+  };
+  const code = await runCli(args, { runtime, makeContext: contextFactory(runtime, fetch) });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+function capture(): { stream: Writable; text(): string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString() };
+}
+
 /** A fresh, empty HOME so `login` writes its token file where the test can see it. */
 export function tempHome(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'ward-cli-home-'));
@@ -49,8 +90,10 @@ export interface CliHarness {
   server: TestServer;
   /** VAULT_ADDR of the server, a fresh HOME, and VAULT_TOKEN (root) unless the server is uninitialised. */
   env: Record<string, string>;
-  /** Runs `ward args` with `env`. */
+  /** Runs `ward args` with `env` in this process (`runWardInProcess`). */
   ward(args: string[], stdin?: string): Promise<WardRun>;
+  /** Runs `bin/ward args` with `env` as a child process (`runWard`): for what needs a process. */
+  wardProcess(args: string[], stdin?: string): Promise<WardRun>;
   stop(): Promise<void>;
 }
 
@@ -62,7 +105,8 @@ export async function startCliHarness(options: TestServerOptions = {}): Promise<
   return {
     server,
     env,
-    ward: (args, stdin) => runWard(args, env, stdin),
+    ward: (args, stdin) => runWardInProcess(args, env, stdin),
+    wardProcess: (args, stdin) => runWard(args, env, stdin),
     stop: () => server.stop(),
   };
 }

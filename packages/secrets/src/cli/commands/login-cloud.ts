@@ -19,10 +19,9 @@ export async function cloudLogin(
   path: string | undefined,
 ): Promise<SecretAuth> {
   const mount = params.mount || path || method;
-  if (method === 'aws')
-    return ctx.client.login('aws', await awsLoginParams(params, process.env, () => new Date()), mount);
+  if (method === 'aws') return ctx.client.login('aws', await awsLoginParams(params, ctx.env, () => new Date()), mount);
   const role = params.role;
   if (!role) throw new UsageError('login -method=gcp needs role=…');
-  const jwt = params.jwt ?? (await gcpLoginJwt(params, process.env, (p) => ctx.readFile(p), systemClock));
+  const jwt = params.jwt ?? (await gcpLoginJwt(params, ctx.env, (p) => ctx.readFile(p), systemClock));
   return ctx.client.login('gcp', { role, jwt }, mount);
 }
