@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
-import { runWard, tempHome } from '../src/cli/testing.js';
+import { CALLBACK_BODY_LIMIT_BYTES } from '../src/cli/commands/login-oidc.js';
+import { runWardInProcess, tempHome } from '../src/cli/testing.js';
 import { freePort, startTestServer, type TestServer } from '../src/server/testing.js';
 import { browse, type OpenIdProvider, startOpenIdProvider } from './openid-provider.js';
 import { type Issued, makeTestPki, type TestPki } from './test-pki.js';
@@ -65,6 +66,14 @@ describe('ward login -method=oidc (browser flow through the local listener)', ()
       void exited.then((code) => reject(new Error(`ward exited ${code}: ${stdout} ${stderr}`)));
     });
     const redirect = `http://localhost:${port}/oidc/callback`;
+    // A form_post over the limit is refused with 413 and does not end the login.
+    const tooLarge = await fetch(redirect, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `code=${'x'.repeat(CALLBACK_BODY_LIMIT_BYTES)}`,
+    });
+    assert.equal(tooLarge.status, 413);
+    await tooLarge.body?.cancel();
     const { query } = await browse(authUrl, redirect);
     assert.ok(query?.get('code'));
     assert.ok(query);
@@ -100,28 +109,28 @@ describe('ward login -method=jwt and -method=cert', () => {
     const env = { VAULT_ADDR: t.url, VAULT_CACERT: pki.caFile, VAULT_TOKEN: t.rootToken, HOME: await tempHome() };
     const { publicKey, privateKey } = await generateKeyPair('ES256');
     const write = async (args: string[]) => {
-      const run = await runWard(['write', ...args], env);
+      const run = await runWardInProcess(['write', ...args], env);
       assert.equal(run.code, 0, run.stderr);
     };
-    await runWard(['auth', 'enable', 'jwt'], env);
+    await runWardInProcess(['auth', 'enable', 'jwt'], env);
     await write(['auth/jwt/config', `jwt_validation_pubkeys=${await exportSPKI(publicKey)}`]);
-    const help = await runWard(['auth', 'help', 'jwt'], env);
+    const help = await runWardInProcess(['auth', 'help', 'jwt'], env);
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /JWT\/OIDC auth method/);
-    assert.equal((await runWard(['auth', 'help', 'nothing-here'], env)).code, 2);
+    assert.equal((await runWardInProcess(['auth', 'help', 'nothing-here'], env)).code, 2);
     await write(['auth/jwt/role/ci', 'role_type=jwt', 'user_claim=sub', 'bound_subject=ci-1', 'token_policies=ci']);
     const now = Math.floor(Date.now() / 1000);
     const jwt = await new SignJWT({ sub: 'ci-1', iat: now, exp: now + 60 })
       .setProtectedHeader({ alg: 'ES256' })
       .sign(privateKey);
     const { VAULT_TOKEN: _root, ...noToken } = env;
-    const jwtLogin = await runWard(['login', '-method=jwt', '-format=json', 'role=ci', `jwt=${jwt}`], noToken);
+    const jwtLogin = await runWardInProcess(['login', '-method=jwt', '-format=json', 'role=ci', `jwt=${jwt}`], noToken);
     assert.equal(jwtLogin.code, 0, jwtLogin.stderr);
     assert.deepEqual(JSON.parse(jwtLogin.stdout).auth.token_policies, ['ci', 'default']);
 
-    await runWard(['auth', 'enable', 'cert'], env);
+    await runWardInProcess(['auth', 'enable', 'cert'], env);
     await write(['auth/cert/certs/clients', `certificate=${pki.caPem}`, 'token_policies=svc']);
-    const certLogin = await runWard(
+    const certLogin = await runWardInProcess(
       [
         'login',
         '-method=cert',
@@ -134,7 +143,7 @@ describe('ward login -method=jwt and -method=cert', () => {
     );
     assert.equal(certLogin.code, 0, certLogin.stderr);
     assert.equal(JSON.parse(certLogin.stdout).auth.metadata.common_name, 'cli-client');
-    const without = await runWard(['login', '-method=cert'], noToken);
+    const without = await runWardInProcess(['login', '-method=cert'], noToken);
     assert.notEqual(without.code, 0, 'no client certificate: refused');
   });
 });

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
+import { type BodyErrors, CodedError, readBody } from '@ward/base';
 import type { SecretAuth } from '@ward/secrets-client';
 import type { CommandContext } from '../command.js';
 import { CliError } from '../command.js';
@@ -13,13 +14,34 @@ const SUCCESS_PAGE =
   '<!DOCTYPE html><html><head><title>Ward</title></head><body><h1>Signed in to Ward</h1>' +
   '<p>You can close this window and return to the terminal.</p></body></html>';
 
+/**
+ * The most a provider's form_post answer may carry: a code, a state and an ID token are a few
+ * kilobytes; anything larger is not an answer to this login.
+ */
+export const CALLBACK_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** A callback request the listener could not read: over the limit (413) or cut off (400). */
+export class CallbackBodyError extends CodedError<'callback_too_large' | 'callback_incomplete'> {
+  constructor(
+    readonly code: 'callback_too_large' | 'callback_incomplete',
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const CALLBACK_BODY_ERRORS: BodyErrors = {
+  tooLarge: (limit) => new CallbackBodyError('callback_too_large', 413, `the callback body is over ${limit} bytes`),
+  incomplete: () => new CallbackBodyError('callback_incomplete', 400, 'the callback body ended early'),
+};
+
 /** The provider's answer at the local listener: in the query (GET) or as form_post (POST). */
 async function callbackParams(req: IncomingMessage): Promise<URLSearchParams> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   if (req.method !== 'POST') return url.searchParams;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  const body = await readBody(req, CALLBACK_BODY_LIMIT_BYTES, CALLBACK_BODY_ERRORS);
+  return new URLSearchParams(body.toString('utf8'));
 }
 
 /** Opens `url` in the desktop's browser, if there is one; the URL is printed anyway. */
@@ -54,10 +76,18 @@ export async function oidcLogin(
       res.writeHead(404).end();
       return;
     }
-    void callbackParams(req).then((p) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SUCCESS_PAGE);
-      answered(p);
-    });
+    // A request it cannot read is answered and forgotten: the login keeps waiting for the provider.
+    callbackParams(req).then(
+      (p) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SUCCESS_PAGE);
+        answered(p);
+      },
+      (err: unknown) => {
+        const status = err instanceof CallbackBodyError ? err.status : 400;
+        res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end(`${(err as Error).message}\n`);
+      },
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) =>
