@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MAX_DURATION_NANOS, parseDuration } from './duration.js';
-import { formatDuration, formatDurationMs, formatDurationSeconds } from './duration-format.js';
+import { formatDuration, formatDurationMs, formatDurationSeconds, formatDurationShort } from './duration-format.js';
 
 describe('formatDuration (Go time.Duration.String)', () => {
   it('prints each unit range as Go does', () => {
@@ -39,5 +39,25 @@ describe('formatDuration (Go time.Duration.String)', () => {
     assert.equal(formatDurationSeconds(90), '1m30s');
     assert.equal(formatDurationSeconds(86_400), '24h0m0s');
     assert.equal(formatDurationSeconds(1.5), '1.5s');
+  });
+
+  it('formatDurationShort leaves out the zero units, as the CLI tables and the UI print TTLs', () => {
+    const cases: Array<[number, string]> = [
+      [2_764_800, '768h'],
+      [5400, '1h30m'],
+      [3600, '1h'],
+      [3601, '1h1s'],
+      [90, '1m30s'],
+      [45, '45s'],
+      [45.9, '45s'],
+      [0, '0s'],
+      [-5, '0s'],
+      [Number.NaN, '0s'],
+      [Number.POSITIVE_INFINITY, '0s'],
+    ];
+    for (const [seconds, text] of cases) assert.equal(formatDurationShort(seconds), text, String(seconds));
+    for (const seconds of [1, 59, 61, 3599, 86_400, 2_764_801]) {
+      assert.equal(parseDuration(formatDurationShort(seconds), 'go'), BigInt(seconds) * 1_000_000_000n);
+    }
   });
 });

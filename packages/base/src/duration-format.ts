@@ -1,3 +1,4 @@
+// Imports nothing: the web UI bundles this file (`@ward/base/duration-format`).
 const NANOS_PER_SECOND = 1_000_000_000n;
 const NANOS_PER_MINUTE = 60n * NANOS_PER_SECOND;
 
@@ -33,6 +34,20 @@ export function formatDurationSeconds(seconds: number): string {
   return Number.isInteger(seconds)
     ? formatDuration(BigInt(seconds) * NANOS_PER_SECOND)
     : formatDuration(BigInt(Math.round(seconds * 1e9)));
+}
+
+/**
+ * Whole seconds with the zero units left out, as the established CLI's tables print a TTL and the
+ * web UI shows one: `2764800` → `768h`, `5400` → `1h30m`, `3600` → `1h`, `45` → `45s`; zero, a
+ * negative or a non-finite number → `0s`, a fraction is dropped. It reads back through `parseDuration`.
+ */
+export function formatDurationShort(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds <= 0) return '0s';
+  const whole = Math.floor(seconds);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = whole % 60;
+  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s || (!h && !m) ? `${s}s` : ''}`;
 }
 
 /** `value / 10^digits` in decimal, trailing zeros of the fraction (and a bare point) left out, as Go's fmtFrac. */

@@ -3,7 +3,7 @@ export { type Cancel, type Clock, FakeClock, systemClock } from './clock.js';
 export { CodedError, isCodedError } from './coded-error.js';
 export { configKeyLine } from './config-line.js';
 export * from './duration.js';
-export { formatDuration, formatDurationMs, formatDurationSeconds } from './duration-format.js';
+export { formatDuration, formatDurationMs, formatDurationSeconds, formatDurationShort } from './duration-format.js';
 export { parseGoBool } from './go-bool.js';
 export * from './go-flags.js';
 export { type HclBody, type HclDocument, HclSyntaxError, parseHcl } from './hcl1/index.js';

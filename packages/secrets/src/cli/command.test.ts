@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
+import { formatDurationShort } from '@ward/base';
 import { createClientDouble, type FetchDouble } from '@ward/secrets-client/testing';
 import type { CommandIO } from './command.js';
 import { findCommand } from './command-table.js';
 import { flagValue, UsageError } from './flags.js';
-import { createOutput, formatTable, humanDuration } from './output.js';
+import { createOutput, formatTable } from './output.js';
 import { tokenFileIn } from './token-file.js';
 
 /** Runs `ward <argv>` in-process against the client double; returns stdout and the exit status. */
@@ -119,8 +120,8 @@ describe('CLI output helpers', () => {
       ),
       'Key         Value\n---         -----\na           1\nlong_key    [true n/a]\n',
     );
-    assert.equal(humanDuration(2_764_800), '768h');
-    assert.equal(humanDuration(5400), '1h30m');
-    assert.equal(humanDuration(0), '0s');
+    assert.equal(formatDurationShort(2_764_800), '768h');
+    assert.equal(formatDurationShort(5400), '1h30m');
+    assert.equal(formatDurationShort(0), '0s');
   });
 });

@@ -1,6 +1,6 @@
+import { formatDurationShort } from '@ward/base';
 import type { MountInfo } from '@ward/secrets-client';
 import { flag } from './command.js';
-import { humanDuration } from './output.js';
 
 /** Flags shared by `secrets enable`, `secrets tune` and `auth enable`. */
 export const mountFlags = {
@@ -17,7 +17,7 @@ export function mountRows(
 ): { headers: string[]; rows: unknown[][] } {
   const headers = ['Path', 'Type', 'Accessor', 'Description'];
   const extra = ['Default TTL', 'Max TTL', 'Options'];
-  const ttl = (s: number | undefined) => (s ? humanDuration(s) : 'system');
+  const ttl = (s: number | undefined) => (s ? formatDurationShort(s) : 'system');
   const rows = Object.entries(mounts)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([path, m]) => [

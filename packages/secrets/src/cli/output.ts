@@ -1,4 +1,4 @@
-import { CliError } from '@ward/base';
+import { CliError, formatDurationShort } from '@ward/base';
 import type { Secret, SecretAuth, WrapInfo } from '@ward/secrets-client';
 import { stringify as stringifyYaml } from 'yaml';
 import { UsageError } from './flags.js';
@@ -146,7 +146,7 @@ function wrapFields(w: WrapInfo): Record<string, unknown> {
   return {
     wrapping_token: w.token,
     wrapping_accessor: w.accessor,
-    wrapping_token_ttl: humanDuration(w.ttl),
+    wrapping_token_ttl: formatDurationShort(w.ttl),
     wrapping_token_creation_time: w.creation_time,
     wrapping_token_creation_path: w.creation_path,
     ...(w.wrapped_accessor ? { wrapped_accessor: w.wrapped_accessor } : {}),
@@ -158,7 +158,7 @@ function authFields(a: SecretAuth): Record<string, unknown> {
   return {
     token: a.client_token,
     token_accessor: a.accessor,
-    token_duration: a.lease_duration > 0 ? humanDuration(a.lease_duration) : '∞',
+    token_duration: a.lease_duration > 0 ? formatDurationShort(a.lease_duration) : '∞',
     token_renewable: a.renewable,
     token_policies: a.token_policies ?? a.policies ?? [],
     identity_policies: a.identity_policies ?? [],
@@ -192,14 +192,6 @@ function formatValue(v: unknown): string {
   return String(v);
 }
 
-/** 2764800 → `768h`, 5400 → `1h30m`, 45 → `45s`. */
-export function humanDuration(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s || (!h && !m) ? `${s}s` : ''}`;
-}
-
 /**
  * The lease rows of a secret's table, as established: a leased secret (a dynamic credential)
  * shows its lease id, duration and renewability; a secret without a lease (KV) its refresh interval.
@@ -208,9 +200,9 @@ function leaseFields(secret: Secret<object>): Record<string, unknown> {
   if (secret.lease_id) {
     return {
       lease_id: secret.lease_id,
-      lease_duration: humanDuration(secret.lease_duration),
+      lease_duration: formatDurationShort(secret.lease_duration),
       lease_renewable: secret.renewable,
     };
   }
-  return secret.lease_duration > 0 ? { refresh_interval: humanDuration(secret.lease_duration) } : {};
+  return secret.lease_duration > 0 ? { refresh_interval: formatDurationShort(secret.lease_duration) } : {};
 }

@@ -6,11 +6,5 @@ export function formatTime(rfc3339: string): string {
   return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** Seconds as the server's duration text: `3600` → `1h`, `90` → `1m30s`, `0` → `0s`. */
-export function formatSeconds(total: number): string {
-  if (!Number.isFinite(total) || total <= 0) return '0s';
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = Math.floor(total % 60);
-  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s || (!h && !m) ? `${s}s` : ''}`;
-}
+/** Seconds as the server's duration text: `3600` → `1h`, `90` → `1m30s`, `0` → `0s` (base's printer, as the CLI's). */
+export { formatDurationShort as formatSeconds } from '@ward/base/duration-format';
