@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useApp, useSubscription } from './app-context.js';
 import { ErrorMessage } from './components/error-message.js';
 import { Loading } from './components/page.js';
-import { matchPath } from './router/match.js';
+import { routeTable } from './router/match.js';
 import { ROUTES } from './routes.js';
 import { SignIn } from './screens/auth/sign-in.js';
 import { InitKeys } from './screens/lifecycle/init-keys.js';
@@ -63,11 +63,8 @@ export function App() {
   );
 }
 
+const routeOf = routeTable(ROUTES);
+
 function findRoute(path: string) {
-  const target = path === '/' ? '/secrets' : path;
-  for (const route of ROUTES) {
-    const params = matchPath(route.pattern, target);
-    if (params) return { route, params };
-  }
-  return undefined;
+  return routeOf(path === '/' ? '/secrets' : path);
 }

@@ -72,8 +72,8 @@ export interface Route {
 }
 
 /**
- * Every screen of the app, first match wins. Adding a screen: a file in screens/<section>/, one line
- * here, and (for a new section) one entry in NAV_ITEMS.
+ * Every screen of the app; the most specific pattern wins (router/match.ts). Adding a screen: a file
+ * in screens/<section>/, one line here, and (for a new section) one entry in NAV_ITEMS.
  */
 export const ROUTES: readonly Route[] = [
   { pattern: '/vault/auth/*mount', screen: OidcCallback, isPublic: true },

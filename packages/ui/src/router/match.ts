@@ -1,35 +1,26 @@
+import { Router } from '@ward/base/router';
+
 /** Parameters captured from a path: `:name` one segment, `*name` the rest (maybe empty), decoded. */
 export type Params = Readonly<Record<string, string>>;
 
 /**
- * Matches `path` (`/secrets/secret/kv/a/b`) against `pattern` (`/secrets/:mount/kv/*path`);
- * undefined when it does not match.
+ * The UI's route table on base's segment router (the one the agent and the platform use, with its
+ * case suite in base's router.case.ts), with loose slashes (`/secrets/` is `/secrets`) and decoded
+ * captures. A UI pattern's `*name` may be empty (`/secrets/:mount/kv/*path` answers
+ * `/secrets/secret/kv`), which is base's `*name?`. The most specific pattern wins whatever the
+ * order (`/policies/create` before `/policies/:name`); a malformed percent-escape matches nothing.
  */
-export function matchPath(pattern: string, path: string): Params | undefined {
-  const want = pattern.split('/').filter(Boolean);
-  const have = path.split('/');
-  if (have[0] === '') have.shift();
-  const params: Record<string, string> = Object.create(null);
-  for (const [i, part] of want.entries()) {
-    if (part.startsWith('*')) {
-      params[part.slice(1)] = have.slice(i).map(decode).join('/');
-      return params;
-    }
-    const seg = have[i];
-    if (seg === undefined || seg === '') return undefined;
-    if (part.startsWith(':')) params[part.slice(1)] = decode(seg);
-    else if (part !== seg) return undefined;
-  }
-  const rest = have.slice(want.length);
-  return rest.length === 0 || (rest.length === 1 && rest[0] === '') ? params : undefined;
-}
-
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+export function routeTable<T extends { readonly pattern: string }>(
+  routes: readonly T[],
+): (path: string) => { route: T; params: Params } | undefined {
+  const router = new Router(
+    routes.map((route) => ({ method: 'GET', pattern: route.pattern.replace(/\/\*(\w+)$/, '/*$1?'), route })),
+    { looseSlashes: true, decode: true },
+  );
+  return (path) => {
+    const found = router.match('GET', path);
+    return found.kind === 'found' ? { route: found.route.route, params: found.params } : undefined;
+  };
 }
 
 /** A path built from segments, each encoded (a mount named `team/kv` is one segment: `team%2Fkv`). */
