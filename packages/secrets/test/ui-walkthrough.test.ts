@@ -125,7 +125,7 @@ describe('web UI walk-through on a configured server', () => {
       await page.getByLabel('Password').fill('walk-password');
       await page.getByLabel('Policies').fill('app');
       await page.getByRole('button', { name: 'Create user' }).click();
-      await page.getByRole('list', { name: 'Users' }).getByText('walker').waitFor();
+      await page.getByRole('list', { name: 'Users' }).getByText('walker', { exact: true }).waitFor();
 
       await page.getByRole('button', { name: 'Sign out' }).click();
       await signIn(page, async () => {
