@@ -15,5 +15,17 @@ export function rfc3339Nano(ms: number): string {
 export function rfc3339Precise(ms: number): string {
   const wholeMs = Math.floor(ms);
   const micros = Math.min(999, Math.floor((ms - wholeMs) * 1000));
-  return new Date(wholeMs).toISOString().replace('Z', `${String(micros).padStart(3, '0')}000Z`);
+  const second = Math.floor(wholeMs / 1000);
+  // Every KV write formats the time: the date and time up to the second change once a second.
+  if (second !== lastSecond) {
+    const iso = new Date(second * 1000).toISOString();
+    lastSecondText = iso.slice(0, iso.length - 4); // without `000Z`, with the `.`
+    lastSecond = second;
+  }
+  return `${lastSecondText}${THREE_DIGITS[wholeMs - second * 1000]}${THREE_DIGITS[micros]}000Z`;
 }
+
+let lastSecond = Number.NaN;
+let lastSecondText = '';
+/** `000` … `999`. */
+const THREE_DIGITS: readonly string[] = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));

@@ -46,8 +46,14 @@ export function withNewVersion(meta: Readonly<KeyMetadata>, config: KvConfig, no
 /** The numbers of the versions `meta` records, ascending. */
 function versionNumbers(meta: Readonly<KeyMetadata>): number[] {
   const numbers: number[] = [];
-  for (const key of Object.keys(meta.versions)) numbers.push(Number(key));
-  return numbers.sort((a, b) => a - b);
+  let isAscending = true;
+  for (const key of Object.keys(meta.versions)) {
+    const n = Number(key);
+    if (numbers.length > 0 && n < (numbers[numbers.length - 1] as number)) isAscending = false;
+    numbers.push(n);
+  }
+  // Version numbers are array indices, which objects enumerate in ascending order: no sort per write.
+  return isAscending ? numbers : numbers.sort((a, b) => a - b);
 }
 
 /** Removes the oldest versions so that at most `max` remain; returns the removed numbers. */

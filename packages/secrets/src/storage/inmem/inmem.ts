@@ -38,9 +38,14 @@ export class InmemStorage implements StorageBackend {
   async transaction(operations: StorageOperation[]): Promise<void> {
     // Copy (and so validate) every value before touching the map: a bad operation
     // anywhere in the batch then leaves the store exactly as it was.
-    const staged = operations.map((o) => (o.op === 'put' ? { ...o, value: copyValue(o.key, o.value) } : o));
-    for (const o of staged) {
-      if (o.op === 'put') this.#data.set(o.key, o.value);
+    const values: Array<Uint8Array | undefined> = new Array(operations.length);
+    for (let i = 0; i < operations.length; i++) {
+      const o = operations[i] as StorageOperation;
+      if (o.op === 'put') values[i] = copyValue(o.key, o.value);
+    }
+    for (let i = 0; i < operations.length; i++) {
+      const o = operations[i] as StorageOperation;
+      if (o.op === 'put') this.#data.set(o.key, values[i] as Uint8Array);
       else this.#data.delete(o.key);
     }
   }
