@@ -66,6 +66,16 @@ describe('ward operator rekey with workers = 3', () => {
     }
   });
 
+  it('starts a standby killed after the rekey again, unsealed by its siblings', async () => {
+    const active = await w.active();
+    const standby = WORKERS.find((id) => id !== active) as number;
+    const pid = w.pidOf(standby);
+    process.kill(pid, 'SIGKILL');
+    await w.restarted(standby, pid);
+    const put = await call(standby, 'POST', 'kv/data/via-restarted', { body: { data: { v: 'x' } } });
+    assert.equal(put.status, 200, put.text);
+  });
+
   it('unseals every worker with the new shares given to any one of them; the old key no longer unseals', async () => {
     for (const id of WORKERS) {
       assert.equal((await call(id, 'PUT', 'sys/seal')).status, 204);
