@@ -62,10 +62,8 @@ describe('ward monitor and ward debug', () => {
 
   it('debug writes the established bundle: index, status, metrics and the log of the duration', async () => {
     const output = join(await tempHome(), 'bundle.tar.gz');
-    const run = await runWard(
-      ['debug', '-duration=3s', '-interval=1s', '-metrics-interval=1s', `-output=${output}`],
-      dev.env,
-    );
+    const args = ['debug', '-duration=3s', '-interval=1s', '-metrics-interval=1s', `-output=${output}`];
+    const run = await runWard(args, dev.env);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /Success! Bundle written to: .*bundle\.tar\.gz/);
     const entries = new Map<string, string>();
@@ -90,6 +88,7 @@ describe('ward monitor and ward debug', () => {
     }
     const index = JSON.parse(entries.get('bundle/index.json') ?? '');
     assert.equal(index.duration_seconds, 3);
+    assert.deepEqual(index.raw_args, args, 'the command line of the run');
     assert.equal(index.vault_address, dev.url);
     const failed = index.errors.map((e: { target: string }) => e.target).sort();
     assert.deepEqual(failed, ['pprof', 'replication-status'], JSON.stringify(index.errors));

@@ -19,7 +19,7 @@ async function run(argv: string[], script: (d: FetchDouble) => void, namespace?:
   let stdout = '';
   const home = await mkdtemp(join(tmpdir(), 'ward-cli-unit-'));
   const io: CommandIO = {
-    runtime: { env: {}, stdout: new PassThrough(), stdin: new PassThrough(), stderr: new PassThrough() },
+    runtime: { env: {}, argv, stdout: new PassThrough(), stdin: new PassThrough(), stderr: new PassThrough() },
     makeContext: async (globals) => ({
       client,
       out: createOutput(
@@ -31,6 +31,7 @@ async function run(argv: string[], script: (d: FetchDouble) => void, namespace?:
       ),
       tokenFile: tokenFileIn(home),
       env: {},
+      argv,
       readStdin: async () => '',
       readFile: async () => '',
       readSecret: async () => '',

@@ -23,6 +23,8 @@ export interface CommandContext {
   tokenFile: TokenFile;
   /** The environment of the run (the process's, or the one a test gives): read it here, never from `process.env`. */
   env: NodeJS.ProcessEnv;
+  /** The command line of the run, after the program name (`debug` records it in its bundle). */
+  argv: readonly string[];
   /** All of standard input (for `-` arguments). */
   readStdin(): Promise<string>;
   /** A secret typed at the terminal without echo after `label`; one line of stdin when it is not a terminal. */
@@ -55,6 +57,8 @@ export type Command = BaseCommand<CommandIO>;
 /** What a command may touch of the process; main.ts passes the real ones. */
 export interface Runtime {
   env: NodeJS.ProcessEnv;
+  /** The command line after the program name. */
+  argv: readonly string[];
   stdout: NodeJS.WritableStream;
   stdin: NodeJS.ReadableStream;
   /** Where prompts go, so they never mix with the output a script captures. */

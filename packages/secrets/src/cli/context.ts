@@ -54,6 +54,7 @@ export function contextFactory(rt: Runtime, fetch?: FetchFunction): ContextFacto
       out,
       tokenFile,
       env,
+      argv: rt.argv,
       readStdin: () => readAll(rt.stdin),
       readSecret: (label) => readSecret(rt.stdin, rt.stderr, label),
       readFile: async (path) => {

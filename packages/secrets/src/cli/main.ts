@@ -9,5 +9,11 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-const runtime = { env: process.env, stdout: process.stdout, stdin: process.stdin, stderr: process.stderr };
-process.exitCode = await runCli(process.argv.slice(2), { runtime, makeContext: contextFactory(runtime) });
+const runtime = {
+  env: process.env,
+  argv: process.argv.slice(2),
+  stdout: process.stdout,
+  stdin: process.stdin,
+  stderr: process.stderr,
+};
+process.exitCode = await runCli(runtime.argv, { runtime, makeContext: contextFactory(runtime) });

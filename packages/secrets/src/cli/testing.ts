@@ -61,6 +61,7 @@ export async function runWardInProcess(
   const stderr = capture();
   const runtime: Runtime = {
     env: { ...env },
+    argv: [...args],
     stdout: stdout.stream,
     stderr: stderr.stream,
     stdin: Readable.from(stdin === '' ? [] : [Buffer.from(stdin)]),

@@ -25,7 +25,7 @@ export const debugCommand = defineCommand({
     compress: flag.bool('Accepted for the established CLI; the bundle is always a .tar.gz.'),
   },
   args: { min: 0, max: 0 },
-  async run({ flags }, { client, out }) {
+  async run({ flags }, { client, out, argv }) {
     const duration = msOf('duration', flags.duration);
     const interval = Math.min(msOf('interval', flags.interval), duration);
     const metricsInterval = Math.min(msOf('metrics-interval', flags['metrics-interval']), duration);
@@ -51,7 +51,7 @@ export const debugCommand = defineCommand({
       metricsIntervalMs: metricsInterval,
       targets,
       output,
-      rawArgs: process.argv.slice(2),
+      rawArgs: [...argv],
       logFormat: format,
       now: Date.now,
       sleep: (ms) => sleep(ms),
