@@ -4,28 +4,26 @@ import { AclService } from './acl/service.js';
 import { aclStateFile } from './acl/state-file.js';
 import { AclStore } from './acl/store.js';
 import { advertiseAddress } from './advertise.js';
-import { ServerList } from './client/server-list.js';
+import { type AgentIdentity, newMemberlist, newRaft, newRetryJoiner, newServerList } from './agent-parts.js';
+import type { ServerList } from './client/server-list.js';
 import type { AgentConfig } from './config/config.js';
 import { Profiler } from './debug/pprof.js';
 import { InternalError, PermissionDeniedError } from './errors.js';
-import { EncryptedTransport } from './gossip/encrypted-transport.js';
-import { Memberlist } from './gossip/memberlist.js';
+import type { Memberlist } from './gossip/memberlist.js';
 import type { Transport } from './gossip/transport.js';
 import { NET_NETWORK } from './net-network.js';
 import type { AgentNetwork, RpcListener } from './network.js';
 import { loadNodeId } from './node-id.js';
 import type { RaftPeer } from './raft/messages.js';
-import { RaftNode } from './raft/raft-node.js';
-import { rpcRaftTransport } from './raft/rpc-transport.js';
-import { fileRaftState, memoryRaftState } from './raft/state-store.js';
+import type { RaftNode } from './raft/raft-node.js';
 import { rpcMethods } from './rpc/methods.js';
 import { type RpcClient, splitHostPort } from './rpc/rpc-client.js';
 import { loadRpcTls, type RpcTls } from './rpc/rpc-tls.js';
 import { GossipKeys } from './server/gossip-keys.js';
 import { NodeRegistry } from './server/node-registry.js';
 import { PeersFile } from './server/peers-file.js';
-import { RetryJoiner } from './server/retry-join.js';
-import { isBootstrapReached, peerSet, rpcAddressOf, serverTags } from './server/servers.js';
+import type { RetryJoiner } from './server/retry-join.js';
+import { peerSet, rpcAddressOf } from './server/servers.js';
 import type { AgentDeps, AgentServices, Consensus, GossipPool, KnownServers, Requirement } from './services.js';
 import type { Listener } from './streams.js';
 
@@ -92,12 +90,22 @@ export class Agent implements AgentServices {
       random: deps.random,
       log: this.log,
     });
+    const id: AgentIdentity = {
+      config,
+      deps,
+      nodeId,
+      memberName: this.memberName,
+      advertiseIp,
+      rpcPort: this.rpcPort,
+      rpc: this.rpc,
+    };
     if (bound.gossip) {
-      this.#memberlist = this.#newMemberlist(bound.gossip);
-      this.#raft = this.#newRaft();
-      this.#retryJoin = this.#newRetryJoiner();
+      const pool = newMemberlist(id, bound.gossip, this.gossipKeys, () => this.#savePeers());
+      this.#memberlist = pool;
+      this.#raft = newRaft(id, this.aclStore, pool, () => this.raftPeers());
+      this.#retryJoin = newRetryJoiner(id, (addresses) => this.join(addresses));
     }
-    if (c.client.enabled) this.#serverList = this.#newServerList();
+    if (c.client.enabled) this.#serverList = newServerList(id);
     this.acl = new AclService(this.aclStore, {
       isEnabled: c.acl.enabled,
       isServer: c.server.enabled,
@@ -180,64 +188,6 @@ export class Agent implements AgentServices {
         'agent: ACLs are on without gossip encryption (encrypt) and RPC TLS (tls { rpc }): anyone who reaches the gossip and RPC ports can join and receive the ACL state',
       );
     }
-  }
-
-  #newMemberlist(net: Transport): Memberlist {
-    const keyring = this.gossipKeys.keyring;
-    const log = this.log.child({ '@module': 'serf' });
-    return new Memberlist({
-      name: this.memberName,
-      tags: serverTags(this.config, { nodeId: this.nodeId, rpcIp: this.advertiseIp, rpcPort: this.rpcPort }),
-      transport: keyring ? new EncryptedTransport(net, keyring, log) : net,
-      clock: this.deps.clock,
-      random: this.deps.random,
-      log,
-      config: this.config.gossip,
-      onChange: () => this.#savePeers(),
-    });
-  }
-
-  #newRaft(): RaftNode {
-    const c = this.config;
-    return new RaftNode({
-      self: { id: this.memberName, address: this.rpcAddress },
-      clock: this.deps.clock,
-      random: this.deps.random,
-      log: this.log.child({ '@module': 'raft' }),
-      transport: rpcRaftTransport(this.rpc, c.raft.electionTimeoutMs),
-      fsm: this.aclStore,
-      store: c.dataDir ? fileRaftState(c.dataDir) : memoryRaftState(),
-      timings: c.raft,
-      peers: () => this.raftPeers(),
-      canBootstrap: () => isBootstrapReached(this.#memberlist?.members() ?? [], c.region, c.server.bootstrapExpect),
-    });
-  }
-
-  #newRetryJoiner(): RetryJoiner | undefined {
-    const retry = this.config.retryJoin;
-    if (retry.addresses.length === 0) return undefined;
-    return new RetryJoiner({
-      clock: this.deps.clock,
-      log: this.log,
-      addresses: retry.addresses,
-      intervalMs: retry.intervalMs,
-      max: retry.max,
-      join: (addresses) => this.join(addresses),
-    });
-  }
-
-  #newServerList(): ServerList {
-    const c = this.config;
-    return new ServerList({
-      rpc: this.rpc,
-      clock: this.deps.clock,
-      log: this.log,
-      // A combined agent (e.g. -dev) with no servers configured uses itself.
-      initial: c.client.servers.length > 0 || !c.server.enabled ? c.client.servers : [this.rpcAddress],
-      heartbeatIntervalMs: c.heartbeatIntervalMs,
-      self: { nodeId: this.nodeId, name: c.name, rpcAddr: this.rpcAddress, datacenter: c.datacenter },
-      token: c.acl.agentToken || undefined,
-    });
   }
 
   get gossip(): GossipPool | undefined {
