@@ -82,7 +82,8 @@ describe('mutual TLS on server RPC keeps rogue servers out', () => {
           const { Members } = (await res.json()) as { Members: Array<{ Name: string; Status: string }> };
           return Members.some((m) => m.Name === 'rogue.global' && m.Status === 'alive');
         });
-        await network.run(2000);
+        // Five Raft heartbeats (200 ms by default): each an attempt of either leader to replicate to the other.
+        await network.run(1000);
         for (const s of [s1, s2]) {
           assert.equal((await call(s, '/v1/acl/tokens', { token: root })).status, 200);
           assert.equal((await call(s, '/v1/acl/tokens', { token: rogueRoot })).status, 403);
