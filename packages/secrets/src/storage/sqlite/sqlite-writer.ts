@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { StorageOperation } from '../storage.js';
+import { ChangeLogWriter } from './sqlite-change-log.js';
 import { decodeGroup, type GroupRequest } from './sqlite-group.js';
 
 /**
@@ -43,15 +44,7 @@ const put = db.prepare<[string, Uint8Array]>(
   'INSERT INTO entries (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
 );
 const remove = db.prepare<[string]>('DELETE FROM entries WHERE key = ?');
-const logChange = setup.hasChangeLog ? db.prepare<[string]>('INSERT INTO changes (keys) VALUES (?)') : undefined;
-const trimLog = setup.hasChangeLog
-  ? db.prepare<[number]>('DELETE FROM changes WHERE revision <= (SELECT MAX(revision) FROM changes) - ?')
-  : undefined;
-/** How many revisions the change log keeps: a standby further behind than this drops every cache instead. */
-const CHANGES_KEPT = 10_000;
-/** The log is trimmed every this many groups (in a group's own transaction). */
-const TRIM_EVERY_GROUPS = 500;
-let groups = 0;
+const changeLog = setup.hasChangeLog ? new ChangeLogWriter(db) : undefined;
 
 /** Applies one write; its revision (the change-log row written in the same transaction), or 0 without a log. */
 function applyAll(operations: StorageOperation[]): number {
@@ -59,14 +52,13 @@ function applyAll(operations: StorageOperation[]): number {
     if (o.op === 'put') put.run(o.key, o.value);
     else remove.run(o.key);
   }
-  if (!logChange) return 0;
-  return Number(logChange.run(JSON.stringify(operations.map((o) => o.key))).lastInsertRowid);
+  return changeLog ? changeLog.record(operations.map((o) => o.key)) : 0;
 }
 const apply = db.transaction(applyAll);
 /** The common case: every write of the group in one transaction, with no statement besides the writes. */
 const commitWhole = db.transaction((writes: StorageOperation[][]) => {
   const revisions = writes.map((operations) => applyAll(operations));
-  if (trimLog && ++groups % TRIM_EVERY_GROUPS === 0) trimLog.run(CHANGES_KEPT);
+  changeLog?.afterGroup();
   return revisions;
 });
 // A nested transaction is a savepoint: a failing write rolls back alone.

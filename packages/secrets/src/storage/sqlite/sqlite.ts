@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { InternalError, StorageFullError } from '../../logical/errors.js';
 import type { StorageBackend, StorageEntry, StorageOperation, StorageSnapshot } from '../storage.js';
 import { StorageUnusableError } from '../storage-errors.js';
+import { createSharedTables, logRestore } from './sqlite-change-log.js';
 import { encodeGroup } from './sqlite-group.js';
 import type { GroupAnswer, WriteFailure, WriterSetup } from './sqlite-writer.js';
 
@@ -96,18 +97,6 @@ function openChecked(path: string, hasChangeLog: boolean): Database.Database {
     const what = /^SQLITE_(NOTADB|CORRUPT)/.test(err.code) ? 'damaged' : 'unusable';
     throw new StorageUnusableError(`storage file ${path} is ${what} (${err.message}): ${RESTORE_HINT}`, { cause: err });
   }
-}
-
-/**
- * The tables processes sharing the file use: the change log (each write's keys at its revision,
- * `everything` for a restore) and the HA lock's row.
- */
-function createSharedTables(db: Database.Database): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS changes (
-    revision INTEGER PRIMARY KEY AUTOINCREMENT, keys TEXT NOT NULL, everything INTEGER NOT NULL DEFAULT 0)`);
-  db.exec(`CREATE TABLE IF NOT EXISTS ha_lock (
-    id INTEGER PRIMARY KEY CHECK (id = 1), identity TEXT NOT NULL, value TEXT NOT NULL,
-    pid INTEGER NOT NULL, valid_until_ms INTEGER NOT NULL)`);
 }
 
 /** A write waiting for its group's commit, with its caller's promise. */
@@ -370,7 +359,7 @@ export class SqliteStorage implements StorageBackend {
         this.#db.exec('DELETE FROM main.entries');
         this.#db.exec(`INSERT INTO main.entries (key, value) SELECT key, value FROM temp.${stage}`);
         // Every process sharing the file drops every cache: a restore changes any key.
-        if (this.hasChangeLog) this.#db.exec(`INSERT INTO main.changes (keys, everything) VALUES ('[]', 1)`);
+        if (this.hasChangeLog) logRestore(this.#db);
       })();
     } finally {
       this.#db.exec(`DROP TABLE IF EXISTS temp.${stage}`);
