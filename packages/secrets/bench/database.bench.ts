@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import type pg from 'pg';
 import { PG_ROOT, PG_ROOT_PASSWORD, PostgresServer } from '../test/postgres.js';
-import { cpuSeconds, type Running, rootApi, startWardDev } from './bench-support.js';
+import { cpuSeconds, type Running, rootApi, rootCall, runWorkers, startWardDev } from './bench-support.js';
 
 /**
  * Dynamic PostgreSQL credentials issued and revoked per second (issue 33): `GET database/creds/:role`
@@ -81,13 +81,7 @@ async function timed(
   const before = cpu();
   const start = performance.now();
   const end = start + SECONDS * 1000;
-  const counts = await Promise.all(
-    Array.from({ length: WORKERS }, async (_, w) => {
-      let i = 0;
-      for (; performance.now() < end; i++) await work(w, i);
-      return i;
-    }),
-  );
+  const counts = await runWorkers(WORKERS, () => performance.now() < end, work);
   const elapsed = (performance.now() - start) / 1000;
   const cycles = counts.reduce((a, b) => a + b, 0);
   // Backends that ended during the run took their CPU with them; those kept open (both sides pool) did not.
@@ -124,35 +118,13 @@ async function raw(db: PostgresServer, pids: () => Pids, round: number): Promise
   }
 }
 
-/** A root request over a kept-alive connection (`fetch` costs the client several times the CPU). */
-function call(agent: Agent, server: Running, method: string, path: string, body?: unknown) {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise<{ status: number; body: Record<string, unknown> | undefined }>((resolve, reject) => {
-    const req = request(`${server.url}/v1/${path}`, {
-      method,
-      agent,
-      headers: { 'X-Vault-Token': 'root', ...(payload ? { 'Content-Type': 'application/json' } : {}) },
-    });
-    req.once('error', reject);
-    req.once('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.once('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
-      });
-    });
-    req.end(payload);
-  });
-}
-
 async function ward(db: PostgresServer, server: Running, pids: () => Pids): Promise<Figures> {
   const agent = new Agent({ keepAlive: true, maxSockets: WORKERS });
   try {
     return await timed(db, pids, async () => {
-      const issued = await call(agent, server, 'GET', 'database/creds/bench');
+      const issued = await rootCall(agent, server, 'GET', 'database/creds/bench');
       assert.equal(issued.status, 200, JSON.stringify(issued.body));
-      const revoked = await call(agent, server, 'PUT', 'sys/leases/revoke', { lease_id: issued.body?.lease_id });
+      const revoked = await rootCall(agent, server, 'PUT', 'sys/leases/revoke', { lease_id: issued.body?.lease_id });
       assert.equal(revoked.status, 204, JSON.stringify(revoked.body));
     });
   } finally {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { Client } from 'ldapts';
 import { ENGINE_DN, ENGINE_PASSWORD, SUFFIX, startSlapd } from '../test/slapd.js';
-import { cpuSeconds, type Running, rootApi, startWardDev } from './bench-support.js';
+import { cpuSeconds, type Running, rootApi, rootCall, runWorkers, startWardDev } from './bench-support.js';
 
 /**
  * Dynamic LDAP credentials issued and revoked per second (`GET ldap/creds/:role` then
@@ -34,11 +34,7 @@ async function timed(
   });
   const before = cpu();
   const start = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, w) => {
-      for (let i = 0; i < PER_WORKER; i++) await work(w, i);
-    }),
-  );
+  await runWorkers(CONCURRENCY, (i) => i < PER_WORKER, work);
   const cycles = CONCURRENCY * PER_WORKER;
   const after = cpu();
   const perCycle = (k: keyof Figures['cpuUs']) => ((after[k] - before[k]) * 1e6) / cycles;
@@ -69,31 +65,6 @@ async function raw(url: string, pids: { slapd: number; ward: number }, round: nu
   }
 }
 
-/**
- * A root request over a kept-alive connection: `fetch` costs the bench process several times the
- * CPU of `node:http`, and on a shared two-core machine the client's CPU is taken from the server's.
- */
-function call(agent: Agent, server: Running, method: string, path: string, body?: unknown) {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise<{ status: number; body: Record<string, unknown> | undefined }>((resolve, reject) => {
-    const req = request(`${server.url}/v1/${path}`, {
-      method,
-      agent,
-      headers: { 'X-Vault-Token': 'root', ...(payload ? { 'Content-Type': 'application/json' } : {}) },
-    });
-    req.once('error', reject);
-    req.once('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.once('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
-      });
-    });
-    req.end(payload);
-  });
-}
-
 /** Raw, connecting and binding for every cycle (as the established engine does per operation): for context only. */
 async function rawConnectEach(url: string, pids: { slapd: number; ward: number }, round: number): Promise<Figures> {
   return timed(pids, async (w, i) => {
@@ -114,9 +85,9 @@ async function ward(server: Running, pids: { slapd: number; ward: number }): Pro
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   try {
     return await timed(pids, async () => {
-      const issued = await call(agent, server, 'GET', 'ldap/creds/bench');
+      const issued = await rootCall(agent, server, 'GET', 'ldap/creds/bench');
       assert.equal(issued.status, 200, JSON.stringify(issued.body));
-      const revoked = await call(agent, server, 'PUT', 'sys/leases/revoke', { lease_id: issued.body?.lease_id });
+      const revoked = await rootCall(agent, server, 'PUT', 'sys/leases/revoke', { lease_id: issued.body?.lease_id });
       assert.equal(revoked.status, 204, JSON.stringify(revoked.body));
     });
   } finally {
