@@ -1,26 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import type mysql from 'mysql2/promise';
 import type pg from 'pg';
 import { request } from '../src/server/testing.js';
+import { CrashableWard, sleep, until } from './crash-ward.testing.js';
 import { MARIADB_ROOT, MARIADB_ROOT_PASSWORD, MariaDbServer } from './mariadb.js';
 import { PG_ROOT, PG_ROOT_PASSWORD, PostgresServer } from './postgres.js';
-import { startWard, type WardProcess } from './ward-process.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it holds; fails after `tries` attempts 50 ms apart. */
-async function until(what: string, check: () => Promise<boolean> | boolean, tries = 600): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return;
-    await sleep(50);
-  }
-  throw new Error(`gave up waiting until ${what}`);
-}
 
 /** A database under test, with a gate table the creation statements wait on while the test holds it. */
 interface CrashTarget {
@@ -112,40 +98,20 @@ for (const [name, makeTarget] of [
 ] as const) {
   describe(`database creds (${name}): SIGKILL between CREATE and the lease record`, () => {
     let target: CrashTarget;
-    let dir: string;
-    let config: string;
-    let dbPath: string;
-    let ward: WardProcess | undefined;
-
-    const start = async () => {
-      ward = startWard(['server', `-config=${config}`]);
-      const [, url] = await ward.waitFor(/listening: url=(http:\/\/\S+)/);
-      return url as string;
-    };
+    let w: CrashableWard;
 
     before(async () => {
       target = await makeTarget();
-      dir = await mkdtemp(join(tmpdir(), 'ward-db-crash-'));
-      config = join(dir, 'ward.hcl');
-      dbPath = join(dir, 'data', 'ward.db');
-      await writeFile(
-        config,
-        `storage "sqlite" {\n  path = "${dbPath}"\n}\n\nlistener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\n`,
-      );
+      w = await CrashableWard.create('ward-db-crash-');
     });
     after(async () => {
-      ward?.child.kill('SIGKILL');
-      await ward?.exited;
+      await w?.dispose();
       await target?.stop();
-      await rm(dir, { recursive: true, force: true });
     });
 
     it('leaves no user behind after the restart', async () => {
-      let url = await start();
-      const init = await request(url, 'PUT', 'sys/init', { body: { secret_shares: 1, secret_threshold: 1 } });
-      const [key] = init.body.keys;
-      const token = init.body.root_token;
-      await request(url, 'PUT', 'sys/unseal', { body: { key } });
+      let url = await w.start();
+      const { key, token } = await w.initialize(url);
       assert.equal((await request(url, 'POST', 'sys/mounts/db', { token, body: { type: 'database' } })).status, 204);
       const connection = {
         ...target.connection,
@@ -157,23 +123,22 @@ for (const [name, makeTarget] of [
       assert.equal((await request(url, 'POST', 'db/roles/crash', { token, body: role })).status, 204);
 
       const openGate = await target.closeGate();
-      const db = new Database(dbPath, { timeout: 10_000 });
+      const db = new Database(w.dbPath, { timeout: 10_000 });
       const walRecords = db.prepare<[], string>("SELECT key FROM entries WHERE key LIKE '%wal/creds/%'").pluck();
       const leases = db.prepare<[], string>("SELECT key FROM entries WHERE key LIKE '%db/creds/crash/%'").pluck();
       const creds = request(url, 'GET', 'db/creds/crash', { token }).catch((err: Error) => err);
       let username = '';
       try {
         // The creation waits on the gate: its write-ahead record was saved before it began.
-        await until('the creation waits on the gate', () => target.isWaiting());
+        await until('the creation waits on the gate', () => target.isWaiting(), 600);
         assert.ok(walRecords.get(), 'the write-ahead record is saved');
         // Ward's next write (the lease) now blocks on the lock; the creation may go on.
         db.exec('BEGIN EXCLUSIVE');
         await openGate();
-        await until('the user exists', async () => (await target.crashUsers()).length === 1);
+        await until('the user exists', async () => (await target.crashUsers()).length === 1, 600);
         username = (await target.crashUsers())[0] ?? '';
         await sleep(300);
-        ward?.child.kill('SIGKILL');
-        assert.equal(await ward?.exited, 'SIGKILL');
+        assert.equal(await w.kill(), 'SIGKILL');
         assert.equal(leases.all().length, 0, 'killed before the lease was stored');
         assert.ok(walRecords.get(), 'the write-ahead record is still there');
       } finally {
@@ -183,10 +148,10 @@ for (const [name, makeTarget] of [
       assert.ok((await creds) instanceof Error, 'the creds request died with the server');
       assert.deepEqual(await target.crashUsers(), [username], 'the crash left the user');
 
-      url = await start();
+      url = await w.start();
       await request(url, 'PUT', 'sys/unseal', { body: { key } });
-      await until('the left-over user is dropped', async () => (await target.crashUsers()).length === 0);
-      const check = new Database(dbPath, { readonly: true });
+      await until('the left-over user is dropped', async () => (await target.crashUsers()).length === 0, 600);
+      const check = new Database(w.dbPath, { readonly: true });
       try {
         assert.equal(check.prepare("SELECT key FROM entries WHERE key LIKE '%wal/creds/%'").all().length, 0);
       } finally {
