@@ -34,3 +34,12 @@ function durationError(fieldName: string, value: unknown): InvalidRequestError {
     `Field validation failed: error converting input for field "${fieldName}": invalid duration ${JSON.stringify(value)}`,
   );
 }
+
+/**
+ * Refuses a negative `ttl` or `max_ttl` (seconds), and a `ttl` above a `max_ttl` that is set
+ * (0 = not set), as the established engines do; `tooLong` is the message of the second refusal.
+ */
+export function checkTtls(ttl: number, maxTtl: number, tooLong = 'ttl cannot be greater than max_ttl'): void {
+  if (ttl < 0 || maxTtl < 0) throw new InvalidRequestError('ttl and max_ttl cannot be negative');
+  if (maxTtl > 0 && ttl > maxTtl) throw new InvalidRequestError(tooLong);
+}

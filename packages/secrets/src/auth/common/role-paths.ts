@@ -1,4 +1,4 @@
-import { definePath, type Fields, type HandlerContext, type PathDefinition } from '../../framework/index.js';
+import { type Fields, type HandlerContext, listPath, type PathDefinition } from '../../framework/index.js';
 import { NotFoundError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { type TokenParams, tokenReadData } from './token-fields.js';
@@ -15,19 +15,7 @@ export function roleListPaths(
   store: Pick<RoleRecords<never>, 'roles'>,
   patterns: readonly string[] = ['role/'],
 ): PathDefinition[] {
-  return patterns.map((pattern) =>
-    definePath({
-      pattern,
-      fields: {},
-      operations: {
-        list: {
-          summary: 'List the roles.',
-          handler: async ({ storage }) => ({ data: { keys: await store.roles(storage) } }),
-        },
-      },
-      help: { synopsis: 'List the roles.', description: '404 when there are none.' },
-    }),
-  );
+  return patterns.map((pattern) => listPath(pattern, (storage) => store.roles(storage)));
 }
 
 /** What the read of a role shows besides its `token_*` fields: by default every other field it stores. */

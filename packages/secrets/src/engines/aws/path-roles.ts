@@ -1,4 +1,4 @@
-import { definePath, type FieldSpec, field, type PathDefinition } from '../../framework/index.js';
+import { definePath, type FieldSpec, field, listPath, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import { type AwsEngineRole, awsEngineStore } from './aws-engine-store.js';
 import { checkEngineRole, compactPolicy, credentialTypesOf } from './role-rules.js';
@@ -76,17 +76,7 @@ const roleFields = {
 /** `roles/:name` and LIST `roles/`. */
 export function pathRoles(): PathDefinition[] {
   return [
-    definePath({
-      pattern: 'roles/',
-      fields: {},
-      operations: {
-        list: {
-          summary: 'List the roles.',
-          handler: async ({ storage }) => ({ data: { keys: await awsEngineStore.roles(storage) } }),
-        },
-      },
-      help: { synopsis: 'List the roles.', description: '404 when there are none.' },
-    }),
+    listPath('roles/', (storage) => awsEngineStore.roles(storage)),
     definePath({
       pattern: 'roles/:name',
       fields: roleFields,

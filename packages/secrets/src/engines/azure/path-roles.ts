@@ -1,5 +1,5 @@
 import type { Clock, Random } from '@ward/base';
-import { definePath, field, type PathDefinition } from '../../framework/index.js';
+import { checkTtls, definePath, field, listPath, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import {
   type AzureEngineRole,
@@ -57,17 +57,7 @@ async function resolveGroups(c: AzureClients, raw: Record<string, unknown>[]): P
 /** `roles/:name` and LIST `roles`. */
 export function pathRoles(d: RoleDeps): PathDefinition[] {
   return [
-    definePath({
-      pattern: 'roles/',
-      fields: {},
-      operations: {
-        list: {
-          summary: 'List the roles.',
-          handler: async ({ storage }) => ({ data: { keys: await azureStore.roles(storage) } }),
-        },
-      },
-      help: { synopsis: 'List the roles.', description: '404 when there are none.' },
-    }),
+    listPath('roles/', (storage) => azureStore.roles(storage)),
     definePath({
       pattern: 'roles/:name',
       fields: {
@@ -94,9 +84,7 @@ export function pathRoles(d: RoleDeps): PathDefinition[] {
               ttl: supplied.has('ttl') ? (data.ttl ?? 0) : (current?.ttl ?? 0),
               max_ttl: supplied.has('max_ttl') ? (data.max_ttl ?? 0) : (current?.max_ttl ?? 0),
             };
-            if (role.ttl < 0 || role.max_ttl < 0) throw new InvalidRequestError('ttl and max_ttl cannot be negative');
-            if (role.max_ttl > 0 && role.ttl > role.max_ttl)
-              throw new InvalidRequestError('ttl cannot be greater than max_ttl');
+            checkTtls(role.ttl, role.max_ttl);
             const c = await clientsFor(d.access, storage);
             if (supplied.has('azure_roles')) role.azure_roles = await resolveRoles(c, data.azure_roles ?? []);
             if (supplied.has('azure_groups')) role.azure_groups = await resolveGroups(c, data.azure_groups ?? []);

@@ -1,4 +1,4 @@
-import { definePath, field, type PathDefinition } from '../../framework/index.js';
+import { checkTtls, definePath, field, type PathDefinition } from '../../framework/index.js';
 import { parseServiceAccountCredentials } from '../../google/credentials.js';
 import { rotateOwnKey } from '../../google/service-account-keys.js';
 import { InvalidRequestError } from '../../logical/errors.js';
@@ -47,10 +47,7 @@ export function pathConfig(d: GcpEngineDeps): PathDefinition[] {
               }
               if (data.ttl !== undefined) config.ttl = data.ttl;
               if (data.max_ttl !== undefined) config.max_ttl = data.max_ttl;
-              if (config.ttl < 0 || config.max_ttl < 0)
-                throw new InvalidRequestError('ttl and max_ttl cannot be negative');
-              if (config.max_ttl > 0 && config.ttl > config.max_ttl)
-                throw new InvalidRequestError('ttl cannot be greater than max_ttl');
+              checkTtls(config.ttl, config.max_ttl);
               if (data.custom_endpoint) config.endpoints = endpointsOf(data.custom_endpoint, config.endpoints);
               await gcpEngineStore.putConfig(storage, config);
               return undefined;

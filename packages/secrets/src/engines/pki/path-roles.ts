@@ -1,4 +1,4 @@
-import { definePath, type FieldSpec, field, type PathDefinition } from '../../framework/index.js';
+import { checkTtls, definePath, type FieldSpec, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import type { PkiDeps } from './deps.js';
 import { checkKeyParams } from './keys.js';
@@ -28,9 +28,7 @@ function checkRole(role: RoleRecord): void {
     const checked = checkKeyParams(role.key_type, role.key_bits);
     role.key_bits = checked.bits;
   }
-  if (role.ttl < 0 || role.max_ttl < 0) throw new InvalidRequestError('ttl and max_ttl cannot be negative');
-  if (role.max_ttl > 0 && role.ttl > role.max_ttl)
-    throw new InvalidRequestError('"ttl" value must be less than "max_ttl" value');
+  checkTtls(role.ttl, role.max_ttl, '"ttl" value must be less than "max_ttl" value');
   if (role.generate_lease && role.no_store)
     throw new InvalidRequestError('"no_store" cannot be set when "generate_lease" is set');
   checkAllowedOtherSans(role.allowed_other_sans);
