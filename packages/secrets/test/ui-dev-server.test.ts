@@ -1,57 +1,33 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { request } from '../src/server/testing.js';
-import { type OpenIdProvider, startOpenIdProvider } from './openid-provider.js';
-import { ENGINE_DN, ENGINE_PASSWORD, type Slapd, SUFFIX, startSlapd } from './slapd.js';
-import { assertNoProblems, launchChromium, UiTab } from './ui-browser.js';
-import { type DevWard, startDevWard } from './ward-process.js';
+import { assertNoProblems, UiTab } from './ui-browser.js';
+import { heading, nav, ROOT, startUiDev, type UiDev } from './ui-dev.testing.js';
+import type { DevWard } from './ward-process.js';
 
 // Issue 34: the web UI against `ward server -dev` (the UI is on by default there), in Debian's
 // Chromium under the server's own Content-Security-Policy. One server and one browser for the file;
-// each screen is captured at 390 px and 1280 px in both themes and checked with axe-core.
+// each screen is captured at 390 px and 1280 px in both themes and checked with axe-core. Signing
+// in with AppRole, LDAP and OIDC is in ui-sign-in-methods.test.ts.
 
-const ROOT = 'ui-root-token';
 /** Secret values typed into the UI: none may reach localStorage, a cookie, a URL or the server's log. */
 const SECRETS = ['first-s3cret-value', 'second-s3cret-value', 'v1-s3cret-value', 'patched-s3cret'];
 
 describe('web UI on a dev server', () => {
+  let ui: UiDev;
   let dev: DevWard;
   let browser: Browser;
-  let op: OpenIdProvider | undefined;
-  let slapd: Slapd | undefined;
   /** What capture() and the tabs found wrong, reported by the last test. */
   const found: string[] = [];
-
-  const api = async (method: string, path: string, body?: unknown, token = ROOT) => {
-    const res = await request(dev.url, method, path, { token, body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
-
-  /** A tab signed in with `token` through the sign-in screen. */
-  const signedIn = async (token = ROOT, path = '/ui/') => {
-    const tab = await UiTab.open(browser, dev.url);
-    await tab.page.goto(path);
-    await tab.page.getByLabel('Method').selectOption({ label: 'Token' });
-    await tab.page.getByLabel('Token').fill(token);
-    await tab.page.getByRole('button', { name: 'Sign in' }).click();
-    await tab.page.getByRole('button', { name: 'Sign out' }).waitFor();
-    return tab;
-  };
-  const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
-  const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
+  const api: UiDev['api'] = (...args) => ui.api(...args);
+  const signedIn: UiDev['signedIn'] = (...args) => ui.signedIn(...args);
 
   before(async () => {
-    [dev, browser] = await Promise.all([startDevWard(ROOT), launchChromium()]);
+    ui = await startUiDev();
+    ({ dev, browser } = ui);
   });
-  after(async () => {
-    await browser?.close();
-    await op?.close();
-    await slapd?.stop();
-    dev?.ward.child.kill('SIGTERM');
-    await dev?.ward.exited;
-  });
+  after(() => ui?.stop());
 
   it('serves /ui/ with a strict CSP, long-cached hashed assets and a revalidated index; / redirects there', async () => {
     const root = await fetch(`${dev.url}/`, { redirect: 'manual' });
@@ -437,118 +413,6 @@ describe('web UI on a dev server', () => {
       found.push(...tab.problems());
     });
     await Promise.all([expires, renews]);
-  });
-
-  it('signs in with AppRole, and with a token into a namespace, by keyboard alone', async () => {
-    await api('POST', 'sys/auth/approle', { type: 'approle' });
-    await api('POST', 'auth/approle/role/ci', { token_policies: 'app-reader' });
-    const roleId = (await api('GET', 'auth/approle/role/ci/role-id')).data.role_id;
-    const secretId = (await api('POST', 'auth/approle/role/ci/secret-id')).data.secret_id;
-    await api('POST', 'sys/namespaces/team');
-    const inTeam = await request(dev.url, 'POST', 'sys/mounts/team-kv', {
-      token: ROOT,
-      headers: { 'X-Vault-Namespace': 'team' },
-      body: { type: 'kv', options: { version: '2' } },
-    });
-    assert.ok(inTeam.status < 300, JSON.stringify(inTeam.body));
-    await (await UiTab.open(browser, dev.url)).use('approle', async (tab) => {
-      const { page } = tab;
-      await page.goto('/ui/');
-      await heading(page, 'Sign in to Ward');
-      // The first Tab reaches the skip link; the form is then filled and sent from the keyboard.
-      await page.keyboard.press('Tab');
-      assert.equal(await page.evaluate('document.activeElement.textContent'), 'Skip to content');
-      await page.getByLabel('Method').focus();
-      await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('ArrowDown');
-      assert.equal(await page.getByLabel('Method').inputValue(), 'approle');
-      await page.keyboard.press('Tab');
-      await page.keyboard.type(roleId);
-      await page.keyboard.press('Tab');
-      await page.keyboard.type(secretId);
-      await page.keyboard.press('Enter');
-      await page.getByRole('button', { name: 'Sign out' }).waitFor();
-      const self = JSON.parse((await page.evaluate('sessionStorage.getItem("ward.session")')) as string);
-      assert.deepEqual(self.policies, ['app-reader', 'default']);
-      await page.getByRole('button', { name: 'Sign out' }).focus();
-      await page.keyboard.press('Enter');
-
-      await heading(page, 'Sign in to Ward');
-      await page.getByLabel('Token').fill(ROOT);
-      await page.getByLabel('Namespace').fill('team');
-      await page.keyboard.press('Enter');
-      await page.getByRole('link', { name: 'team-kv/', exact: true }).waitFor();
-      assert.match((await page.getByLabel('Server status').textContent()) ?? '', /Namespaceteam/);
-      assert.equal(await page.getByRole('link', { name: 'secret/', exact: true }).count(), 0);
-      // Main navigation by keyboard: the focused link is followed with Enter.
-      await nav(page, 'Policies').focus();
-      await page.keyboard.press('Enter');
-      await heading(page, 'ACL policies');
-      found.push(...tab.problems());
-    });
-  });
-
-  it('signs in with LDAP against slapd, at a mount path of its own', async () => {
-    slapd = await startSlapd();
-    await slapd.addUser('lena', 'lena-ldap-pw');
-    await api('POST', 'sys/auth/corp-ldap', { type: 'ldap' });
-    await api('POST', 'auth/corp-ldap/config', {
-      url: slapd.url,
-      binddn: ENGINE_DN,
-      bindpass: ENGINE_PASSWORD,
-      userdn: `ou=users,${SUFFIX}`,
-      userattr: 'cn',
-      token_policies: 'app-reader',
-    });
-    await (await UiTab.open(browser, dev.url)).use('ldap', async (tab) => {
-      const { page } = tab;
-      await page.goto('/ui/');
-      await page.getByLabel('Method').selectOption({ label: 'LDAP' });
-      await page.getByLabel('Username').fill('lena');
-      await page.getByLabel('Password').fill('wrong-password');
-      await page.getByLabel('Mount path').fill('corp-ldap');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('alert').waitFor();
-      await page.getByLabel('Password').fill('lena-ldap-pw');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('button', { name: 'Sign out' }).waitFor();
-      assert.equal(await page.locator('.who-name').textContent(), 'corp-ldap-lena');
-      found.push(...tab.problems());
-    });
-  });
-
-  it('signs in with OIDC through the provider in a popup', async () => {
-    op = await startOpenIdProvider({ redirectUris: [`${dev.url}/ui/vault/auth/oidc/oidc/callback`] });
-    op.accounts.set('olga', { email: 'olga@example.test' });
-    op.nextUser = 'olga';
-    await api('POST', 'sys/auth/oidc', { type: 'oidc' });
-    await api('POST', 'auth/oidc/config', {
-      oidc_discovery_url: op.issuer,
-      oidc_client_id: op.clientId,
-      oidc_client_secret: op.clientSecret,
-      default_role: 'people',
-    });
-    await api('POST', 'auth/oidc/role/people', {
-      user_claim: 'email',
-      oidc_scopes: 'email',
-      allowed_redirect_uris: `${dev.url}/ui/vault/auth/oidc/oidc/callback`,
-      token_policies: 'app-reader',
-    });
-    await (await UiTab.open(browser, dev.url)).use('oidc', async (tab) => {
-      const { page } = tab;
-      await page.goto('/ui/');
-      await page.getByLabel('Method').selectOption({ label: 'OIDC' });
-      const popup = tab.context.waitForEvent('page');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await (await popup).waitForEvent('close', { timeout: 15_000 });
-      await page.getByRole('button', { name: 'Sign out' }).waitFor();
-      assert.match((await page.locator('.who-name').textContent()) ?? '', /oidc-olga@example\.test|olga/);
-      const token = JSON.parse((await page.evaluate('sessionStorage.getItem("ward.session")')) as string).token;
-      const self = await request(dev.url, 'GET', 'auth/token/lookup-self', { token });
-      assert.deepEqual(self.body.data.policies, ['app-reader', 'default']);
-      found.push(...tab.problems());
-    });
   });
 
   it('shows every screen without a serious or critical axe-core finding, console error or sideways scrolling', () => {
