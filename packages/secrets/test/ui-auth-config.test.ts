@@ -92,6 +92,19 @@ describe('web UI: auth method configuration', () => {
     await page.getByRole('button', { name: 'Save configuration' }).click();
     assert.match((await page.getByRole('alert').textContent()) ?? '', /tls_max_version/);
     assert.equal((await api('GET', 'auth/corp/config')).data.tls_min_version, 'tls12');
+
+    // A directory group's policies (groups/<name>), from the method's screen.
+    await page.goto('/ui/access/auth/corp');
+    await page.getByText('No groups yet.').waitFor();
+    await page.getByRole('link', { name: 'Create group' }).click();
+    await field(page, 'Group name').fill('admins');
+    await field(page, 'policies').fill('ops, audit');
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await heading(page, 'admins');
+    assert.deepEqual((await api('GET', 'auth/corp/groups/admins')).data.policies, ['audit', 'ops']);
+    await page.goto('/ui/access/auth/corp');
+    await page.getByRole('list', { name: 'Groups' }).getByRole('link', { name: 'admins' }).waitFor();
+    found.push(...(await tab.capture('auth-method-ldap')));
   });
 
   it('configures OIDC with the provider’s discovery and creates a role; the client secret is never shown back', async () => {
@@ -188,7 +201,7 @@ describe('web UI: auth method configuration', () => {
     assert.equal(config.token_reviewer_jwt_set, true);
     assert.equal(config.token_reviewer_jwt, undefined);
 
-    await page.goto('/ui/access/auth-role/k8s');
+    await page.goto('/ui/access/auth-item/k8s/role');
     await field(page, 'Role name').fill('app');
     await field(page, 'bound_service_account_names').fill('app, worker');
     await field(page, 'bound_service_account_namespaces').fill('default');
@@ -234,6 +247,13 @@ describe('web UI: auth method configuration', () => {
     const gh = (await api('GET', 'auth/github/config')).data;
     assert.equal(gh.organization, 'acme');
     assert.equal(gh.organization_id, 4242);
+    await page.goto('/ui/access/auth/github');
+    await page.getByRole('link', { name: 'Create team mapping' }).click();
+    await field(page, 'Team mapping name').fill('dev-team');
+    await field(page, 'value').fill('dev-policy');
+    await page.getByRole('button', { name: 'Create team mapping' }).click();
+    await heading(page, 'dev-team');
+    assert.equal((await api('GET', 'auth/github/map/teams/dev-team')).data.value, 'dev-policy');
 
     await api('POST', 'sys/auth/okta', { type: 'okta' });
     await configure(page, 'okta');

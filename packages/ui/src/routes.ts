@@ -21,7 +21,7 @@ import { SnapshotsAuto } from './screens/access/snapshots-auto.js';
 import { OidcAuthorize } from './screens/auth/oidc-authorize.js';
 import { OidcCallback } from './screens/auth/oidc-callback.js';
 import { AuthConfig } from './screens/auth-config/auth-config.js';
-import { AuthRole } from './screens/auth-config/auth-role.js';
+import { AuthItem } from './screens/auth-config/auth-item.js';
 import { DbConnection } from './screens/database/db-connection.js';
 import { DbConnections } from './screens/database/db-connections.js';
 import { DbRole } from './screens/database/db-role.js';
@@ -112,8 +112,8 @@ export const ROUTES: readonly Route[] = [
   { pattern: '/access/auth/enable', screen: AuthEnable },
   { pattern: '/access/auth/*path', screen: AuthMethod },
   { pattern: '/access/auth-config/:mount', screen: AuthConfig },
-  { pattern: '/access/auth-role/:mount', screen: AuthRole },
-  { pattern: '/access/auth-role/:mount/:name', screen: AuthRole },
+  { pattern: '/access/auth-item/:mount/:collection', screen: AuthItem },
+  { pattern: '/access/auth-item/:mount/:collection/:name', screen: AuthItem },
   { pattern: '/access/entities', screen: Entities },
   { pattern: '/access/entities/merge', screen: EntityMerge },
   { pattern: '/access/entities/:id', screen: Entity },

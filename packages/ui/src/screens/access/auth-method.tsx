@@ -8,7 +8,7 @@ import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import type { ScreenProps } from '../../screen.js';
-import { AuthMethodSettings } from '../auth-config/auth-roles.js';
+import { AuthMethodSettings } from '../auth-config/auth-method-settings.js';
 import { METHOD_KINDS } from '../auth-config/method-kinds.js';
 import { ACCESS_CRUMBS } from './access-shared.js';
 import { authMounts } from './auth-methods.js';

@@ -1,20 +1,34 @@
-/** What the UI configures of an auth method type: its `config` path and its roles, if it has them. */
+/** Named items of an auth method below `auth/<mount>/<path>/<name>`: roles, trusted certificates, mappings. */
+export interface ItemCollection {
+  /** `role`, `certs`, `groups`, `map/teams`. */
+  path: string;
+  /** What one item is called (`role`, `certificate`, `team mapping`). */
+  noun: string;
+  /** The section's heading and the list's name (`Roles`). */
+  title: string;
+  /** Fields shown first on an item's form, in this order. */
+  first?: readonly string[];
+}
+
+/** What the UI configures of an auth method type: its settings path and its named items. */
 export interface MethodKind {
   /** Below `auth/<mount>/`: the method's settings (`config`, AWS's `config/client`). */
   configPath?: string;
-  /** Below `auth/<mount>/`: where roles are listed and each is `<rolesPath>/<name>`. */
-  rolesPath?: string;
-  /** What a role is called (`role`, `certificate`). */
-  roleNoun?: string;
-  /** Fields shown first, in this order, on the config form and the role form. */
+  /** Fields shown first, in this order, on the config form. */
   configFirst?: readonly string[];
-  roleFirst?: readonly string[];
+  collections: readonly ItemCollection[];
 }
+
+const ROLES: ItemCollection = { path: 'role', noun: 'role', title: 'Roles' };
+
+/** Policies (and for users, local groups) given to directory groups and users, as LDAP and Okta have. */
+const MAPPINGS: readonly ItemCollection[] = [
+  { path: 'groups', noun: 'group', title: 'Groups', first: ['policies'] },
+  { path: 'users', noun: 'user', title: 'Users', first: ['groups', 'policies'] },
+];
 
 const JWT: MethodKind = {
   configPath: 'config',
-  rolesPath: 'role',
-  roleNoun: 'role',
   configFirst: [
     'oidc_discovery_url',
     'oidc_client_id',
@@ -25,7 +39,12 @@ const JWT: MethodKind = {
     'jwks_url',
     'jwt_validation_pubkeys',
   ],
-  roleFirst: ['role_type', 'user_claim', 'allowed_redirect_uris', 'bound_audiences', 'groups_claim', 'oidc_scopes'],
+  collections: [
+    {
+      ...ROLES,
+      first: ['role_type', 'user_claim', 'allowed_redirect_uris', 'bound_audiences', 'groups_claim', 'oidc_scopes'],
+    },
+  ],
 };
 
 /**
@@ -53,6 +72,7 @@ export const METHOD_KINDS: ReadonlyMap<string, MethodKind> = new Map([
         'insecure_tls',
         'certificate',
       ],
+      collections: MAPPINGS,
     },
   ],
   ['jwt', JWT],
@@ -61,24 +81,54 @@ export const METHOD_KINDS: ReadonlyMap<string, MethodKind> = new Map([
     'kubernetes',
     {
       configPath: 'config',
-      rolesPath: 'role',
-      roleNoun: 'role',
       configFirst: ['kubernetes_host', 'kubernetes_ca_cert', 'token_reviewer_jwt', 'issuer'],
-      roleFirst: ['bound_service_account_names', 'bound_service_account_namespaces', 'audience', 'alias_name_source'],
+      collections: [
+        {
+          ...ROLES,
+          first: ['bound_service_account_names', 'bound_service_account_namespaces', 'audience', 'alias_name_source'],
+        },
+      ],
     },
   ],
   [
     'cert',
     {
       configPath: 'config',
-      rolesPath: 'certs',
-      roleNoun: 'certificate',
-      roleFirst: ['certificate', 'display_name', 'allowed_common_names', 'allowed_dns_sans'],
+      collections: [
+        {
+          path: 'certs',
+          noun: 'certificate',
+          title: 'Certificates',
+          first: ['certificate', 'display_name', 'allowed_common_names', 'allowed_dns_sans'],
+        },
+      ],
     },
   ],
-  ['github', { configPath: 'config', configFirst: ['organization', 'organization_id', 'base_url'] }],
-  ['okta', { configPath: 'config', configFirst: ['org_name', 'api_token', 'base_url', 'bypass_okta_mfa'] }],
-  ['aws', { configPath: 'config/client', rolesPath: 'role', roleNoun: 'role' }],
-  ['azure', { configPath: 'config', rolesPath: 'role', roleNoun: 'role' }],
-  ['gcp', { configPath: 'config', rolesPath: 'role', roleNoun: 'role' }],
+  [
+    'github',
+    {
+      configPath: 'config',
+      configFirst: ['organization', 'organization_id', 'base_url'],
+      collections: [
+        { path: 'map/teams', noun: 'team mapping', title: 'Team mappings', first: ['value'] },
+        { path: 'map/users', noun: 'user mapping', title: 'User mappings', first: ['value'] },
+      ],
+    },
+  ],
+  [
+    'okta',
+    {
+      configPath: 'config',
+      configFirst: ['org_name', 'api_token', 'base_url', 'bypass_okta_mfa'],
+      collections: MAPPINGS,
+    },
+  ],
+  ['aws', { configPath: 'config/client', collections: [ROLES] }],
+  ['azure', { configPath: 'config', collections: [ROLES] }],
+  ['gcp', { configPath: 'config', collections: [ROLES] }],
 ]);
+
+/** The collection of `kind` at `path` (`role`, `map/teams`); undefined when the type has none there. */
+export function collectionOf(kind: MethodKind | undefined, path: string): ItemCollection | undefined {
+  return kind?.collections.find((c) => c.path === path);
+}

@@ -100,12 +100,17 @@ export function textOf(field: SchemaField, value: unknown): string {
   return String(value);
 }
 
-/** The form's text as the value the API takes; a malformed number or object is refused by name. */
+/**
+ * The form's text as the value the API takes (`undefined`: send nothing); a malformed number or
+ * object is refused by name.
+ */
 export function apiValueOf(field: SchemaField, text: string): unknown {
   switch (field.kind) {
     case 'boolean':
       return text === 'true';
     case 'integer':
+      // Emptied: nothing is sent (the server keeps what it has).
+      if (text.trim() === '') return undefined;
       if (!/^-?\d+$/.test(text.trim())) throw new Error(`${field.name}: ${JSON.stringify(text)} is not a whole number`);
       return Number(text.trim());
     case 'array':

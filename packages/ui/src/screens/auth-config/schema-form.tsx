@@ -40,7 +40,8 @@ export function SchemaForm(p: {
     for (const f of p.fields) {
       const text = texts.get(f.name) ?? '';
       if (f.isWriteOnly ? text === '' : text === initial(f)) continue;
-      body[f.name] = apiValueOf(f, text);
+      const value = apiValueOf(f, text);
+      if (value !== undefined) body[f.name] = value;
     }
     await p.onSubmit(body);
     const written = new Map(texts);

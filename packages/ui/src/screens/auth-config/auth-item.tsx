@@ -11,29 +11,31 @@ import { pathOf } from '../../router/match.js';
 import type { ScreenProps } from '../../screen.js';
 import { ACCESS_CRUMBS } from '../access/access-shared.js';
 import { authMounts } from '../access/auth-methods.js';
-import { METHOD_KINDS } from './method-kinds.js';
+import { collectionOf, METHOD_KINDS } from './method-kinds.js';
 import { loadPathSchema } from './schema-fields.js';
 import { SchemaForm } from './schema-form.js';
 
 /**
- * A role of an auth method (`auth/<mount>/role/<name>`; `certs/<name>` for TLS certificates): read
- * and edited, or created (without `:name`), in a form from the server's OpenAPI; deleted.
+ * A named item of an auth method (`auth/<mount>/<collection>/<name>`: a role, a trusted certificate,
+ * a group or user mapping): read and edited, or created (without `:name`), in a form from the
+ * server's OpenAPI; deleted.
  */
-export function AuthRole({ params }: ScreenProps) {
+export function AuthItem({ params }: ScreenProps) {
   const { api, router } = useApp();
   const mount = params.mount ?? '';
   const name = params.name;
+  const path = params.collection ?? '';
   const loaded = useLoad(async () => {
     const m = (await authMounts(api)).find((a) => a.path === `${mount}/`);
-    const kind = m && METHOD_KINDS.get(m.type);
-    if (!kind?.rolesPath) throw new Error(`${mount}/ has no roles the UI knows (type ${m?.type ?? 'unknown'})`);
-    const base = `auth/${mount}/${kind.rolesPath}`;
+    const collection = collectionOf(m && METHOD_KINDS.get(m.type), path);
+    if (!collection) throw new Error(`${mount}/ has no ${path}/ the UI knows (type ${m?.type ?? 'unknown'})`);
+    const base = `auth/${mount}/${path}`;
     const [schema, current] = await Promise.all([
-      loadPathSchema(api, `${base}/${name ?? 'example'}`, kind.roleFirst),
+      loadPathSchema(api, `${base}/${name ?? 'example'}`, collection.first),
       name ? api.read(`${base}/${name}`) : undefined,
     ]);
-    return { base, noun: kind.roleNoun ?? 'role', schema, current };
-  }, [mount, name]);
+    return { base, noun: collection.noun, schema, current };
+  }, [mount, path, name]);
   const [newName, setNewName] = useState('');
   const rolePath = loaded.data && `${loaded.data.base}/${name ?? 'example'}`;
   const caps = useCapabilities(rolePath ? [rolePath] : []);
@@ -95,7 +97,7 @@ export function AuthRole({ params }: ScreenProps) {
               const target = name ?? newName.trim();
               if (!target) throw new Error(`the ${noun} needs a name`);
               await api.write(`${data.base}/${target}`, body);
-              if (!name) router.navigate(pathOf('access', 'auth-role', mount, target));
+              if (!name) router.navigate(pathOf('access', 'auth-item', mount, path, target));
             }}
           />
         </>
