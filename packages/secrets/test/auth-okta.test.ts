@@ -4,7 +4,7 @@ import { systemClock } from '@ward/base';
 import type { Agent } from 'undici';
 import { oktaBackendFactory } from '../src/auth/okta/index.js';
 import { BUILTIN_BACKENDS } from '../src/catalog.js';
-import { runWard, tempHome } from '../src/cli/testing.js';
+import { runWardInProcess, tempHome } from '../src/cli/testing.js';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
 import { FAKE_OKTA_API_TOKEN, type FakeOkta, startFakeOkta } from './fakes/okta.js';
 import { makeTlsIdentity } from './fakes/tls-identity.js';
@@ -156,10 +156,10 @@ describe('Okta auth method', () => {
   it('ward login -method=okta: username in the path, the TOTP passcode in the body', async () => {
     const env = { VAULT_ADDR: t.url, HOME: await tempHome() };
     const args = ['login', '-method=okta', '-format=json', 'username=bob@example.com', 'password=pw-bob'];
-    const run = await runWard([...args, 'totp=123456', 'provider=GOOGLE'], env);
+    const run = await runWardInProcess([...args, 'totp=123456', 'provider=GOOGLE'], env);
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(JSON.parse(run.stdout).auth.token_policies, ['bob', 'default']);
-    const wrong = await runWard([...args, 'totp=000000', 'provider=GOOGLE'], env);
+    const wrong = await runWardInProcess([...args, 'totp=000000', 'provider=GOOGLE'], env);
     assert.equal(wrong.code, 2, wrong.stderr);
   });
 

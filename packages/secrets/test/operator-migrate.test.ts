@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PostgresServer } from '@ward/base/testing';
-import { runWard } from '../src/cli/testing.js';
+import { runWardInProcess } from '../src/cli/testing.js';
 import { request } from '../src/server/testing.js';
 import { startSqliteWard, startWard, type WardProcess } from './ward-process.js';
 
@@ -46,7 +46,7 @@ describe('ward operator migrate', () => {
       `storage_source "sqlite" {\n  path = "${source.databasePath}"\n}\n` +
         `storage_destination "postgresql" {\n  connection_url = "${url}"\n}\n`,
     );
-    const run = await runWard(['operator', 'migrate', `-config=${migration}`], { HOME: dir });
+    const run = await runWardInProcess(['operator', 'migrate', `-config=${migration}`], { HOME: dir });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /Success! All of the keys have been migrated/);
 
@@ -66,7 +66,7 @@ describe('ward operator migrate', () => {
     assert.equal(read.body.data.password, 'moved');
 
     // Into a store that already holds data: refused, nothing changed.
-    const again = await runWard(['operator', 'migrate', `-config=${migration}`], { HOME: dir });
+    const again = await runWardInProcess(['operator', 'migrate', `-config=${migration}`], { HOME: dir });
     assert.equal(again.code, 1);
     assert.match(again.stderr, /not empty/);
   });
@@ -74,9 +74,9 @@ describe('ward operator migrate', () => {
   it('refuses a file without both blocks, or with a key the storage type does not have', async () => {
     const bad = join(dir, 'bad.hcl');
     await writeFile(bad, 'storage_source "inmem" {}\n');
-    assert.equal((await runWard(['operator', 'migrate', `-config=${bad}`], { HOME: dir })).code, 1);
+    assert.equal((await runWardInProcess(['operator', 'migrate', `-config=${bad}`], { HOME: dir })).code, 1);
     await writeFile(bad, 'storage_source "file" {\n  path = "/x"\n  paht = "/y"\n}\nstorage_destination "inmem" {}\n');
-    const typo = await runWard(['operator', 'migrate', `-config=${bad}`], { HOME: dir });
+    const typo = await runWardInProcess(['operator', 'migrate', `-config=${bad}`], { HOME: dir });
     assert.equal(typo.code, 1);
     assert.match(typo.stderr, /unknown key "paht"/);
   });
