@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { list as listTar } from 'tar';
-import { runWard, tempHome } from '../src/cli/testing.js';
+import { runWard, runWardInProcess, tempHome } from '../src/cli/testing.js';
 import { request } from '../src/server/testing.js';
 import { type DevWard, startDevWard, startWard } from './ward-process.js';
 
 // Issue 35: `ward monitor` streams the log of a real `ward server -dev` (GET sys/monitor);
 // `ward debug` bundles its status, metrics and log into a .tar.gz.
+// `monitor` (until SIGINT) and `debug` run through bin/ward; the one-shot commands run in process.
 describe('ward monitor and ward debug', () => {
   let dev: DevWard;
   before(async () => {
@@ -48,14 +49,14 @@ describe('ward monitor and ward debug', () => {
   });
 
   it('refuses an unknown level and a token without sudo', async () => {
-    const level = await runWard(['monitor', '-log-level=loud'], dev.env);
+    const level = await runWardInProcess(['monitor', '-log-level=loud'], dev.env);
     assert.equal(level.code, 2);
     assert.match(level.stderr, /invalid log level "loud"/);
     const server = await request(dev.url, 'GET', 'sys/monitor?log_level=loud', { token: 'root' });
     assert.equal(server.status, 400);
     assert.match(JSON.stringify(server.body), /unknown log level/);
-    const created = await runWard(['token', 'create', '-policy=default', '-field=token'], dev.env);
-    const limited = await runWard(['monitor'], { ...dev.env, VAULT_TOKEN: created.stdout.trim() });
+    const created = await runWardInProcess(['token', 'create', '-policy=default', '-field=token'], dev.env);
+    const limited = await runWardInProcess(['monitor'], { ...dev.env, VAULT_TOKEN: created.stdout.trim() });
     assert.equal(limited.code, 2);
     assert.match(limited.stderr, /permission denied/);
   });
@@ -107,7 +108,7 @@ describe('ward monitor and ward debug', () => {
   });
 
   it('sys/host-info and sys/config/state/sanitized need sudo', async () => {
-    const created = await runWard(['token', 'create', '-policy=default', '-field=token'], dev.env);
+    const created = await runWardInProcess(['token', 'create', '-policy=default', '-field=token'], dev.env);
     for (const path of ['sys/host-info', 'sys/config/state/sanitized']) {
       const denied = await request(dev.url, 'GET', path, { token: created.stdout.trim() });
       assert.equal(denied.status, 403, path);
