@@ -143,4 +143,20 @@ describe('createBackend', () => {
     assert.equal(plain.renewLogin, undefined);
     assert.equal(plain.lockout, undefined);
   });
+
+  it('gives the existence check the path’s captures only: a bad body field is the write’s 400', async () => {
+    const b = await testBackend(createToyBackend);
+    await b.write('items/x', { size: 1 });
+    const target = b.backend.match('items/x');
+    const req = {
+      id: '1',
+      operation: 'update' as const,
+      path: 'items/x',
+      data: { size: 'not a number', color: 'blue' },
+      mountPoint: 't/',
+      remoteAddress: '',
+    };
+    assert.equal(await target?.exists(req), true, 'not refused for fields it does not read');
+    await assert.rejects(target?.handle(req) ?? Promise.resolve(), /error converting input for field "color"/);
+  });
 });

@@ -213,17 +213,23 @@ export const field = {
    * A value captured from the URL path (`:name` or `*name` in the pattern); always present when
    * matched. `caseInsensitive`: the backend folds this name to lower case (see `isCaseInsensitive`).
    */
-  path: (o: { description: string; caseInsensitive?: boolean }): FieldSpec<string> =>
+  path: (o: { description: string; caseInsensitive?: boolean }): PathFieldSpec =>
     make(
       { type: 'string' },
       parseString,
       { description: o.description, required: true },
       true,
       o.caseInsensitive ?? false,
-    ),
+    ) as PathFieldSpec,
 };
 
+/** A field captured from the URL path: its type says so, so an existence check can be given only these. */
+export type PathFieldSpec = FieldSpec<string> & { readonly inPath: true };
+
 export type Fields = Record<string, FieldSpec<unknown>>;
+
+/** The captured values of a set of fields (its `field.path()` ones), the only data an existence check gets. */
+export type CapturedValues<F extends Fields> = { [K in keyof F as F[K] extends { inPath: true } ? K : never]: string };
 
 /** The typed `data` a handler receives for a set of fields. */
 export type FieldValues<F extends Fields> = { [K in keyof F]: F[K] extends FieldSpec<infer T> ? T : never };

@@ -17,7 +17,14 @@ export { checkTtls, parseDurationSeconds } from './duration.js';
 export { type FieldSpec, type Fields, type FieldValues, field } from './fields.js';
 export { KeyedMutex } from './keyed-mutex.js';
 export { listPath } from './list-path.js';
-export { definePath, type HandlerContext, type PathDefinition, type PathOperation, type PathSpec } from './path.js';
+export {
+  definePath,
+  type ExistenceContext,
+  type HandlerContext,
+  type PathDefinition,
+  type PathOperation,
+  type PathSpec,
+} from './path.js';
 export { equivalentPolicies, sanitizePolicies } from './policy-names.js';
 export type { SecretCall, SecretType, StoredSecret } from './secrets.js';
 export {

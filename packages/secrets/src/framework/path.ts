@@ -1,7 +1,7 @@
 import type { BackendRequest } from '../logical/request.js';
 import type { LogicalResponse } from '../logical/response.js';
 import type { Storage } from '../logical/storage.js';
-import type { Fields, FieldValues } from './fields.js';
+import type { CapturedValues, Fields, FieldValues } from './fields.js';
 import { type CompiledPattern, compilePattern } from './pattern.js';
 
 /** The operations a path can implement (help is answered by the framework itself). */
@@ -14,6 +14,17 @@ export interface HandlerContext<F extends Fields> {
   data: FieldValues<F>;
   /** Names of the fields the caller actually sent (to tell "absent" from "default"). */
   supplied: ReadonlySet<string>;
+}
+
+/**
+ * What an existence check gets: the request, the storage and the values captured from the path only.
+ * It names its target by the path, and a body field it does not read is neither parsed nor checked
+ * here (the write that follows does that, after the ACL has judged the request).
+ */
+export interface ExistenceContext<F extends Fields> {
+  req: BackendRequest;
+  storage: Storage;
+  data: CapturedValues<F>;
 }
 
 export type Handler<F extends Fields> = (ctx: HandlerContext<F>) => Promise<LogicalResponse | undefined>;
@@ -32,7 +43,7 @@ export interface PathSpec<F extends Fields> {
    * Whether the target of a write exists: decides `create` vs `update`, so ACL can tell
    * them apart. Without one, every write is an `update`.
    */
-  existenceCheck?: (ctx: HandlerContext<F>) => Promise<boolean>;
+  existenceCheck?: (ctx: ExistenceContext<F>) => Promise<boolean>;
   /**
    * The path's state lives only in the active server's memory (leases and their timers, HA
    * membership): a performance standby hands even its reads to the active server.
