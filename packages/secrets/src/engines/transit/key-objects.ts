@@ -1,34 +1,13 @@
 import { createPrivateKey, createPublicKey, hkdfSync, type KeyObject } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { InvalidRequestError } from '../../logical/errors.js';
+import { boundedCache } from './key-cache.js';
 import type { HeldTransitKey } from './key-store.js';
 import type { KeyVersion } from './key-types.js';
 import { specOf } from './key-types.js';
 import { MISSING_CONTEXT } from './symmetric.js';
 
-/**
- * Parsed key objects by the stored text they come from (PKCS#8 base64, public key text, or the
- * derivation root and context). Parsing a PKCS#8 key costs more than an ed25519 or ECDSA signature,
- * so each request reusing the object keeps sign and verify near the cost of the bare operation.
- * Bounded: past the limit the oldest entry goes first.
- */
-const CACHE_LIMIT = 1024;
-
-function boundedCache<T>() {
-  const entries = new Map<string, T>();
-  return (id: string, make: () => T): T => {
-    const found = entries.get(id);
-    if (found) return found;
-    const made = make();
-    if (entries.size >= CACHE_LIMIT) {
-      const oldest = entries.keys().next();
-      if (!oldest.done) entries.delete(oldest.value);
-    }
-    entries.set(id, made);
-    return made;
-  };
-}
-
+/** Parsed key objects by the stored text they come from (PKCS#8 base64, public key text, derivation root and context). */
 const cached = boundedCache<KeyObject>();
 const cachedPair = boundedCache<DerivedPair>();
 

@@ -1,10 +1,11 @@
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
+import type { BackendRequest } from '../../logical/request.js';
 import type { Storage } from '../../logical/storage.js';
 import { encryptWith } from './crypt.js';
 import type { TransitDeps } from './deps.js';
 import { heldKeyOf, type KeyType, keyCreationFields, newHeldKey } from './key-creation.js';
-import { type HeldTransitKey, transitKeys } from './key-store.js';
+import { type HeldTransitKey, isManaged, type TransitKeyEntry, transitKeys } from './key-store.js';
 import { base64Field, itemInt, itemString, optionalBase64, partialFailureField, runBatch } from './wire.js';
 
 const fields = {
@@ -84,12 +85,22 @@ async function upsert(
   });
 }
 
-/** `encrypt/:name`: seal base64 plaintext (or a batch) with the key's latest version (or `key_version`). */
+/**
+ * `encrypt/:name`: seal base64 plaintext (or a batch) with the key's latest version (or `key_version`).
+ * The key the existence check read is the one the same request's update encrypts with: one read of it
+ * per request, not two. (A change to the key between the two steps overlaps the request, so either
+ * order of the two is a valid outcome.)
+ */
 export function pathEncrypt(d: TransitDeps) {
+  const seen = new WeakMap<BackendRequest, TransitKeyEntry>();
   return definePath({
     pattern: 'encrypt/:name',
     fields,
-    existenceCheck: async ({ storage, data }) => (await transitKeys.view(storage, data.name)) !== undefined,
+    existenceCheck: async ({ req, storage, data }) => {
+      const entry = await transitKeys.view(storage, data.name);
+      if (entry) seen.set(req, entry);
+      return entry !== undefined;
+    },
     operations: {
       create: {
         summary: 'Create the key (type, default aes256-gcm96), then encrypt with it, as established.',
@@ -97,8 +108,11 @@ export function pathEncrypt(d: TransitDeps) {
       },
       update: {
         summary: 'Encrypt with the key.',
-        handler: async ({ storage, data }) =>
-          encrypt(d, await heldKeyOf(storage, data.name, 'encryption key not found', 'look'), data),
+        handler: async ({ req, storage, data }) => {
+          const entry = seen.get(req);
+          const held = entry && !isManaged(entry) ? entry : undefined;
+          return encrypt(d, held ?? (await heldKeyOf(storage, data.name, 'encryption key not found', 'look')), data);
+        },
       },
     },
     help: {

@@ -1,8 +1,17 @@
-import { type CipherGCMTypes, createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
+import {
+  type CipherGCMTypes,
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  type KeyObject,
+} from 'node:crypto';
 import type { Random } from '@ward/base';
 import { InvalidRequestError } from '../../logical/errors.js';
+import { boundedCache } from './key-cache.js';
 import { type HeldTransitKey, versionOf } from './key-store.js';
-import type { HeldKeyType } from './key-types.js';
+import type { HeldKeyType, KeyVersion } from './key-types.js';
 
 const CIPHERS = new Map<HeldKeyType, CipherGCMTypes | 'chacha20-poly1305'>([
   ['aes256-gcm96', 'aes-256-gcm'],
@@ -26,7 +35,7 @@ export const MISSING_CONTEXT =
 
 /** The keys one operation uses: the AEAD key and, for convergent keys, the key of the nonce's HMAC. */
 export interface OperationKeys {
-  encKey: Buffer;
+  encKey: Buffer | KeyObject;
   nonceKey?: Buffer;
 }
 
@@ -36,8 +45,9 @@ export interface OperationKeys {
  * bytes that key the nonce.
  */
 export function operationKeys(entry: HeldTransitKey, version: number, context: Buffer | undefined): OperationKeys {
-  const raw = Buffer.from(versionOf(entry, version).key, 'base64');
-  if (!entry.derived) return { encKey: raw };
+  const stored = versionOf(entry, version);
+  if (!entry.derived) return { encKey: secretKeyOf(stored) };
+  const raw = Buffer.from(stored.key, 'base64');
   if (!context || context.length === 0) throw new InvalidRequestError(MISSING_CONTEXT);
   const encBytes = entry.type === 'aes128-gcm96' ? 16 : 32;
   const total = encBytes + (entry.convergent_encryption ? CONVERGENT_HMAC_BYTES : 0);
@@ -45,6 +55,21 @@ export function operationKeys(entry: HeldTransitKey, version: number, context: B
   return entry.convergent_encryption
     ? { encKey: derived.subarray(0, encBytes), nonceKey: derived.subarray(encBytes) }
     : { encKey: derived };
+}
+
+/** Secret key objects by stored key text (see `boundedCache`). */
+const secretKeys = boundedCache<KeyObject>();
+/** The same, by the version object: a frozen entry the barrier keeps (`transitKeys.view`) hits here without a lookup by text. */
+const secretKeyByVersion = new WeakMap<KeyVersion, KeyObject>();
+
+/** The AEAD key of `version`, imported once (decoding its base64 on every request was a tenth of an encryption). */
+function secretKeyOf(version: KeyVersion): KeyObject {
+  let key = secretKeyByVersion.get(version);
+  if (!key) {
+    key = secretKeys(version.key, () => createSecretKey(Buffer.from(version.key, 'base64')));
+    secretKeyByVersion.set(version, key);
+  }
+  return key;
 }
 
 /**
@@ -60,11 +85,12 @@ export function seal(
 ): Buffer {
   const nonce = keys.nonceKey
     ? createHmac('sha256', keys.nonceKey).update(plaintext).digest().subarray(0, NONCE_BYTES)
-    : Buffer.from(random.bytes(NONCE_BYTES));
+    : random.bytes(NONCE_BYTES);
   const cipher = createCipheriv(cipherOf(type), keys.encKey, nonce, { authTagLength: TAG_BYTES });
   if (aad) cipher.setAAD(aad, { plaintextLength: plaintext.length });
-  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return Buffer.concat([nonce, body, cipher.getAuthTag()]);
+  const body = cipher.update(plaintext);
+  const last = cipher.final();
+  return Buffer.concat([nonce, body, last, cipher.getAuthTag()]);
 }
 
 /** The plaintext of `payload`, or a 400 when it was not sealed by the key (tampered, truncated, other key). */
