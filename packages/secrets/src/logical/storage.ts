@@ -75,10 +75,10 @@ export async function getJson<T>(storage: Storage, key: string): Promise<T | und
  * The JSON value stored at `key`, deeply frozen, or `undefined`: for hot reads that only look. The
  * same object may be handed to every reader until the entry changes, so it cannot be changed.
  */
-export async function getFrozenJson<T>(storage: Storage, key: string): Promise<Readonly<T> | undefined> {
-  if (storage.getDecoded) return (await storage.getDecoded(key, decodeFrozenJson)) as Readonly<T> | undefined;
-  const bytes = await storage.get(key);
-  return bytes === undefined ? undefined : (decodeFrozenJson(bytes) as Readonly<T>);
+export function getFrozenJson<T>(storage: Storage, key: string): Promise<Readonly<T> | undefined> {
+  // Not async: the storage's own promise is handed on, without one more promise and its microtasks per read.
+  if (storage.getDecoded) return storage.getDecoded(key, decodeFrozenJson) as Promise<Readonly<T> | undefined>;
+  return storage.get(key).then((bytes) => (bytes === undefined ? undefined : (decodeFrozenJson(bytes) as Readonly<T>)));
 }
 
 /** The value of UTF-8 JSON bytes, every object and array in it frozen. */

@@ -293,18 +293,14 @@ export class AesGcmBarrier implements Storage {
       if (held) return { value: held, mayRemember: true };
     }
     const before = this.#invalidations;
-    const value = (await this.#heldCiphertext(key)) ?? (await this.#physical.get(key));
-    return { value, mayRemember: before === this.#invalidations };
-  }
-
-  /**
-   * The ciphertext cached for `key` when storage still holds exactly those bytes, asked without
-   * copying the stored value out (`holds`): a hot entry is then neither copied nor compared here.
-   */
-  async #heldCiphertext(key: string): Promise<Uint8Array | undefined> {
+    // The ciphertext cached for `key` when storage still holds exactly those bytes, asked without
+    // copying the stored value out (`holds`): a hot entry is then neither copied nor compared here.
+    // Inline, not a helper: one async call less on every read.
     const cached = this.#cache.ciphertextOf(key);
-    if (cached === undefined || !this.#physical.holds) return undefined;
-    return (await this.#physical.holds(key, cached)) ? cached : undefined;
+    const isHeld =
+      cached !== undefined && this.#physical.holds !== undefined && (await this.#physical.holds(key, cached));
+    const value = isHeld ? cached : await this.#physical.get(key);
+    return { value, mayRemember: before === this.#invalidations };
   }
 
   /** The plaintext of `value` read at `key`: from the cache when it holds that exact ciphertext. */

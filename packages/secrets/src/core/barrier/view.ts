@@ -16,8 +16,22 @@ export function createView(storage: Storage, prefix: string): Storage {
     delete: async (key) => storage.delete(full(key)),
     list: async (listPrefix) => storage.list(full(listPrefix)),
     transaction: async (operations) => storage.transaction(operations.map((o) => ({ ...o, key: full(o.key) }))),
-    ...(storage.getDecoded ? { getDecoded: async (key, decode) => storage.getDecoded?.(full(key), decode) } : {}),
+    // Not async (every hot read passes here): the barrier's promise is handed on; a refused key still rejects.
+    ...(storage.getDecoded ? { getDecoded: (key, decode) => decodedVia(storage, full, key, decode) } : {}),
   };
+}
+
+function decodedVia(
+  storage: Storage,
+  full: (key: string) => string,
+  key: string,
+  decode: (bytes: Uint8Array) => unknown,
+): Promise<unknown> {
+  try {
+    return storage.getDecoded ? storage.getDecoded(full(key), decode) : Promise.resolve(undefined);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
