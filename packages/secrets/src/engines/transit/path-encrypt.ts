@@ -92,13 +92,15 @@ async function upsert(
  * order of the two is a valid outcome.)
  */
 export function pathEncrypt(d: TransitDeps) {
-  const seen = new WeakMap<BackendRequest, TransitKeyEntry>();
+  // The last existence check's request and entry: one slot, as the check and its update follow each
+  // other with no other request between them but when a request waits (then the update reads again).
+  let checked: { req: BackendRequest; entry: TransitKeyEntry | undefined } | undefined;
   return definePath({
     pattern: 'encrypt/:name',
     fields,
     existenceCheck: async ({ req, storage, data }) => {
       const entry = await transitKeys.view(storage, data.name);
-      if (entry) seen.set(req, entry);
+      checked = { req, entry };
       return entry !== undefined;
     },
     operations: {
@@ -109,7 +111,8 @@ export function pathEncrypt(d: TransitDeps) {
       update: {
         summary: 'Encrypt with the key.',
         handler: async ({ req, storage, data }) => {
-          const entry = seen.get(req);
+          const entry = checked?.req === req ? checked.entry : undefined;
+          checked = undefined;
           const held = entry && !isManaged(entry) ? entry : undefined;
           return encrypt(d, held ?? (await heldKeyOf(storage, data.name, 'encryption key not found', 'look')), data);
         },
