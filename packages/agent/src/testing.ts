@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { type Clock, cryptoRandom, type FakeClock, type Logger, SeededRandom, systemClock } from '@ward/base';
 import { Agent } from './agent.js';
@@ -67,6 +67,14 @@ export interface MemoryRequest {
   body?: string;
   token?: string;
   headers?: Record<string, string>;
+}
+
+/** An open streaming answer: its status, headers and the body so far. */
+export interface OpenStream {
+  status: number;
+  headers: Headers;
+  text: string;
+  close(): void;
 }
 
 /**
@@ -157,30 +165,55 @@ export class MemoryAgentNetwork implements AgentNetwork {
     return p;
   }
 
+  /**
+   * A streaming request (such as /v1/agent/monitor): resolves once the status and headers
+   * arrive; `text` grows as the body does, until `close` hangs up.
+   */
+  open(url: string, init: MemoryRequest = {}): Promise<OpenStream> {
+    return new Promise((resolve, reject) => {
+      const req = this.#request(url, init, (res) => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+        const stream: OpenStream = { status: res.statusCode ?? 0, headers: h, text: '', close: () => req.destroy() };
+        res.on('data', (c: Buffer) => {
+          stream.text += c.toString();
+        });
+        res.on('error', () => {});
+        resolve(stream);
+      });
+      req.on('error', reject);
+      req.end(init.body);
+    });
+  }
+
+  #request(url: string, init: MemoryRequest, onResponse: (res: IncomingMessage) => void): ClientRequest {
+    const u = new URL(url);
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.token) headers['X-Cluster-Token'] = init.token;
+    return httpRequest(
+      {
+        method: init.method ?? 'GET',
+        path: `${u.pathname}${u.search}`,
+        headers,
+        createConnection: () => this.streams.connect(u.hostname, Number(u.port)) as Socket,
+      },
+      onResponse,
+    );
+  }
+
   /** An HTTP request to `http://host:port/path` on this network; the answer as a fetch `Response`. */
   fetch(url: string, init: MemoryRequest = {}): Promise<Response> {
-    const u = new URL(url);
     return new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { ...init.headers };
-      if (init.token) headers['X-Cluster-Token'] = init.token;
-      const req = httpRequest(
-        {
-          method: init.method ?? 'GET',
-          path: `${u.pathname}${u.search}`,
-          headers,
-          createConnection: () => this.streams.connect(u.hostname, Number(u.port)) as Socket,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', reject);
-          res.on('end', () => {
-            const h = new Headers();
-            for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
-            resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: h }));
-          });
-        },
-      );
+      const req = this.#request(url, init, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: h }));
+        });
+      });
       req.on('error', reject);
       req.end(init.body);
     });

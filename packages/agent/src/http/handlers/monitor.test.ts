@@ -1,14 +1,33 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { LOG_LEVELS } from '@ward/base';
-import { splitFrames } from '../src/monitor/framer.js';
-import { startTestAgent, type TestAgent } from '../src/testing.js';
-import { collect, waitUntil } from './harness.js';
+import { FakeClock, LOG_LEVELS } from '@ward/base';
+import type { ConfigLayer } from '../../config/config.js';
+import { splitFrames } from '../../monitor/framer.js';
+import { MemoryAgentNetwork, type MemoryRequest, type OpenStream } from '../../testing.js';
+
+/** An agent in memory on a fake clock: `fetch` waits for the whole answer, `open` streams it. */
+async function startOne(layer: ConfigLayer) {
+  const network = new MemoryAgentNetwork(new FakeClock(0));
+  const agent = await network.startAgent(layer.name ?? 'a', layer);
+  await network.run(1000, () => agent.consensus?.isLeader === true);
+  return {
+    agent,
+    network,
+    fetch: (path: string, init?: MemoryRequest) => network.settle(network.fetch(network.url(agent, path), init)),
+    open: (path: string): Promise<OpenStream> => network.settle(network.open(network.url(agent, path))),
+    /** Moves fake time on in 10 ms steps until `check` holds (up to `ms`), then asserts it. */
+    async waitUntil(what: string, check: () => boolean, ms = 5000) {
+      await network.run(ms, check);
+      assert.ok(check(), what);
+    },
+    stop: () => agent.stop(false),
+  };
+}
 
 describe('GET /v1/agent/monitor', () => {
-  let a: TestAgent;
+  let a: Awaited<ReturnType<typeof startOne>>;
   before(async () => {
-    a = await startTestAgent({ name: 'mon' });
+    a = await startOne({ name: 'mon' });
   });
   after(async () => {
     await a.stop();
@@ -20,22 +39,20 @@ describe('GET /v1/agent/monitor', () => {
     until: RegExp,
     decode: (raw: string) => string,
   ): Promise<{ raw: string; text: string; type: string | null }> {
-    const ac = new AbortController();
-    const res = await a.fetch(`/v1/agent/monitor?${query}`, { signal: ac.signal });
-    assert.equal(res.status, 200);
-    const stream = collect(res, ac.signal);
+    const stream = await a.open(`/v1/agent/monitor?${query}`);
+    assert.equal(stream.status, 200);
     const marker = `m${Math.random().toString(36).slice(2)}`;
     for (const level of LOG_LEVELS) a.agent.log[level](`marker ${marker} ${level}`, { level_name: level });
     try {
-      await waitUntil('marker lines', () => until.test(decode(stream.text)) && decode(stream.text).includes(marker));
+      await a.waitUntil('marker lines', () => until.test(decode(stream.text)) && decode(stream.text).includes(marker));
     } finally {
-      ac.abort();
+      stream.close();
     }
     const text = decode(stream.text)
       .split('\n')
       .filter((l) => l.includes(marker))
       .join('\n');
-    return { raw: stream.text, text, type: res.headers.get('content-type') };
+    return { raw: stream.text, text, type: stream.headers.get('content-type') };
   }
 
   const fromFrames = (raw: string) =>
@@ -84,13 +101,13 @@ describe('GET /v1/agent/monitor', () => {
   });
 
   it('sends an empty {} heartbeat frame every second', async () => {
-    const ac = new AbortController();
-    const res = await a.fetch('/v1/agent/monitor?log_level=error', { signal: ac.signal });
-    const stream = collect(res, ac.signal);
+    const stream = await a.open('/v1/agent/monitor?log_level=error');
     try {
-      await waitUntil('a heartbeat', () => stream.text.includes('{}'), 5000);
+      await a.network.run(900);
+      assert.equal(stream.text, '', 'nothing before the first second');
+      await a.waitUntil('a heartbeat', () => stream.text.includes('{}'), 200);
     } finally {
-      ac.abort();
+      stream.close();
     }
   });
 
@@ -112,7 +129,7 @@ describe('GET /v1/agent/monitor', () => {
 
 describe('GET /v1/agent/monitor with ACLs', () => {
   it('refuses a token without agent:read before any bytes', async () => {
-    const a = await startTestAgent({ acl: { enabled: true } });
+    const a = await startOne({ acl: { enabled: true } });
     try {
       const res = await a.fetch('/v1/agent/monitor');
       assert.deepEqual([res.status, await res.text()], [403, 'Permission denied']);
