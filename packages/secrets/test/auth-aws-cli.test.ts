@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runWard, tempHome } from '../src/cli/testing.js';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { awsClientConfig } from './aws-auth.testing.js';
 import { type FakeAws, startFakeAws } from './fakes/aws-iam-sts.js';
 
 // Issue 37: `ward login -method=aws` through the real CLI binary: the SDK's credential chain,
@@ -38,14 +39,7 @@ describe('ward login -method=aws', () => {
     t = await startTestServer();
     for (const path of ['aws', 'aws-team']) {
       await ok('POST', `sys/auth/${path}`, { type: 'aws' });
-      await ok('POST', `auth/${path}/config/client`, {
-        access_key: admin.accessKeyId,
-        secret_key: admin.secretAccessKey,
-        endpoint: aws.endpoint,
-        iam_endpoint: aws.endpoint,
-        sts_endpoint: aws.endpoint,
-        max_retries: 0,
-      });
+      await ok('POST', `auth/${path}/config/client`, awsClientConfig(aws, admin));
       await ok('POST', `auth/${path}/role/dev`, {
         auth_type: 'iam',
         bound_iam_principal_arn: alice.arn,

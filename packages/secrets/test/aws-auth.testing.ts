@@ -15,6 +15,18 @@ export interface AwsAuthFixture {
   stop(): Promise<void>;
 }
 
+/** The `config/client` of an aws mount that reaches the fake cloud as `admin`, failing at once (no retries). */
+export function awsClientConfig(aws: FakeAws, admin: { accessKeyId: string; secretAccessKey: string }) {
+  return {
+    access_key: admin.accessKeyId,
+    secret_key: admin.secretAccessKey,
+    endpoint: aws.endpoint,
+    iam_endpoint: aws.endpoint,
+    sts_endpoint: aws.endpoint,
+    max_retries: 0,
+  };
+}
+
 /** Starts the fake cloud and the server; `principals` adds the test's users before the server's own admin user. */
 export async function startAwsAuth(principals: (aws: FakeAws) => void = () => {}): Promise<AwsAuthFixture> {
   const aws = await startFakeAws();
@@ -32,14 +44,7 @@ export async function startAwsAuth(principals: (aws: FakeAws) => void = () => {}
     return `${res.status} ${(res.body.errors ?? []).join(' ')}`;
   };
   await ok('POST', 'sys/auth/aws', { type: 'aws' });
-  await ok('POST', 'auth/aws/config/client', {
-    access_key: admin.accessKeyId,
-    secret_key: admin.secretAccessKey,
-    endpoint: aws.endpoint,
-    iam_endpoint: aws.endpoint,
-    sts_endpoint: aws.endpoint,
-    max_retries: 0,
-  });
+  await ok('POST', 'auth/aws/config/client', awsClientConfig(aws, admin));
   await ok('PUT', 'sys/policies/acl/dev', { policy: 'path "secret/*" { capabilities = ["read"] }' });
   return {
     t,
