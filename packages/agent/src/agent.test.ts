@@ -102,4 +102,46 @@ describe('Agent in memory', () => {
       for (const a of agents) await a.stop(false);
     }
   });
+
+  it('partitions the leader both ways: the majority elects anew and writes; healed, the old leader follows and catches up', async () => {
+    const network = new MemoryAgentNetwork(new FakeClock(0));
+    const agents = await startServers(network);
+    try {
+      await network.run(10_000, () => agreed(agents));
+      const old = agents.find((a) => a.consensus?.isLeader)!;
+      const root = (await network.settle(old.acl.execute(undefined, { op: 'bootstrap' }))) as { SecretID: string };
+      await network.run(500);
+      network.partition(old);
+      const majority = agents.filter((a) => a !== old);
+      await network.run(20_000, () => agreed(majority));
+      assert.ok(agreed(majority), 'the two on the majority side agree on a new leader');
+      // The cut-off leader cannot commit: its write fails once its RPCs to the others do.
+      const lost = old.acl.execute(root.SecretID, { op: 'policy-upsert', name: 'lost', body: { Rules: '' } });
+      await assert.rejects(network.settle(lost, 30_000));
+      const body = JSON.stringify({ Name: 'during', Type: 'management' });
+      const put = network.fetch(network.url(majority[0]!, '/v1/acl/token'), {
+        method: 'PUT',
+        token: root.SecretID,
+        body,
+      });
+      assert.equal((await network.settle(put)).status, 200);
+      const made = (await (await put).json()) as { SecretID: string };
+      const oldHasIt = () => {
+        try {
+          return old.aclStore.resolve(made.SecretID).isManagement;
+        } catch {
+          return false;
+        }
+      };
+      assert.equal(oldHasIt(), false, 'the cut-off side does not have it');
+
+      network.heal(old);
+      await network.run(20_000, () => agreed(agents) && oldHasIt());
+      assert.ok(agreed(agents), 'one leader again, which the old one follows');
+      assert.equal(old.consensus?.isLeader, false);
+      assert.equal(oldHasIt(), true, 'the old leader caught up');
+    } finally {
+      for (const a of agents) await a.stop(false);
+    }
+  });
 });

@@ -81,7 +81,7 @@ export class Agent implements AgentServices {
     this.nodes = new NodeRegistry();
     this.#network = bound.network;
     this.#rpcListener = bound.rpcListener;
-    this.rpc = this.#network.rpcClient(bound.rpcTls, deps.clock);
+    this.rpc = this.#network.rpcClient(c.bindAddr, bound.rpcTls, deps.clock);
     this.profiler = new Profiler(deps.argv, deps.clock);
     this.#peersFile = keepsState ? new PeersFile(c.dataDir) : undefined;
     this.gossipKeys = GossipKeys.open({

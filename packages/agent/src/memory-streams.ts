@@ -75,6 +75,8 @@ export class MemorySocket extends Duplex {
  */
 export class MemoryStreams implements StreamNetwork {
   readonly #servers = new Map<string, { server: Server; open: Set<MemorySocket> }>();
+  /** The hosts at both ends of each accepted connection, to break it when either is cut off. */
+  readonly #ends = new WeakMap<MemorySocket, { from: string; to: string }>();
   readonly #down = new Set<string>();
   #nextPort = 20_000;
   #nextClientPort = 40_000;
@@ -94,23 +96,48 @@ export class MemoryStreams implements StreamNetwork {
     };
   }
 
+  /** A connection from outside every host (a test's HTTP client); see `from`. */
   connect(host: string, port: number, tls?: ConnectionOptions): Duplex {
-    const [client, accepted] = MemorySocket.pair({ host: 'memory', port: this.#nextClientPort++ }, { host, port });
-    const target = this.#down.has(host) ? undefined : this.#servers.get(`${host}:${port}`);
+    return this.#connect('memory', host, port, tls);
+  }
+
+  /** These streams as seen from `host`: its connections are cut too when `host` is isolated. */
+  from(host: string): StreamNetwork {
+    return {
+      listen: (server, bind, port) => this.listen(server, bind, port),
+      connect: (to, port, tls) => this.#connect(host, to, port, tls),
+    };
+  }
+
+  #connect(from: string, host: string, port: number, tls: ConnectionOptions | undefined): Duplex {
+    const [client, accepted] = MemorySocket.pair({ host: from, port: this.#nextClientPort++ }, { host, port });
+    const isCut = this.#down.has(host) || this.#down.has(from);
+    const target = isCut ? undefined : this.#servers.get(`${host}:${port}`);
     if (!target) {
       const err = Object.assign(new Error(`connect ECONNREFUSED ${host}:${port}`), { code: 'ECONNREFUSED' });
       process.nextTick(() => client.destroy(err));
     } else {
       target.open.add(accepted);
+      this.#ends.set(accepted, { from, to: host });
       accepted.once('close', () => target.open.delete(accepted));
       target.server.emit('connection', accepted);
     }
     return tls ? tlsConnect({ ...tls, socket: client }) : client;
   }
 
-  /** Refuses new connections to `host` until `heal` (a crashed or cut-off machine). */
+  /**
+   * Cuts `host` off both ways until `heal` (a crashed machine, or one side of a partition):
+   * connections to it, and from it when dialled through `from(host)`, are refused, and the
+   * open ones between it and anyone else break.
+   */
   isolate(host: string): void {
     this.#down.add(host);
+    for (const { open } of this.#servers.values()) {
+      for (const s of open) {
+        const ends = this.#ends.get(s);
+        if (ends?.from === host || ends?.to === host) s.destroy();
+      }
+    }
   }
 
   heal(host: string): void {

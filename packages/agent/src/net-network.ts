@@ -31,15 +31,19 @@ export const TCP_STREAMS: StreamNetwork = {
   connect: (host, port, tls) => (tls ? tlsConnect({ ...tls, host, port }) : connect({ host, port })),
 };
 
-/** An agent network whose RPC and HTTP run over `streams` and whose gossip is `gossip`'s. */
+/**
+ * An agent network whose RPC and HTTP run over `streams` and whose gossip is `gossip`'s;
+ * `dialFrom(bind)` is the streams an agent bound to `bind` dials from (the same ones by default).
+ */
 export function agentNetwork(
   streams: StreamNetwork,
   gossip: (bind: string, port: number, advertise: string) => Promise<Transport>,
+  dialFrom: (bind: string) => StreamNetwork = () => streams,
 ): AgentNetwork {
   return {
     gossip,
     rpcServer: (bind, port, log, tls) => RpcServer.listen(streams, bind, port, log, tls),
-    rpcClient: (tls, clock) => new RpcDialer(streams, tls, clock),
+    rpcClient: (bind, tls, clock) => new RpcDialer(dialFrom(bind), tls, clock),
     http: (api, bind, port) => HttpServer.listen(streams, api, bind, port),
   };
 }

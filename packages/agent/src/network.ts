@@ -24,8 +24,8 @@ export interface AgentNetwork {
   gossip(bind: string, port: number, advertise: string): Promise<Transport>;
   /** Binds the RPC port (mutual TLS with `tls`). */
   rpcServer(bind: string, port: number, log: Logger, tls?: RpcTls): Promise<RpcListener>;
-  /** Dials other agents' RPC ports (its timeouts on `clock`). */
-  rpcClient(tls: RpcTls | undefined, clock: Clock): RpcClient;
+  /** Dials other agents' RPC ports from `bind` (its timeouts on `clock`). */
+  rpcClient(bind: string, tls: RpcTls | undefined, clock: Clock): RpcClient;
   /** Serves the HTTP API. */
   http(api: HttpApi, bind: string, port: number): Promise<Listener>;
 }

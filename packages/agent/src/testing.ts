@@ -92,8 +92,10 @@ export class MemoryAgentNetwork implements AgentNetwork {
 
   constructor(readonly clock: FakeClock) {
     this.gossipNetwork = new MemoryNetwork(clock);
-    this.#net = agentNetwork(this.streams, async (_bind, _port, advertise) =>
-      this.gossipNetwork.createTransport(advertise),
+    this.#net = agentNetwork(
+      this.streams,
+      async (_bind, _port, advertise) => this.gossipNetwork.createTransport(advertise),
+      (bind) => this.streams.from(bind),
     );
   }
 
@@ -105,8 +107,19 @@ export class MemoryAgentNetwork implements AgentNetwork {
     return this.#net.rpcServer(bind, port, log, tls);
   }
 
-  rpcClient(tls: RpcTls | undefined, clock: Clock): RpcClient {
-    return this.#net.rpcClient(tls, clock);
+  rpcClient(bind: string, tls: RpcTls | undefined, clock: Clock): RpcClient {
+    return this.#net.rpcClient(bind, tls, clock);
+  }
+
+  /** Cuts `agent` off from every other host both ways (gossip and streams) until `heal`: a partition. */
+  partition(agent: Agent): void {
+    if (agent.gossip) this.gossipNetwork.isolate(agent.gossip.local);
+    this.streams.isolate(agent.advertiseIp);
+  }
+
+  heal(agent: Agent): void {
+    if (agent.gossip) this.gossipNetwork.heal(agent.gossip.local);
+    this.streams.heal(agent.advertiseIp);
   }
 
   http(api: HttpApi, bind: string, port: number): Promise<Listener> {
