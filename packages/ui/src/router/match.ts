@@ -19,8 +19,21 @@ export function routeTable<T extends { readonly pattern: string }>(
   );
   return (path) => {
     const found = router.match('GET', path);
-    return found.kind === 'found' ? { route: found.route.route, params: found.params } : undefined;
+    if (found.kind !== 'found') return undefined;
+    const { route } = found.route;
+    return { route, params: keepFolderSlash(route.pattern, path, found.params) };
   };
+}
+
+/**
+ * A `*name` capture keeps the path's trailing slash, which loose slashes drop: in a KV engine
+ * `kv/app/` is the folder `app/`, and `kv/app` the secret `app`.
+ */
+function keepFolderSlash(pattern: string, path: string, params: Params): Params {
+  const rest = /\/\*(\w+)$/.exec(pattern)?.[1];
+  const value = rest === undefined ? undefined : params[rest];
+  if (rest === undefined || !value || value.endsWith('/') || !path.endsWith('/')) return params;
+  return { ...params, [rest]: `${value}/` };
 }
 
 /** A path built from segments, each encoded (a mount named `team/kv` is one segment: `team%2Fkv`). */
