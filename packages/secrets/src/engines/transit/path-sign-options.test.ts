@@ -24,7 +24,7 @@ const message = Buffer.from('sign the digest of me');
 const signatureOf = (text: string, encoding: BufferEncoding = 'base64') =>
   Buffer.from(text.split(':')[2] ?? '', encoding);
 describe('transit sign options', () => {
-  it('signs a digest given with prehashed=true (ECDSA, RSA PSS and PKCS#1 v1.5) as signing the message would', async () => {
+  it('signs a digest given with prehashed=true (ECDSA, RSA PSS and PKCS#1 v1.5 with SHA-1, SHA-2 and SHA-3) as signing the message would', async () => {
     const t = await transitForTest();
     const dir = mkdtempSync(join(tmpdir(), 'ward-prehashed-'));
     try {
@@ -34,6 +34,9 @@ describe('transit sign options', () => {
         ['ecdsa-p521', 'sha2-512', 'sha512'],
         ['rsa-2048', 'sha2-256', 'sha256'],
         ['rsa-3072', 'sha2-384', 'sha384'],
+        ['rsa-2048', 'sha2-224', 'sha224'],
+        ['rsa-2048', 'sha3-256', 'sha3-256'],
+        ['rsa-2048', 'sha3-512', 'sha3-512'],
       ] as const) {
         await t.ok(`keys/${type}`, { type });
         const pem = (await t.get(`keys/${type}`)).keys['1'].public_key;
