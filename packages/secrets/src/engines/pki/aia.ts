@@ -1,7 +1,7 @@
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { acmeStore } from './acme/acme-store.js';
-import { type IssuerRecord, pkiStore } from './pki-store.js';
+import { EMPTY_URLS, type IssuerRecord, pkiStore } from './pki-store.js';
 import type { CertificateUrls } from './x509.js';
 
 export const URL_FIELDS = ['issuing_certificates', 'crl_distribution_points', 'ocsp_servers'] as const;
@@ -11,10 +11,15 @@ const HAS_PLACEHOLDER = /\{\{\s*(issuer_id|cluster_path|cluster_aia_path)\s*\}\}
 const EXAMPLE_CLUSTER = 'https://cluster.invalid/v1/pki';
 
 /** Refuses anything but http(s) and ldap URLs; with templating, checked with the placeholders filled in. */
-export function checkUrls(name: string, urls: string[], templated = false): string[] {
+export function checkUrls(
+  name: string,
+  urls: string[],
+  templated = false,
+  flag = 'enable_aia_url_templating',
+): string[] {
   for (const url of urls) {
     if (!templated && HAS_PLACEHOLDER.test(url))
-      throw new InvalidRequestError(`${name} holds a template but enable_aia_url_templating is not set: ${url}`);
+      throw new InvalidRequestError(`${name} holds a template but ${flag} is not set: ${url}`);
     // A cluster path is itself a URL (https://host:8200/v1/pki); an issuer id is one path segment.
     const text = url.replace(PLACEHOLDER, (_, p: string) => (p === 'issuer_id' ? 'issuer-id' : EXAMPLE_CLUSTER));
     let parsed: URL;
@@ -42,17 +47,21 @@ function fill(urls: string[], values: Map<string, string>): string[] {
 }
 
 /**
- * The URLs written into what `issuer` signs, as established: the issuer's own when it has any
- * (templates filled in), else the mount's `config/urls`.
+ * The URLs written into what `issuer` signs, as established: the issuer's own when it has any,
+ * else the mount's `config/urls`; templates filled in when the ones used allow them
+ * (`enable_aia_url_templating` of the issuer, `enable_templating` of `config/urls`).
  */
 export async function certificateUrlsFor(storage: Storage, issuer: IssuerRecord | undefined): Promise<CertificateUrls> {
   const own = issuer?.aia;
-  if (!own || !URL_FIELDS.some((f) => own[f].length > 0)) return pkiStore.urls(storage);
-  if (!own.enable_aia_url_templating)
+  const hasOwn = own !== undefined && URL_FIELDS.some((f) => own[f].length > 0);
+  const mount = hasOwn ? undefined : await pkiStore.urls(storage);
+  const urls: CertificateUrls = own && hasOwn ? own : (mount ?? EMPTY_URLS);
+  const templated = own && hasOwn ? own.enable_aia_url_templating : mount?.enable_templating === true;
+  if (!templated || !issuer)
     return {
-      issuing_certificates: own.issuing_certificates,
-      crl_distribution_points: own.crl_distribution_points,
-      ocsp_servers: own.ocsp_servers,
+      issuing_certificates: urls.issuing_certificates,
+      crl_distribution_points: urls.crl_distribution_points,
+      ocsp_servers: urls.ocsp_servers,
     };
   const cluster = await acmeStore.cluster(storage);
   const values = new Map([
@@ -61,8 +70,22 @@ export async function certificateUrlsFor(storage: Storage, issuer: IssuerRecord 
     ['cluster_aia_path', cluster.aia_path || cluster.path],
   ]);
   return {
-    issuing_certificates: fill(own.issuing_certificates, values),
-    crl_distribution_points: fill(own.crl_distribution_points, values),
-    ocsp_servers: fill(own.ocsp_servers, values),
+    issuing_certificates: fill(urls.issuing_certificates, values),
+    crl_distribution_points: fill(urls.crl_distribution_points, values),
+    ocsp_servers: fill(urls.ocsp_servers, values),
+  };
+}
+
+/**
+ * The mount's URLs for a new root, which has no issuer id yet to fill a template with: the
+ * templated ones (`enable_templating`) are left out rather than written as placeholders.
+ */
+export async function rootUrls(storage: Storage): Promise<CertificateUrls> {
+  const urls = await pkiStore.urls(storage);
+  const plain = (list: string[]) => (urls.enable_templating ? list.filter((u) => !HAS_PLACEHOLDER.test(u)) : list);
+  return {
+    issuing_certificates: plain(urls.issuing_certificates),
+    crl_distribution_points: plain(urls.crl_distribution_points),
+    ocsp_servers: plain(urls.ocsp_servers),
   };
 }

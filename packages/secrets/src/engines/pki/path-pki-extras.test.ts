@@ -86,6 +86,29 @@ describe('pki other SANs, issuer URLs, unified CRLs', () => {
     await assert.rejects(t.write('issuer/root', { ocsp_servers: 'ftp://x' }), /invalid URL/);
   });
 
+  it('fills config/urls templates per issuer with enable_templating, and refuses them without it', async () => {
+    const { t, ok, get } = await pki();
+    const template = {
+      issuing_certificates: '{{cluster_path}}/issuer/{{issuer_id}}/der',
+      ocsp_servers: 'http://o.example',
+    };
+    await assert.rejects(t.write('config/urls', template), /enable_templating is not set/);
+    await ok('config/urls', { ...template, enable_templating: true });
+    assert.equal((await get('config/urls')).enable_templating, true);
+    const root = await ok('root/generate/internal', { common_name: 'Root', key_type: 'ec' });
+    const rootText = opensslText(root.certificate);
+    assert.doesNotMatch(rootText, /\{\{/, 'a new root has no id to fill in: templated URLs are left out');
+    assert.match(rootText, /OCSP - URI:http:\/\/o\.example/);
+    await ok('roles/web', { allow_any_name: true });
+    await assert.rejects(t.write('issue/web', { common_name: 'a.example' }), /config\/cluster/);
+    await ok('config/cluster', { path: 'https://ward.example:8200/v1/pki' });
+    const text = opensslText((await ok('issue/web', { common_name: 'b.example' })).certificate);
+    assert.match(text, new RegExp(`CA Issuers - URI:https://ward.example:8200/v1/pki/issuer/${root.issuer_id}/der`));
+    await assert.rejects(t.write('config/urls', { enable_templating: false }), /enable_templating is not set/);
+    await ok('config/urls', { enable_templating: false, issuing_certificates: 'http://plain.example/ca' });
+    assert.match(opensslText((await ok('issue/web', { common_name: 'c.example' })).certificate), /plain\.example/);
+  });
+
   it('keeps unified_crl settings as established; unified-crl and unified-ocsp are the local ones', async () => {
     const { t, ok, get } = await pki();
     await ok('root/generate/internal', { common_name: 'Root', key_type: 'ec' });

@@ -1,6 +1,7 @@
 import { definePath, type FieldValues, field, type PathDefinition } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
+import { rootUrls } from './aia.js';
 import { caFields } from './ca-fields.js';
 import type { PkiDeps } from './deps.js';
 import { formatIssued, subjectOf, validityOf } from './issuance.js';
@@ -65,7 +66,7 @@ export function pathGenerateRoot(d: PkiDeps): PathDefinition[] {
           keyUsage: 0,
           extKeyUsage: [],
           policyIdentifiers: [],
-          urls: await pkiStore.urls(storage),
+          urls: await rootUrls(storage),
           basicConstraintsForLeaf: false,
           permittedDnsDomains: data.permitted_dns_domains,
         },

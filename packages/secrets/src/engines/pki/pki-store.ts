@@ -92,7 +92,12 @@ export const DEFAULT_CRL_CONFIG: CrlConfig = {
   unified_crl_on_existing_paths: false,
 };
 
-export const EMPTY_URLS: CertificateUrls = { issuing_certificates: [], crl_distribution_points: [], ocsp_servers: [] };
+/** The mount's `config/urls`: templates in them are filled per issuer when `enable_templating` is set. */
+export interface MountUrls extends CertificateUrls {
+  enable_templating?: boolean;
+}
+
+export const EMPTY_URLS: MountUrls = { issuing_certificates: [], crl_distribution_points: [], ocsp_servers: [] };
 
 /** Serials are stored as lower-case hex without separators; the API shows them as colon-separated pairs. */
 export const serialKey = (serial: string) => serial.replaceAll(':', '').replaceAll('-', '').toLowerCase();
@@ -116,8 +121,8 @@ export const pkiStore = {
     putJson(s, 'config/issuers', c),
   keysConfig: async (s: Storage) => (await getJson<{ default: string }>(s, 'config/keys')) ?? { default: '' },
   putKeysConfig: (s: Storage, c: { default: string }) => putJson(s, 'config/keys', c),
-  urls: async (s: Storage) => (await getJson<CertificateUrls>(s, 'config/urls')) ?? EMPTY_URLS,
-  putUrls: (s: Storage, urls: CertificateUrls) => putJson(s, 'config/urls', urls),
+  urls: async (s: Storage) => (await getJson<MountUrls>(s, 'config/urls')) ?? EMPTY_URLS,
+  putUrls: (s: Storage, urls: MountUrls) => putJson(s, 'config/urls', urls),
   crlConfig: async (s: Storage) => ({ ...DEFAULT_CRL_CONFIG, ...(await getJson<Partial<CrlConfig>>(s, 'config/crl')) }),
   putCrlConfig: (s: Storage, c: CrlConfig) => putJson(s, 'config/crl', c),
   crl: (s: Storage, issuerId: string) => getJson<CrlRecord>(s, `crls/${issuerId}`),
