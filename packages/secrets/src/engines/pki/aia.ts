@@ -1,10 +1,15 @@
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { acmeStore } from './acme/acme-store.js';
-import { EMPTY_URLS, type IssuerRecord, pkiStore } from './pki-store.js';
+import { type IssuerRecord, type MountUrls, pkiStore } from './pki-store.js';
 import type { CertificateUrls } from './x509.js';
 
-export const URL_FIELDS = ['issuing_certificates', 'crl_distribution_points', 'ocsp_servers'] as const;
+export const URL_FIELDS = [
+  'issuing_certificates',
+  'crl_distribution_points',
+  'ocsp_servers',
+  'delta_crl_distribution_points',
+] as const;
 
 const PLACEHOLDER = /\{\{\s*(issuer_id|cluster_path|cluster_aia_path)\s*\}\}/g;
 const HAS_PLACEHOLDER = /\{\{\s*(issuer_id|cluster_path|cluster_aia_path)\s*\}\}/;
@@ -46,46 +51,57 @@ function fill(urls: string[], values: Map<string, string>): string[] {
   );
 }
 
-/**
- * The URLs written into what `issuer` signs, as established: the issuer's own when it has any,
- * else the mount's `config/urls`; templates filled in when the ones used allow them
- * (`enable_aia_url_templating` of the issuer, `enable_templating` of `config/urls`).
- */
-export async function certificateUrlsFor(storage: Storage, issuer: IssuerRecord | undefined): Promise<CertificateUrls> {
-  const own = issuer?.aia;
-  const hasOwn = own !== undefined && URL_FIELDS.some((f) => own[f].length > 0);
-  const mount = hasOwn ? undefined : await pkiStore.urls(storage);
-  const urls: CertificateUrls = own && hasOwn ? own : (mount ?? EMPTY_URLS);
-  const templated = own && hasOwn ? own.enable_aia_url_templating : mount?.enable_templating === true;
-  if (!templated || !issuer)
-    return {
-      issuing_certificates: urls.issuing_certificates,
-      crl_distribution_points: urls.crl_distribution_points,
-      ocsp_servers: urls.ocsp_servers,
-    };
+const urlsOf = (u: CertificateUrls): CertificateUrls => ({
+  issuing_certificates: u.issuing_certificates,
+  crl_distribution_points: u.crl_distribution_points,
+  ocsp_servers: u.ocsp_servers,
+  delta_crl_distribution_points: u.delta_crl_distribution_points ?? [],
+});
+
+/** `urls` with `{{issuer_id}}` and the `config/cluster` values filled in; a value the cluster lacks is refused. */
+export async function fillUrls(storage: Storage, urls: CertificateUrls, issuerId: string): Promise<CertificateUrls> {
   const cluster = await acmeStore.cluster(storage);
   const values = new Map([
-    ['issuer_id', issuer.issuer_id],
+    ['issuer_id', issuerId],
     ['cluster_path', cluster.path],
     ['cluster_aia_path', cluster.aia_path || cluster.path],
   ]);
+  const plain = urlsOf(urls);
   return {
-    issuing_certificates: fill(urls.issuing_certificates, values),
-    crl_distribution_points: fill(urls.crl_distribution_points, values),
-    ocsp_servers: fill(urls.ocsp_servers, values),
+    issuing_certificates: fill(plain.issuing_certificates, values),
+    crl_distribution_points: fill(plain.crl_distribution_points, values),
+    ocsp_servers: fill(plain.ocsp_servers, values),
+    delta_crl_distribution_points: fill(plain.delta_crl_distribution_points ?? [], values),
   };
 }
 
+const hasAny = (u: CertificateUrls | undefined): u is CertificateUrls =>
+  u !== undefined && URL_FIELDS.some((f) => (u[f] ?? []).length > 0);
+
 /**
- * The mount's URLs for a new root, which has no issuer id yet to fill a template with: the
- * templated ones (`enable_templating`) are left out rather than written as placeholders.
+ * The URLs written into what `issuer` signs, as established: the issuer's own when it has any,
+ * else the mount's `config/urls`, templates filled in when the source enables them.
+ */
+export async function certificateUrlsFor(storage: Storage, issuer: IssuerRecord): Promise<CertificateUrls> {
+  const own = issuer.aia;
+  if (hasAny(own)) return own.enable_aia_url_templating ? fillUrls(storage, own, issuer.issuer_id) : urlsOf(own);
+  const global: MountUrls = await pkiStore.urls(storage);
+  return global.enable_templating ? fillUrls(storage, global, issuer.issuer_id) : urlsOf(global);
+}
+
+/**
+ * The URLs of a new self-signed root, whose issuer id does not exist yet: `config/urls`, with a
+ * templated URL left out (the root's own AIA points at itself, which relying parties already hold).
  */
 export async function rootUrls(storage: Storage): Promise<CertificateUrls> {
-  const urls = await pkiStore.urls(storage);
-  const plain = (list: string[]) => (urls.enable_templating ? list.filter((u) => !HAS_PLACEHOLDER.test(u)) : list);
+  const global: MountUrls = await pkiStore.urls(storage);
+  const plain = urlsOf(global);
+  if (!global.enable_templating) return plain;
+  const keep = (urls: string[] | undefined) => (urls ?? []).filter((u) => !HAS_PLACEHOLDER.test(u));
   return {
-    issuing_certificates: plain(urls.issuing_certificates),
-    crl_distribution_points: plain(urls.crl_distribution_points),
-    ocsp_servers: plain(urls.ocsp_servers),
+    issuing_certificates: keep(plain.issuing_certificates),
+    crl_distribution_points: keep(plain.crl_distribution_points),
+    ocsp_servers: keep(plain.ocsp_servers),
+    delta_crl_distribution_points: keep(plain.delta_crl_distribution_points),
   };
 }

@@ -30,6 +30,7 @@ async function issuerView(storage: Storage, issuer: IssuerRecord) {
     issuing_certificates: urls.issuing_certificates,
     crl_distribution_points: urls.crl_distribution_points,
     ocsp_servers: urls.ocsp_servers,
+    delta_crl_distribution_points: urls.delta_crl_distribution_points ?? [],
     enable_aia_url_templating: urls.enable_aia_url_templating,
   };
 }
@@ -38,6 +39,7 @@ const EMPTY_AIA: IssuerAia = {
   issuing_certificates: [],
   crl_distribution_points: [],
   ocsp_servers: [],
+  delta_crl_distribution_points: [],
   enable_aia_url_templating: false,
 };
 
@@ -54,6 +56,7 @@ export function pathIssuers(d: PkiDeps): PathDefinition[] {
     issuing_certificates: field.commaStrings({ description: 'This issuer’s AIA issuer URLs (replace config/urls).' }),
     crl_distribution_points: field.commaStrings({ description: 'This issuer’s CRL distribution points.' }),
     ocsp_servers: field.commaStrings({ description: 'This issuer’s OCSP responder URLs.' }),
+    delta_crl_distribution_points: field.commaStrings({ description: 'This issuer’s delta CRL URLs (Freshest CRL).' }),
     enable_aia_url_templating: field.bool({
       description: 'The URLs may use {{issuer_id}}, {{cluster_path}}, {{cluster_aia_path}} (config/cluster).',
     }),
@@ -115,7 +118,7 @@ export function pathIssuers(d: PkiDeps): PathDefinition[] {
               for (const name of URL_FIELDS) {
                 const given = data[name];
                 if (given !== undefined) aia[name] = given;
-                checkUrls(name, aia[name], aia.enable_aia_url_templating);
+                checkUrls(name, aia[name] ?? [], aia.enable_aia_url_templating);
               }
               issuer.aia = aia;
               await pkiStore.putIssuer(storage, issuer);

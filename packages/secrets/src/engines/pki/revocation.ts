@@ -1,5 +1,6 @@
 import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
+import { certificateUrlsFor } from './aia.js';
 import type { PkiDeps } from './deps.js';
 import { allIssuers, signerOf } from './issuers.js';
 import { type CrlRecord, type IssuerRecord, pkiStore, serialKey } from './pki-store.js';
@@ -26,6 +27,19 @@ async function revokedBy(storage: Storage, issuer: IssuerRecord, sinceMs = 0): P
 const deltaId = (issuerId: string) => `${issuerId}.delta`;
 
 /**
+ * The delta CRL URLs a complete CRL names (Freshest CRL) when delta CRLs are on; a template
+ * `config/cluster` cannot fill leaves them out rather than stopping the CRL.
+ */
+async function freshestOf(storage: Storage, issuer: IssuerRecord): Promise<string[]> {
+  try {
+    return (await certificateUrlsFor(storage, issuer)).delta_crl_distribution_points ?? [];
+  } catch (err) {
+    if (err instanceof InvalidRequestError) return [];
+    throw err;
+  }
+}
+
+/**
  * Builds and stores the CRL of `issuer` (and its delta when `config/crl` enables them): each build
  * takes the next CRL number; a disabled CRL is built empty, as established.
  */
@@ -49,6 +63,7 @@ export async function rebuildCrl(
     thisUpdate: new Date(nowMs),
     nextUpdate: new Date(nextUpdateMs),
     deltaOf: delta ? full?.number : undefined,
+    freshest: !delta && config.enable_delta ? await freshestOf(storage, issuer) : undefined,
   });
   const record: CrlRecord = { der: der.toString('base64'), number, built_at_ms: nowMs, next_update_ms: nextUpdateMs };
   await pkiStore.putCrl(storage, delta ? deltaId(issuer.issuer_id) : issuer.issuer_id, record);

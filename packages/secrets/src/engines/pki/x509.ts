@@ -4,11 +4,15 @@
 import { AsnConvert } from '@peculiar/asn1-schema';
 import {
   CRLNumber,
+  DistributionPoint,
+  DistributionPointName,
+  FreshestCRL,
   GeneralName,
   GeneralSubtree,
   GeneralSubtrees,
   id_ce_cRLNumber,
   id_ce_deltaCRLIndicator,
+  id_ce_freshestCRL,
   id_ce_nameConstraints,
   id_ce_subjectAltName,
   NameConstraints,
@@ -36,6 +40,8 @@ export interface CertificateUrls {
   issuing_certificates: string[];
   crl_distribution_points: string[];
   ocsp_servers: string[];
+  /** Where the delta CRLs are (the Freshest CRL extension); absent in records of earlier releases. */
+  delta_crl_distribution_points?: string[];
 }
 
 /** A serial as established shows it: lower-case hex byte pairs joined by colons. */
@@ -148,6 +154,8 @@ async function extensionsOf(spec: CertificateSpec, signer: Signer): Promise<x509
   if (ocsp.length > 0 || caIssuers.length > 0)
     extensions.push(new x509.AuthorityInfoAccessExtension({ ocsp, caIssuers }, false));
   if (crls.length > 0) extensions.push(new x509.CRLDistributionPointsExtension(crls, false));
+  const deltas = spec.urls.delta_crl_distribution_points ?? [];
+  if (deltas.length > 0) extensions.push(freshestCrlExtension(deltas));
   return extensions;
 }
 
@@ -217,11 +225,24 @@ export interface CrlEntry {
   revokedAt: Date;
 }
 
+/** The Freshest CRL extension (RFC 5280 4.2.1.15): where the delta CRLs are, one distribution point per URL. */
+export function freshestCrlExtension(urls: string[]): x509.Extension {
+  const points = urls.map(
+    (url) =>
+      new DistributionPoint({
+        distributionPoint: new DistributionPointName({
+          fullName: [new GeneralName({ uniformResourceIdentifier: url })],
+        }),
+      }),
+  );
+  return new x509.Extension(id_ce_freshestCRL, false, AsnConvert.serialize(new FreshestCRL(points)));
+}
+
 /** A CRL of `entries` signed by `signer` (whose certificate names the issuer); a delta CRL names its base's number. */
 export async function signCrl(
   signer: Required<Signer>,
   entries: CrlEntry[],
-  o: { number: number; thisUpdate: Date; nextUpdate: Date; deltaOf?: number },
+  o: { number: number; thisUpdate: Date; nextUpdate: Date; deltaOf?: number; freshest?: string[] },
 ): Promise<Buffer> {
   const extensions: x509.Extension[] = [
     new x509.AuthorityKeyIdentifierExtension(
@@ -232,6 +253,7 @@ export async function signCrl(
   ];
   if (o.deltaOf !== undefined)
     extensions.push(new x509.Extension(id_ce_deltaCRLIndicator, true, AsnConvert.serialize(new CRLNumber(o.deltaOf))));
+  else if (o.freshest && o.freshest.length > 0) extensions.push(freshestCrlExtension(o.freshest));
   const crl = await x509.X509CrlGenerator.create(
     {
       issuer: signer.certificate.subjectName,
