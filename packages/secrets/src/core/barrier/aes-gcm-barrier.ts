@@ -2,6 +2,7 @@ import type { Clock, Random } from '@ward/base';
 import { InternalError, InvalidRequestError, SealedError } from '../../logical/errors.js';
 import type { Storage, StorageOperation } from '../../logical/storage.js';
 import type { StorageBackend } from '../../storage/index.js';
+import { AbsentKeys } from './absent-keys.js';
 import { decryptEntry, encryptEntry, entryTerm, NONCE_BYTES } from './entry-format.js';
 import { KEY_BYTES, Keyring } from './keyring.js';
 import { PlaintextCache } from './plaintext-cache.js';
@@ -54,6 +55,10 @@ export class AesGcmBarrier implements Storage {
   #haRole: BarrierHaRole | undefined;
   /** Counts invalidations, so a read that raced one does not put back what it dropped. */
   #invalidations = 0;
+  /** Keys storage did not hold when last read, trusted like the cache in an HA role only. */
+  readonly #absent = new AbsentKeys();
+  /** Counts this barrier's writes, so a miss read while one was under way is not remembered. */
+  #writes = 0;
 
   constructor(options: AesGcmBarrierOptions) {
     this.#physical = options.physical;
@@ -111,6 +116,7 @@ export class AesGcmBarrier implements Storage {
     const state = this.#state;
     this.#state = undefined;
     this.#cache.clear();
+    this.#absent.clear();
     state?.keyring.zero();
     state?.rootKey.fill(0);
   }
@@ -146,12 +152,14 @@ export class AesGcmBarrier implements Storage {
   forgetCached(key: string): void {
     this.#invalidations++;
     this.#cache.forget(key);
+    this.#absent.drop(key);
   }
 
   /** Drops every cached value (a performance standby reloading everything). */
   forgetAllCached(): void {
     this.#invalidations++;
     this.#cache.clear();
+    this.#absent.clear();
   }
 
   /**
@@ -291,8 +299,10 @@ export class AesGcmBarrier implements Storage {
     if (this.#haRole !== undefined) {
       const held = this.#cache.ciphertextOf(key);
       if (held) return { value: held, mayRemember: true };
+      if (this.#absent.has(key)) return { value: undefined, mayRemember: true };
     }
     const before = this.#invalidations;
+    const writesBefore = this.#writes;
     // The ciphertext cached for `key` when storage still holds exactly those bytes, asked without
     // copying the stored value out (`holds`): a hot entry is then neither copied nor compared here.
     // Inline, not a helper: one async call less on every read.
@@ -300,7 +310,11 @@ export class AesGcmBarrier implements Storage {
     const isHeld =
       cached !== undefined && this.#physical.holds !== undefined && (await this.#physical.holds(key, cached));
     const value = isHeld ? cached : await this.#physical.get(key);
-    return { value, mayRemember: before === this.#invalidations };
+    const mayRemember = before === this.#invalidations;
+    if (value === undefined && mayRemember && writesBefore === this.#writes && this.#haRole !== undefined) {
+      this.#absent.add(key);
+    }
+    return { value, mayRemember };
   }
 
   /** The plaintext of `value` read at `key`: from the cache when it holds that exact ciphertext. */
@@ -323,6 +337,7 @@ export class AesGcmBarrier implements Storage {
     const encrypted = this.#encrypt(key, value);
     // Remembered now, while `value` is what was encrypted: a read only hits once storage holds `encrypted`.
     this.#cache.remember(key, encrypted, value, 'ciphertext');
+    this.#written(key);
     await this.#physical.put(key, encrypted);
   }
 
@@ -330,6 +345,7 @@ export class AesGcmBarrier implements Storage {
     this.#unsealed();
     this.#writable();
     this.#cache.forget(key);
+    this.#written(key);
     await this.#physical.delete(key);
   }
 
@@ -347,6 +363,7 @@ export class AesGcmBarrier implements Storage {
       o.op === 'put' ? { op: 'put', key: o.key, value: this.#encrypt(o.key, o.value) } : { op: 'delete', key: o.key },
     );
     operations.forEach((o, i) => {
+      this.#written(o.key);
       const written = encrypted[i];
       if (o.op === 'put' && written?.op === 'put' && o.uncached !== true) {
         // The ciphertext is ours; a put with `decoded` (`frozenJsonPut`) gave its bytes up too.
@@ -357,6 +374,12 @@ export class AesGcmBarrier implements Storage {
       }
     });
     await this.#physical.transaction(encrypted);
+  }
+
+  /** `key` is being written or deleted: no longer known absent, and a miss read meanwhile is not kept. */
+  #written(key: string): void {
+    this.#writes++;
+    this.#absent.drop(key);
   }
 
   #writable(): void {
@@ -382,6 +405,7 @@ export class AesGcmBarrier implements Storage {
     json.fill(0);
     const active = keyring.active;
     const rootKeyValue = encryptEntry(active.key, active.term, ROOT_KEY_PATH, this.#random.bytes(NONCE_BYTES), rootKey);
+    for (const key of [KEYRING_PATH, ROOT_KEY_PATH, ...alsoWrite.map((o) => o.key)]) this.#written(key);
     await this.#physical.transaction([
       { op: 'put', key: KEYRING_PATH, value: keyringValue },
       { op: 'put', key: ROOT_KEY_PATH, value: rootKeyValue },
