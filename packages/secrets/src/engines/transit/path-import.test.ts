@@ -3,12 +3,15 @@ import {
   constants,
   createCipheriv,
   createDecipheriv,
+  createPublicKey,
   generateKeyPairSync,
+  hkdfSync,
   publicEncrypt,
   randomBytes,
   verify,
 } from 'node:crypto';
 import { describe, it } from 'node:test';
+import forge from 'node-forge';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { b64, transitForTest } from './testing.js';
 
@@ -59,6 +62,50 @@ describe('transit BYOK import', () => {
     const { signature } = await t.ok('sign/signer', { input: b64('hello') });
     assert.ok(verify(null, Buffer.from('hello'), pair.publicKey, Buffer.from(signature.split(':')[2], 'base64')));
     await t.ok('keys/signer/rotate');
+  });
+
+  it('imports a derived ed25519 key: each context signs with the key HKDF-SHA256 derives from the imported seed', async () => {
+    const t = await transitForTest();
+    const { public_key } = await t.get('wrapping_key');
+    const pair = generateKeyPairSync('ed25519');
+    const der = pair.privateKey.export({ format: 'der', type: 'pkcs8' });
+    await t.ok('keys/derived/import', { ciphertext: wrap(public_key, der), type: 'ed25519', derived: true });
+    assert.equal((await t.get('keys/derived')).derived, true);
+    await assert.rejects(t.write('sign/derived', { input: b64('hello') }), /context/);
+    const context = Buffer.from('tenant-1');
+    const { signature, publickey } = await t.ok('sign/derived', { input: b64('hello'), context: b64('tenant-1') });
+    // The established derivation, done here with Node's crypto: HKDF-SHA256(seed ‖ public key, info = context).
+    const jwk = pair.privateKey.export({ format: 'jwk' });
+    const root = Buffer.concat([Buffer.from(jwk.d ?? '', 'base64url'), Buffer.from(jwk.x ?? '', 'base64url')]);
+    const seed = Buffer.from(hkdfSync('sha256', root, Buffer.alloc(0), context, 32));
+    // The derived public key from the seed by another implementation (node-forge's ed25519).
+    const raw = Buffer.from(forge.pki.ed25519.generateKeyPair({ seed }).publicKey);
+    assert.equal(publickey, raw.toString('base64'));
+    const derivedPublic = createPublicKey({
+      key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') },
+      format: 'jwk',
+    });
+    assert.ok(verify(null, Buffer.from('hello'), derivedPublic, Buffer.from(signature.split(':')[2], 'base64')));
+    assert.equal(
+      (await t.ok('verify/derived', { input: b64('hello'), context: b64('tenant-1'), signature })).valid,
+      true,
+    );
+    const pem = pair.publicKey.export({ format: 'pem', type: 'spki' }).toString();
+    await assert.rejects(
+      t.write('keys/pub/import', { public_key: pem, type: 'ed25519', derived: true }),
+      /public key alone/,
+    );
+    await assert.rejects(
+      t.write('keys/ec/import', {
+        ciphertext: wrap(
+          public_key,
+          generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'der', type: 'pkcs8' }),
+        ),
+        type: 'ecdsa-p256',
+        derived: true,
+      }),
+      /key derivation not supported/,
+    );
   });
 
   it('refuses material of the wrong size or type, and ciphertexts not made with the wrapping key', async () => {

@@ -132,7 +132,7 @@ export function pathImport(d: TransitDeps): PathDefinition[] {
           default: 'aes256-gcm96' as const,
         }),
         allow_rotation: field.bool({ description: 'Allow rotate on the imported key.', default: false }),
-        derived: field.bool({ description: 'AEAD types: derive keys from a context.', default: false }),
+        derived: field.bool({ description: 'AEAD and ed25519 types: derive keys from a context.', default: false }),
         exportable: field.bool({ description: 'Allow export.', default: false }),
         allow_plaintext_backup: field.bool({ description: 'Allow backup.', default: false }),
         auto_rotate_period: field.durationSeconds({ description: 'Needs allow_rotation; 0 or ≥ 1h.' }),
@@ -148,8 +148,13 @@ export function pathImport(d: TransitDeps): PathDefinition[] {
                   'the import path cannot be used with an existing key; use import-version to rotate an existing imported key',
                 );
               const type = data.type as HeldKeyType;
-              if (data.derived && specOf(type).kind !== 'aead')
+              // As on creation: AEAD keys derive an encryption key per context, ed25519 keys a signing key
+              // (from the imported seed and public key); a public key alone has no seed to derive from.
+              const { kind } = specOf(type);
+              if (data.derived && kind !== 'aead' && kind !== 'ed25519')
                 throw new InvalidRequestError(`key derivation not supported for keys of type ${type}`);
+              if (data.derived && data.public_key)
+                throw new InvalidRequestError('a derived key cannot be imported from a public key alone');
               const imported = await importedVersion(d, storage, type, data);
               const entry: HeldTransitKey = {
                 type,
