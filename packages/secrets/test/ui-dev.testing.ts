@@ -58,5 +58,9 @@ export async function startUiDev(): Promise<UiDev> {
 export const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
 
-/** Waits for the screen's heading. */
-export const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
+/**
+ * Waits for the screen's heading, a string matched whole: `app/db` must not be found in the
+ * `Metadata of app/db` still on screen, or the test reads the API before the save it waits for.
+ */
+export const heading = (page: Page, name: string | RegExp) =>
+  page.getByRole('heading', { level: 1, name, exact: typeof name === 'string' }).waitFor();
