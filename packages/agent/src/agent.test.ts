@@ -30,54 +30,67 @@ function agreed(agents: Agent[]): boolean {
   return leaders.length === 1 && agents.every((a) => a.leader()?.id === leaders[0]?.memberName);
 }
 
+/** Runs `test` on three servers in memory once they have elected a leader; stops them all after. */
+async function withServers(test: (network: MemoryAgentNetwork, agents: Agent[]) => Promise<void>): Promise<void> {
+  const network = new MemoryAgentNetwork(new FakeClock(0));
+  const agents = await startServers(network);
+  try {
+    await network.run(10_000, () => agreed(agents));
+    await test(network, agents);
+  } finally {
+    for (const a of agents) await a.stop(false);
+  }
+}
+
+/** The leader of `agents`, and the root token of the ACL bootstrap done on it (no HTTP). */
+async function bootstrapOnLeader(network: MemoryAgentNetwork, agents: Agent[]): Promise<[Agent, string]> {
+  const leader = agents.find((a) => a.consensus?.isLeader)!;
+  const root = (await network.settle(leader.acl.execute(undefined, { op: 'bootstrap' }))) as { SecretID: string };
+  return [leader, root.SecretID];
+}
+
+/** Creates the management token `name` by PUT /v1/acl/token to `agent` as `token`, and answers it. */
+async function putManagementToken(network: MemoryAgentNetwork, agent: Agent, token: string, name: string) {
+  const body = JSON.stringify({ Name: name, Type: 'management' });
+  const put = network.fetch(network.url(agent, '/v1/acl/token'), { method: 'PUT', token, body });
+  const res = await network.settle(put);
+  assert.equal(res.status, 200);
+  return (await res.json()) as { AccessorID: string; SecretID: string };
+}
+
 describe('Agent in memory', () => {
   it('three servers elect a leader and replicate an ACL change, on a fake clock', async () => {
     // CPU time of this test process, not wall time: on a loaded machine (other test files
     // run beside this one) the wall clock says more about the neighbours than about this test.
     const started = process.cpuUsage();
     const before = realResources();
-    const network = new MemoryAgentNetwork(new FakeClock(0));
-    const agents = await startServers(network);
-    const url = (a: Agent) => network.url(a);
-    try {
-      await network.run(10_000, () => agreed(agents));
+    await withServers(async (network, agents) => {
       assert.ok(agreed(agents), 'one leader all follow');
       assert.deepEqual(realResources(), before, 'no socket or real timer opened');
 
       // Written over HTTP to a follower: forwarded to the leader over (memory) RPC, committed by a majority.
       const [follower, other] = agents.filter((a) => !a.consensus?.isLeader) as [Agent, Agent];
-      const boot = await network.settle(network.fetch(`${url(follower)}/v1/acl/bootstrap`, { method: 'POST' }));
+      const boot = await network.settle(network.fetch(network.url(follower, '/v1/acl/bootstrap'), { method: 'POST' }));
       assert.equal(boot.status, 200);
       const root = ((await boot.json()) as { SecretID: string }).SecretID;
-      const body = JSON.stringify({ Name: 'operator', Type: 'management' });
-      const put = await network.settle(
-        network.fetch(`${url(follower)}/v1/acl/token`, { method: 'PUT', token: root, body }),
-      );
-      assert.equal(put.status, 200);
-      const made = (await put.json()) as { AccessorID: string; SecretID: string };
+      const made = await putManagementToken(network, follower, root, 'operator');
       await network.run(500);
 
       for (const a of agents) assert.equal(a.aclStore.resolve(made.SecretID).isManagement, true, a.memberName);
-      const read = await network.fetch(`${url(other)}/v1/acl/token/${made.AccessorID}`, { token: root });
+      const read = await network.fetch(network.url(other, `/v1/acl/token/${made.AccessorID}`), { token: root });
       assert.equal(read.status, 200);
       assert.equal(((await read.json()) as { Name: string }).Name, 'operator');
-      const peers = await network.fetch(`${url(other)}/v1/status/peers`);
+      const peers = await network.fetch(network.url(other, '/v1/status/peers'));
       assert.deepEqual(await peers.json(), ['10.0.0.1:4647', '10.0.0.2:4647', '10.0.0.3:4647']);
-    } finally {
-      for (const a of agents) await a.stop(false);
-    }
+    });
     const used = process.cpuUsage(started);
     const ms = (used.user + used.system) / 1000;
     assert.ok(ms < 1000, `took ${ms} ms of CPU`);
   });
 
   it('elects a new leader when the leader crashes, and the ACL written before and after is on both survivors', async () => {
-    const network = new MemoryAgentNetwork(new FakeClock(0));
-    const agents = await startServers(network);
-    try {
-      await network.run(10_000, () => agreed(agents));
-      const old = agents.find((a) => a.consensus?.isLeader)!;
-      const root = (await network.settle(old.acl.execute(undefined, { op: 'bootstrap' }))) as { SecretID: string };
+    await withServers(async (network, agents) => {
+      const [old, root] = await bootstrapOnLeader(network, agents);
       await old.stop(false);
       const survivors = agents.filter((a) => a !== old);
       await network.run(20_000, () => agreed(survivors));
@@ -85,47 +98,27 @@ describe('Agent in memory', () => {
       const term = survivors[0]!.consensus!.term;
       assert.ok(term > 1, `a new term (${term})`);
 
-      const body = JSON.stringify({ Name: 'after', Type: 'management' });
-      const put = network.fetch(network.url(survivors[1]!, '/v1/acl/token'), {
-        method: 'PUT',
-        token: root.SecretID,
-        body,
-      });
-      assert.equal((await network.settle(put)).status, 200);
-      const made = (await (await put).json()) as { SecretID: string };
+      const made = await putManagementToken(network, survivors[1]!, root, 'after');
       await network.run(500);
       for (const a of survivors) {
-        assert.equal(a.aclStore.resolve(root.SecretID).isManagement, true, `${a.memberName}: token from before`);
+        assert.equal(a.aclStore.resolve(root).isManagement, true, `${a.memberName}: token from before`);
         assert.equal(a.aclStore.resolve(made.SecretID).isManagement, true, `${a.memberName}: token from after`);
       }
-    } finally {
-      for (const a of agents) await a.stop(false);
-    }
+    });
   });
 
   it('partitions the leader both ways: the majority elects anew and writes; healed, the old leader follows and catches up', async () => {
-    const network = new MemoryAgentNetwork(new FakeClock(0));
-    const agents = await startServers(network);
-    try {
-      await network.run(10_000, () => agreed(agents));
-      const old = agents.find((a) => a.consensus?.isLeader)!;
-      const root = (await network.settle(old.acl.execute(undefined, { op: 'bootstrap' }))) as { SecretID: string };
+    await withServers(async (network, agents) => {
+      const [old, root] = await bootstrapOnLeader(network, agents);
       await network.run(500);
       network.partition(old);
       const majority = agents.filter((a) => a !== old);
       await network.run(20_000, () => agreed(majority));
       assert.ok(agreed(majority), 'the two on the majority side agree on a new leader');
       // The cut-off leader cannot commit: its write fails once its RPCs to the others do.
-      const lost = old.acl.execute(root.SecretID, { op: 'policy-upsert', name: 'lost', body: { Rules: '' } });
+      const lost = old.acl.execute(root, { op: 'policy-upsert', name: 'lost', body: { Rules: '' } });
       await assert.rejects(network.settle(lost, 30_000));
-      const body = JSON.stringify({ Name: 'during', Type: 'management' });
-      const put = network.fetch(network.url(majority[0]!, '/v1/acl/token'), {
-        method: 'PUT',
-        token: root.SecretID,
-        body,
-      });
-      assert.equal((await network.settle(put)).status, 200);
-      const made = (await (await put).json()) as { SecretID: string };
+      const made = await putManagementToken(network, majority[0]!, root, 'during');
       const oldHasIt = () => {
         try {
           return old.aclStore.resolve(made.SecretID).isManagement;
@@ -140,8 +133,6 @@ describe('Agent in memory', () => {
       assert.ok(agreed(agents), 'one leader again, which the old one follows');
       assert.equal(old.consensus?.isLeader, false);
       assert.equal(oldHasIt(), true, 'the old leader caught up');
-    } finally {
-      for (const a of agents) await a.stop(false);
-    }
+    });
   });
 });
