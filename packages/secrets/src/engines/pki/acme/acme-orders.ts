@@ -8,14 +8,13 @@ import { pkiStore } from '../pki-store.js';
 import { revokeSerial } from '../revocation.js';
 import { DEFAULT_ROLE, type RoleRecord, roleStore } from '../role-store.js';
 import { parseCsr, pemOf } from '../x509.js';
-import { type AcmeAuthorization, type AcmeOrder, acmeStore } from './acme-store.js';
-import { validateHttp01 } from './http01.js';
-import { AcmeProblem, thumbprintOf, type VerifiedRequest } from './jws.js';
+import { newAuthorization, parseIdentifier } from './acme-authz.js';
+import { type AcmeOrder, acmeStore } from './acme-store.js';
+import { AcmeProblem, type VerifiedRequest } from './jws.js';
 
 const ORDER_TTL_MS = 24 * 3600_000;
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
-/** A new order for DNS identifiers, each with an authorization offering http-01 (RFC 8555 7.4). */
+/** A new order for DNS identifiers (wildcards included), each with its own authorization (RFC 8555 7.4). */
 export async function newOrder(
   d: PkiDeps,
   storage: Storage,
@@ -23,7 +22,7 @@ export async function newOrder(
   payload: Record<string, unknown> | undefined,
 ) {
   const identifiers = Array.isArray(payload?.identifiers)
-    ? (payload.identifiers as { type?: unknown; value?: unknown }[])
+    ? (payload.identifiers as { type?: unknown; value?: unknown }[]).map(parseIdentifier)
     : [];
   if (identifiers.length === 0) throw new AcmeProblem('malformed', 'an order needs identifiers');
   const expires = new Date(d.clock.now() + ORDER_TTL_MS).toISOString();
@@ -36,24 +35,9 @@ export async function newOrder(
     authorization_ids: [],
   };
   for (const identifier of identifiers) {
-    const value = typeof identifier.value === 'string' ? identifier.value.toLowerCase() : '';
-    if (identifier.type !== 'dns')
-      throw new AcmeProblem('unsupportedIdentifier', 'only dns identifiers are supported here');
-    // Wildcards need dns-01, which this server does not offer.
-    if (value.startsWith('*.') || !value.split('.').every((l) => LABEL.test(l)))
-      throw new AcmeProblem('rejectedIdentifier', `identifier ${value} cannot be validated with http-01`);
-    const authz: AcmeAuthorization = {
-      id: randomUuid(d.random),
-      account_id: accountId,
-      identifier: { type: 'dns', value },
-      status: 'pending',
-      expires,
-      challenges: [
-        { type: 'http-01', token: Buffer.from(d.random.bytes(32)).toString('base64url'), status: 'pending' },
-      ],
-    };
+    const authz = newAuthorization(d, accountId, identifier, expires);
     await acmeStore.putAuthz(storage, authz);
-    order.identifiers.push({ type: 'dns', value });
+    order.identifiers.push({ type: 'dns', value: identifier.value });
     order.authorization_ids.push(authz.id);
   }
   await acmeStore.putOrder(storage, order);
@@ -69,31 +53,6 @@ export async function refreshedOrder(storage: Storage, order: AcmeOrder): Promis
   else return order;
   await acmeStore.putOrder(storage, order);
   return order;
-}
-
-/** Validates an authorization's http-01 challenge now; answers the challenge as it ends up. */
-export async function runChallenge(
-  d: PkiDeps,
-  storage: Storage,
-  authz: AcmeAuthorization,
-  jwk: Record<string, unknown>,
-) {
-  const challenge = authz.challenges[0];
-  if (!challenge) throw new AcmeProblem('malformed', 'no such challenge', 404);
-  if (challenge.status !== 'pending') return challenge;
-  try {
-    await validateHttp01(authz.identifier.value, challenge.token, `${challenge.token}.${await thumbprintOf(jwk)}`);
-    challenge.status = 'valid';
-    challenge.validated = new Date(d.clock.now()).toISOString();
-    authz.status = 'valid';
-  } catch (err) {
-    if (!(err instanceof AcmeProblem)) throw err;
-    challenge.status = 'invalid';
-    challenge.error = { type: `urn:ietf:params:acme:error:${err.type}`, detail: err.message };
-    authz.status = 'invalid';
-  }
-  await acmeStore.putAuthz(storage, authz);
-  return challenge;
 }
 
 async function directoryRole(storage: Storage): Promise<RoleRecord> {

@@ -6,6 +6,8 @@ export interface AcmeConfig {
   /** `sign-verbatim` (default) or `role:<name>`. */
   default_directory_policy: string;
   allowed_issuers: string[];
+  /** `host:port` of the DNS server validations ask; empty: the system's resolvers. */
+  dns_resolver: string;
   eab_policy: 'not-required' | 'new-account-required' | 'always-required';
 }
 
@@ -13,6 +15,7 @@ export const DEFAULT_ACME_CONFIG: AcmeConfig = {
   enabled: false,
   default_directory_policy: 'sign-verbatim',
   allowed_issuers: ['*'],
+  dns_resolver: '',
   eab_policy: 'not-required',
 };
 
@@ -32,8 +35,11 @@ export interface AcmeEab {
   created_on: string;
 }
 
+/** The challenge types offered (RFC 8555 8.3, 8.4; RFC 8737). */
+export type AcmeChallengeType = 'http-01' | 'dns-01' | 'tls-alpn-01';
+
 export interface AcmeChallenge {
-  type: 'http-01';
+  type: AcmeChallengeType;
   token: string;
   status: 'pending' | 'processing' | 'valid' | 'invalid';
   validated?: string;
@@ -43,10 +49,13 @@ export interface AcmeChallenge {
 export interface AcmeAuthorization {
   id: string;
   account_id: string;
+  /** The name to validate: a wildcard's without its `*.` (RFC 8555 7.1.4). */
   identifier: { type: 'dns'; value: string };
   status: 'pending' | 'valid' | 'invalid';
   expires: string;
   challenges: AcmeChallenge[];
+  /** Set for a wildcard identifier, which only dns-01 can validate. */
+  wildcard?: boolean;
 }
 
 export interface AcmeOrder {

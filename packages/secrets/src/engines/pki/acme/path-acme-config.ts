@@ -1,6 +1,23 @@
+import { isIP } from 'node:net';
 import { definePath, field, type PathDefinition } from '../../../framework/index.js';
 import { InvalidRequestError } from '../../../logical/errors.js';
 import { acmeStore } from './acme-store.js';
+
+/** `dns_resolver` as established: empty, or an IP address and a port (`[::1]:53` for IPv6). */
+function checkedResolver(value: string): string {
+  if (value === '') return value;
+  const match = /^(?:\[([^\]]*)\]|([^:[\]]*)):(\d{1,5})$/.exec(value);
+  if (!match) throw new InvalidRequestError(`failed to parse DNS resolver address: ${value}: missing port in address`);
+  const host = match[1] ?? match[2] ?? '';
+  if (host === '') throw new InvalidRequestError('failed to parse DNS resolver address: got empty address');
+  if (isIP(host) === 0)
+    throw new InvalidRequestError(
+      'failed to parse DNS resolver address: expected IPv4/IPv6 address, likely got hostname',
+    );
+  if (Number(match[3]) > 65535)
+    throw new InvalidRequestError(`failed to parse DNS resolver address: ${value}: invalid port`);
+  return value;
+}
 
 /** `config/acme` and `config/cluster` (the mount's external URL, which ACME URLs are built on). */
 export function pathAcmeConfig(): PathDefinition[] {
@@ -11,6 +28,9 @@ export function pathAcmeConfig(): PathDefinition[] {
         enabled: field.bool({ description: 'Serve ACME on this mount.' }),
         default_directory_policy: field.string({ description: 'sign-verbatim (default) or role:<name>.' }),
         allowed_issuers: field.commaStrings({ description: 'Accepted; the default issuer signs.' }),
+        dns_resolver: field.string({
+          description: 'DNS server (<ip>:<port>) that ACME validations ask; empty: the system resolvers.',
+        }),
         eab_policy: field.enum({
           description: 'not-required (default), new-account-required or always-required.',
           values: ['not-required', 'new-account-required', 'always-required'] as const,
@@ -33,6 +53,7 @@ export function pathAcmeConfig(): PathDefinition[] {
               config.default_directory_policy = policy;
             }
             if (data.allowed_issuers) config.allowed_issuers = data.allowed_issuers;
+            if (data.dns_resolver !== undefined) config.dns_resolver = checkedResolver(data.dns_resolver);
             if (data.eab_policy) config.eab_policy = data.eab_policy;
             await acmeStore.putConfig(storage, config);
             return { data: { ...config } };

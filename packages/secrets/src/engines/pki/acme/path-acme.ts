@@ -3,7 +3,8 @@ import { definePath, field, type PathDefinition } from '../../../framework/index
 import type { LogicalResponse } from '../../../logical/response.js';
 import type { Storage } from '../../../logical/storage.js';
 import type { PkiDeps } from '../deps.js';
-import { finalizeOrder, newOrder, refreshedOrder, revokeCertificate, runChallenge } from './acme-orders.js';
+import { runChallenge } from './acme-authz.js';
+import { finalizeOrder, newOrder, refreshedOrder, revokeCertificate } from './acme-orders.js';
 import { type AcmeAuthorization, type AcmeOrder, acmeStore } from './acme-store.js';
 import { bindExternalAccount } from './eab.js';
 import { AcmeProblem, type NonceStore, thumbprintOf, type VerifiedRequest, verifyJws } from './jws.js';
@@ -59,6 +60,7 @@ const authzView = (base: string, a: AcmeAuthorization) => ({
   identifier: a.identifier,
   status: a.status,
   expires: a.expires,
+  ...(a.wildcard ? { wildcard: true } : {}),
   challenges: a.challenges.map((c) => ({
     type: c.type,
     url: `${base}/challenge/${a.id}/${c.type}`,
@@ -75,7 +77,7 @@ const jwsFields = {
   signature: field.string({ description: 'JWS signature (base64url).' }),
 };
 
-/** The ACME server (RFC 8555) of a PKI mount, with http-01 challenges; `config/acme` enables it. */
+/** The ACME server (RFC 8555) of a PKI mount, with http-01 and dns-01 challenges; `config/acme` enables it. */
 export function pathAcme(d: PkiDeps, nonces: NonceStore): PathDefinition[] {
   const post = (
     pattern: string,
@@ -236,9 +238,8 @@ export function pathAcme(d: PkiDeps, nonces: NonceStore): PathDefinition[] {
     post('challenge/:auth_id/:challenge_type', ['auth_id', 'challenge_type'], async ({ storage, base, jws, ids }) => {
       const account = needAccount(jws);
       const authz = await acmeStore.authz(storage, ids.auth_id ?? '');
-      if (!authz || authz.account_id !== account.id || ids.challenge_type !== 'http-01')
-        throw new AcmeProblem('malformed', 'no such challenge', 404);
-      const challenge = await runChallenge(d, storage, authz, account.jwk);
+      if (!authz || authz.account_id !== account.id) throw new AcmeProblem('malformed', 'no such challenge', 404);
+      const challenge = await runChallenge(d, storage, authz, ids.challenge_type ?? '', account.jwk);
       const url = `${base}/challenge/${authz.id}/${challenge.type}`;
       const body = {
         type: challenge.type,

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import * as acme from 'acme-client';
+import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { FakeDnsServer } from './fakes/dns-server.js';
+
+// Issue 32: ACME dns-01 (RFC 8555 8.4) and wildcard identifiers, with the real acme-client against
+// a real DNS server on a loopback UDP port, named by config/acme dns_resolver.
+
+describe('PKI ACME dns-01 with acme-client and a DNS server', () => {
+  let t: TestServer;
+  const dns = new FakeDnsServer();
+  let resolver: string;
+  const dir = mkdtempSync(join(tmpdir(), 'ward-acme-dns-'));
+  let rootPem: string;
+
+  before(async () => {
+    resolver = await dns.start();
+    t = await startTestServer();
+    const ok = async (path: string, body?: unknown) => {
+      const r = await t.request('POST', path, { body });
+      assert.ok(r.status < 300, `${path}: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body?.data;
+    };
+    await ok('sys/mounts/pki', { type: 'pki', config: { max_lease_ttl: '8760h' } });
+    rootPem = (await ok('pki/root/generate/internal', { common_name: 'DNS Root', ttl: '8760h', key_type: 'ec' }))
+      .certificate;
+    await ok('pki/config/cluster', { path: `${t.url}/v1/pki` });
+    const config = await ok('pki/config/acme', { enabled: true, dns_resolver: resolver });
+    assert.equal(config.dns_resolver, resolver);
+  });
+  after(async () => {
+    await t.stop();
+    await dns.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const client = async () =>
+    new acme.Client({
+      directoryUrl: `${t.url}/v1/pki/acme/directory`,
+      accountKey: await acme.crypto.createPrivateEcdsaKey(),
+    });
+
+  it('issues a wildcard certificate through dns-01 TXT records, which openssl verify accepts', async () => {
+    const [, csr] = await acme.crypto.createCsr({
+      commonName: '*.example.test',
+      altNames: ['*.example.test', 'example.test'],
+    });
+    const chain = await (await client()).auto({
+      csr,
+      termsOfServiceAgreed: true,
+      challengePriority: ['dns-01'],
+      // The client would check the record through the system resolver, which does not know it.
+      skipChallengeVerification: true,
+      challengeCreateFn: async (authz, challenge, keyAuthorization) => {
+        assert.equal(challenge.type, 'dns-01');
+        dns.addTxt(`_acme-challenge.${authz.identifier.value}`, keyAuthorization);
+      },
+      challengeRemoveFn: async (authz, _challenge, keyAuthorization) => {
+        dns.removeTxt(`_acme-challenge.${authz.identifier.value}`, keyAuthorization);
+      },
+    });
+    assert.ok(dns.asked.includes('TXT _acme-challenge.example.test'), dns.asked.join(', '));
+    const leaf = chain.split(/(?=-----BEGIN CERTIFICATE-----)/)[0] ?? '';
+    writeFileSync(join(dir, 'root.pem'), rootPem);
+    writeFileSync(join(dir, 'leaf.pem'), leaf);
+    const verified = spawnSync('openssl', ['verify', '-CAfile', join(dir, 'root.pem'), join(dir, 'leaf.pem')], {
+      encoding: 'utf8',
+    });
+    assert.match(verified.stdout, /leaf\.pem: OK/, verified.stderr);
+    assert.deepEqual(acme.crypto.readCertificateInfo(leaf).domains.altNames.sort(), ['*.example.test', 'example.test']);
+  });
+
+  it('offers only dns-01 for a wildcard, and fails the authorization when the TXT record is wrong', async () => {
+    const c = await client();
+    await c.createAccount({ termsOfServiceAgreed: true });
+    const order = await c.createOrder({
+      identifiers: [
+        { type: 'dns', value: '*.wrong.test' },
+        { type: 'dns', value: 'plain.test' },
+      ],
+    });
+    assert.deepEqual(order.identifiers, [
+      { type: 'dns', value: '*.wrong.test' },
+      { type: 'dns', value: 'plain.test' },
+    ]);
+    const [wild, plain] = await c.getAuthorizations(order);
+    assert.ok(wild && plain);
+    // RFC 8555 7.1.4: the authorization names the domain without "*." and says it is a wildcard.
+    assert.deepEqual(wild.identifier, { type: 'dns', value: 'wrong.test' });
+    assert.equal(wild.wildcard, true);
+    assert.deepEqual(
+      wild.challenges.map((ch) => ch.type),
+      ['dns-01'],
+    );
+    assert.deepEqual(plain.challenges.map((ch) => ch.type).sort(), ['dns-01', 'http-01']);
+    dns.addTxt('_acme-challenge.wrong.test', 'not-the-digest');
+    const challenge = wild.challenges[0];
+    assert.ok(challenge);
+    const answered = await c.completeChallenge(challenge);
+    assert.equal(answered.status, 'invalid');
+    assert.match(JSON.stringify(answered.error), /incorrectResponse.*challenge failed against 1 records/);
+    const nothing = plain.challenges.find((ch) => ch.type === 'dns-01');
+    assert.ok(nothing);
+    const missing = await c.completeChallenge(nothing);
+    assert.equal(missing.status, 'invalid', 'no TXT record at all');
+    assert.equal((await c.getOrder(order)).status, 'invalid');
+  });
+
+  it('refuses a dns_resolver that is not an IP address and port', async () => {
+    for (const bad of ['dns.example:53', '127.0.0.1', ':53']) {
+      const r = await t.request('POST', 'pki/config/acme', { body: { dns_resolver: bad } });
+      assert.equal(r.status, 400, `${bad}: ${JSON.stringify(r.body)}`);
+      assert.match(r.body.errors.join(' '), /failed to parse DNS resolver address/);
+    }
+    const v6 = await t.request('POST', 'pki/config/acme', { body: { dns_resolver: '[::1]:53' } });
+    assert.equal(v6.status, 200, JSON.stringify(v6.body));
+    await t.request('POST', 'pki/config/acme', { body: { dns_resolver: resolver } });
+  });
+});
