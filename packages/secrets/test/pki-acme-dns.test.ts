@@ -109,6 +109,10 @@ describe('PKI ACME dns-01 with acme-client and a DNS server', () => {
     const missing = await c.completeChallenge(nothing);
     assert.equal(missing.status, 'invalid', 'no TXT record at all');
     assert.equal((await c.getOrder(order)).status, 'invalid');
+    const dated = await c
+      .createOrder({ identifiers: [{ type: 'dns', value: 'plain.test' }], notAfter: '2099-01-01T00:00:00Z' })
+      .catch((e: Error) => e);
+    assert.ok(dated instanceof Error && /NotBefore and NotAfter are not supported/.test(dated.message), String(dated));
   });
 
   it('refuses a dns_resolver that is not an IP address and port', async () => {

@@ -25,6 +25,8 @@ export async function newOrder(
     ? (payload.identifiers as { type?: unknown; value?: unknown }[]).map(parseIdentifier)
     : [];
   if (identifiers.length === 0) throw new AcmeProblem('malformed', 'an order needs identifiers');
+  if (payload?.notBefore !== undefined || payload?.notAfter !== undefined)
+    throw new AcmeProblem('malformed', 'NotBefore and NotAfter are not supported');
   const expires = new Date(d.clock.now() + ORDER_TTL_MS).toISOString();
   const order: AcmeOrder = {
     id: randomUuid(d.random),
