@@ -97,7 +97,7 @@ describe('PKI ACME dns-01 with acme-client and a DNS server', () => {
       wild.challenges.map((ch) => ch.type),
       ['dns-01'],
     );
-    assert.deepEqual(plain.challenges.map((ch) => ch.type).sort(), ['dns-01', 'http-01']);
+    assert.deepEqual(plain.challenges.map((ch) => ch.type).sort(), ['dns-01', 'http-01', 'tls-alpn-01']);
     dns.addTxt('_acme-challenge.wrong.test', 'not-the-digest');
     const challenge = wild.challenges[0];
     assert.ok(challenge);

@@ -25,8 +25,14 @@ const HELP =
   'the mount, with their keys; roles that say which names a certificate may carry and for how long; ' +
   'issue, sign and sign-verbatim; revocation with CRLs (full and delta) readable without a token.';
 
+/** What a test may change in the engine; no user configuration reaches these. */
+export interface PkiOptions {
+  /** The port tls-alpn-01 validations connect to (default 443, as RFC 8737 fixes). */
+  acmeTlsAlpnPort?: number;
+}
+
 /** Factory of the `pki` engine. */
-export function createPkiBackend(ctx: BackendContext): Backend {
+export function createPkiBackend(ctx: BackendContext, options: PkiOptions = {}): Backend {
   const d: PkiDeps = {
     clock: ctx.clock,
     random: ctx.random,
@@ -34,6 +40,7 @@ export function createPkiBackend(ctx: BackendContext): Backend {
     defaultTtlSeconds: () => ctx.system.defaultLeaseTtlSeconds(),
     maxTtlSeconds: () => ctx.system.maxLeaseTtlSeconds(),
     managedKey: ctx.system.managedKey?.bind(ctx.system),
+    acmeTlsAlpnPort: options.acmeTlsAlpnPort ?? 443,
   };
   const tidyState = new TidyState();
   return createBackend({

@@ -12,4 +12,6 @@ export interface PkiDeps {
   maxTtlSeconds(): number;
   /** The mount's managed keys (`kms` CA keys); absent where the server has none. */
   managedKey: ManagedKeyLookup;
+  /** The port tls-alpn-01 validations connect to: 443 (RFC 8737 3), another only in tests. */
+  acmeTlsAlpnPort: number;
 }

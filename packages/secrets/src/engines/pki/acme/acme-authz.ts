@@ -8,9 +8,10 @@ import {
   type AcmeConfig,
   acmeStore,
 } from './acme-store.js';
-import { validateDns01 } from './dns01.js';
+import { lookupVia, validateDns01 } from './dns01.js';
 import { validateHttp01 } from './http01.js';
 import { AcmeProblem, thumbprintOf } from './jws.js';
+import { validateTlsAlpn01 } from './tls-alpn01.js';
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
@@ -37,14 +38,14 @@ export function parseIdentifier(identifier: { type?: unknown; value?: unknown })
   return { value, domain, wildcard };
 }
 
-/** A pending authorization for `identifier`: http-01 and dns-01, or dns-01 alone for a wildcard. */
+/** A pending authorization for `identifier`: http-01, dns-01 and tls-alpn-01, or dns-01 alone for a wildcard. */
 export function newAuthorization(
   d: PkiDeps,
   accountId: string,
   identifier: ParsedIdentifier,
   expires: string,
 ): AcmeAuthorization {
-  const types: AcmeChallengeType[] = identifier.wildcard ? ['dns-01'] : ['http-01', 'dns-01'];
+  const types: AcmeChallengeType[] = identifier.wildcard ? ['dns-01'] : ['http-01', 'dns-01', 'tls-alpn-01'];
   return {
     id: randomUuid(d.random),
     account_id: accountId,
@@ -62,13 +63,20 @@ export function newAuthorization(
 
 type Validator = (domain: string, token: string, keyAuthorization: string, config: AcmeConfig) => Promise<void>;
 
-const VALIDATORS = new Map<AcmeChallengeType, Validator>([
-  ['http-01', (domain, token, keyAuthorization) => validateHttp01(domain, token, keyAuthorization)],
-  [
-    'dns-01',
-    (domain, _token, keyAuthorization, config) => validateDns01(domain, keyAuthorization, config.dns_resolver),
-  ],
-]);
+function validatorsFor(d: PkiDeps) {
+  return new Map<AcmeChallengeType, Validator>([
+    ['http-01', (domain, token, keyAuthorization) => validateHttp01(domain, token, keyAuthorization)],
+    [
+      'dns-01',
+      (domain, _token, keyAuthorization, config) => validateDns01(domain, keyAuthorization, config.dns_resolver),
+    ],
+    [
+      'tls-alpn-01',
+      (domain, _token, keyAuthorization, config) =>
+        validateTlsAlpn01(domain, keyAuthorization, d.acmeTlsAlpnPort, lookupVia(config.dns_resolver)),
+    ],
+  ]);
+}
 
 /** The authorization's challenge of `type`, or a 404 problem when it offers none. */
 export function challengeOf(authz: AcmeAuthorization, type: string): AcmeChallenge {
@@ -89,7 +97,7 @@ export async function runChallenge(
   jwk: Record<string, unknown>,
 ): Promise<AcmeChallenge> {
   const challenge = challengeOf(authz, type);
-  const validate = VALIDATORS.get(challenge.type);
+  const validate = validatorsFor(d).get(challenge.type);
   if (challenge.status !== 'pending' || authz.status !== 'pending' || !validate) return challenge;
   const config = await acmeStore.config(storage);
   try {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { LookupAddress } from 'node:dns';
 import { Resolver } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
 import { AcmeProblem } from './jws.js';
 
 const LOOKUP_TIMEOUT_MS = 10_000;
@@ -37,4 +39,30 @@ export async function validateDns01(domain: string, keyAuthorization: string, se
   // A TXT record may come in several strings (RFC 1035 3.3.14); they make one value.
   if (!records.some((chunks) => chunks.join('') === expected))
     throw new AcmeProblem('incorrectResponse', `dns-01: challenge failed against ${records.length} records`, 400);
+}
+
+/**
+ * A `lookup` for sockets that resolves host names through `server` (A records, then AAAA), so
+ * tls-alpn-01 connects where `dns_resolver` says; `undefined` (the system's lookup) when it is empty.
+ */
+export function lookupVia(server: string): LookupFunction | undefined {
+  if (server === '') return undefined;
+  const resolver = resolverFor(server);
+  return (hostname, options, callback) => {
+    const resolveAll = async (): Promise<LookupAddress[]> => {
+      const v4 = await resolver.resolve4(hostname).catch((): string[] => []);
+      if (v4.length > 0) return v4.map((address) => ({ address, family: 4 }));
+      const v6 = await resolver.resolve6(hostname).catch((): string[] => []);
+      return v6.map((address) => ({ address, family: 6 }));
+    };
+    resolveAll().then((addresses) => {
+      const first = addresses[0];
+      if (!first) {
+        const err: NodeJS.ErrnoException = new Error(`${hostname} has no A or AAAA record at ${server}`);
+        err.code = 'ENOTFOUND';
+        callback(err, '', 0);
+      } else if (options.all) callback(null, addresses);
+      else callback(null, first.address, first.family);
+    });
+  };
 }
