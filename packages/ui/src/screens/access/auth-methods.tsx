@@ -1,8 +1,9 @@
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { DataTable } from '../../components/data-table.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Link } from '../../components/link.js';
-import { Loading, Page, TableRegion } from '../../components/page.js';
+import { Loading, Page } from '../../components/page.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
 import { ACCESS_CRUMBS, trimSlashes } from './access-shared.js';
@@ -43,32 +44,24 @@ export function AuthMethods() {
       <ErrorMessage error={mounts.error} />
       {mounts.isLoading && !mounts.data && <Loading />}
       {mounts.data && (
-        <TableRegion label="Auth methods">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Path</th>
-                <th scope="col">Type</th>
-                <th scope="col">Accessor</th>
-                <th scope="col">Description</th>
-              </tr>
-            </thead>
-            <tbody>
-              {mounts.data.map((m) => (
-                <tr key={m.path}>
-                  <td>
-                    <Link to={pathOf('access', 'auth', trimSlashes(m.path))} class="code">
-                      {m.path}
-                    </Link>
-                  </td>
-                  <td>{m.type}</td>
-                  <td class="code">{m.accessor}</td>
-                  <td>{m.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
+        <DataTable
+          label="Auth methods"
+          rows={mounts.data}
+          keyOf={(m) => m.path}
+          columns={[
+            {
+              header: 'Path',
+              cell: (m) => (
+                <Link to={pathOf('access', 'auth', trimSlashes(m.path))} class="code">
+                  {m.path}
+                </Link>
+              ),
+            },
+            { header: 'Type', cell: (m) => m.type },
+            { header: 'Accessor', cell: (m) => m.accessor, class: 'code' },
+            { header: 'Description', cell: (m) => m.description },
+          ]}
+        />
       )}
     </Page>
   );

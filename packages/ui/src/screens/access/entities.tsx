@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { DataTable } from '../../components/data-table.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field } from '../../components/field.js';
 import { Link } from '../../components/link.js';
-import { Loading, Page, TableRegion } from '../../components/page.js';
+import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
@@ -43,26 +44,15 @@ export function Entities() {
       {entities.isLoading && !entities.data && <Loading />}
       {entities.data && entities.data.length === 0 && <p>No entities yet.</p>}
       {entities.data && entities.data.length > 0 && (
-        <TableRegion label="Entities">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">ID</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entities.data.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <Link to={pathOf('access', 'entities', e.id)}>{e.name}</Link>
-                  </td>
-                  <td class="code">{e.id}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
+        <DataTable
+          label="Entities"
+          rows={entities.data}
+          keyOf={(r) => r.id}
+          columns={[
+            { header: 'Name', cell: (r) => <Link to={pathOf('access', 'entities', r.id)}>{r.name}</Link> },
+            { header: 'ID', cell: (r) => r.id, class: 'code' },
+          ]}
+        />
       )}
       {caps.allows('identity/entity', ['create', 'update']) && (
         <section aria-labelledby="create-entity">

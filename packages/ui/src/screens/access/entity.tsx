@@ -2,9 +2,10 @@ import { useLayoutEffect, useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
+import { DataTable } from '../../components/data-table.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field, SelectField, TextAreaField } from '../../components/field.js';
-import { Loading, Page, TableRegion } from '../../components/page.js';
+import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import type { ScreenProps } from '../../screen.js';
@@ -84,40 +85,28 @@ export function Entity({ params }: ScreenProps) {
           {(data.aliases ?? []).length === 0 ? (
             <p>No aliases.</p>
           ) : (
-            <TableRegion label="Aliases">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Mount</th>
-                    <th scope="col">Alias ID</th>
-                    {caps.allows('identity/entity-alias/id/example', 'delete') && <th scope="col">Actions</th>}
-                  </tr>
-                </thead>
-                <tbody>
-                  {(data.aliases ?? []).map((a) => (
-                    <tr key={a.id}>
-                      <td class="code">{a.name}</td>
-                      <td class="code">
-                        {a.mount_path} ({a.mount_type})
-                      </td>
-                      <td class="code">{a.id}</td>
-                      {caps.allows('identity/entity-alias/id/example', 'delete') && (
-                        <td>
-                          <ConfirmButton
-                            label={`Delete alias ${a.name}`}
-                            question={`Delete the alias ${a.name} on ${a.mount_path}? Signing in there makes a new entity.`}
-                            confirmLabel={`Delete alias ${a.name} now`}
-                            disabled={removeAlias.isPending}
-                            onConfirm={() => removeAlias.run(a.id)}
-                          />
-                        </td>
-                      )}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableRegion>
+            <DataTable
+              label="Aliases"
+              rows={data.aliases ?? []}
+              keyOf={(a) => a.id}
+              columns={[
+                { header: 'Name', cell: (a) => a.name, class: 'code' },
+                { header: 'Mount', cell: (a) => `${a.mount_path} (${a.mount_type})`, class: 'code' },
+                { header: 'Alias ID', cell: (a) => a.id, class: 'code' },
+                caps.allows('identity/entity-alias/id/example', 'delete') && {
+                  header: 'Actions',
+                  cell: (a) => (
+                    <ConfirmButton
+                      label={`Delete alias ${a.name}`}
+                      question={`Delete the alias ${a.name} on ${a.mount_path}? Signing in there makes a new entity.`}
+                      confirmLabel={`Delete alias ${a.name} now`}
+                      disabled={removeAlias.isPending}
+                      onConfirm={() => removeAlias.run(a.id)}
+                    />
+                  ),
+                },
+              ]}
+            />
           )}
           {caps.allows('identity/entity-alias', ['create', 'update']) && (
             <AliasForm entityId={id} onDone={entity.reload} />

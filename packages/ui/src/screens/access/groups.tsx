@@ -1,8 +1,9 @@
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { DataTable } from '../../components/data-table.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Link } from '../../components/link.js';
-import { Loading, Page, TableRegion } from '../../components/page.js';
+import { Loading, Page } from '../../components/page.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
 import { ACCESS_CRUMBS } from './access-shared.js';
@@ -20,26 +21,15 @@ export function Groups() {
       {groups.isLoading && !groups.data && <Loading />}
       {groups.data && groups.data.length === 0 && <p>No groups yet.</p>}
       {groups.data && groups.data.length > 0 && (
-        <TableRegion label="Groups">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">ID</th>
-              </tr>
-            </thead>
-            <tbody>
-              {groups.data.map((g) => (
-                <tr key={g.id}>
-                  <td>
-                    <Link to={pathOf('access', 'groups', g.id)}>{g.name}</Link>
-                  </td>
-                  <td class="code">{g.id}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
+        <DataTable
+          label="Groups"
+          rows={groups.data}
+          keyOf={(r) => r.id}
+          columns={[
+            { header: 'Name', cell: (r) => <Link to={pathOf('access', 'groups', r.id)}>{r.name}</Link> },
+            { header: 'ID', cell: (r) => r.id, class: 'code' },
+          ]}
+        />
       )}
       {caps.allows('identity/group', ['create', 'update']) && (
         <section aria-labelledby="create-group">

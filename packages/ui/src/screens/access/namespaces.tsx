@@ -2,9 +2,10 @@ import { useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
+import { DataTable } from '../../components/data-table.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field } from '../../components/field.js';
-import { Loading, Page, TableRegion } from '../../components/page.js';
+import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { ACCESS_CRUMBS, trimSlashes } from './access-shared.js';
@@ -39,33 +40,25 @@ export function Namespaces() {
       {list.isLoading && !list.data && <Loading />}
       {list.data && list.data.length === 0 && <p>No namespaces yet.</p>}
       {list.data && list.data.length > 0 && (
-        <TableRegion label="Namespaces">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Path</th>
-                {canDelete && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((ns) => (
-                <tr key={ns}>
-                  <td class="code">{ns}</td>
-                  {canDelete && (
-                    <td>
-                      <ConfirmButton
-                        label={`Delete ${ns}`}
-                        question={`Delete ${ns} and everything in it?`}
-                        confirmLabel={`Delete ${ns} now`}
-                        onConfirm={() => remove.run(ns)}
-                      />
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
+        <DataTable
+          label="Namespaces"
+          rows={list.data}
+          keyOf={(ns) => ns}
+          columns={[
+            { header: 'Path', cell: (ns) => ns, class: 'code' },
+            canDelete && {
+              header: 'Actions',
+              cell: (ns) => (
+                <ConfirmButton
+                  label={`Delete ${ns}`}
+                  question={`Delete ${ns} and everything in it?`}
+                  confirmLabel={`Delete ${ns} now`}
+                  onConfirm={() => remove.run(ns)}
+                />
+              ),
+            },
+          ]}
+        />
       )}
       <ErrorMessage error={remove.error} />
       {done && <output>{done}</output>}

@@ -1,7 +1,7 @@
 import { useApp } from '../../app-context.js';
-import { ErrorMessage } from '../../components/error-message.js';
 import { Link } from '../../components/link.js';
-import { Loading, Page } from '../../components/page.js';
+import { NamedList } from '../../components/named-list.js';
+import { Page } from '../../components/page.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
 import type { ScreenProps } from '../../screen.js';
@@ -22,22 +22,11 @@ export function DbConnections({ params }: ScreenProps) {
         </li>
       </ul>
       <h2>Connections</h2>
-      <ErrorMessage error={connections.error} />
-      {connections.isLoading && !connections.data && <Loading />}
-      {connections.data && connections.data.length === 0 && (
-        <p>No connections yet: write one to config/&lt;name&gt; (plugin, URL, credentials).</p>
-      )}
-      {connections.data && connections.data.length > 0 && (
-        <ul class="list">
-          {connections.data.map((c) => (
-            <li key={c}>
-              <Link to={pathOf('secrets', mount, 'database', 'connections', c)} class="code">
-                {c}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <NamedList
+        list={connections}
+        empty="No connections yet: write one to config/<name> (plugin, URL, credentials)."
+        hrefOf={(c) => pathOf('secrets', mount, 'database', 'connections', c)}
+      />
     </Page>
   );
 }

@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field, TextAreaField } from '../../components/field.js';
-import { Link } from '../../components/link.js';
-import { Loading, Page } from '../../components/page.js';
+import { NamedList } from '../../components/named-list.js';
+import { Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
@@ -35,20 +35,7 @@ export function DbRoles({ params }: ScreenProps) {
   });
   return (
     <Page title="Roles" crumbs={engineCrumbs(mount, 'database')}>
-      <ErrorMessage error={roles.error} />
-      {roles.isLoading && !roles.data && <Loading />}
-      {roles.data && roles.data.length === 0 && <p>No roles yet.</p>}
-      {roles.data && roles.data.length > 0 && (
-        <ul class="list">
-          {roles.data.map((r) => (
-            <li key={r}>
-              <Link to={pathOf('secrets', mount, 'database', 'roles', r)} class="code">
-                {r}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <NamedList list={roles} empty="No roles yet." hrefOf={(r) => pathOf('secrets', mount, 'database', 'roles', r)} />
       <h2>Create role</h2>
       <form
         onSubmit={(e) => {

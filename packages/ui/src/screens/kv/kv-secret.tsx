@@ -3,11 +3,12 @@ import { Fragment } from 'preact';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
+import { DataTable } from '../../components/data-table.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { formatTime } from '../../components/format.js';
 import { Link } from '../../components/link.js';
 import { MaskedValue } from '../../components/masked-value.js';
-import { Loading, Page, TableRegion } from '../../components/page.js';
+import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import type { ScreenProps } from '../../screen.js';
@@ -55,28 +56,18 @@ export function KvSecret({ params }: ScreenProps) {
         <p>{metadata ? 'This version has no data: it was deleted or destroyed.' : 'No secret at this path.'}</p>
       )}
       {data && (
-        <TableRegion label={`Keys of ${path}`}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Value</th>
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(data).map(([k, v]) => (
-                <tr key={k}>
-                  <th scope="row" class="code">
-                    {k}
-                  </th>
-                  <td>
-                    <MaskedValue name={k} value={typeof v === 'string' ? v : JSON.stringify(v)} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
+        <DataTable
+          label={`Keys of ${path}`}
+          rows={Object.entries(data)}
+          keyOf={([k]) => k}
+          columns={[
+            { header: 'Key', cell: ([k]) => k, class: 'code', isRowHeader: true },
+            {
+              header: 'Value',
+              cell: ([k, v]) => <MaskedValue name={k} value={typeof v === 'string' ? v : JSON.stringify(v)} />,
+            },
+          ]}
+        />
       )}
       {kv && metadata && (
         <KvVersions kv={kv} path={path} metadata={metadata} shown={version} onChange={secret.reload} />

@@ -2,10 +2,10 @@ import type { KvMetadata } from '@ward/secrets-client';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
+import { DataTable } from '../../components/data-table.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { formatTime } from '../../components/format.js';
 import { Link } from '../../components/link.js';
-import { TableRegion } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import type { KvMount } from './kv-api.js';
 import { encodePath } from './use-kv-mount.js';
@@ -39,83 +39,64 @@ export function KvVersions(p: {
   const may = useCapabilities(['data', 'delete', 'undelete', 'destroy'].map((op) => `${kv.path}${op}/${path}`));
   const can = (op: string) => may.allows(`${kv.path}${op}/${path}`, ['create', 'update']);
   const versions = Object.entries(metadata.versions)
-    .map(([n, v]) => ({ n: Number(n), ...v }))
+    .map(([n, v]) => {
+      // A deletion_time in the future is delete_version_after's schedule, not a deletion yet.
+      const isDeleted = v.deletion_time !== '' && Date.parse(v.deletion_time) <= Date.now();
+      return { n: Number(n), ...v, isDeleted, isCurrent: Number(n) === metadata.current_version };
+    })
     .sort((a, b) => b.n - a.n);
+  type Row = (typeof versions)[number];
+  const stateOf = (v: Row) =>
+    v.destroyed ? 'destroyed' : v.isDeleted ? `deleted ${formatTime(v.deletion_time)}` : 'available';
+  const actionsOf = (v: Row) => (
+    <div class="actions">
+      {v.n !== p.shown && (
+        <Link to={`${base}?version=${v.n}`}>
+          <span aria-hidden="true">View</span>
+          <span class="visually-hidden">View version {v.n}</span>
+        </Link>
+      )}
+      {can('data') && !v.isCurrent && !v.isDeleted && !v.destroyed && (
+        <button type="button" class="secondary" onClick={() => restore.run(v.n)}>
+          Restore version {v.n}
+        </button>
+      )}
+      {can('delete') && !v.isDeleted && !v.destroyed && (
+        <button type="button" class="secondary" onClick={() => act.run(() => kv.deleteVersions(path, [v.n]))}>
+          Delete version {v.n}
+        </button>
+      )}
+      {can('undelete') && v.isDeleted && !v.destroyed && (
+        <button type="button" class="secondary" onClick={() => act.run(() => kv.undelete(path, [v.n]))}>
+          Undelete version {v.n}
+        </button>
+      )}
+      {can('destroy') && !v.destroyed && (
+        <ConfirmButton
+          label={`Destroy version ${v.n}`}
+          question={`Destroy version ${v.n} for good?`}
+          confirmLabel={`Destroy version ${v.n} now`}
+          onConfirm={() => act.run(() => kv.destroy(path, [v.n]))}
+        />
+      )}
+    </div>
+  );
   return (
     <section aria-labelledby="versions-heading">
       <h2 id="versions-heading">Versions</h2>
       <ErrorMessage error={act.error ?? restore.error} />
-      <TableRegion label="Versions">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Created</th>
-              <th scope="col">State</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {versions.map((v) => {
-              const isCurrent = v.n === metadata.current_version;
-              // A deletion_time in the future is delete_version_after's schedule, not a deletion yet.
-              const isDeleted = v.deletion_time !== '' && Date.parse(v.deletion_time) <= Date.now();
-              const state = v.destroyed
-                ? 'destroyed'
-                : isDeleted
-                  ? `deleted ${formatTime(v.deletion_time)}`
-                  : 'available';
-              return (
-                <tr key={v.n} aria-current={v.n === p.shown ? 'true' : undefined}>
-                  <th scope="row">
-                    {v.n}
-                    {isCurrent ? ' (current)' : ''}
-                  </th>
-                  <td>{formatTime(v.created_time)}</td>
-                  <td>{state}</td>
-                  <td>
-                    <div class="actions">
-                      {v.n !== p.shown && (
-                        <Link to={`${base}?version=${v.n}`}>
-                          <span aria-hidden="true">View</span>
-                          <span class="visually-hidden">View version {v.n}</span>
-                        </Link>
-                      )}
-                      {can('data') && !isCurrent && !isDeleted && !v.destroyed && (
-                        <button type="button" class="secondary" onClick={() => restore.run(v.n)}>
-                          Restore version {v.n}
-                        </button>
-                      )}
-                      {can('delete') && !isDeleted && !v.destroyed && (
-                        <button
-                          type="button"
-                          class="secondary"
-                          onClick={() => act.run(() => kv.deleteVersions(path, [v.n]))}
-                        >
-                          Delete version {v.n}
-                        </button>
-                      )}
-                      {can('undelete') && isDeleted && !v.destroyed && (
-                        <button type="button" class="secondary" onClick={() => act.run(() => kv.undelete(path, [v.n]))}>
-                          Undelete version {v.n}
-                        </button>
-                      )}
-                      {can('destroy') && !v.destroyed && (
-                        <ConfirmButton
-                          label={`Destroy version ${v.n}`}
-                          question={`Destroy version ${v.n} for good?`}
-                          confirmLabel={`Destroy version ${v.n} now`}
-                          onConfirm={() => act.run(() => kv.destroy(path, [v.n]))}
-                        />
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableRegion>
+      <DataTable
+        label="Versions"
+        rows={versions}
+        keyOf={(v) => v.n}
+        isCurrent={(v) => v.n === p.shown}
+        columns={[
+          { header: 'Version', cell: (v) => `${v.n}${v.isCurrent ? ' (current)' : ''}`, isRowHeader: true },
+          { header: 'Created', cell: (v) => formatTime(v.created_time) },
+          { header: 'State', cell: stateOf },
+          { header: 'Actions', cell: actionsOf },
+        ]}
+      />
     </section>
   );
 }

@@ -1,8 +1,7 @@
 import type { Api } from '../../api/api.js';
 import { useApp } from '../../app-context.js';
-import { ErrorMessage } from '../../components/error-message.js';
-import { Link } from '../../components/link.js';
-import { Loading, Page } from '../../components/page.js';
+import { NamedList } from '../../components/named-list.js';
+import { Page } from '../../components/page.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
 import type { ScreenProps } from '../../screen.js';
@@ -28,20 +27,11 @@ export function LdapLibrary({ params }: ScreenProps) {
     <Page title={`${mount}/`} crumbs={[{ label: 'Secrets', to: '/secrets' }]}>
       <LdapTabs mount={mount} current="library" />
       <h2>Library sets</h2>
-      <ErrorMessage error={sets.error} />
-      {sets.isLoading && !sets.data && <Loading />}
-      {sets.data && sets.data.length === 0 && <p>No library sets yet.</p>}
-      {sets.data && sets.data.length > 0 && (
-        <ul class="list">
-          {sets.data.map((s) => (
-            <li key={s}>
-              <Link to={pathOf('secrets', mount, 'ldap', 'library', s)} class="code">
-                {s}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <NamedList
+        list={sets}
+        empty="No library sets yet."
+        hrefOf={(s) => pathOf('secrets', mount, 'ldap', 'library', s)}
+      />
       <h2>Create set</h2>
       <LibrarySetForm
         isNew

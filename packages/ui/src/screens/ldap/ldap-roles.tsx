@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field } from '../../components/field.js';
-import { Link } from '../../components/link.js';
-import { Loading, Page } from '../../components/page.js';
+import { NamedList } from '../../components/named-list.js';
+import { Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
@@ -35,20 +35,11 @@ export function LdapRoles({ params }: ScreenProps) {
     <Page title={`${mount}/`} crumbs={[{ label: 'Secrets', to: '/secrets' }]}>
       <LdapTabs mount={mount} current="roles" />
       <h2>Static roles</h2>
-      <ErrorMessage error={statics.error} />
-      {statics.isLoading && !statics.data && <Loading />}
-      {statics.data && statics.data.length === 0 && <p>No static roles yet.</p>}
-      {statics.data && statics.data.length > 0 && (
-        <ul class="list">
-          {statics.data.map((r) => (
-            <li key={r}>
-              <Link to={pathOf('secrets', mount, 'ldap', 'static', r)} class="code">
-                {r}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <NamedList
+        list={statics}
+        empty="No static roles yet."
+        hrefOf={(r) => pathOf('secrets', mount, 'ldap', 'static', r)}
+      />
       <h2>Create static role</h2>
       <form
         onSubmit={(e) => {
@@ -74,20 +65,11 @@ export function LdapRoles({ params }: ScreenProps) {
         <ErrorMessage error={create.error} />
       </form>
       <h2>Dynamic roles</h2>
-      <ErrorMessage error={dynamics.error} />
-      {dynamics.isLoading && !dynamics.data && <Loading />}
-      {dynamics.data && dynamics.data.length === 0 && <p>No dynamic roles yet.</p>}
-      {dynamics.data && dynamics.data.length > 0 && (
-        <ul class="list">
-          {dynamics.data.map((r) => (
-            <li key={r}>
-              <Link to={pathOf('secrets', mount, 'ldap', 'dynamic', r)} class="code">
-                {r}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <NamedList
+        list={dynamics}
+        empty="No dynamic roles yet."
+        hrefOf={(r) => pathOf('secrets', mount, 'ldap', 'dynamic', r)}
+      />
     </Page>
   );
 }

@@ -1,7 +1,7 @@
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { DataTable } from '../../components/data-table.js';
 import { ErrorMessage } from '../../components/error-message.js';
-import { TableRegion } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 
 /** One account of `library/:name/status`. */
@@ -32,53 +32,57 @@ export function LibraryStatus(p: {
   });
   return (
     <>
-      <TableRegion label="Accounts">
-        <table class="library-status">
-          <thead>
-            <tr>
-              <th scope="col">Account</th>
-              <th scope="col">Status</th>
-              <th scope="col">Borrower</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {Object.entries(p.status).map(([account, s]) => (
-              <tr key={account}>
-                <td class="code">{account}</td>
-                <td class={s.available ? 'available' : 'borrowed'}>{s.available ? 'Available' : 'Checked out'}</td>
-                <td>
-                  {s.borrower_entity_id && <div class="code">entity {s.borrower_entity_id}</div>}
-                  {s.borrower_accessor && <div class="code">accessor {s.borrower_accessor}</div>}
-                </td>
-                <td>
-                  {!s.available && caps.allows(own, 'update') && (
-                    <button
-                      type="button"
-                      disabled={checkIn.isPending}
-                      aria-label={`Check in ${account}`}
-                      onClick={() => checkIn.run(account, false)}
-                    >
-                      Check in
-                    </button>
-                  )}
-                  {!s.available && caps.allows(manage, 'update') && (
-                    <button
-                      type="button"
-                      class="secondary"
-                      disabled={checkIn.isPending}
-                      aria-label={`Force check-in of ${account}`}
-                      onClick={() => checkIn.run(account, true)}
-                    >
-                      Force check-in
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableRegion>
+      <DataTable
+        label="Accounts"
+        class="library-status"
+        rows={Object.entries(p.status)}
+        keyOf={([account]) => account}
+        columns={[
+          { header: 'Account', cell: ([account]) => account, class: 'code' },
+          {
+            header: 'Status',
+            cell: ([, s]) => (s.available ? 'Available' : 'Checked out'),
+            class: ([, s]) => (s.available ? 'available' : 'borrowed'),
+          },
+          {
+            header: 'Borrower',
+            cell: ([, s]) => (
+              <>
+                {s.borrower_entity_id && <div class="code">entity {s.borrower_entity_id}</div>}
+                {s.borrower_accessor && <div class="code">accessor {s.borrower_accessor}</div>}
+              </>
+            ),
+          },
+          {
+            header: 'Actions',
+            cell: ([account, s]) => (
+              <>
+                {!s.available && caps.allows(own, 'update') && (
+                  <button
+                    type="button"
+                    disabled={checkIn.isPending}
+                    aria-label={`Check in ${account}`}
+                    onClick={() => checkIn.run(account, false)}
+                  >
+                    Check in
+                  </button>
+                )}
+                {!s.available && caps.allows(manage, 'update') && (
+                  <button
+                    type="button"
+                    class="secondary"
+                    disabled={checkIn.isPending}
+                    aria-label={`Force check-in of ${account}`}
+                    onClick={() => checkIn.run(account, true)}
+                  >
+                    Force check-in
+                  </button>
+                )}
+              </>
+            ),
+          },
+        ]}
+      />
       <ErrorMessage error={checkIn.error} />
     </>
   );

@@ -1,8 +1,7 @@
 import './pki.css';
 import { useApp } from '../../app-context.js';
-import { ErrorMessage } from '../../components/error-message.js';
-import { Link } from '../../components/link.js';
-import { Loading, Page } from '../../components/page.js';
+import { NamedList } from '../../components/named-list.js';
+import { Page } from '../../components/page.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
 import type { ScreenProps } from '../../screen.js';
@@ -15,20 +14,12 @@ export function PkiCerts({ params }: ScreenProps) {
   const certs = useLoad(() => api.list(`${mount}/certs`), [mount]);
   return (
     <Page title="Certificates" crumbs={engineCrumbs(mount, 'pki')}>
-      <ErrorMessage error={certs.error} />
-      {certs.isLoading && !certs.data && <Loading />}
-      {certs.data && certs.data.length === 0 && <p>No certificates yet.</p>}
-      {certs.data && certs.data.length > 0 && (
-        <ul class="list">
-          {certs.data.map((s) => (
-            <li key={s}>
-              <Link to={pathOf('secrets', mount, 'pki', 'certs', s)} class="code pki-id">
-                {s}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <NamedList
+        list={certs}
+        empty="No certificates yet."
+        hrefOf={(s) => pathOf('secrets', mount, 'pki', 'certs', s)}
+        linkClass="pki-id"
+      />
     </Page>
   );
 }

@@ -1,8 +1,9 @@
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { DataTable } from '../../components/data-table.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Link } from '../../components/link.js';
-import { Loading, Page, TableRegion } from '../../components/page.js';
+import { Loading, Page } from '../../components/page.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { type EngineMount, engineHome, engineList, kvVersionOf } from './engines.js';
 
@@ -31,33 +32,26 @@ export function SecretsList() {
       {mounts.isLoading && !mounts.data && <Loading />}
       {mounts.data && mounts.data.length === 0 && <p>No secrets engine is visible to this token.</p>}
       {mounts.data && mounts.data.length > 0 && (
-        <TableRegion label="Secrets engines">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Path</th>
-                <th scope="col">Type</th>
-                <th scope="col">Description</th>
-              </tr>
-            </thead>
-            <tbody>
-              {mounts.data.map((m) => (
-                <tr key={m.path}>
-                  <td>
-                    <Link to={engineHome(m)} class="code">
-                      {m.path}
-                    </Link>
-                  </td>
-                  <td>
-                    {m.type}
-                    {m.type === 'kv' && kvVersionOf(m) ? ` v${kvVersionOf(m)}` : ''}
-                  </td>
-                  <td>{m.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
+        <DataTable
+          label="Secrets engines"
+          rows={mounts.data}
+          keyOf={(m) => m.path}
+          columns={[
+            {
+              header: 'Path',
+              cell: (m) => (
+                <Link to={engineHome(m)} class="code">
+                  {m.path}
+                </Link>
+              ),
+            },
+            {
+              header: 'Type',
+              cell: (m) => `${m.type}${m.type === 'kv' && kvVersionOf(m) ? ` v${kvVersionOf(m)}` : ''}`,
+            },
+            { header: 'Description', cell: (m) => m.description },
+          ]}
+        />
       )}
     </Page>
   );

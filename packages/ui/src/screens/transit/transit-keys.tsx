@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field, SelectField } from '../../components/field.js';
-import { Link } from '../../components/link.js';
-import { Loading, Page } from '../../components/page.js';
+import { NamedList } from '../../components/named-list.js';
+import { Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
@@ -37,20 +37,7 @@ export function TransitKeys({ params }: ScreenProps) {
   return (
     <Page title={`${mount}/`} crumbs={[{ label: 'Secrets', to: '/secrets' }]}>
       <h2>Encryption keys</h2>
-      <ErrorMessage error={keys.error} />
-      {keys.isLoading && !keys.data && <Loading />}
-      {keys.data && keys.data.length === 0 && <p>No keys yet.</p>}
-      {keys.data && keys.data.length > 0 && (
-        <ul class="list">
-          {keys.data.map((k) => (
-            <li key={k}>
-              <Link to={pathOf('secrets', mount, 'transit', k)} class="code">
-                {k}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <NamedList list={keys} empty="No keys yet." hrefOf={(k) => pathOf('secrets', mount, 'transit', k)} />
       <h2>Create encryption key</h2>
       <form
         onSubmit={(e) => {
