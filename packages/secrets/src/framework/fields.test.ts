@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InvalidRequestError } from '../logical/errors.js';
-import { type FieldSpec, field } from './fields.js';
+import { type FieldSpec, field, withoutSensitive } from './fields.js';
 
 /** Asserts that `spec` refuses `raw` with the established field-validation text naming `name`. */
 function assertRefused(spec: FieldSpec<unknown>, raw: unknown, name = 'f') {
@@ -163,6 +163,15 @@ describe('field options', () => {
     assert.equal(f.required, false);
     assert.equal(f.inPath, false);
     assert.deepEqual(f.openapi, { type: 'integer' });
+  });
+  it('mark a secret sensitive, which a read leaves out', () => {
+    const fields = {
+      user: field.string({ description: 'u' }),
+      pass: field.string({ description: 'p', sensitive: true }),
+    };
+    assert.equal(fields.pass.isSensitive, true);
+    assert.equal(fields.user.isSensitive, false);
+    assert.deepEqual(withoutSensitive(fields, { user: 'u', pass: 'secret', other: 1 }), { user: 'u', other: 1 });
   });
   it('mark path captures as required and in the path', () => {
     const f = field.path({ description: 'Where.' });

@@ -30,6 +30,13 @@ export interface FieldSpec<T> {
    * the backend is called with, so a policy about `admin` also covers `ADMIN` (issue 28).
    */
   readonly isCaseInsensitive: boolean;
+  /**
+   * A secret the server takes and never reads back (a password, a private key, an API token): its
+   * OpenAPI property says `x-vault-displayAttrs: {sensitive: true}`, as the established servers'
+   * do, so the web UI makes it a password field sent only when typed; a backend's read leaves it out
+   * (`withoutSensitive`).
+   */
+  readonly isSensitive: boolean;
   readonly openapi: OpenApiType;
   /** Coerces a supplied raw value, throwing a field-validation `InvalidRequestError`. */
   parse(raw: unknown, name: string): T;
@@ -42,6 +49,8 @@ interface FieldOptions<T> {
   /** Needed on these operations only (`['update']` also covers `create`, and back). */
   requiredFor?: ReadonlyArray<'read' | 'create' | 'update' | 'patch' | 'delete' | 'list'>;
   default?: T;
+  /** Never read back (see `FieldSpec.isSensitive`). */
+  sensitive?: boolean;
 }
 
 /** `T` when the options give a default or make the field required, else `T | undefined`. */
@@ -54,8 +63,26 @@ function make<T>(
   inPath = false,
   isCaseInsensitive = false,
 ) {
-  const { description, required = false, requiredFor = [], default: fallback } = o;
-  return { description, required, requiredFor, default: fallback, inPath, isCaseInsensitive, openapi, parse };
+  const { description, required = false, requiredFor = [], default: fallback, sensitive = false } = o;
+  return {
+    description,
+    required,
+    requiredFor,
+    default: fallback,
+    inPath,
+    isCaseInsensitive,
+    isSensitive: sensitive,
+    openapi,
+    parse,
+  };
+}
+
+/** `data` without the fields `fields` declares sensitive: what a read of a configuration may show. */
+export function withoutSensitive<T extends object>(
+  fields: Readonly<Record<string, FieldSpec<unknown>>>,
+  data: T,
+): Partial<T> {
+  return Object.fromEntries(Object.entries(data).filter(([k]) => !fields[k]?.isSensitive)) as Partial<T>;
 }
 
 export function conversionError(name: string, detail: string): InvalidRequestError {

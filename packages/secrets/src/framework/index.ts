@@ -14,7 +14,7 @@ export {
 export { decodeIfBase64 } from './base64-text.js';
 export { areCidrsWithin, isAddressInCidrs, parseCidrs } from './bound-cidrs.js';
 export { checkTtls, parseDurationSeconds } from './duration.js';
-export { type FieldSpec, type Fields, type FieldValues, field } from './fields.js';
+export { type FieldSpec, type Fields, type FieldValues, field, withoutSensitive } from './fields.js';
 export { KeyedMutex } from './keyed-mutex.js';
 export { listPath } from './list-path.js';
 export {

@@ -102,6 +102,8 @@ describe('openapiForBackend', () => {
     ]);
     const body = doc.components.schemas.TotpWriteKeysNameRequest;
     assert.deepEqual(body?.required, ['key']);
+    assert.deepEqual(body?.properties?.key?.['x-vault-displayAttrs'], { sensitive: true }, 'a secret says so');
+    assert.equal(body?.properties?.period?.['x-vault-displayAttrs'], undefined);
     assert.deepEqual(body?.properties?.period, {
       type: 'string',
       format: 'duration',

@@ -92,7 +92,7 @@ export function createToyTotpBackend(): Backend {
         pattern: 'keys/:name',
         fields: {
           name,
-          key: field.string({ description: 'Shared secret, base32.', required: true }),
+          key: field.string({ description: 'Shared secret, base32.', required: true, sensitive: true }),
           period: field.durationSeconds({ description: 'Seconds a code is valid.', default: 30 }),
           digits: field.int({ description: 'Digits | length of a code.', default: 6 }),
           exported: field.bool({ description: 'Return the generated key.' }),

@@ -17,6 +17,8 @@ export interface OpenApiSchema extends Partial<OpenApiType> {
   required?: string[];
   enum?: readonly string[];
   $ref?: string;
+  /** `sensitive`: a secret never read back (`FieldSpec.isSensitive`), the established servers' mark. */
+  'x-vault-displayAttrs'?: { sensitive: true };
 }
 
 export interface OpenApiParameter {
@@ -271,6 +273,7 @@ function fieldSchema(f: FieldSpec<unknown>): OpenApiSchema {
     ...(f.openapi.enum ? { enum: [...f.openapi.enum] } : {}),
     ...(description ? { description } : {}),
     ...(f.default !== undefined ? { default: schemaDefault(f) } : {}),
+    ...(f.isSensitive ? { 'x-vault-displayAttrs': { sensitive: true as const } } : {}),
   };
 }
 

@@ -29,7 +29,7 @@ function pathConfigClient(): PathDefinition {
     pattern: 'config/client',
     fields: {
       access_key: field.string({ description: 'AWS access key id (empty: the server’s own AWS credentials).' }),
-      secret_key: field.string({ description: 'AWS secret access key.' }),
+      secret_key: field.string({ description: 'AWS secret access key.', sensitive: true }),
       endpoint: field.string({ description: 'EC2 API endpoint URL.' }),
       iam_endpoint: field.string({ description: 'IAM API endpoint URL.' }),
       sts_endpoint: field.string({ description: 'STS API endpoint URL iam logins are forwarded to.' }),

@@ -11,7 +11,7 @@ const fields = {
   client_id: field.string({
     description: 'Service principal for Resource Manager lookups (default: managed identity).',
   }),
-  client_secret: field.string({ description: 'Its secret; never shown.' }),
+  client_secret: field.string({ description: 'Its secret; never shown.', sensitive: true }),
 };
 
 /** `config`: the tenant, the audience of login tokens, the cloud, and the credentials for VM lookups. */

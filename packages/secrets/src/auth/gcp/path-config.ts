@@ -56,6 +56,7 @@ export function pathConfig() {
       credentials: field.string({
         description:
           'JSON of a service account key. Empty: Application Default Credentials. Never read back (only its email and key id).',
+        sensitive: true,
       }),
       custom_endpoint: field.object({
         description: '`api` (default https://www.googleapis.com), `iam`, `crm`, `compute`: base URLs of Google’s APIs.',

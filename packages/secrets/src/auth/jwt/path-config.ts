@@ -11,7 +11,10 @@ const fields = {
   }),
   oidc_discovery_ca_pem: field.string({ description: 'CA certificates (PEM) to trust for the discovery URL.' }),
   oidc_client_id: field.string({ description: 'The client id of the OIDC flow.' }),
-  oidc_client_secret: field.string({ description: 'The client secret of the OIDC flow (never shown).' }),
+  oidc_client_secret: field.string({
+    description: 'The client secret of the OIDC flow (never shown).',
+    sensitive: true,
+  }),
   oidc_response_mode: field.string({ description: '`query` (default) or `form_post`.' }),
   oidc_response_types: field.commaStrings({ description: '`code` (default) or `id_token`.' }),
   jwks_url: field.string({ description: 'URL of a JWKS whose keys verify JWTs.' }),

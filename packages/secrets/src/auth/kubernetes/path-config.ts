@@ -12,6 +12,7 @@ export function pathConfig() {
       kubernetes_ca_cert: field.string({ description: 'CA certificate (PEM) of the API server.' }),
       token_reviewer_jwt: field.string({
         description: 'JWT allowed to create TokenReviews (default: the login JWT itself).',
+        sensitive: true,
       }),
       pem_keys: field.commaStrings({
         description: 'PEM keys or certificates that verify service account JWTs locally.',

@@ -1,5 +1,5 @@
 import { checkConfig, parseUrls } from '../../engines/ldap/index.js';
-import { definePath, field } from '../../framework/index.js';
+import { definePath, field, withoutSensitive } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { applyTokenFields, tokenFields, tokenReadData } from '../common/index.js';
 import { connectionOf } from './directory-login.js';
@@ -11,7 +11,7 @@ const TLS_VERSIONS = ['tls10', 'tls11', 'tls12', 'tls13'] as const;
 const fields = {
   url: field.string({ description: 'One URL or a comma-delimited list, tried in order (default ldap://127.0.0.1).' }),
   binddn: field.string({ description: 'DN to bind as to search users and groups.' }),
-  bindpass: field.string({ description: 'Password of binddn (never shown).' }),
+  bindpass: field.string({ description: 'Password of binddn (never shown).', sensitive: true }),
   userdn: field.string({ description: 'Base DN of users.' }),
   userattr: field.string({ description: 'Attribute holding the username (default cn).' }),
   userfilter: field.string({ description: 'Filter template of the user search ({{.UserAttr}}, {{.Username}}).' }),
@@ -24,7 +24,7 @@ const fields = {
   insecure_tls: field.bool({ description: 'Skip verifying the server certificate.' }),
   certificate: field.string({ description: 'CA certificate (PEM) of the directory.' }),
   client_tls_cert: field.string({ description: 'Client certificate (PEM).' }),
-  client_tls_key: field.string({ description: 'Key of the client certificate (never shown).' }),
+  client_tls_key: field.string({ description: 'Key of the client certificate (never shown).', sensitive: true }),
   tls_min_version: field.enum({ description: 'Lowest TLS version.', values: TLS_VERSIONS }),
   tls_max_version: field.enum({ description: 'Highest TLS version.', values: TLS_VERSIONS }),
   deny_null_bind: field.bool({ description: 'Refuse empty passwords (always on here).' }),
@@ -83,11 +83,11 @@ export function pathConfig(onChange: () => void) {
         },
       },
       read: {
-        summary: 'Read the configuration (without bindpass and client_tls_key).',
+        summary: 'Read the configuration (without its sensitive fields: bindpass and client_tls_key).',
         handler: async ({ storage }) => {
           const c = (await ldapAuthStore.config(storage)) ?? DEFAULT_CONFIG;
-          const { bindpass: _p, client_tls_key: _k, token, url, ...shown } = c;
-          return { data: { ...shown, url: url.join(','), ...tokenReadData(token) } };
+          const { token, url, ...rest } = c;
+          return { data: { ...withoutSensitive(fields, rest), url: url.join(','), ...tokenReadData(token) } };
         },
       },
     },

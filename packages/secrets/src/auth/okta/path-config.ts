@@ -9,8 +9,11 @@ const DOMAIN = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9-
 const fields = {
   org_name: field.string({ description: 'Name of the Okta organization (`<org_name>.okta.com`).' }),
   organization: field.string({ description: 'Deprecated: use `org_name`.' }),
-  api_token: field.string({ description: 'Okta API token, to read the groups of users; never shown.' }),
-  token: field.string({ description: 'Deprecated: use `api_token`.' }),
+  api_token: field.string({
+    description: 'Okta API token, to read the groups of users; never shown.',
+    sensitive: true,
+  }),
+  token: field.string({ description: 'Deprecated: use `api_token`.', sensitive: true }),
   base_url: field.string({ description: 'The org’s domain: okta.com (default), oktapreview.com, okta-emea.com.' }),
   production: field.bool({ description: 'Deprecated: false means oktapreview.com.' }),
   bypass_okta_mfa: field.bool({ description: 'Ignore the MFA Okta requires (status checks are skipped too).' }),

@@ -9,7 +9,7 @@ const username = field.path({
   description: 'Username (case-insensitive; letters, digits, `_`, `-`, `.`).',
   caseInsensitive: true,
 });
-const password = field.string({ description: 'Password (write-only).' });
+const password = field.string({ description: 'Password (write-only).', sensitive: true });
 
 async function requireUser(storage: Storage, name: string): Promise<UserRecord> {
   const user = await userStore.get(storage, name);

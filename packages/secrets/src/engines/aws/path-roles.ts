@@ -47,6 +47,7 @@ const tagsField = (description: string): FieldSpec<Record<string, string> | unde
   default: undefined,
   inPath: false,
   isCaseInsensitive: false,
+  isSensitive: false,
   openapi: { type: 'object' },
   parse: tagsOf,
 });

@@ -7,7 +7,10 @@ export interface SchemaField {
   description: string;
   /** The values an enum takes; empty: any. */
   values: readonly string[];
-  /** A secret the server takes but never reads back: a password input, sent only when typed. */
+  /**
+   * A secret the server takes but never reads back (the server's OpenAPI says so, from the field's
+   * declaration, the one source): a password input, sent only when typed.
+   */
   isWriteOnly: boolean;
   /** PEM and JSON: a text area. */
   isMultiline: boolean;
@@ -20,6 +23,8 @@ interface OpenApiProperty {
   format?: string;
   description?: string;
   enum?: unknown[];
+  /** The server's mark of a secret it never reads back (its field declared `sensitive`). */
+  'x-vault-displayAttrs'?: { sensitive?: boolean };
 }
 
 interface OpenApiDocument {
@@ -29,23 +34,6 @@ interface OpenApiDocument {
   >;
   components?: { schemas?: Record<string, { properties?: Record<string, OpenApiProperty> }> };
 }
-
-/**
- * Names the established servers treat as secrets (never in a read), for paths whose descriptions do
- * not say so: LDAP's bindpass, OIDC's client secret, Kubernetes's reviewer JWT, Okta's API token.
- */
-const WRITE_ONLY = new Set([
-  'bindpass',
-  'client_tls_key',
-  'oidc_client_secret',
-  'token_reviewer_jwt',
-  'api_token',
-  'token',
-  'client_secret',
-  'secret_key',
-  'password',
-  'credentials',
-]);
 
 const MULTILINE = /pem|certificate|_cert$|pubkeys|_keys$/;
 
@@ -86,7 +74,7 @@ function fieldOf(name: string, p: OpenApiProperty): SchemaField {
     kind,
     description,
     values: (p.enum ?? []).map(String),
-    isWriteOnly: WRITE_ONLY.has(name) || /never shown|write-only/i.test(description),
+    isWriteOnly: p['x-vault-displayAttrs']?.sensitive === true,
     isMultiline: kind === 'object' || MULTILINE.test(name),
     isTokenField: name.startsWith('token_'),
   };
