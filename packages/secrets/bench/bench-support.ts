@@ -31,8 +31,16 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/**
+ * Starts `args` as a process: a path ending in `.js` under this Node, anything else (bin/ward) as
+ * the executable it is, so the server runs exactly as operators start it, with the Node flags its
+ * launcher line adds (`exec` keeps the pid, whose CPU time the benches read).
+ */
 function startProcess(args: string[], ready: RegExp, toUrl: (m: RegExpMatchArray) => string): Promise<Running> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, ...rest] = args as [string, ...string[]];
+  const child = command.endsWith('.js')
+    ? spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(command, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const onData = (d: Buffer) => {

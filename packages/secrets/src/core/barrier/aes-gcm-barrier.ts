@@ -2,11 +2,11 @@ import type { Clock, Random } from '@ward/base';
 import { InternalError, InvalidRequestError, SealedError } from '../../logical/errors.js';
 import type { Storage, StorageOperation } from '../../logical/storage.js';
 import type { StorageBackend } from '../../storage/index.js';
-import { AbsentKeys } from './absent-keys.js';
 import { decryptEntry, encryptEntry, entryTerm, NONCE_BYTES } from './entry-format.js';
 import { KEY_BYTES, Keyring } from './keyring.js';
 import { PlaintextCache } from './plaintext-cache.js';
 import { ReadOnlyStorageError } from './read-only-error.js';
+import { StoredReads } from './stored-reads.js';
 
 /** The keyring, encrypted with the root key. */
 export const KEYRING_PATH = 'core/keyring';
@@ -53,18 +53,14 @@ export class AesGcmBarrier implements Storage {
   #state: Unsealed | undefined;
   /** This server's part in an HA cluster (see `setHaRole`); `undefined` alone on its storage or without HA. */
   #haRole: BarrierHaRole | undefined;
-  /** Counts invalidations, so a read that raced one does not put back what it dropped. */
-  #invalidations = 0;
-  /** Keys storage did not hold when last read, trusted like the cache in an HA role only. */
-  readonly #absent = new AbsentKeys();
-  /** Counts this barrier's writes, so a miss read while one was under way is not remembered. */
-  #writes = 0;
+  readonly #reads: StoredReads;
 
   constructor(options: AesGcmBarrierOptions) {
     this.#physical = options.physical;
     this.#random = options.random;
     this.#clock = options.clock;
     this.#cache = options.cache ?? new PlaintextCache();
+    this.#reads = new StoredReads(this.#physical, this.#cache);
   }
 
   /** Whether a keyring has been stored; works sealed. */
@@ -115,8 +111,7 @@ export class AesGcmBarrier implements Storage {
   seal(): void {
     const state = this.#state;
     this.#state = undefined;
-    this.#cache.clear();
-    this.#absent.clear();
+    this.#reads.forgetAll();
     state?.keyring.zero();
     state?.rootKey.fill(0);
   }
@@ -145,21 +140,18 @@ export class AesGcmBarrier implements Storage {
    */
   setHaRole(role: BarrierHaRole | undefined): void {
     this.#haRole = role;
+    this.#reads.trustCache = role !== undefined;
     this.forgetAllCached();
   }
 
   /** Drops the decrypted value cached for `key` (another server changed it). */
   forgetCached(key: string): void {
-    this.#invalidations++;
-    this.#cache.forget(key);
-    this.#absent.drop(key);
+    this.#reads.forget(key);
   }
 
   /** Drops every cached value (a performance standby reloading everything). */
   forgetAllCached(): void {
-    this.#invalidations++;
-    this.#cache.clear();
-    this.#absent.clear();
+    this.#reads.forgetAll();
   }
 
   /**
@@ -271,7 +263,7 @@ export class AesGcmBarrier implements Storage {
 
   async get(key: string): Promise<Uint8Array | undefined> {
     this.#unsealed();
-    const { value, mayRemember } = await this.#read(key);
+    const { value, mayRemember } = await this.#reads.read(key);
     return value === undefined ? undefined : this.#open(key, value, mayRemember);
   }
 
@@ -281,7 +273,7 @@ export class AesGcmBarrier implements Storage {
    */
   async getDecoded(key: string, decode: (bytes: Uint8Array) => unknown): Promise<unknown> {
     this.#unsealed();
-    const { value, mayRemember } = await this.#read(key);
+    const { value, mayRemember } = await this.#reads.read(key);
     if (value === undefined) return undefined;
     this.#unsealed(); // the barrier may have been sealed while storage answered
     const kept = this.#cache.decoded(key, value);
@@ -289,32 +281,6 @@ export class AesGcmBarrier implements Storage {
     const decoded = decode(this.#open(key, value, mayRemember));
     if (mayRemember) this.#cache.rememberDecoded(key, value, decoded);
     return decoded;
-  }
-
-  /**
-   * The stored ciphertext at `key`: in an HA role, the one the cache holds when it holds one. `mayRemember` is false when an invalidation came while
-   * storage answered: the value may be older than the change, and must not enter the cache.
-   */
-  async #read(key: string): Promise<{ value: Uint8Array | undefined; mayRemember: boolean }> {
-    if (this.#haRole !== undefined) {
-      const held = this.#cache.ciphertextOf(key);
-      if (held) return { value: held, mayRemember: true };
-      if (this.#absent.has(key)) return { value: undefined, mayRemember: true };
-    }
-    const before = this.#invalidations;
-    const writesBefore = this.#writes;
-    // The ciphertext cached for `key` when storage still holds exactly those bytes, asked without
-    // copying the stored value out (`holds`): a hot entry is then neither copied nor compared here.
-    // Inline, not a helper: one async call less on every read.
-    const cached = this.#cache.ciphertextOf(key);
-    const isHeld =
-      cached !== undefined && this.#physical.holds !== undefined && (await this.#physical.holds(key, cached));
-    const value = isHeld ? cached : await this.#physical.get(key);
-    const mayRemember = before === this.#invalidations;
-    if (value === undefined && mayRemember && writesBefore === this.#writes && this.#haRole !== undefined) {
-      this.#absent.add(key);
-    }
-    return { value, mayRemember };
   }
 
   /** The plaintext of `value` read at `key`: from the cache when it holds that exact ciphertext. */
@@ -337,7 +303,7 @@ export class AesGcmBarrier implements Storage {
     const encrypted = this.#encrypt(key, value);
     // Remembered now, while `value` is what was encrypted: a read only hits once storage holds `encrypted`.
     this.#cache.remember(key, encrypted, value, 'ciphertext');
-    this.#written(key);
+    this.#reads.written(key);
     await this.#physical.put(key, encrypted);
   }
 
@@ -345,7 +311,7 @@ export class AesGcmBarrier implements Storage {
     this.#unsealed();
     this.#writable();
     this.#cache.forget(key);
-    this.#written(key);
+    this.#reads.written(key);
     await this.#physical.delete(key);
   }
 
@@ -363,7 +329,7 @@ export class AesGcmBarrier implements Storage {
       o.op === 'put' ? { op: 'put', key: o.key, value: this.#encrypt(o.key, o.value) } : { op: 'delete', key: o.key },
     );
     operations.forEach((o, i) => {
-      this.#written(o.key);
+      this.#reads.written(o.key);
       const written = encrypted[i];
       if (o.op === 'put' && written?.op === 'put' && o.uncached !== true) {
         // The ciphertext is ours; a put with `decoded` (`frozenJsonPut`) gave its bytes up too.
@@ -374,12 +340,6 @@ export class AesGcmBarrier implements Storage {
       }
     });
     await this.#physical.transaction(encrypted);
-  }
-
-  /** `key` is being written or deleted: no longer known absent, and a miss read meanwhile is not kept. */
-  #written(key: string): void {
-    this.#writes++;
-    this.#absent.drop(key);
   }
 
   #writable(): void {
@@ -405,7 +365,7 @@ export class AesGcmBarrier implements Storage {
     json.fill(0);
     const active = keyring.active;
     const rootKeyValue = encryptEntry(active.key, active.term, ROOT_KEY_PATH, this.#random.bytes(NONCE_BYTES), rootKey);
-    for (const key of [KEYRING_PATH, ROOT_KEY_PATH, ...alsoWrite.map((o) => o.key)]) this.#written(key);
+    for (const key of [KEYRING_PATH, ROOT_KEY_PATH, ...alsoWrite.map((o) => o.key)]) this.#reads.written(key);
     await this.#physical.transaction([
       { op: 'put', key: KEYRING_PATH, value: keyringValue },
       { op: 'put', key: ROOT_KEY_PATH, value: rootKeyValue },
