@@ -45,8 +45,10 @@ describe('ldap auth by UPN against a fake Active Directory, through bin/ward', (
     aliceDn = ad.addUser('alice', 'Alice-Pw1');
     const bob = ad.addUser('bob', 'Bob-Pw1');
     ad.addUser('svc-ward', 'Svc-Pw1');
-    ad.addGroup('vpn-users', [aliceDn, bob]);
+    const vpnUsers = ad.addGroup('vpn-users', [aliceDn, bob]);
     ad.addGroup('admins', [aliceDn]);
+    // A group in a group: only tokenGroups (or an in-chain rule) finds it for alice and bob.
+    ad.addGroup('remote-staff', [vpnUsers]);
     dev = await startDevWard(ROOT);
   });
   after(async () => {
@@ -104,5 +106,37 @@ describe('ldap auth by UPN against a fake Active Directory, through bin/ward', (
     assert.deepEqual(res.body.auth.policies, ['admin', 'default', 'vpn']);
     assert.ok(ad.binds.slice(binds).includes(aliceDn), 'the user bound with the DN the service account found');
     assert.equal((await login('admemberof', 'alice', 'wrong')).status, 403);
+  });
+
+  it('searches the entry by userPrincipalName after the bind even without groupdn (as established)', async () => {
+    await mount('adnogroups', {});
+    const searches = ad.searches.length;
+    const res = await login('adnogroups', 'alice', 'Alice-Pw1');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.policies, ['default']);
+    assert.deepEqual(
+      ad.searches.slice(searches).map((s) => s.filter),
+      [`(userprincipalname=alice@${ad.domain})`],
+    );
+  });
+
+  it('finds the groups, nested ones too, from the tokenGroups of the entry (use_token_groups), no groupdn needed', async () => {
+    await mount('adtoken', { use_token_groups: true });
+    await ok('POST', 'auth/adtoken/groups/remote-staff', { policies: 'remote' });
+    const searches = ad.searches.length;
+    const res = await login('adtoken', 'alice', 'Alice-Pw1');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.auth.policies, ['admin', 'default', 'remote', 'vpn']);
+    const made = ad.searches.slice(searches);
+    assert.ok(
+      made.some((s) => s.base === aliceDn && s.scope === 'base'),
+      `tokenGroups read on the entry found by UPN: ${JSON.stringify(made)}`,
+    );
+    const bySid = made.filter((s) => /^<SID=S-1-5-21-[\d-]+>$/.test(s.base) && s.scope === 'base');
+    assert.equal(bySid.length, 3, `each group looked up by its SID: ${JSON.stringify(made)}`);
+    const bob = await login('adtoken', 'bob', 'Bob-Pw1');
+    assert.equal(bob.status, 200, JSON.stringify(bob.body));
+    assert.deepEqual(bob.body.auth.policies, ['default', 'remote', 'vpn']);
+    assert.equal((await login('adtoken', 'bob', 'wrong')).status, 403);
   });
 });

@@ -51,6 +51,8 @@ interface ConfigOptions {
   memberOf?: boolean;
   nestedMemberOf?: boolean;
   anonymousRead?: boolean;
+  /** Most entries one search answers (slapd's `sizelimit`, `olcSizeLimit`); paged searches are not capped in total. */
+  sizeLimit?: number;
 }
 
 function config(dir: string, o: ConfigOptions = {}): string {
@@ -79,7 +81,7 @@ suffix "${SUFFIX}"
 rootdn "${ADMIN_DN}"
 rootpw ${ADMIN_PASSWORD}
 directory ${dir}/db
-index objectClass eq
+${o.sizeLimit ? `sizelimit size.soft=${o.sizeLimit} size.hard=${o.sizeLimit} size.prtotal=unlimited\n` : ''}index objectClass eq
 index cn,uid eq
 
 overlay ppolicy
@@ -145,7 +147,8 @@ async function freePort(): Promise<number> {
 /** Starts slapd (Debian `slapd` + `ldap-utils`, see system-packages.txt) and seeds the tree. */
 /**
  * `memberOf`: the memberof overlay keeps each entry's `memberOf` (direct groups only);
- * `nestedMemberOf`: dynlist computes `memberOf` with nested groups; `anonymousRead`: anonymous searches may read entries.
+ * `nestedMemberOf`: dynlist computes `memberOf` with nested groups; `anonymousRead`: anonymous searches may read entries;
+ * `sizeLimit`: at most that many entries per search (the rootdn is exempt), any number through pages.
  */
 export async function startSlapd(
   o: { tls?: boolean; requireClientCertificate?: boolean } & ConfigOptions = {},

@@ -1,11 +1,17 @@
 import {
+  AndFilter,
   Attribute,
   Ber,
   BerReader,
   BerWriter,
   BindRequest,
   ExtendedRequest,
+  type Filter,
+  NotFilter,
+  OrFilter,
+  PresenceFilter,
   ProtocolOperation,
+  SearchFilter,
   SearchRequest,
 } from 'ldapts';
 
@@ -51,7 +57,10 @@ function readOne(reader: BerReader): LdapRequest {
     }
     case ProtocolOperation.LDAP_REQ_SEARCH: {
       const message = new SearchRequest({ ...options, filter: undefined as never });
+      const again = new BerReader(reader.buffer);
+      again.offset = reader.offset;
       message.parse(reader, []);
+      rereadPresenceFilters(again, message.filter);
       return { kind: 'search', messageId, message };
     }
     case ProtocolOperation.LDAP_REQ_EXTENSION: {
@@ -64,6 +73,31 @@ function readOne(reader: BerReader): LdapRequest {
     default:
       return { kind: 'other', messageId, operation };
   }
+}
+
+/**
+ * ldapts 9 reads a presence filter's attribute (`(objectClass=*)`) from the start of the message
+ * instead of where it is (its `PresenceFilter.parseFilter`), so it is read again here: `reader`
+ * stands at the SearchRequest's first field, and the parsed tree is walked with the bytes.
+ */
+function rereadPresenceFilters(reader: BerReader, filter: Filter): void {
+  reader.readString(); // baseObject
+  reader.readEnumeration(); // scope
+  reader.readEnumeration(); // derefAliases
+  reader.readInt(); // sizeLimit
+  reader.readInt(); // timeLimit
+  reader.readBoolean(); // typesOnly
+  const walk = (node: Filter) => {
+    if (reader.peek() === SearchFilter.present && node instanceof PresenceFilter) {
+      node.attribute = (reader.readString(SearchFilter.present) ?? '').toLowerCase();
+      return;
+    }
+    reader.readSequence();
+    if (node instanceof AndFilter || node instanceof OrFilter) for (const child of node.filters) walk(child);
+    else if (node instanceof NotFilter) walk(node.filter);
+    else reader.offset += reader.length;
+  };
+  walk(filter);
 }
 
 /** The LDAPResult fields of an answer. */
@@ -103,7 +137,7 @@ export const extendedResponse = (messageId: number, r: LdapResult, oid?: string)
     if (oid) w.writeString(oid, Ber.Context | 10);
   });
 
-export const searchEntry = (messageId: number, dn: string, attributes: Map<string, string[]>) =>
+export const searchEntry = (messageId: number, dn: string, attributes: Map<string, string[] | Buffer[]>) =>
   envelope(messageId, ProtocolOperation.LDAP_RES_SEARCH_ENTRY, (w) => {
     w.writeString(dn);
     w.startSequence();

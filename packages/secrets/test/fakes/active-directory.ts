@@ -25,7 +25,9 @@ import {
  * only a DN, and keeps `memberOf` on users and groups from the groups' `member`. Like AD it refuses
  * searches on a connection that has not bound as someone (operationsError, `000004DC`), answers a
  * wrong password with invalidCredentials and AD's `data 52e` text, and offers StartTLS when given a
- * certificate. Plain TCP on 127.0.0.1; entries live in memory.
+ * certificate. Users and groups carry a binary `objectSid`; a base-scope read of an entry's
+ * `tokenGroups` lists the SIDs of all its groups, nested ones too (computed from `member`), and a
+ * search base `<SID=S-…>` names the entry with that SID. Plain TCP on 127.0.0.1; entries live in memory.
  */
 
 const START_TLS = '1.3.6.1.4.1.1466.20037';
@@ -33,13 +35,20 @@ const WRONG_PASSWORD = '80090308: LdapErr: DSID-0C09044E, comment: AcceptSecurit
 const BIND_FIRST =
   '000004DC: LdapErr: DSID-0C090A5C, comment: In order to perform this operation a successful bind must be ' +
   'completed on the connection., data 0, v4563';
+/** The domain's SID: every user's and group's SID is this and a relative identifier (RID). */
+const DOMAIN_SID = 'S-1-5-21-3623811015-3361044348-30300820';
 const NO_SUCH_OBJECT = "0000208D: NameErr: DSID-0310020A, problem 2001 (NO_OBJECT), data 0, best match of:\n\t''";
 
 interface AdEntry {
   dn: string;
   attributes: Map<string, string[]>;
   password?: string;
+  /** The security identifier (`S-1-5-21-…-<RID>`) of users and groups: `objectSid`, and what `tokenGroups` lists. */
+  sid?: string;
 }
+
+/** Attribute values as written on the wire: text, or binary (`objectSid`, `tokenGroups`). */
+type WireAttributes = Map<string, string[] | Buffer[]>;
 
 export interface FakeActiveDirectory {
   url: string;
@@ -56,8 +65,8 @@ export interface FakeActiveDirectory {
   addGroup(name: string, members: string[]): string;
   /** Every bind name received, in order (the password is not kept). */
   readonly binds: string[];
-  /** Every search received: base and filter as text. */
-  readonly searches: Array<{ base: string; filter: string }>;
+  /** Every search received: base, scope, filter as text, and the alias dereferencing asked for. */
+  readonly searches: Array<{ base: string; scope: string; filter: string; derefAliases: string }>;
   close(): Promise<void>;
 }
 
@@ -81,17 +90,25 @@ export async function startFakeActiveDirectory(
   const groupsDn = `OU=Groups,${baseDn}`;
   const netbios = (domain.split('.')[0] ?? '').toUpperCase();
   const entries = new Map<string, AdEntry>();
-  const put = (dn: string, attributes: Record<string, string[]>, password?: string) => {
+  // Users and groups get SIDs of the domain with RIDs counted up, as a domain controller allocates them.
+  let nextRid = 1103;
+  const put = (dn: string, attributes: Record<string, string[]>, password?: string, isPrincipal = false) => {
     const map = new Map(Object.entries(attributes));
     map.set('distinguishedName', [dn]);
-    entries.set(normalDn(dn), { dn, attributes: map, ...(password === undefined ? {} : { password }) });
+    const sid = isPrincipal ? `${DOMAIN_SID}-${nextRid++}` : undefined;
+    entries.set(normalDn(dn), {
+      dn,
+      attributes: map,
+      ...(password === undefined ? {} : { password }),
+      ...(sid ? { sid } : {}),
+    });
   };
   put(baseDn, { objectClass: ['top', 'domain', 'domainDNS'] });
   put(usersDn, { objectClass: ['top', 'container'], cn: ['Users'] });
   put(groupsDn, { objectClass: ['top', 'organizationalUnit'], ou: ['Groups'] });
   const tls = o.tls ? createSecureContext({ key: o.tls.key, cert: o.tls.cert }) : undefined;
   const binds: string[] = [];
-  const searches: Array<{ base: string; filter: string }> = [];
+  const searches: FakeActiveDirectory['searches'] = [];
 
   /** The entry a bind name names: a UPN, `NETBIOS\sAMAccountName`, or a DN. */
   const principal = (name: string): AdEntry | undefined => {
@@ -135,12 +152,13 @@ export async function startFakeActiveDirectory(
           userPrincipalName: [`${name}@${domain}`],
         },
         password,
+        true,
       );
       return dn;
     },
     addGroup(name, members) {
       const dn = `CN=${name},${groupsDn}`;
-      put(dn, { objectClass: ['top', 'group'], cn: [name], sAMAccountName: [name], member: members });
+      put(dn, { objectClass: ['top', 'group'], cn: [name], sAMAccountName: [name], member: members }, undefined, true);
       return dn;
     },
     close: () =>
@@ -156,7 +174,7 @@ interface Directory {
   principal(name: string): AdEntry | undefined;
   tls: SecureContext | undefined;
   binds: string[];
-  searches: Array<{ base: string; filter: string }>;
+  searches: FakeActiveDirectory['searches'];
 }
 
 /** One client connection: requests answered in order, StartTLS switching the socket to TLS. */
@@ -221,26 +239,74 @@ function bind(d: Directory, name: string, password: string) {
 
 /**
  * The entries under the request's base and scope that match its filter, with the attributes asked
- * for; `undefined` when the base names no entry.
+ * for; `undefined` when the base names no entry. A base may name an entry by its SID, as AD's
+ * extended DN syntax does (`<SID=S-1-5-21-…>`). `objectSid` is binary; `tokenGroups`, a
+ * constructed attribute, is computed only for a base-scope search that asks for it by name (as AD).
  */
-function search(d: Directory, request: SearchRequest): AdEntry[] | undefined {
-  d.searches.push({ base: request.baseDN, filter: request.filter.toString() });
-  const base = normalDn(request.baseDN);
-  if (!d.entries.has(base)) return undefined;
-  const found: AdEntry[] = [];
+function search(d: Directory, request: SearchRequest): Array<{ dn: string; attributes: WireAttributes }> | undefined {
+  d.searches.push({
+    base: request.baseDN,
+    scope: request.scope,
+    filter: request.filter.toString(),
+    derefAliases: request.derefAliases,
+  });
+  const bySid = /^<SID=([^>]+)>$/i.exec(request.baseDN.trim());
+  const baseEntry = bySid
+    ? [...d.entries.values()].find((e) => e.sid?.toLowerCase() === bySid[1]?.toLowerCase())
+    : d.entries.get(normalDn(request.baseDN));
+  if (!baseEntry) return undefined;
+  const base = normalDn(baseEntry.dn);
+  const wanted = request.attributes.filter((a) => a !== '*');
+  const found: Array<{ dn: string; attributes: WireAttributes }> = [];
   for (const [key, entry] of d.entries) {
     const depth = key === base ? 0 : key.endsWith(`,${base}`) ? key.slice(0, -base.length - 1).split(',').length : -1;
     const inScope = request.scope === 'base' ? depth === 0 : request.scope === 'one' ? depth === 1 : depth >= 0;
     if (!inScope) continue;
     const attributes = withMemberOf(d, entry);
     if (!matches(request.filter, attributes)) continue;
-    const wanted = request.attributes.filter((a) => a !== '*');
-    const selected = new Map<string, string[]>();
+    const selected: WireAttributes = new Map();
     for (const [name, values] of attributes)
       if (wanted.length === 0 || wanted.includes(name.toLowerCase())) selected.set(name, values);
+    if (entry.sid && (wanted.length === 0 || wanted.includes('objectsid')))
+      selected.set('objectSid', [sidBytes(entry.sid)]);
+    if (request.scope === 'base' && wanted.includes('tokengroups'))
+      selected.set('tokenGroups', tokenGroups(d, entry).map(sidBytes));
     found.push({ dn: entry.dn, attributes: selected });
   }
   return found;
+}
+
+/** The SIDs of every group `entry` is in, directly or through groups in groups (AD's `tokenGroups`). */
+function tokenGroups(d: Directory, entry: AdEntry): string[] {
+  const sids: string[] = [];
+  const seen = new Set<string>();
+  const visit = (memberDn: string) => {
+    for (const group of d.entries.values()) {
+      const key = normalDn(group.dn);
+      if (seen.has(key) || !group.attributes.get('member')?.some((m) => normalDn(m) === normalDn(memberDn))) continue;
+      seen.add(key);
+      if (group.sid) sids.push(group.sid);
+      visit(group.dn);
+    }
+  };
+  visit(entry.dn);
+  return sids;
+}
+
+/**
+ * The binary form of a SID (MS-DTYP §2.4.2.2): revision, the count of sub-authorities, the
+ * identifier authority in 6 bytes big-endian, then each sub-authority as 4 bytes little-endian.
+ */
+function sidBytes(sid: string): Buffer {
+  const [, revision = '1', authority = '0', ...subs] = sid.split('-');
+  const bytes = Buffer.alloc(8 + 4 * subs.length);
+  bytes.writeUInt8(Number(revision), 0);
+  bytes.writeUInt8(subs.length, 1);
+  bytes.writeUIntBE(Number(authority), 2, 6);
+  subs.forEach((sub, i) => {
+    bytes.writeUInt32LE(Number(sub), 8 + 4 * i);
+  });
+  return bytes;
 }
 
 /** The entry's attributes plus `memberOf`: the groups whose `member` names it (direct only, as AD). */

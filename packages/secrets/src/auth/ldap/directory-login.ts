@@ -9,7 +9,8 @@ import {
   upstream,
 } from '../../engines/ldap/index.js';
 import { PermissionDeniedError, UpstreamError } from '../../logical/errors.js';
-import { escapeDnValue, escapeFilterValue, groupName, renderFilter } from './filters.js';
+import { escapeDnValue, escapeFilterValue, renderFilter } from './filters.js';
+import { directoryGroups, type SearchAs, searchDefaults } from './group-search.js';
 import type { LdapAuthConfig } from './ldap-auth-store.js';
 
 /** LDAP results that refuse a bind: 49 invalid credentials, 34 a name that is no DN (`user@domain` on OpenLDAP). */
@@ -60,20 +61,13 @@ const first = (entry: Entry, attr: string): string | undefined => {
   return typeof one === 'string' ? one : one instanceof Buffer ? one.toString('utf8') : undefined;
 };
 
-const all = (entry: Entry, attr: string): string[] => {
-  const key = Object.keys(entry).find((k) => k.toLowerCase() === attr.toLowerCase());
-  const value = key ? entry[key] : undefined;
-  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return list.map((v) => (typeof v === 'string' ? v : v.toString('utf8')));
-};
-
 /**
  * The established LDAP login: find the user's bind DN (a search as `binddn`, or anonymous with `discoverdn`; else `<username>@<upndomain>` or `<userattr>=<username>,<userdn>`), bind as it
- * with the password on a connection of its own (never a pooled one), then search the user's
- * groups under `groupdn` with `groupfilter` (as `binddn` through the pool, else on the user's
- * connection). With `upndomain` the group search's `{{.UserDN}}` is the DN of the entry found by
- * `userPrincipalName` (an AD bind by UPN names no DN). A refused password or unknown user is a
- * 403; a directory that fails is a 502.
+ * with the password on a connection of its own (never a pooled one), then find the user's
+ * groups (`directoryGroups`; as `binddn` through the pool, else on the user's connection). With
+ * `upndomain` the user's DN for the groups is that of the entry found by `userPrincipalName` (an
+ * AD bind by UPN names no DN), searched after every bind as established, groups or not. A refused
+ * password or unknown user is a 403; a directory that fails is a 502.
  */
 export async function directoryLogin(
   config: LdapAuthConfig,
@@ -90,7 +84,8 @@ export async function directoryLogin(
   // Established: a search finds the DN with a service account, or anonymously with `discoverdn` alone.
   if (hasServiceBind || config.discoverdn) {
     const filter = renderFilter(config.userfilter, { UserAttr: config.userattr, Username: username });
-    const search = (d: Directory) => d.search(config.userdn, { scope: 'sub', filter, attributes: [config.userattr] });
+    const search = (d: Directory) =>
+      d.search(config.userdn, { scope: 'sub', filter, attributes: [config.userattr], ...searchDefaults(config) });
     const entries = hasServiceBind ? await asService(search) : await anonymousSearch(config, clock, search);
     const [entry] = entries;
     if (entries.length !== 1 || !entry) throw badCredentials();
@@ -103,17 +98,11 @@ export async function directoryLogin(
   }
   const userClient = await bindAsUser(config, clock, bindDn, password);
   // After the user's bind, searches run as `binddn` when there is one, else as the user (established).
-  const searchAsLoginSession = <T>(work: (d: Directory) => Promise<T>) =>
+  const searchAsLoginSession: SearchAs = (work) =>
     hasServiceBind ? asService(work) : work(clientDirectory(userClient));
   try {
-    if (!config.groupdn) return { entryName, groups: [] };
     const userDn = config.upndomain ? await upnEntryDn(config, username, searchAsLoginSession) : bindDn;
-    const filter = renderFilter(config.groupfilter, { UserDN: userDn, Username: username });
-    const search = (d: Directory) => d.search(config.groupdn, { scope: 'sub', filter, attributes: [config.groupattr] });
-    const entries = await searchAsLoginSession(search);
-    const groups = new Set<string>();
-    for (const entry of entries) for (const value of all(entry, config.groupattr)) groups.add(groupName(value));
-    return { entryName, groups: [...groups] };
+    return { entryName, groups: await directoryGroups(config, searchAsLoginSession, userDn, username) };
   } finally {
     await userClient.unbind().catch(() => {});
   }
@@ -124,13 +113,11 @@ export async function directoryLogin(
  * `userdn`: the `{{.UserDN}}` of the group search when logins bind by UPN (the established
  * `GetUserDN`). With several matches the last wins and with none it is empty, as established.
  */
-async function upnEntryDn(
-  config: LdapAuthConfig,
-  username: string,
-  searchAs: (work: (d: Directory) => Promise<Entry[]>) => Promise<Entry[]>,
-): Promise<string> {
+async function upnEntryDn(config: LdapAuthConfig, username: string, searchAs: SearchAs): Promise<string> {
   const filter = `(userPrincipalName=${escapeFilterValue(`${username}@${config.upndomain}`)})`;
-  const entries = await searchAs((d) => d.search(config.userdn, { scope: 'sub', filter, attributes: ['dn'] }));
+  const entries = await searchAs((d) =>
+    d.search(config.userdn, { scope: 'sub', filter, attributes: ['dn'], ...searchDefaults(config) }),
+  );
   return entries.at(-1)?.dn ?? '';
 }
 

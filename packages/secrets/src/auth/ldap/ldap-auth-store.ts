@@ -28,6 +28,10 @@ export interface LdapAuthConfig {
   username_as_alias: boolean;
   anonymous_group_search: boolean;
   use_token_groups: boolean;
+  /** When searches dereference aliases (RFC 4511 §4.5.1.3). */
+  dereference_aliases: 'never' | 'finding' | 'searching' | 'always';
+  /** Page size of the group search (the paged results control); 0 or less: no paging. */
+  max_page_size: number;
   /** Seconds. */
   connection_timeout: number;
   request_timeout: number;
@@ -61,6 +65,8 @@ export const DEFAULT_CONFIG: LdapAuthConfig = {
   username_as_alias: false,
   anonymous_group_search: false,
   use_token_groups: false,
+  dereference_aliases: 'never',
+  max_page_size: 0,
   connection_timeout: 30,
   request_timeout: 90,
   token: EMPTY_TOKEN_PARAMS,

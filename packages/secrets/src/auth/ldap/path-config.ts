@@ -7,6 +7,7 @@ import { checkTemplate } from './filters.js';
 import { DEFAULT_CONFIG, type LdapAuthConfig, ldapAuthStore } from './ldap-auth-store.js';
 
 const TLS_VERSIONS = ['tls10', 'tls11', 'tls12', 'tls13'] as const;
+const DEREF_VALUES = ['never', 'finding', 'searching', 'always'] as const;
 
 const fields = {
   url: field.string({ description: 'One URL or a comma-delimited list, tried in order (default ldap://127.0.0.1).' }),
@@ -31,7 +32,15 @@ const fields = {
   case_sensitive_names: field.bool({ description: 'Keep the case of user and group names.' }),
   username_as_alias: field.bool({ description: 'Alias name is the typed username rather than the entry’s userattr.' }),
   anonymous_group_search: field.bool({ description: 'Accepted; group searches use binddn when set.' }),
-  use_token_groups: field.bool({ description: 'Accepted and kept (AD tokenGroups); groups come from groupfilter.' }),
+  use_token_groups: field.bool({
+    description:
+      'Groups from the user entry’s tokenGroups (Active Directory; nested groups too) instead of groupfilter.',
+  }),
+  dereference_aliases: field.enum({
+    description: 'When searches dereference aliases: never (default), finding, searching, always.',
+    values: DEREF_VALUES,
+  }),
+  max_page_size: field.int({ description: 'Page size of group searches (paged results control); 0: no paging.' }),
   connection_timeout: field.durationSeconds({ description: 'Time to connect before the next URL (default 30s).' }),
   request_timeout: field.durationSeconds({ description: 'Time allowed for each request (default 90s).' }),
   ...tokenFields,
@@ -53,6 +62,7 @@ const STRINGS = [
   'client_tls_key',
   'tls_min_version',
   'tls_max_version',
+  'dereference_aliases',
 ] as const;
 const BOOLS = [
   'discoverdn',
@@ -109,6 +119,7 @@ function merged(current: LdapAuthConfig, data: ConfigData, supplied: ReadonlySet
   for (const key of BOOLS) if (supplied.has(key)) mutable[key] = data[key] === true;
   for (const key of ['connection_timeout', 'request_timeout'] as const)
     if (supplied.has(key)) next[key] = Number(data[key]) || DEFAULT_CONFIG[key];
+  if (supplied.has('max_page_size')) next.max_page_size = Number(data.max_page_size) || 0;
   next.token = applyTokenFields(current.token, data, supplied);
   return next;
 }

@@ -1,4 +1,13 @@
-import { Attribute, Change, type Client, type Entry, EqualityFilter, type Filter, NoSuchObjectError } from 'ldapts';
+import {
+  Attribute,
+  Change,
+  type Client,
+  type Entry,
+  EqualityFilter,
+  type Filter,
+  NoSuchObjectError,
+  type SearchOptions,
+} from 'ldapts';
 import { UpstreamError } from '../../logical/errors.js';
 import type { LdapConfig } from './config-store.js';
 import { upstream } from './directory.js';
@@ -8,6 +17,15 @@ import { passwordChanges } from './passwords.js';
 /** An entry whose password the engine changes: by DN, or by `userattr` = username under `userdn`. */
 export type EntryRef = { dn: string } | { username: string };
 
+/**
+ * A search: subtree or the base entry alone, with `attributes`; `explicitBufferAttributes` come
+ * back as bytes (SIDs), `paged` asks for the paged results control (RFC 2696, all pages read).
+ */
+export type DirectorySearch = { scope: 'base' | 'sub'; filter: string | Filter; attributes: string[] } & Pick<
+  SearchOptions,
+  'explicitBufferAttributes' | 'paged' | 'derefAliases'
+>;
+
 /** A bound session with the directory; every operation's failure is an `UpstreamError` (502). */
 export interface Directory {
   /** Sets the password of the one entry `ref` names. */
@@ -15,7 +33,7 @@ export interface Directory {
   /** Runs one LDIF record (add, modify or delete). With `isMissingOk`, deleting an absent entry succeeds. */
   apply(entry: LdifEntry, o?: { isMissingOk?: boolean }): Promise<void>;
   /** The entries under `base` matching `filter` (subtree, or the base entry alone), with `attributes`. */
-  search(base: string, o: { scope: 'base' | 'sub'; filter: string | Filter; attributes: string[] }): Promise<Entry[]>;
+  search(base: string, o: DirectorySearch): Promise<Entry[]>;
 }
 
 /** Runs one LDAP operation on a bound client (the pool picks which, and retries on a dead one). */

@@ -5,4 +5,4 @@ export { checkConfig, parseUrls } from './config-rules.js';
 export type { LdapConfig } from './config-store.js';
 export { ConnectionPool } from './connection-pool.js';
 export { connectBound, upstream } from './directory.js';
-export type { Directory } from './directory-ops.js';
+export type { Directory, DirectorySearch } from './directory-ops.js';

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from 'ldapts';
+import { ADMIN_DN, ADMIN_PASSWORD, ENGINE_DN, ENGINE_PASSWORD, type Slapd, SUFFIX, startSlapd } from './slapd.js';
+import { type DevWard, startDevWard } from './ward-process.js';
+
+// Issue 31 (LDAP): the group search paged with `max_page_size` (the paged results control),
+// against a slapd whose size limit is below the user's count of groups, through bin/ward.
+
+const ROOT = 'root-ldap-searches';
+const USERS = `ou=users,${SUFFIX}`;
+const GROUPS = `ou=groups,${SUFFIX}`;
+const SIZE_LIMIT = 3;
+const TEAMS = ['t1', 't2', 't3', 't4', 't5', 't6', 't7'];
+
+describe('ldap auth searches (paging) against slapd, through bin/ward', () => {
+  let slapd: Slapd;
+  let dev: DevWard;
+  const call = async (method: string, path: string, body?: unknown, token: string | null = ROOT) => {
+    const res = await fetch(`${dev.url}/v1/${path}`, {
+      method,
+      headers: { ...(token ? { 'X-Vault-Token': token } : {}), 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await call(method, path, body);
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const login = (mount: string) => call('POST', `auth/${mount}/login/alice`, { password: 'alice-pw' }, null);
+  const mount = async (name: string, config: Record<string, unknown>) => {
+    await ok('POST', `sys/auth/${name}`, { type: 'ldap' });
+    await ok('POST', `auth/${name}/config`, {
+      url: slapd.url,
+      binddn: ENGINE_DN,
+      bindpass: ENGINE_PASSWORD,
+      userdn: USERS,
+      groupdn: GROUPS,
+      ...config,
+    });
+    for (const team of TEAMS) await ok('POST', `auth/${name}/groups/${team}`, { policies: `p-${team}` });
+  };
+
+  before(async () => {
+    slapd = await startSlapd({ sizeLimit: SIZE_LIMIT });
+    const alice = await slapd.addUser('alice', 'alice-pw');
+    const admin = new Client({ url: slapd.url });
+    await admin.bind(ADMIN_DN, ADMIN_PASSWORD);
+    await admin.add(GROUPS, { objectClass: 'organizationalUnit', ou: 'groups' });
+    for (const team of TEAMS)
+      await admin.add(`cn=${team},${GROUPS}`, { objectClass: 'groupOfNames', cn: team, member: alice });
+    await admin.unbind();
+    dev = await startDevWard(ROOT);
+  });
+  after(async () => {
+    dev?.ward.child.kill('SIGTERM');
+    await dev?.ward.exited;
+    await slapd?.stop();
+  });
+
+  it('reads every group page by page with max_page_size, where one search exceeds the size limit', async () => {
+    await mount('unpaged', {});
+    const unpaged = await login('unpaged');
+    assert.equal(
+      unpaged.status,
+      502,
+      `without paging slapd answers sizeLimitExceeded: ${JSON.stringify(unpaged.body)}`,
+    );
+
+    await mount('paged', { max_page_size: 2 });
+    assert.equal((await ok('GET', 'auth/paged/config')).data.max_page_size, 2);
+    const paged = await login('paged');
+    assert.equal(paged.status, 200, JSON.stringify(paged.body));
+    assert.deepEqual(paged.body.auth.policies, ['default', ...TEAMS.map((t) => `p-${t}`)]);
+  });
+});
