@@ -1,6 +1,7 @@
 import { PermissionDeniedError } from '../logical/errors.js';
+import type { EntityFacts } from '../logical/identity-template.js';
 import type { BackendRequest, Caller, LogicalRequest, RequestTrace } from '../logical/request.js';
-import type { EntityRecord } from './identity/index.js';
+import { templateFacts } from './identity/index.js';
 import type { Namespace } from './namespaces/namespace-store.js';
 import type { PipelineCore } from './pipeline-core.js';
 import type { RouteMatch } from './router/router.js';
@@ -20,7 +21,7 @@ export interface Authenticated {
   tokenNamespace: Namespace;
   isLastUse: boolean;
   /** The token's entity (after merges), for templated policies. */
-  entity?: EntityRecord;
+  entity?: EntityFacts;
 }
 
 /** The caller behind the token, refused (403) when the token cannot act at `fullPath`. */
@@ -55,11 +56,11 @@ function admit(
       policies: identity ? [...new Set([...token.policies, ...identity.policies])].sort() : token.policies,
       entityId: identity?.entity.id ?? '',
       displayName: token.display_name,
-      entity: identity?.entity,
+      entity: identity?.facts,
     },
     tokenNamespace,
     isLastUse,
-    entity: identity?.entity,
+    entity: identity?.facts,
   });
   return use instanceof Promise ? use.then(authenticated) : authenticated(use);
 }
@@ -73,7 +74,7 @@ function identityOf(core: PipelineCore, token: TokenEntry) {
   const store = core.namespaceServices().identity(token.namespace_id ?? 'root');
   const entity = store.resolveEntity(token.entity_id);
   if (!entity || entity.disabled) throw PermissionDeniedError.denied();
-  return { entity, policies: store.identityPolicies(entity) };
+  return { entity, policies: store.identityPolicies(entity), facts: templateFacts(store, entity) };
 }
 
 /**
@@ -116,9 +117,7 @@ export function authorize(
         data: req.data,
         isBodyPending,
         wrapTtlSeconds: req.wrapTtlSeconds,
-        entity: auth.entity
-          ? { id: auth.entity.id, name: auth.entity.name, metadata: auth.entity.metadata ?? {} }
-          : undefined,
+        entity: auth.entity,
       });
     if (verdict) return verdict.catch((error: unknown) => noteDenial(error, auth, req, fullPath, trace));
   } catch (error) {

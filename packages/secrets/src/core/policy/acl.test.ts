@@ -240,6 +240,22 @@ describe('Acl: templated paths', () => {
     const acl = await aclOf(text);
     assert.equal(acl.forEntity({ id: 'e-1', name: 'a' }), acl.forEntity({ id: 'e-1', name: 'a' }));
   });
+
+  it('fills alias names and group names, and tells apart entities whose aliases or groups differ', async () => {
+    const acl = await aclOf(`path "home/{{identity.entity.aliases.auth_up.name}}" { capabilities = ["read"] }
+      path "groups/{{identity.groups.names.ops.id}}/*" { capabilities = ["read"] }`);
+    const alice = acl.forEntity({
+      id: 'e-1',
+      aliases: [{ name: 'alice', mount_accessor: 'auth_up' }],
+      groups: [{ id: 'g-1', name: 'ops' }],
+    });
+    assert.equal(alice.allowed('read', 'home/alice').allowed, true);
+    assert.equal(alice.allowed('read', 'groups/g-1/x').allowed, true);
+    const renamed = acl.forEntity({ id: 'e-1', aliases: [{ name: 'al', mount_accessor: 'auth_up' }], groups: [] });
+    assert.equal(renamed.allowed('read', 'home/alice').allowed, false);
+    assert.equal(renamed.allowed('read', 'home/al').allowed, true);
+    assert.equal(renamed.allowed('read', 'groups/g-1/x').allowed, false);
+  });
 });
 
 describe('Acl.hasAccessBelow (what sys/internal/ui/mounts shows)', () => {

@@ -41,6 +41,8 @@ export class Acl {
   readonly isRoot: boolean;
   readonly #policies: readonly Policy[];
   readonly #hasTemplates: boolean;
+  readonly #templatesReadAliases: boolean;
+  readonly #templatesReadGroups: boolean;
   readonly #exact = new Map<string, Permissions>();
   readonly #prefixes = new Map<string, Permissions>();
   /** Distinct prefix lengths, longest first. */
@@ -55,14 +57,24 @@ export class Acl {
   constructor(policies: readonly Policy[], entity: EntityFacts | undefined) {
     this.#policies = policies;
     this.isRoot = policies.some((p) => p.name === 'root');
-    this.#hasTemplates = policies.some((p) => p.paths.some((r) => r.isTemplated));
+    const templates = policies.flatMap((p) => p.paths.filter((r) => r.isTemplated).map((r) => r.path));
+    this.#hasTemplates = templates.length > 0;
+    // The groups are computed when read: the cache key reads them only when a template may.
+    this.#templatesReadAliases = templates.some((t) => t.includes('identity.entity.aliases.'));
+    this.#templatesReadGroups = templates.some((t) => t.includes('identity.groups.'));
     this.#compile(policies, entity);
   }
 
   /** The ACL with templated rules filled for `entity`; this ACL when there is nothing to fill. */
   forEntity(entity: EntityFacts | undefined): Acl {
     if (!entity || !this.#hasTemplates) return this;
-    const key = JSON.stringify([entity.id, entity.name ?? '', entity.metadata ?? {}]);
+    const key = JSON.stringify([
+      entity.id,
+      entity.name ?? '',
+      entity.metadata ?? {},
+      this.#templatesReadAliases ? (entity.aliases ?? []) : [],
+      this.#templatesReadGroups ? (entity.groups ?? []) : [],
+    ]);
     let acl = this.#byEntity.get(key);
     if (!acl) {
       if (this.#byEntity.size >= MAX_ENTITY_ACLS) this.#byEntity.delete(this.#byEntity.keys().next().value as string);

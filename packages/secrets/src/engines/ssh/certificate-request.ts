@@ -2,6 +2,15 @@ import { createHash } from 'node:crypto';
 import type sshpk from 'sshpk';
 import type { SystemView } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
+import type { EntityFacts } from '../../logical/identity-template.js';
+import {
+  allowedEntries,
+  commaList,
+  defaultExtensionsOf,
+  defaultUserOf,
+  type FilledExtensions,
+  filledDefaultUser,
+} from './role-templates.js';
 import type { SshRole } from './stores.js';
 
 /** What `sign` and `issue` take besides the key. */
@@ -14,37 +23,43 @@ export interface CertificateAsk {
   extensions: Record<string, unknown>;
 }
 
-const list = (text: string) => [
-  ...new Set(
-    text
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  ),
-];
-
 /** Whether a host principal is allowed by the role's domains (`allow_bare_domains`, `allow_subdomains`). */
-function isHostAllowed(role: SshRole, host: string): boolean {
+function isHostAllowed(role: SshRole, domains: readonly string[], host: string): boolean {
   if (role.allowed_domains === '*') return true;
-  return list(role.allowed_domains).some(
+  return domains.some(
     (domain) => (role.allow_bare_domains && host === domain) || (role.allow_subdomains && host.endsWith(`.${domain}`)),
   );
 }
 
-/** The principals: those asked for (else the role's default user), each allowed by the role. */
-export function principalsOf(role: SshRole, type: 'user' | 'host', asked: string): string[] {
-  const requested = list(asked || (type === 'user' ? role.default_user : ''));
+/**
+ * The principals: those asked for (else the role's default user), each allowed by the role;
+ * the role's `*_template` entries are filled from the caller's `entity` first.
+ */
+export function principalsOf(
+  role: SshRole,
+  type: 'user' | 'host',
+  asked: string,
+  entity: EntityFacts | undefined,
+): string[] {
+  const requested = commaList(asked || (type === 'user' ? defaultUserOf(role, entity) : ''));
   if (requested.length === 0) return [];
   const allowedText = type === 'user' ? role.allowed_users : role.allowed_domains;
   if (type === 'user' && allowedText === '*') return requested;
   if (allowedText === '' && !(type === 'user' && role.default_user)) {
     throw new InvalidRequestError('role is not configured to allow any principals');
   }
+  const allowed =
+    type === 'user'
+      ? allowedEntries(role, role.allowed_users, role.allowed_users_template, entity)
+      : allowedEntries(role, role.allowed_domains, role.allowed_domains_template, entity);
+  // The default user is allowed as well (filled, when it is a template the caller's identity fills).
+  const isDefaultUser = (principal: string) =>
+    role.default_user !== '' && (!asked || principal === filledDefaultUser(role, entity));
   for (const principal of requested) {
     const ok =
       type === 'user'
-        ? list(role.allowed_users).includes(principal) || principal === role.default_user
-        : isHostAllowed(role, principal);
+        ? allowed.includes(principal) || isDefaultUser(principal)
+        : isHostAllowed(role, allowed, principal);
     if (!ok) throw new InvalidRequestError(`${principal} is not a valid value for valid_principals`);
   }
   return requested;
@@ -72,7 +87,7 @@ export function ttlOf(role: SshRole, asked: number, system: SystemView): number 
 export function criticalOptionsOf(role: SshRole, asked: Record<string, unknown>): Map<string, string> {
   const names = Object.keys(asked);
   if (names.length === 0) return new Map(Object.entries(role.default_critical_options));
-  const allowed = list(role.allowed_critical_options);
+  const allowed = commaList(role.allowed_critical_options);
   const refused = names.filter(
     (n) => role.allowed_critical_options !== '' && role.allowed_critical_options !== '*' && !allowed.includes(n),
   );
@@ -80,14 +95,21 @@ export function criticalOptionsOf(role: SshRole, asked: Record<string, unknown>)
   return new Map(names.map((n) => [n, String(asked[n] ?? '')]));
 }
 
-/** Extensions: asked for (each on `allowed_extensions`; `*` any), else the role's defaults. */
-export function extensionsOf(role: SshRole, asked: Record<string, unknown>): Map<string, string> {
+/**
+ * Extensions: asked for (each on `allowed_extensions`; `*` any), else the role's defaults
+ * (templated values filled from `entity` with `default_extensions_template`).
+ */
+export function extensionsOf(
+  role: SshRole,
+  asked: Record<string, unknown>,
+  entity: EntityFacts | undefined,
+): FilledExtensions {
   const names = Object.keys(asked);
-  if (names.length === 0) return new Map(Object.entries(role.default_extensions));
-  const allowed = list(role.allowed_extensions);
+  if (names.length === 0) return defaultExtensionsOf(role, entity);
+  const allowed = commaList(role.allowed_extensions);
   const refused = names.filter((n) => role.allowed_extensions !== '*' && !allowed.includes(n));
   if (refused.length > 0) throw new InvalidRequestError(`extensions [${refused.join(' ')}] are not on allowed list`);
-  return new Map(names.map((n) => [n, String(asked[n] ?? '')]));
+  return { extensions: new Map(names.map((n) => [n, String(asked[n] ?? '')])), isMissingEntity: false };
 }
 
 /** The key ID: asked for (when the role allows it), else `key_id_format` (default `vault-{{token_display_name}}-{{public_key_hash}}`). */

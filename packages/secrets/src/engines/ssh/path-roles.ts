@@ -8,14 +8,23 @@ const fields = {
   name: field.path({ description: 'Name of the role.' }),
   key_type: field.string({ description: '`otp` or `ca`.' }),
   default_user: field.string({ description: 'User of OTPs and the principal of certificates when none is asked for.' }),
-  default_user_template: field.bool({ description: 'Accepted; templates are not rendered.' }),
+  default_user_template: field.bool({
+    description: '`default_user` may hold identity templates (`{{identity.entity.name}}`, …), filled per caller.',
+  }),
   allowed_users: field.string({ description: 'Comma-separated users (principals) allowed; `*`: any.' }),
-  allowed_users_template: field.bool({ description: 'Accepted; templates are not rendered.' }),
+  allowed_users_template: field.bool({
+    description: "Entries of `allowed_users` may hold identity templates, filled from the caller's entity.",
+  }),
   cidr_list: field.string({ description: 'OTP: comma-separated CIDR blocks the role serves.' }),
   exclude_cidr_list: field.string({ description: 'OTP: blocks excluded from `cidr_list`.' }),
   port: field.int({ description: 'OTP: the SSH port reported with the OTP.' }),
   allowed_domains: field.string({ description: 'CA, host certificates: comma-separated domains.' }),
-  allowed_domains_template: field.bool({ description: 'Accepted; templates are not rendered.' }),
+  allowed_domains_template: field.bool({
+    description: "Entries of `allowed_domains` may hold identity templates, filled from the caller's entity.",
+  }),
+  allow_commas_in_identity_templates: field.bool({
+    description: 'A filled template value may hold commas, adding several principals (only for trusted identity data).',
+  }),
   allow_bare_domains: field.bool({ description: 'Host certificates may name an allowed domain itself.' }),
   allow_subdomains: field.bool({ description: 'Host certificates may name subdomains of allowed domains.' }),
   allow_user_certificates: field.bool({ description: 'The role signs user certificates.' }),
@@ -32,7 +41,9 @@ const fields = {
   }),
   default_critical_options: field.object({ description: 'Critical options when the caller asks for none.' }),
   default_extensions: field.object({ description: 'Extensions when the caller asks for none.' }),
-  default_extensions_template: field.bool({ description: 'Accepted; templates are not rendered.' }),
+  default_extensions_template: field.bool({
+    description: 'Values of `default_extensions` may hold identity templates, filled per caller.',
+  }),
   allowed_user_key_lengths: field.object({
     description: 'Key types (`rsa`, `ec`, `ed25519`) and the sizes allowed for each.',
   }),
@@ -140,6 +151,7 @@ function roleFrom(data: Input, supplied: ReadonlySet<string>): SshRole {
     allowed_domains_template: bool('allowed_domains_template'),
     allow_bare_domains: bool('allow_bare_domains'),
     allow_subdomains: bool('allow_subdomains'),
+    allow_commas_in_identity_templates: bool('allow_commas_in_identity_templates'),
     allow_user_certificates: bool('allow_user_certificates'),
     allow_host_certificates: bool('allow_host_certificates'),
     allow_user_key_ids: bool('allow_user_key_ids'),
@@ -189,7 +201,7 @@ function roleView(r: SshRole): Record<string, unknown> {
     };
   }
   const { cidr_list: _c, exclude_cidr_list: _e, port: _p, ...rest } = r;
-  return rest;
+  return { ...rest, allow_commas_in_identity_templates: r.allow_commas_in_identity_templates === true };
 }
 
 /** The role named `name`; 400 when there is none. */

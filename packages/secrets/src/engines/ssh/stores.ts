@@ -24,6 +24,8 @@ export interface SshRole {
   allowed_domains_template: boolean;
   allow_bare_domains: boolean;
   allow_subdomains: boolean;
+  /** Absent on roles written before it existed (read as false). */
+  allow_commas_in_identity_templates?: boolean;
   allow_user_certificates: boolean;
   allow_host_certificates: boolean;
   allow_user_key_ids: boolean;
