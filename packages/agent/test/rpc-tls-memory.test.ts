@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Agent } from '../src/agent.js';
 import type { TlsConfig } from '../src/config/config.js';
 import { MemoryCluster } from '../src/memory-cluster.testing.js';
-import { makePki, tlsLayer } from './pki.js';
+import { type ClusterPki, makeClusterPki, tlsLayer } from '../src/rpc/rpc-tls.testing.js';
 
 const KEY = Buffer.alloc(32, 5).toString('base64');
 
@@ -16,7 +13,7 @@ const KEY = Buffer.alloc(32, 5).toString('base64');
 // RPC framing and Raft over in-memory streams (rpc-tls.test.ts runs the binary on real ports).
 describe('mutual TLS on server RPC keeps rogue servers out', () => {
   const cluster = new MemoryCluster();
-  let dir: string;
+  let pki: ClusterPki;
   let s1: Agent;
   let s2: Agent;
   let root = '';
@@ -26,11 +23,10 @@ describe('mutual TLS on server RPC keeps rogue servers out', () => {
     cluster.server(name, bootstrapExpect, { encrypt: KEY, join: peers, ...(tls ? { tls } : {}) });
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ward-agent-tls-'));
-    makePki(dir);
-    s1 = await server('s1', 1, tlsLayer(dir, 'server'));
+    pki = await makeClusterPki();
+    s1 = await server('s1', 1, tlsLayer(pki.server, pki.ca));
     root = await cluster.bootstrap(s1);
-    s2 = await server('s2', 2, tlsLayer(dir, 'server'), [cluster.gossipAddr(s1)]);
+    s2 = await server('s2', 2, tlsLayer(pki.server, pki.ca), [cluster.gossipAddr(s1)]);
     await cluster.until(
       's2 follows s1',
       async () => (await cluster.call(s2, '/v1/acl/tokens', { token: root })).status === 200,
@@ -39,16 +35,16 @@ describe('mutual TLS on server RPC keeps rogue servers out', () => {
   after(async () => {
     await s1?.stop(false);
     await s2?.stop(false);
-    rmSync(dir, { recursive: true, force: true });
+    await pki?.remove();
   });
 
   for (const [what, tls] of [
-    ['certificates of another CA', (d: string) => tlsLayer(d, 'rogue-server', 'rogue-ca')],
-    ['a client certificate of our CA', (d: string) => tlsLayer(d, 'client')],
+    ['certificates of another CA', (p: ClusterPki) => tlsLayer(p.rogueServer, p.rogueCa)],
+    ['a client certificate of our CA', (p: ClusterPki) => tlsLayer(p.client, p.ca)],
     ['no TLS at all', () => undefined],
   ] as const) {
     it(`keeps a rogue server with ${what} (and the gossip key) from changing the ACLs`, async () => {
-      const rogue = await server('rogue', 1, tls(dir));
+      const rogue = await server('rogue', 1, tls(pki));
       try {
         const rogueRoot = await cluster.bootstrap(rogue);
         await cluster.writePolicies(rogue, rogueRoot, ['a', 'b', 'c'], 'agent { policy = "read" }');
@@ -64,7 +60,7 @@ describe('mutual TLS on server RPC keeps rogue servers out', () => {
           assert.equal((await cluster.call(s, '/v1/acl/tokens', { token: rogueRoot })).status, 403);
         }
         assert.equal((await cluster.call(s1, '/v1/acl/policy/a', { token: root })).status, 404);
-        if (tls(dir) && what !== 'a client certificate of our CA') {
+        if (tls(pki) && what !== 'a client certificate of our CA') {
           assert.match(cluster.network.logs('s1'), /rpc: refused a connection: TLS handshake failed/);
         }
       } finally {

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { type ClusterPki, makeClusterPki, tlsConfigFlag, tlsLayer } from '../src/rpc/rpc-tls.testing.js';
 import { AgentProcess, FAST_GOSSIP, waitUntil } from './harness.js';
-import { makePki, tlsConfig } from './pki.js';
 
 const KEY = Buffer.alloc(32, 5).toString('base64');
 
@@ -16,24 +13,24 @@ const server = (name: string, ...extra: string[]) =>
 // hold the gossip key, so only TLS keeps them out. Through the binary, on real ports, the TLS
 // the operator configures; the rogue servers are refused in memory (rpc-tls-memory.test.ts).
 describe('mutual TLS on server RPC between real agents', () => {
-  let dir: string;
+  let pki: ClusterPki;
   let s1: AgentProcess;
   let s2: AgentProcess;
   let root = '';
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ward-agent-tls-'));
-    makePki(dir);
-    s1 = await server('s1', '-bootstrap-expect=1', tlsConfig(dir, 's1', 'server'));
+    pki = await makeClusterPki();
+    const serverTls = await tlsConfigFlag(pki.dir, 'server', tlsLayer(pki.server, pki.ca));
+    s1 = await server('s1', '-bootstrap-expect=1', serverTls);
     await waitUntil('a leader', async () => (await s1.fetch('/v1/agent/health')).status === 200);
     root = (await s1.json<{ SecretID: string }>('/v1/acl/bootstrap', { method: 'POST' })).SecretID;
-    s2 = await server('s2', '-bootstrap-expect=2', tlsConfig(dir, 's2', 'server'), `-join=${s1.serfAddr}`);
+    s2 = await server('s2', '-bootstrap-expect=2', serverTls, `-join=${s1.serfAddr}`);
     await waitUntil('s2 follows s1', async () => (await s2.fetch('/v1/acl/tokens', { token: root })).status === 200);
   });
   after(async () => {
     await s1?.kill();
     await s2?.kill();
-    rmSync(dir, { recursive: true, force: true });
+    await pki?.remove();
   });
 
   it('replicates ACL writes between servers, and serves a client, over TLS', async () => {
@@ -57,7 +54,7 @@ describe('mutual TLS on server RPC between real agents', () => {
       '-acl-enabled',
       `-servers=${s1.rpcAddr}`,
       ...FAST_GOSSIP,
-      tlsConfig(dir, 'c1', 'client'),
+      await tlsConfigFlag(pki.dir, 'client', tlsLayer(pki.client, pki.ca)),
     ]);
     try {
       assert.equal((await client.fetch('/v1/acl/token/self', { token: root })).status, 200);

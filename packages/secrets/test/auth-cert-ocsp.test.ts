@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { OCSPRequest } from '@peculiar/asn1-ocsp';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { FakeClock } from '@ward/base';
+import { makeTestPki, type TestPki } from '@ward/base/testing';
 import { startTestServer, type TestResponse, type TestServer } from '../src/server/testing.js';
-import { makeTestPki, type TestPki } from './test-pki.js';
 
 // Issue 31: the cert method checks a login certificate with OCSP (ocsp_enabled and the other
 // ocsp_* settings) against a real responder: Ward's own PKI engine, served by a second server,

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '@ward/base';
+import { type Issued, makeTestPki, type TestPki } from '@ward/base/testing';
 import { startTestServer, type TestResponse, type TestServer } from '../src/server/testing.js';
-import { type Issued, makeTestPki, type TestPki } from './test-pki.js';
 
 // Issue 31: the cert auth method over real TLS: the listener asks for a client certificate, and
 // the login checks it against trusted CAs (and a pinned certificate), constraints and CRLs.

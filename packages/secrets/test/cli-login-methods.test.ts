@@ -3,12 +3,12 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { type Issued, makeTestPki, type TestPki } from '@ward/base/testing';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { CALLBACK_BODY_LIMIT_BYTES } from '../src/cli/commands/login-oidc.js';
 import { runWardInProcess, tempHome } from '../src/cli/testing.js';
 import { freePort, startTestServer, type TestServer } from '../src/server/testing.js';
 import { browse, type OpenIdProvider, startOpenIdProvider } from './openid-provider.js';
-import { type Issued, makeTestPki, type TestPki } from './test-pki.js';
 import { WARD_BIN } from './ward-process.js';
 
 // Issue 31 point 5: `ward login -method=oidc|jwt|cert` with the established arguments.

@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { type Issued, makeTestPki, type TestPki } from '@ward/base/testing';
 import { request } from '../src/server/testing.js';
-import { type Issued, makeTestPki, type TestPki } from './test-pki.js';
 import { type SqliteWard, startSqliteWard } from './ward-process.js';
 
 // Issue 29 point 1: `x_forwarded_for_client_cert_header` (and its decoders): a proxy in

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { makeTestPki, type TestPki } from '@ward/base/testing';
 import type { Browser, Page } from 'playwright-core';
 import { request } from '../src/server/testing.js';
 import { type OpenIdProvider, startOpenIdProvider } from './openid-provider.js';
 import { ENGINE_DN, ENGINE_PASSWORD, type Slapd, SUFFIX, startSlapd } from './slapd.js';
-import { makeTestPki, type TestPki } from './test-pki.js';
 import { assertNoProblems, launchChromium, UiTab } from './ui-browser.js';
 import { type DevWard, startDevWard } from './ward-process.js';
 

@@ -1,39 +1,14 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { FakeClock, silentLogger } from '@ward/base';
 import { PermissionDeniedError } from '../errors.js';
 import { MemoryStreams } from '../memory-streams.js';
 import { RpcDialer } from './rpc-client.js';
 import { type RpcMethod, RpcServer } from './rpc-server.js';
-import type { RpcTls } from './rpc-tls.js';
+import { loadRpcTls, type RpcTls } from './rpc-tls.js';
+import { type ClusterPki, makeClusterPki, tlsLayer } from './rpc-tls.testing.js';
 
 const unary = (handle: () => Promise<unknown>): RpcMethod => ({ kind: 'unary', handle });
-
-/** A CA with one certificate naming `server.global.nomad`, and a rogue CA with another, by the openssl CLI. */
-function makePki(dir: string): { good: RpcTls; rogue: RpcTls } {
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  const tls = (ca: string, name: string): RpcTls => {
-    ssl('req', '-x509', ...key, '-days', '1', '-keyout', `${ca}.key`, '-out', `${ca}.pem`, '-subj', `/CN=${ca}`);
-    writeFileSync(join(dir, `${name}.ext`), 'subjectAltName=DNS:server.global.nomad\n');
-    ssl('req', ...key, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', '/CN=server.global.nomad');
-    const sign = ['-CA', `${ca}.pem`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-days', '1'];
-    ssl('x509', '-req', '-in', `${name}.csr`, ...sign, '-extfile', `${name}.ext`, '-out', `${name}.pem`);
-    const read = (f: string) => readFileSync(join(dir, f));
-    return {
-      ca: read(`${ca}.pem`),
-      cert: read(`${name}.pem`),
-      key: read(`${name}.key`),
-      serverName: 'server.global.nomad',
-      clientName: 'client.global.nomad',
-    };
-  };
-  return { good: tls('ca', 'server'), rogue: tls('rogue-ca', 'rogue') };
-}
 
 // The agent's RPC client and server over in-memory streams: the same framing, errors and
 // TLS as over TCP, with timeouts on the fake clock.
@@ -86,9 +61,15 @@ describe('RPC over MemoryStreams', () => {
   });
 
   describe('with mutual TLS', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ward-rpc-memory-'));
-    after(() => rmSync(dir, { recursive: true, force: true }));
-    const { good, rogue } = makePki(dir);
+    let pki: ClusterPki;
+    let good: RpcTls;
+    let rogue: RpcTls;
+    before(async () => {
+      pki = await makeClusterPki();
+      good = loadRpcTls(tlsLayer(pki.server, pki.ca), 'global')!;
+      rogue = loadRpcTls(tlsLayer(pki.rogueServer, pki.rogueCa), 'global')!;
+    });
+    after(() => pki?.remove());
 
     it('a peer with a certificate of the CA is served; one of another CA is refused', async () => {
       const streams = new MemoryStreams();
