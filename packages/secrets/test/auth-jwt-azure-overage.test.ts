@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { startTestServer, type TestResponse, type TestServer } from '../src/server/testing.js';
 import { type FakeAzure, startFakeAzure } from './fakes/azure-cloud.js';
 import { makeTlsIdentity, type TlsIdentity } from './fakes/tls-identity.js';
 import { browse, startOpenIdProvider } from './openid-provider.js';
@@ -15,73 +15,118 @@ const TENANT = randomUUID();
 const CLIENT_ID = randomUUID();
 const SECRET = 'client-secret-for-tests';
 
-describe('jwt login with provider_config azure: the group overage', () => {
-  let tls: TlsIdentity;
-  let azure: FakeAzure;
+/** A Ward test server and the fake Azure (over real TLS), in whose group `engineering` is `member`. */
+interface AzureAndWard {
+  tls: TlsIdentity;
+  azure: FakeAzure;
+  t: TestServer;
+  /** The object ID of the Azure group `engineering`. */
+  engineering: string;
+  /** The body of a request to `t`, which must answer 2xx. */
+  ok(method: string, path: string, body?: unknown): Promise<TestResponse['body']>;
+  stop(): Promise<void>;
+}
+
+async function startAzureAndWard(member: string): Promise<AzureAndWard> {
+  const tls = await makeTlsIdentity([]);
+  const azure = await startFakeAzure(tls);
+  const engineering = azure.addGroup('engineering');
+  azure.groupMembers.get(engineering)?.add(member);
   let t: TestServer;
-  const user = randomUUID();
-  let engineering = '';
+  try {
+    t = await startTestServer();
+  } catch (err) {
+    await azure.close();
+    throw err;
+  }
   const ok = async (method: string, path: string, body?: unknown) => {
     const res = await t.request(method, path, { body });
     assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
+  const stop = async () => {
+    await t.stop();
+    await azure.close();
+  };
+  return { tls, azure, t, engineering, ok, stop };
+}
+
+/**
+ * Enables the `type` login (jwt or oidc) at auth/<type> with `config` and provider_config azure,
+ * writes its role `role`, and maps the Azure group `engineering` to an external group granting
+ * the policy `eng`.
+ */
+async function enableAzureLogin(
+  s: AzureAndWard,
+  type: 'jwt' | 'oidc',
+  config: Record<string, unknown>,
+  role: { name: string; body: Record<string, unknown> },
+): Promise<void> {
+  await s.ok('POST', `sys/auth/${type}`, { type });
+  await s.ok('POST', `auth/${type}/config`, { ...config, provider_config: { provider: 'azure' } });
+  await s.ok('POST', `auth/${type}/role/${role.name}`, role.body);
+  const accessor = (await s.ok('GET', 'sys/auth')).data[`${type}/`].accessor;
+  const group = (await s.ok('POST', 'identity/group', { name: 'eng', type: 'external', policies: ['eng'] })).data.id;
+  await s.ok('POST', 'identity/group-alias', { name: s.engineering, mount_accessor: accessor, canonical_id: group });
+}
+
+describe('jwt login with provider_config azure: the group overage', () => {
+  let s: AzureAndWard;
+  const user = randomUUID();
   const token = (o: { overage?: boolean; groups?: string[] }) =>
-    azure.issueToken({ tenant: TENANT, audience: CLIENT_ID, oid: user, v2: true, ...o });
-  const login = async (jwt: string) => t.request('POST', 'auth/jwt/login', { token: null, body: { role: 'az', jwt } });
+    s.azure.issueToken({ tenant: TENANT, audience: CLIENT_ID, oid: user, v2: true, ...o });
+  const login = async (jwt: string) =>
+    s.t.request('POST', 'auth/jwt/login', { token: null, body: { role: 'az', jwt } });
 
   before(async () => {
-    tls = await makeTlsIdentity([]);
-    azure = await startFakeAzure(tls);
-    azure.addRootApp(CLIENT_ID, SECRET);
-    engineering = azure.addGroup('engineering');
-    const oncall = azure.addGroup('oncall');
-    azure.addGroup('sales');
-    azure.groupMembers.get(engineering)?.add(user);
-    azure.groupMembers.get(oncall)?.add(user);
-    t = await startTestServer();
-    await ok('POST', 'sys/auth/jwt', { type: 'jwt' });
-    await ok('POST', 'auth/jwt/config', {
-      oidc_discovery_url: `${azure.cloud.activeDirectoryEndpoint}${TENANT}/v2.0`,
-      oidc_discovery_ca_pem: tls.cert,
-      oidc_client_id: CLIENT_ID,
-      oidc_client_secret: SECRET,
-      provider_config: { provider: 'azure' },
-    });
-    await ok('POST', 'auth/jwt/role/az', {
-      role_type: 'jwt',
-      user_claim: 'oid',
-      groups_claim: 'groups',
-      bound_audiences: CLIENT_ID,
-      token_policies: 'az',
-    });
-    const accessor = (await ok('GET', 'sys/auth')).data['jwt/'].accessor;
-    const group = (await ok('POST', 'identity/group', { name: 'eng', type: 'external', policies: ['eng'] })).data.id;
-    await ok('POST', 'identity/group-alias', { name: engineering, mount_accessor: accessor, canonical_id: group });
+    s = await startAzureAndWard(user);
+    s.azure.addRootApp(CLIENT_ID, SECRET);
+    const oncall = s.azure.addGroup('oncall');
+    s.azure.addGroup('sales');
+    s.azure.groupMembers.get(oncall)?.add(user);
+    await enableAzureLogin(
+      s,
+      'jwt',
+      {
+        oidc_discovery_url: `${s.azure.cloud.activeDirectoryEndpoint}${TENANT}/v2.0`,
+        oidc_discovery_ca_pem: s.tls.cert,
+        oidc_client_id: CLIENT_ID,
+        oidc_client_secret: SECRET,
+      },
+      {
+        name: 'az',
+        body: {
+          role_type: 'jwt',
+          user_claim: 'oid',
+          groups_claim: 'groups',
+          bound_audiences: CLIENT_ID,
+          token_policies: 'az',
+        },
+      },
+    );
   });
   after(async () => {
-    await t?.stop();
-    await azure?.close();
+    await s?.stop();
   });
 
   it('fetches the groups from Microsoft Graph when the token has an overage instead of the claim', async () => {
     const res = await login(await token({ overage: true }));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.auth.identity_policies, ['eng'], 'engineering came from getMemberObjects');
-    const entity = await ok('GET', `identity/entity/id/${res.body.auth.entity_id}`);
+    const entity = await s.ok('GET', `identity/entity/id/${res.body.auth.entity_id}`);
     assert.equal(entity.data.group_ids.length, 1);
   });
 
   it('uses the token’s own groups claim when there is one, without asking Graph', async () => {
-    azure.failNext('graph', 1);
+    s.azure.failNext('graph', 1);
     const res = await login(await token({ groups: ['someone-else'] }));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.auth.identity_policies, undefined);
-    azure.failNext('graph', 0);
+    s.azure.failNext('graph', 0);
   });
 
   it('answers 502 when Graph refuses, 400 when the token has neither groups nor a claim source', async () => {
-    azure.failNext('graph', 1);
+    s.azure.failNext('graph', 1);
     const refused = await login(await token({ overage: true }));
     assert.equal(refused.status, 502, JSON.stringify(refused.body));
     const none = await login(await token({}));
@@ -94,66 +139,51 @@ describe('jwt login with provider_config azure: the group overage', () => {
 // which Graph (the fake Azure) checks with the provider that issued it (a real `oidc-provider`).
 describe('oidc login with provider_config azure: the group overage with the flow’s access token', () => {
   const REDIRECT = 'http://localhost:8250/oidc/callback';
-  let tls: TlsIdentity;
-  let azure: FakeAzure;
-  let t: TestServer;
+  let s: AzureAndWard;
   let op: Awaited<ReturnType<typeof startOpenIdProvider>>;
   const oid = randomUUID();
   const seen: string[] = [];
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
 
   before(async () => {
-    tls = await makeTlsIdentity([]);
-    azure = await startFakeAzure(tls);
-    const engineering = azure.addGroup('engineering');
-    azure.groupMembers.get(engineering)?.add(oid);
+    s = await startAzureAndWard(oid);
     op = await startOpenIdProvider({ redirectUris: [REDIRECT] });
     op.accounts.set('carol', {
       _claim_names: { groups: 'src1' },
-      _claim_sources: { src1: { endpoint: `${azure.cloud.graphEndpoint}/v1.0/users/${oid}/getMemberObjects` } },
+      _claim_sources: { src1: { endpoint: `${s.azure.cloud.graphEndpoint}/v1.0/users/${oid}/getMemberObjects` } },
     });
-    azure.trustBearer(async (token) => {
+    s.azure.trustBearer(async (token) => {
       const account = await op.accessTokenAccount(token);
       if (account) seen.push(account);
       return account === 'carol';
     });
-    t = await startTestServer();
-    await ok('POST', 'sys/auth/oidc', { type: 'oidc' });
-    await ok('POST', 'auth/oidc/config', {
-      oidc_discovery_url: op.issuer,
-      oidc_discovery_ca_pem: tls.cert,
-      oidc_client_id: op.clientId,
-      oidc_client_secret: op.clientSecret,
-      default_role: 'web',
-      provider_config: { provider: 'azure' },
-    });
-    await ok('POST', 'auth/oidc/role/web', {
-      user_claim: 'sub',
-      groups_claim: 'groups',
-      oidc_scopes: 'groups',
-      allowed_redirect_uris: REDIRECT,
-    });
-    const accessor = (await ok('GET', 'sys/auth')).data['oidc/'].accessor;
-    const group = (await ok('POST', 'identity/group', { name: 'eng', type: 'external', policies: ['eng'] })).data.id;
-    await ok('POST', 'identity/group-alias', { name: engineering, mount_accessor: accessor, canonical_id: group });
+    await enableAzureLogin(
+      s,
+      'oidc',
+      {
+        oidc_discovery_url: op.issuer,
+        oidc_discovery_ca_pem: s.tls.cert,
+        oidc_client_id: op.clientId,
+        oidc_client_secret: op.clientSecret,
+        default_role: 'web',
+      },
+      {
+        name: 'web',
+        body: { user_claim: 'sub', groups_claim: 'groups', oidc_scopes: 'groups', allowed_redirect_uris: REDIRECT },
+      },
+    );
   });
   after(async () => {
-    await t?.stop();
     await op?.close();
-    await azure?.close();
+    await s?.stop();
   });
 
   it('fetches the groups from the claim source with the access token of the code exchange', async () => {
     op.nextUser = 'carol';
-    const started = await ok('POST', 'auth/oidc/oidc/auth_url', { role: 'web', redirect_uri: REDIRECT });
+    const started = await s.ok('POST', 'auth/oidc/oidc/auth_url', { role: 'web', redirect_uri: REDIRECT });
     const { query } = await browse(started.data.auth_url, REDIRECT);
     assert.ok(query?.get('code'));
     assert.ok(query);
-    const res = await t.request('GET', `auth/oidc/oidc/callback?${query.toString()}`, { token: null });
+    const res = await s.t.request('GET', `auth/oidc/oidc/callback?${query.toString()}`, { token: null });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.auth.identity_policies, ['eng']);
     assert.deepEqual(seen, ['carol'], 'Graph was called with carol’s access token');
