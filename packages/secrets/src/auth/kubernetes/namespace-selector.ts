@@ -1,3 +1,4 @@
+import { parse as parseYaml } from 'yaml';
 import { InvalidRequestError, UpstreamError } from '../../logical/errors.js';
 import { requestJson } from '../common/http-json.js';
 import type { KubernetesConfig } from './k8s-store.js';
@@ -10,25 +11,38 @@ export interface LabelSelector {
 
 const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
 
-/** Parses `bound_service_account_namespace_selector` (JSON); '' is none. */
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Parses `bound_service_account_namespace_selector`, in YAML or JSON (JSON is YAML; the
+ * established server decodes either); '' is none. Anything but a label selector is a 400.
+ */
 export function parseSelector(text: string): LabelSelector | undefined {
   if (text.trim() === '') return undefined;
+  const invalid = () => new InvalidRequestError('invalid "bound_service_account_namespace_selector" configured');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseYaml(text);
   } catch {
-    throw new InvalidRequestError('invalid "bound_service_account_namespace_selector" configured: not JSON');
+    throw invalid();
   }
-  const s = parsed as LabelSelector;
+  if (!isPlainObject(parsed)) throw invalid();
+  const { matchLabels, matchExpressions } = parsed;
   const isValid =
-    typeof s === 'object' &&
-    s !== null &&
-    (s.matchLabels === undefined || Object.values(s.matchLabels).every((v) => typeof v === 'string')) &&
-    (s.matchExpressions === undefined ||
-      (Array.isArray(s.matchExpressions) &&
-        s.matchExpressions.every((e) => typeof e?.key === 'string' && OPERATORS.has(e.operator))));
-  if (!isValid) throw new InvalidRequestError('invalid "bound_service_account_namespace_selector" configured');
-  return s;
+    (matchLabels === undefined ||
+      (isPlainObject(matchLabels) && Object.values(matchLabels).every((v) => typeof v === 'string'))) &&
+    (matchExpressions === undefined ||
+      (Array.isArray(matchExpressions) &&
+        matchExpressions.every(
+          (e) =>
+            isPlainObject(e) &&
+            typeof e.key === 'string' &&
+            OPERATORS.has(String(e.operator)) &&
+            (e.values === undefined || (Array.isArray(e.values) && e.values.every((v) => typeof v === 'string'))),
+        )));
+  if (!isValid) throw invalid();
+  return parsed as LabelSelector;
 }
 
 /** Whether `labels` satisfy every requirement of the selector. */
