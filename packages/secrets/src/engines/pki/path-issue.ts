@@ -58,12 +58,14 @@ async function roleOf(storage: Storage, name: string, mode: Mode, data: IssueDat
 /**
  * The role with its templated `allowed_domains` filled in from the caller's entity, as established
  * with `allowed_domains_template`; a template the caller's identity cannot fill allows nothing.
+ * A filled value holding `*` allows nothing either (as OpenBao does by default): an entity name or
+ * metadata value must not become a glob.
  */
 function withTemplates(role: RoleRecord, entity: EntityFacts | undefined): RoleRecord {
   if (!role.allowed_domains_template) return role;
   const allowed = role.allowed_domains.flatMap((domain) => {
     if (!isTemplate(domain)) return [domain];
-    const filled = fillTemplate(domain, entity);
+    const filled = fillTemplate(domain, entity, { blocked: ['*'] });
     return filled === undefined ? [] : [filled];
   });
   return { ...role, allowed_domains: allowed };
