@@ -3,7 +3,7 @@
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
 import { pathEab } from './acme/eab.js';
 import { NonceStore } from './acme/jws.js';
-import { pathAcme } from './acme/path-acme.js';
+import { ACME_UNAUTHENTICATED_PATHS, pathAcme } from './acme/path-acme.js';
 import { pathAcmeConfig } from './acme/path-acme-config.js';
 import type { PkiDeps } from './deps.js';
 import { pathCrl } from './path-crl.js';
@@ -68,7 +68,7 @@ export function createPkiBackend(ctx: BackendContext, options: PkiOptions = {}):
       ...pathAcmeConfig(),
       ...pathEab(d),
     ],
-    specialPaths: { unauthenticated: UNAUTHENTICATED_PATHS },
+    specialPaths: { unauthenticated: [...UNAUTHENTICATED_PATHS, ...ACME_UNAUTHENTICATED_PATHS] },
     periodic: [autoTidyTask(d, ctx.storage, tidyState)],
   });
 }

@@ -23,7 +23,7 @@ function globMatches(glob: string, name: string): boolean {
 }
 
 /** Whether `role` lets a certificate carry the DNS name (or email) `name`, as established roles decide. */
-function isAllowed(role: RoleRecord, name: string): boolean {
+export function isNameAllowed(role: RoleRecord, name: string): boolean {
   const isWildcard = name.startsWith('*.');
   if (isWildcard && !role.allow_wildcard_certificates) return false;
   const host = name.includes('@') ? (name.split('@')[1] ?? '') : name;
@@ -63,11 +63,11 @@ export function checkedNames(
     const asHost = validations.includes('hostname') && !o.commonName.includes('@');
     if (!validations.includes('disabled') && !asEmail && !asHost)
       throw new InvalidRequestError(`common name ${o.commonName} not allowed by this role`);
-    if (!validations.includes('disabled') && !isAllowed(role, o.commonName))
+    if (!validations.includes('disabled') && !isNameAllowed(role, o.commonName))
       throw new InvalidRequestError(`common name ${o.commonName} not allowed by this role`);
   }
   for (const name of o.altNames)
-    if (!isAllowed(role, name))
+    if (!isNameAllowed(role, name))
       throw new InvalidRequestError(`subject alternate name ${name} not allowed by this role`);
   if (o.ipSans.length > 0 && !role.allow_ip_sans)
     throw new InvalidRequestError(

@@ -225,15 +225,4 @@ export const UNAUTHENTICATED_PATHS = [
   'issuers/',
   'ocsp',
   'ocsp/*',
-  // ACME requests authenticate by their JWS; acme/new-eab needs a token, as established.
-  'acme/directory',
-  'acme/new-nonce',
-  'acme/new-account',
-  'acme/new-order',
-  'acme/revoke-cert',
-  'acme/key-change',
-  'acme/account/*',
-  'acme/order/*',
-  'acme/authorization/*',
-  'acme/challenge/*',
 ];

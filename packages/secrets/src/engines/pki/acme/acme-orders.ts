@@ -1,23 +1,35 @@
-import { createPublicKey, type JsonWebKey as NodeJsonWebKey, X509Certificate } from 'node:crypto';
-import { randomUuid } from '@ward/base';
+import { createPublicKey, type JsonWebKey as NodeJsonWebKey } from 'node:crypto';
+import { CodedError, randomUuid } from '@ward/base';
+import { isTemplate } from '../../../logical/identity-template.js';
 import type { Storage } from '../../../logical/storage.js';
 import type { PkiDeps } from '../deps.js';
-import { resolveIssuer } from '../issuers.js';
 import { csrNames, issueLeaf } from '../leaf.js';
-import { pkiStore } from '../pki-store.js';
-import { revokeSerial } from '../revocation.js';
-import { DEFAULT_ROLE, type RoleRecord, roleStore } from '../role-store.js';
+import { isNameAllowed } from '../names.js';
+import type { RoleRecord } from '../role-store.js';
 import { parseCsr, pemOf } from '../x509.js';
 import { newAuthorization, parseIdentifier } from './acme-authz.js';
+import type { AcmeDirectory } from './acme-directory.js';
 import { type AcmeOrder, acmeStore } from './acme-store.js';
-import { AcmeProblem, type VerifiedRequest } from './jws.js';
+import { AcmeProblem } from './jws.js';
 
 const ORDER_TTL_MS = 24 * 3600_000;
+/** The longest an ACME certificate lives, as established. */
+const MAX_CERT_TTL_SECONDS = 90 * 86400;
 
-/** A new order for DNS identifiers (wildcards included), each with its own authorization (RFC 8555 7.4). */
+/** The role's names check without an entity: an ACME client has none, so templated domains allow nothing. */
+function withoutTemplates(role: RoleRecord): RoleRecord {
+  if (!role.allowed_domains_template) return role;
+  return { ...role, allowed_domains: role.allowed_domains.filter((domain) => !isTemplate(domain)) };
+}
+
+/**
+ * A new order for DNS identifiers (wildcards included), each with its own authorization
+ * (RFC 8555 7.4); the directory's role must allow every name, as established.
+ */
 export async function newOrder(
   d: PkiDeps,
   storage: Storage,
+  dir: AcmeDirectory,
   accountId: string,
   payload: Record<string, unknown> | undefined,
 ) {
@@ -27,6 +39,13 @@ export async function newOrder(
   if (identifiers.length === 0) throw new AcmeProblem('malformed', 'an order needs identifiers');
   if (payload?.notBefore !== undefined || payload?.notAfter !== undefined)
     throw new AcmeProblem('malformed', 'NotBefore and NotAfter are not supported');
+  const role = withoutTemplates(dir.role);
+  for (const { value } of identifiers)
+    if (!isNameAllowed(role, value))
+      throw new AcmeProblem(
+        'rejectedIdentifier',
+        `role (${dir.roleName}) will not issue certificate for name ${value}`,
+      );
   const expires = new Date(d.clock.now() + ORDER_TTL_MS).toISOString();
   const order: AcmeOrder = {
     id: randomUuid(d.random),
@@ -57,35 +76,38 @@ export async function refreshedOrder(storage: Storage, order: AcmeOrder): Promis
   return order;
 }
 
-async function directoryRole(storage: Storage): Promise<RoleRecord> {
-  const { default_directory_policy: policy } = await acmeStore.config(storage);
-  if (policy.startsWith('role:')) {
-    const role = await roleStore.get(storage, policy.slice(5));
-    if (!role) throw new AcmeProblem('serverInternal', `the directory's role ${policy.slice(5)} does not exist`, 500);
-    return { ...role, generate_lease: false };
-  }
-  return {
-    ...DEFAULT_ROLE,
-    allow_any_name: true,
-    enforce_hostnames: false,
-    key_type: 'any',
-    generate_lease: false,
-    no_store: false,
-  };
-}
-
-/** Finalizes a ready order with its CSR (base64url DER): every name must be one of the order's identifiers. */
-export async function finalizeOrder(
-  d: PkiDeps,
-  storage: Storage,
-  order: AcmeOrder,
-  payload: Record<string, unknown> | undefined,
-) {
-  if (order.status !== 'ready') throw new AcmeProblem('orderNotReady', `the order is ${order.status}`, 403);
+/** The CSR of a finalize request, checked: it parses, its key is not the account's, its type suits the role. */
+async function orderCsr(payload: Record<string, unknown> | undefined, role: RoleRecord, accountJwk: object) {
   const csrText = typeof payload?.csr === 'string' ? payload.csr : '';
   const csr = await parseCsr(pemOf(Buffer.from(csrText, 'base64url'), 'CERTIFICATE REQUEST')).catch(() => {
     throw new AcmeProblem('badCSR', 'the CSR does not parse or verify');
   });
+  const accountKey = createPublicKey({ key: accountJwk as NodeJsonWebKey, format: 'jwk' });
+  if (Buffer.from(csr.publicKey.rawData).equals(accountKey.export({ format: 'der', type: 'spki' })))
+    throw new AcmeProblem('badCSR', 'certificate public key must not match account key');
+  if (role.key_type !== 'any') {
+    const algorithm = csr.publicKey.algorithm.name;
+    const type = algorithm === 'ECDSA' ? 'ec' : algorithm === 'Ed25519' ? 'ed25519' : 'rsa';
+    if (type !== role.key_type)
+      throw new AcmeProblem('badCSR', `refusing to sign CSR: role requires keys of type ${role.key_type}`);
+  }
+  return csr;
+}
+
+/**
+ * Finalizes a ready order with its CSR (base64url DER): its names must be exactly the order's
+ * identifiers; the directory's role and issuer sign it.
+ */
+export async function finalizeOrder(
+  d: PkiDeps,
+  storage: Storage,
+  dir: AcmeDirectory,
+  order: AcmeOrder,
+  payload: Record<string, unknown> | undefined,
+  accountJwk: object,
+) {
+  if (order.status !== 'ready') throw new AcmeProblem('orderNotReady', `the order is ${order.status}`, 403);
+  const csr = await orderCsr(payload, dir.role, accountJwk);
   const names = csrNames(csr);
   const wanted = new Set(order.identifiers.map((i) => i.value));
   const asked = new Set([
@@ -94,20 +116,32 @@ export async function finalizeOrder(
   ]);
   if (names.ips.length > 0 || asked.size !== wanted.size || [...asked].some((n) => !wanted.has(n)))
     throw new AcmeProblem('badCSR', 'the CSR must name exactly the order’s identifiers');
-  const role = await directoryRole(storage);
-  const issuer = await resolveIssuer(storage, role.issuer_ref);
-  const issued = await issueLeaf(d, storage, issuer, role, {
-    commonName: names.commonName || (order.identifiers[0]?.value ?? ''),
+  // As established, a CSR without a common name gets one of its names, a wildcard first.
+  const fallbackCn = [...wanted].find((n) => n.startsWith('*.')) ?? [...wanted][0] ?? '';
+  // As established, ACME certificates live 90 days at most, and one that would outlive its issuer
+  // is cut to the issuer's expiry even where the issuer's leaf_not_after_behavior says err.
+  const ttl = Math.min(dir.role.ttl || d.defaultTtlSeconds(), MAX_CERT_TTL_SECONDS);
+  const issuer = {
+    ...dir.issuer,
+    leaf_not_after_behavior:
+      dir.issuer.leaf_not_after_behavior === 'err' ? ('truncate' as const) : dir.issuer.leaf_not_after_behavior,
+  };
+  const issued = await issueLeaf(d, storage, issuer, withoutTemplates(dir.role), {
+    commonName: names.commonName || fallbackCn,
     altNames: [...wanted],
     ipSans: [],
     uriSans: [],
     otherSans: [],
-    ttl: 0,
+    ttl,
     notAfter: '',
     excludeCnFromSans: false,
     format: 'pem',
     privateKeyFormat: 'der',
     publicKey: csr.publicKey,
+  }).catch((err: unknown) => {
+    if (err instanceof CodedError && !(err instanceof AcmeProblem))
+      throw new AcmeProblem('badCSR', `refusing to sign CSR: ${err.message}`);
+    throw err;
   });
   const data = issued.data as { certificate: string; ca_chain: string[]; serial_number: string };
   order.certificate = [data.certificate, ...data.ca_chain].join('\n');
@@ -115,38 +149,4 @@ export async function finalizeOrder(
   order.status = 'valid';
   await acmeStore.putOrder(storage, order);
   return order;
-}
-
-/**
- * Revokes a certificate (RFC 8555 7.6) for the account it was issued to, or for whoever signs with
- * the certificate's own key (`jwk` is then that key).
- */
-export async function revokeCertificate(d: PkiDeps, storage: Storage, jws: VerifiedRequest) {
-  const der =
-    typeof jws.payload?.certificate === 'string' ? Buffer.from(jws.payload.certificate, 'base64url') : undefined;
-  let cert: X509Certificate;
-  try {
-    cert = new X509Certificate(der ?? Buffer.alloc(0));
-  } catch {
-    throw new AcmeProblem('malformed', 'the certificate does not parse');
-  }
-  const serialHex = cert.serialNumber.toLowerCase();
-  const owner = await acmeStore.certOwner(storage, serialHex);
-  if (!owner) throw new AcmeProblem('malformed', 'this server did not issue that certificate through ACME', 404);
-  const byAccount = jws.account && jws.account.id === owner.account_id;
-  const byKey =
-    jws.jwk !== undefined &&
-    createPublicKey({ key: jws.jwk as unknown as NodeJsonWebKey, format: 'jwk' })
-      .export({ format: 'der', type: 'spki' })
-      .equals(cert.publicKey.export({ format: 'der', type: 'spki' }));
-  if (!byAccount && !byKey)
-    throw new AcmeProblem(
-      'unauthorized',
-      'neither the issuing account nor the certificate key signed this request',
-      403,
-    );
-  const stored = await pkiStore.cert(storage, serialHex);
-  if (stored && stored.revocation_time > 0)
-    throw new AcmeProblem('alreadyRevoked', 'the certificate is already revoked');
-  await revokeSerial(d, storage, serialHex);
 }

@@ -3,9 +3,14 @@ import { getJson, putJson, type Storage } from '../../../logical/storage.js';
 /** `config/acme`, in the established names (the subset served here). */
 export interface AcmeConfig {
   enabled: boolean;
-  /** `sign-verbatim` (default) or `role:<name>`. */
+  /** `sign-verbatim` (default), `role:<name>` or `forbid`: what the directories without a role in their path use. */
   default_directory_policy: string;
+  /** Issuer references ACME may sign with, or `*`. */
   allowed_issuers: string[];
+  /** Roles with a directory of their own (`roles/:role/acme/`), or `*`. */
+  allowed_roles: string[];
+  /** Whether certificates get the role's extended key usages; otherwise serverAuth only. */
+  allow_role_ext_key_usage: boolean;
   /** `host:port` of the DNS server validations ask; empty: the system's resolvers. */
   dns_resolver: string;
   eab_policy: 'not-required' | 'new-account-required' | 'always-required';
@@ -15,12 +20,16 @@ export const DEFAULT_ACME_CONFIG: AcmeConfig = {
   enabled: false,
   default_directory_policy: 'sign-verbatim',
   allowed_issuers: ['*'],
+  allowed_roles: ['*'],
+  allow_role_ext_key_usage: false,
   dns_resolver: '',
   eab_policy: 'not-required',
 };
 
 export interface AcmeAccount {
   id: string;
+  /** The directory (`acme/`, `roles/web/acme/`, …) the account was made in and belongs to; absent: `acme/`. */
+  directory?: string;
   jwk: Record<string, unknown>;
   thumbprint: string;
   status: 'valid' | 'deactivated';
@@ -30,6 +39,8 @@ export interface AcmeAccount {
 /** An external account binding key (RFC 8555 7.3.4), good for one new account. */
 export interface AcmeEab {
   id: string;
+  /** The directory whose new accounts it binds; absent: `acme/`. */
+  directory?: string;
   /** base64url HMAC-SHA-256 key. */
   key: string;
   created_on: string;

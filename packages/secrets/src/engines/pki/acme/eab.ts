@@ -4,51 +4,74 @@ import { definePath, field, type PathDefinition } from '../../../framework/index
 import { NotFoundError } from '../../../logical/errors.js';
 import type { Storage } from '../../../logical/storage.js';
 import type { PkiDeps } from '../deps.js';
-import { acmeStore } from './acme-store.js';
+import { DIRECTORY_PREFIXES, prefixFields, prefixOf } from './acme-directory.js';
+import { type AcmeEab, acmeStore } from './acme-store.js';
 import { AcmeProblem, thumbprintOf } from './jws.js';
 
-/** `acme/new-eab` (a token is needed), LIST `eab`, DELETE `eab/:key_id`: keys that bind new ACME accounts. */
-export function pathEab(d: PkiDeps): PathDefinition[] {
-  return [
-    definePath({
-      pattern: 'acme/new-eab',
-      fields: {},
-      operations: {
-        update: {
-          summary: 'Create an external account binding key.',
-          handler: async ({ storage }) => {
-            const eab = {
-              id: randomUuid(d.random),
-              key: Buffer.from(d.random.bytes(32)).toString('base64url'),
-              created_on: new Date(d.clock.now()).toISOString(),
-            };
-            await acmeStore.putEab(storage, eab);
-            const { path } = await acmeStore.cluster(storage);
-            return {
-              data: {
-                id: eab.id,
-                key_type: 'hs',
-                key: eab.key,
-                created_on: eab.created_on,
-                acme_directory: 'acme/directory',
-                directory_url: `${path}/acme/directory`,
-              },
-            };
-          },
+/** The `new-eab` path of a directory prefix, with its `role`/`issuer_ref` captures. */
+function newEabPath(d: PkiDeps, prefix: string): PathDefinition {
+  return definePath({
+    pattern: `${prefix}/new-eab`,
+    fields: prefixFields(prefix),
+    operations: {
+      update: {
+        summary: 'Create an external account binding key for this directory.',
+        handler: async ({ storage, req }) => {
+          const eab: AcmeEab = {
+            id: randomUuid(d.random),
+            directory: prefixOf(req.path),
+            key: Buffer.from(d.random.bytes(32)).toString('base64url'),
+            created_on: new Date(d.clock.now()).toISOString(),
+          };
+          await acmeStore.putEab(storage, eab);
+          const { path } = await acmeStore.cluster(storage);
+          return {
+            data: {
+              id: eab.id,
+              key_type: 'hs',
+              key: eab.key,
+              created_on: eab.created_on,
+              acme_directory: `${eab.directory}directory`,
+              directory_url: `${path.replace(/\/+$/, '')}/${eab.directory}directory`,
+            },
+          };
         },
       },
-      help: { synopsis: 'New EAB key.', description: 'Answered once; good for one new account.' },
-    }),
+    },
+    help: { synopsis: 'New EAB key.', description: 'Answered once; good for one new account of this directory.' },
+  });
+}
+
+/**
+ * `new-eab` below every ACME directory (a token is needed), LIST `eab`, DELETE `eab/:key_id`: keys
+ * that bind new ACME accounts, each of the directory it was made for.
+ */
+export function pathEab(d: PkiDeps): PathDefinition[] {
+  return [
+    ...DIRECTORY_PREFIXES.map((prefix) => newEabPath(d, prefix)),
     definePath({
       pattern: 'eab/',
       fields: {},
       operations: {
         list: {
           summary: 'List the unused EAB keys.',
-          handler: async ({ storage }) => ({ data: { keys: await acmeStore.eabIds(storage) } }),
+          handler: async ({ storage }) => {
+            const keys = await acmeStore.eabIds(storage);
+            const key_info: Record<string, unknown> = {};
+            for (const id of keys) {
+              const eab = await acmeStore.eab(storage, id);
+              if (eab)
+                key_info[id] = {
+                  key_type: 'hs',
+                  acme_directory: `${eab.directory ?? 'acme/'}directory`,
+                  created_on: eab.created_on,
+                };
+            }
+            return { data: { keys, key_info } };
+          },
         },
       },
-      help: { synopsis: 'List EAB keys.', description: 'Ids only.' },
+      help: { synopsis: 'List EAB keys.', description: 'Ids, with each key’s directory and creation time.' },
     }),
     definePath({
       pattern: 'eab/:key_id',
@@ -70,13 +93,14 @@ export function pathEab(d: PkiDeps): PathDefinition[] {
 
 /**
  * Checks a new account's `externalAccountBinding` (RFC 8555 7.3.4): an HS256 JWS by an unused EAB
- * key over the account's own JWK, for the new-account URL; the key is then used up.
+ * key of this `directory` over the account's own JWK, for the new-account URL; the key is then used up.
  */
 export async function bindExternalAccount(
   storage: Storage,
   binding: unknown,
   accountJwk: Record<string, unknown>,
   url: string,
+  directory: string,
 ) {
   const jws = binding as { protected?: string; payload?: string; signature?: string } | undefined;
   if (!jws?.protected || !jws.payload || !jws.signature)
@@ -104,5 +128,7 @@ export async function bindExternalAccount(
   }
   if ((await thumbprintOf(bound)) !== (await thumbprintOf(accountJwk)))
     throw new AcmeProblem('unauthorized', 'the external account binding is for another key', 401);
+  // A key binds accounts of the directory it was made for only (as established).
+  if ((eab.directory ?? 'acme/') !== directory) throw new AcmeProblem('unauthorized', 'failed to verify eab', 401);
   await acmeStore.deleteEab(storage, eab.id);
 }

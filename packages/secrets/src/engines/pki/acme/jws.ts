@@ -49,13 +49,16 @@ export interface VerifiedRequest {
   jwk?: JWK;
 }
 
-/** Checks a flattened JWS (RFC 8555 6.2): algorithm, nonce, URL and signature, by `jwk` or by the account's key. */
+/**
+ * Checks a flattened JWS (RFC 8555 6.2): algorithm, nonce, URL and signature, by `jwk` or by the
+ * key of the account `kid` names, which must be an account of the directory `dir`.
+ */
 export async function verifyJws(
   storage: Storage,
   nonces: NonceStore,
   body: { protected?: string; payload?: string; signature?: string },
   url: string,
-  accountUrl: (id: string) => string,
+  dir: { base: string; prefix: string },
 ): Promise<VerifiedRequest> {
   if (!body.protected || body.payload === undefined || !body.signature)
     throw new AcmeProblem('malformed', 'the request is not a flattened JWS');
@@ -77,7 +80,11 @@ export async function verifyJws(
   if (header.kid) {
     const id = header.kid.split('/').pop() ?? '';
     account = await acmeStore.account(storage, id);
-    if (!account || header.kid !== accountUrl(id)) throw new AcmeProblem('accountDoesNotExist', 'no such account', 400);
+    if (!account || header.kid !== `${dir.base}/account/${id}`)
+      throw new AcmeProblem('accountDoesNotExist', 'no such account', 400);
+    // An account belongs to the directory it was made in (as established).
+    if ((account.directory ?? 'acme/') !== dir.prefix)
+      throw new AcmeProblem('malformed', 'account part of different ACME directory path');
     if (account.status !== 'valid') throw new AcmeProblem('unauthorized', 'the account is deactivated', 401);
     jwk = account.jwk as JWK;
   }

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { definePath, field, type PathDefinition } from '../../../framework/index.js';
 import { InvalidRequestError } from '../../../logical/errors.js';
 import { acmeStore } from './acme-store.js';
+import { checkConfig } from './check-config.js';
 
 /** `dns_resolver` as established: empty, or an IP address and a port (`[::1]:53` for IPv6). */
 function checkedResolver(value: string): string {
@@ -26,8 +27,15 @@ export function pathAcmeConfig(): PathDefinition[] {
       pattern: 'config/acme',
       fields: {
         enabled: field.bool({ description: 'Serve ACME on this mount.' }),
-        default_directory_policy: field.string({ description: 'sign-verbatim (default) or role:<name>.' }),
-        allowed_issuers: field.commaStrings({ description: 'Accepted; the default issuer signs.' }),
+        default_directory_policy: field.string({
+          description:
+            'sign-verbatim (default), role:<name> or forbid, for the directories without a role in their path.',
+        }),
+        allowed_issuers: field.commaStrings({ description: 'Issuers ACME may sign with (default *).' }),
+        allowed_roles: field.commaStrings({ description: 'Roles with an ACME directory (default *).' }),
+        allow_role_ext_key_usage: field.bool({
+          description: "Use the role's extended key usages (default false: serverAuth only).",
+        }),
         dns_resolver: field.string({
           description: 'DNS server (<ip>:<port>) that ACME validations ask; empty: the system resolvers.',
         }),
@@ -46,15 +54,15 @@ export function pathAcmeConfig(): PathDefinition[] {
           handler: async ({ storage, data, supplied }) => {
             const config = await acmeStore.config(storage);
             if (supplied.has('enabled') && data.enabled !== undefined) config.enabled = data.enabled;
-            if (data.default_directory_policy !== undefined) {
-              const policy = data.default_directory_policy;
-              if (policy !== 'sign-verbatim' && !policy.startsWith('role:'))
-                throw new InvalidRequestError('default_directory_policy must be sign-verbatim or role:<name>');
-              config.default_directory_policy = policy;
-            }
-            if (data.allowed_issuers) config.allowed_issuers = data.allowed_issuers;
+            if (data.default_directory_policy !== undefined)
+              config.default_directory_policy = data.default_directory_policy;
+            if (data.allowed_roles !== undefined) config.allowed_roles = data.allowed_roles;
+            if (data.allowed_issuers !== undefined) config.allowed_issuers = data.allowed_issuers;
+            if (data.allow_role_ext_key_usage !== undefined)
+              config.allow_role_ext_key_usage = data.allow_role_ext_key_usage;
             if (data.dns_resolver !== undefined) config.dns_resolver = checkedResolver(data.dns_resolver);
             if (data.eab_policy) config.eab_policy = data.eab_policy;
+            await checkConfig(storage, config);
             await acmeStore.putConfig(storage, config);
             return { data: { ...config } };
           },

@@ -1,0 +1,90 @@
+import { randomUuid } from '@ward/base';
+import type { PkiDeps } from '../deps.js';
+import type { AcmeEndpoint } from './acme-endpoint.js';
+import { needAccount } from './acme-endpoint.js';
+import { revokeCertificate } from './acme-revoke.js';
+import { type AcmeAccount, acmeStore } from './acme-store.js';
+import { bindExternalAccount } from './eab.js';
+import { AcmeProblem, thumbprintOf } from './jws.js';
+import { changeAccountKey } from './key-change.js';
+
+/** `new-account`, `account/:kid`, `key-change` and `revoke-cert` (RFC 8555 7.3, 7.6). */
+export function accountEndpoints(d: PkiDeps): AcmeEndpoint[] {
+  return [
+    {
+      pattern: 'new-account',
+      captures: [],
+      handle: async ({ storage, dir, jws }) => {
+        if (!jws.jwk) throw new AcmeProblem('malformed', 'new-account must carry its jwk');
+        const thumbprint = await thumbprintOf(jws.jwk);
+        const known = await acmeStore.accountByThumbprint(storage, thumbprint);
+        const existing = known ? await acmeStore.account(storage, known.id) : undefined;
+        if (existing) {
+          if ((existing.directory ?? 'acme/') !== dir.prefix)
+            throw new AcmeProblem('malformed', 'account part of different ACME directory path');
+          return {
+            status: 200,
+            body: { status: existing.status, contact: existing.contact },
+            headers: { Location: `${dir.base}/account/${existing.id}` },
+          };
+        }
+        if (jws.payload?.onlyReturnExisting === true)
+          throw new AcmeProblem('accountDoesNotExist', 'no account for this key');
+        if (dir.config.eab_policy !== 'not-required')
+          await bindExternalAccount(
+            storage,
+            jws.payload?.externalAccountBinding,
+            jws.jwk as Record<string, unknown>,
+            `${dir.base}/new-account`,
+            dir.prefix,
+          );
+        const contact = Array.isArray(jws.payload?.contact) ? (jws.payload.contact as unknown[]).map(String) : [];
+        const account: AcmeAccount = {
+          id: randomUuid(d.random),
+          directory: dir.prefix,
+          jwk: jws.jwk as Record<string, unknown>,
+          thumbprint,
+          status: 'valid',
+          contact,
+        };
+        await acmeStore.putAccount(storage, account);
+        await acmeStore.putThumbprint(storage, thumbprint, account.id);
+        return {
+          status: 201,
+          body: { status: 'valid', contact },
+          headers: { Location: `${dir.base}/account/${account.id}` },
+        };
+      },
+    },
+    {
+      pattern: 'account/:kid',
+      captures: ['kid'],
+      handle: async ({ storage, jws, ids }) => {
+        const account = needAccount(jws);
+        if (account.id !== ids.kid) throw new AcmeProblem('unauthorized', 'not this account', 401);
+        if (jws.payload?.status === 'deactivated') account.status = 'deactivated';
+        if (Array.isArray(jws.payload?.contact)) account.contact = (jws.payload.contact as unknown[]).map(String);
+        await acmeStore.putAccount(storage, account);
+        return { status: 200, body: { status: account.status, contact: account.contact } };
+      },
+    },
+    {
+      pattern: 'revoke-cert',
+      captures: [],
+      handle: async ({ storage, jws }) => {
+        await revokeCertificate(d, storage, jws);
+        return { status: 200 };
+      },
+    },
+    {
+      pattern: 'key-change',
+      captures: [],
+      handle: async ({ storage, dir, jws }) => {
+        const account = needAccount(jws);
+        const accountUrl = `${dir.base}/account/${account.id}`;
+        await changeAccountKey(storage, account, jws.payload, `${dir.base}/key-change`, accountUrl);
+        return { status: 200, body: { status: account.status, contact: account.contact } };
+      },
+    },
+  ];
+}
