@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
-import { ErrorMessage } from '../../components/error-message.js';
+import { ActionForm } from '../../components/action-form.js';
 import { Field, TextAreaField } from '../../components/field.js';
 import { NamedList } from '../../components/named-list.js';
 import { Page } from '../../components/page.js';
@@ -37,12 +37,7 @@ export function DbRoles({ params }: ScreenProps) {
     <Page title="Roles" crumbs={engineCrumbs(mount, 'database')}>
       <NamedList list={roles} empty="No roles yet." hrefOf={(r) => pathOf('secrets', mount, 'database', 'roles', r)} />
       <h2>Create role</h2>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.run();
-        }}
-      >
+      <ActionForm action={create} submitLabel="Create role">
         <Field label="Role name" value={name} onInput={setName} isCode required />
         <Field label="Connection name" value={dbName} onInput={setDbName} isCode required />
         <TextAreaField
@@ -54,13 +49,7 @@ export function DbRoles({ params }: ScreenProps) {
         />
         <Field label="Default TTL" value={defaultTtl} onInput={setDefaultTtl} isCode />
         <Field label="Maximum TTL" value={maxTtl} onInput={setMaxTtl} isCode />
-        <div class="actions">
-          <button type="submit" disabled={create.isPending}>
-            Create role
-          </button>
-        </div>
-        <ErrorMessage error={create.error} />
-      </form>
+      </ActionForm>
     </Page>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { ActionForm } from '../../components/action-form.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field } from '../../components/field.js';
@@ -64,12 +65,7 @@ export function LdapLibrarySet({ params }: ScreenProps) {
           {caps.allows(`${base}/check-out`, 'update') && (
             <section aria-labelledby="check-out-title">
               <h2 id="check-out-title">Check out</h2>
-              <form
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  checkOut.run();
-                }}
-              >
+              <ActionForm action={checkOut} submitLabel="Check out">
                 <Field
                   label="Check-out TTL"
                   value={ttl}
@@ -77,13 +73,7 @@ export function LdapLibrarySet({ params }: ScreenProps) {
                   isCode
                   hint={`Empty: the set's TTL (${set.data.ttl} s); a longer one is cut to it.`}
                 />
-                <div class="actions">
-                  <button type="submit" disabled={checkOut.isPending}>
-                    Check out
-                  </button>
-                </div>
-                <ErrorMessage error={checkOut.error} />
-              </form>
+              </ActionForm>
               {creds && (
                 <section aria-labelledby="checked-out-title">
                   <h3 id="checked-out-title">Checked-out account</h3>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
-import { ErrorMessage } from '../../components/error-message.js';
+import { ActionForm } from '../../components/action-form.js';
 import { Field } from '../../components/field.js';
 import { NamedList } from '../../components/named-list.js';
 import { Page } from '../../components/page.js';
@@ -41,12 +41,7 @@ export function LdapRoles({ params }: ScreenProps) {
         hrefOf={(r) => pathOf('secrets', mount, 'ldap', 'static', r)}
       />
       <h2>Create static role</h2>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.run();
-        }}
-      >
+      <ActionForm action={create} submitLabel="Create static role">
         <Field label="Role name" value={name} onInput={setName} isCode required />
         <Field label="Username" value={username} onInput={setUsername} isCode required />
         <Field
@@ -57,13 +52,7 @@ export function LdapRoles({ params }: ScreenProps) {
           hint="The entry's distinguished name; empty: found by username."
         />
         <Field label="Rotation period" value={period} onInput={setPeriod} isCode />
-        <div class="actions">
-          <button type="submit" disabled={create.isPending}>
-            Create static role
-          </button>
-        </div>
-        <ErrorMessage error={create.error} />
-      </form>
+      </ActionForm>
       <h2>Dynamic roles</h2>
       <NamedList
         list={dynamics}

@@ -1,3 +1,4 @@
+import { ActionForm } from '../../components/action-form.js';
 import './pki.css';
 import { useState } from 'preact/hooks';
 import { ApiError } from '../../api/api.js';
@@ -74,22 +75,11 @@ export function PkiOverview({ params }: ScreenProps) {
         <>
           <p>This engine has no issuer yet.</p>
           <h2>Generate root CA</h2>
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              generate.run();
-            }}
-          >
+          <ActionForm action={generate} submitLabel="Generate root">
             <Field label="Common name" value={commonName} onInput={setCommonName} required />
             <Field label="TTL" value={ttl} onInput={setTtl} isCode hint="How long the root is valid: 87600h, 3650d." />
             <SelectField label="Key type" value={keyType} onChange={setKeyType} options={KEY_TYPES} />
-            <div class="actions">
-              <button type="submit" disabled={generate.isPending}>
-                Generate root
-              </button>
-            </div>
-            <ErrorMessage error={generate.error} />
-          </form>
+          </ActionForm>
         </>
       )}
     </Page>

@@ -1,3 +1,4 @@
+import { ActionForm } from '../../components/action-form.js';
 import './pki.css';
 import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
@@ -75,12 +76,7 @@ export function PkiRole({ params }: ScreenProps) {
         </dl>
       )}
       <h2>Issue certificate</h2>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          issue.run();
-        }}
-      >
+      <ActionForm action={issue} submitLabel="Issue certificate">
         <Field label="Common name" value={commonName} onInput={setCommonName} isCode required />
         <Field
           label="Alternative names"
@@ -90,13 +86,7 @@ export function PkiRole({ params }: ScreenProps) {
           hint="Comma-separated DNS names or emails."
         />
         <Field label="TTL" value={ttl} onInput={setTtl} isCode hint="Empty: the role's default." />
-        <div class="actions">
-          <button type="submit" disabled={issue.isPending}>
-            Issue certificate
-          </button>
-        </div>
-        <ErrorMessage error={issue.error} />
-      </form>
+      </ActionForm>
       {issued && (
         <section aria-labelledby="issued-title">
           <h2 id="issued-title">Issued certificate</h2>

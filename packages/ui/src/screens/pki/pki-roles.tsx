@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
-import { ErrorMessage } from '../../components/error-message.js';
+import { ActionForm } from '../../components/action-form.js';
 import { CheckboxField, Field, SelectField } from '../../components/field.js';
 import { NamedList } from '../../components/named-list.js';
 import { Page } from '../../components/page.js';
@@ -38,12 +38,7 @@ export function PkiRoles({ params }: ScreenProps) {
     <Page title="Roles" crumbs={engineCrumbs(mount, 'pki')}>
       <NamedList list={roles} empty="No roles yet." hrefOf={(r) => pathOf('secrets', mount, 'pki', 'roles', r)} />
       <h2>Create role</h2>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.run();
-        }}
-      >
+      <ActionForm action={create} submitLabel="Create role">
         <Field label="Role name" value={name} onInput={setName} isCode required />
         <Field
           label="Allowed domains"
@@ -55,13 +50,7 @@ export function PkiRoles({ params }: ScreenProps) {
         <CheckboxField label="Allow subdomains" checked={subdomains} onChange={setSubdomains} />
         <Field label="Maximum TTL" value={maxTtl} onInput={setMaxTtl} isCode />
         <SelectField label="Key type" value={keyType} onChange={setKeyType} options={KEY_TYPES} />
-        <div class="actions">
-          <button type="submit" disabled={create.isPending}>
-            Create role
-          </button>
-        </div>
-        <ErrorMessage error={create.error} />
-      </form>
+      </ActionForm>
     </Page>
   );
 }

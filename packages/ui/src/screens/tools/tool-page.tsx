@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { ErrorMessage } from '../../components/error-message.js';
+import { ActionForm } from '../../components/action-form.js';
 import { Page } from '../../components/page.js';
 import type { Action } from '../../hooks/use-action.js';
 
@@ -15,20 +15,9 @@ export function ToolPage(p: {
   return (
     <Page title={p.title} crumbs={[{ label: 'Tools', to: '/tools' }]}>
       <p>{p.intro}</p>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          p.action.run();
-        }}
-      >
+      <ActionForm action={p.action} submitLabel={p.submit}>
         {p.children}
-        <div class="actions">
-          <button type="submit" disabled={p.action.isPending}>
-            {p.submit}
-          </button>
-        </div>
-        <ErrorMessage error={p.action.error} />
-      </form>
+      </ActionForm>
       {p.result}
     </Page>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
-import { ErrorMessage } from '../../components/error-message.js';
+import { ActionForm } from '../../components/action-form.js';
 import { Field, SelectField } from '../../components/field.js';
 import { NamedList } from '../../components/named-list.js';
 import { Page } from '../../components/page.js';
@@ -43,12 +43,7 @@ export function TotpKeys({ params }: ScreenProps) {
       <h2>Keys</h2>
       <NamedList list={keys} empty="No keys yet." hrefOf={(k) => pathOf('secrets', mount, 'totp', k)} />
       <h2>Create key</h2>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.run();
-        }}
-      >
+      <ActionForm action={create} submitLabel="Create key">
         <Field label="Key name" value={name} onInput={setName} isCode required />
         <Field label="Issuer" value={issuer} onInput={setIssuer} />
         <Field
@@ -68,13 +63,7 @@ export function TotpKeys({ params }: ScreenProps) {
             ['SHA512', 'SHA512'],
           ]}
         />
-        <div class="actions">
-          <button type="submit" disabled={create.isPending}>
-            Create key
-          </button>
-        </div>
-        <ErrorMessage error={create.error} />
-      </form>
+      </ActionForm>
       {generated?.barcode && (
         <section aria-labelledby="qr-title" class="qr">
           <h2 id="qr-title">Scan the QR code of {generated.name}</h2>

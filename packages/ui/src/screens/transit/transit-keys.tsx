@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
-import { ErrorMessage } from '../../components/error-message.js';
+import { ActionForm } from '../../components/action-form.js';
 import { Field, SelectField } from '../../components/field.js';
 import { NamedList } from '../../components/named-list.js';
 import { Page } from '../../components/page.js';
@@ -39,12 +39,7 @@ export function TransitKeys({ params }: ScreenProps) {
       <h2>Encryption keys</h2>
       <NamedList list={keys} empty="No keys yet." hrefOf={(k) => pathOf('secrets', mount, 'transit', k)} />
       <h2>Create encryption key</h2>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.run();
-        }}
-      >
+      <ActionForm action={create} submitLabel="Create key">
         <Field label="Key name" value={name} onInput={setName} isCode required />
         <SelectField
           label="Key type"
@@ -52,13 +47,7 @@ export function TransitKeys({ params }: ScreenProps) {
           onChange={setType}
           options={TRANSIT_KEY_TYPES.map((t) => [t, t] as const)}
         />
-        <div class="actions">
-          <button type="submit" disabled={create.isPending}>
-            Create key
-          </button>
-        </div>
-        <ErrorMessage error={create.error} />
-      </form>
+      </ActionForm>
     </Page>
   );
 }
