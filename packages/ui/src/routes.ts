@@ -4,6 +4,7 @@ import { lazyScreen } from './router/lazy-screen.js';
 import type { ScreenProps } from './screen.js';
 
 import { AccessIndex } from './screens/access/access-index.js';
+import { AppRoleRole } from './screens/access/approle-role.js';
 import { AuthEnable } from './screens/access/auth-enable.js';
 import { AuthMethod } from './screens/access/auth-method.js';
 import { AuthMethods } from './screens/access/auth-methods.js';
@@ -112,6 +113,7 @@ export const ROUTES: readonly Route[] = [
   { pattern: '/access/auth/enable', screen: AuthEnable },
   { pattern: '/access/auth/*path', screen: AuthMethod },
   { pattern: '/access/auth-config/:mount', screen: AuthConfig },
+  { pattern: '/access/approle/:mount/:role', screen: AppRoleRole },
   { pattern: '/access/auth-item/:mount/:collection', screen: AuthItem },
   { pattern: '/access/auth-item/:mount/:collection/:name', screen: AuthItem },
   { pattern: '/access/entities', screen: Entities },

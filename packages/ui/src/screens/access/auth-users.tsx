@@ -4,8 +4,10 @@ import { useApp } from '../../app-context.js';
 import { DeletableList } from '../../components/deletable-list.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field } from '../../components/field.js';
+import { Link } from '../../components/link.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
+import { pathOf } from '../../router/match.js';
 import { splitList } from './access-shared.js';
 
 /** A userpass mount's users (each deletable) and a form to create one (`auth/<mount>/users/<name>`). */
@@ -64,7 +66,7 @@ export function UserpassUsers({ mount }: { mount: string }) {
   );
 }
 
-/** An AppRole mount's roles (each deletable) and a form to create one (`auth/<mount>/role/<name>`). */
+/** An AppRole mount's roles (each a link to its secret IDs, deletable) and a form to create one (`auth/<mount>/role/<name>`). */
 export function AppRoleRoles({ mount }: { mount: string }) {
   const { api } = useApp();
   const roles = useLoad(() => api.list(`auth/${mount}/role`), [mount]);
@@ -90,6 +92,7 @@ export function AppRoleRoles({ mount }: { mount: string }) {
           noun="role"
           items={roles.data}
           canDelete={caps.allows(`auth/${mount}/role/example`, 'delete')}
+          render={(r) => <Link to={pathOf('access', 'approle', mount, r)}>{r}</Link>}
           onDelete={async (r) => {
             await api.delete(`auth/${mount}/role/${r}`);
             roles.reload();

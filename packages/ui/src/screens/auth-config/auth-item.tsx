@@ -34,7 +34,7 @@ export function AuthItem({ params }: ScreenProps) {
       loadPathSchema(api, `${base}/${name ?? 'example'}`, collection.first),
       name ? api.read(`${base}/${name}`) : undefined,
     ]);
-    return { base, noun: collection.noun, schema, current };
+    return { base, collection, noun: collection.noun, schema, current };
   }, [mount, path, name]);
   const [newName, setNewName] = useState('');
   const rolePath = loaded.data && `${loaded.data.base}/${name ?? 'example'}`;
@@ -78,9 +78,19 @@ export function AuthItem({ params }: ScreenProps) {
           <p>
             {data.schema.description} <span class="code">{`${data.base}/${name ?? '<name>'}`}</span>
           </p>
+          {data.current && data.collection.facts && (
+            <dl class="facts" aria-label={`The ${noun} as the server holds it`}>
+              {data.collection.facts(data.current).map(([label, text]) => (
+                <div key={label}>
+                  <dt>{label}</dt>
+                  <dd class="code">{text}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
           {!name && (
             <Field
-              label={`${noun[0]?.toUpperCase()}${noun.slice(1)} name`}
+              label={data.collection.nameLabel ?? `${noun[0]?.toUpperCase()}${noun.slice(1)} name`}
               value={newName}
               onInput={setNewName}
               isCode

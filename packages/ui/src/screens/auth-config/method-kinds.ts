@@ -8,6 +8,10 @@ export interface ItemCollection {
   title: string;
   /** Fields shown first on an item's form, in this order. */
   first?: readonly string[];
+  /** The label of a new item's name (`Account ID`); `<Noun> name` unless told. */
+  nameLabel?: string;
+  /** What an item's read holds beyond its form's fields (a CRL's revoked serials), as label and text. */
+  facts?(current: Record<string, unknown>): ReadonlyArray<readonly [label: string, text: string]>;
 }
 
 /** What the UI configures of an auth method type: its settings path and its named items. */
@@ -101,6 +105,13 @@ export const METHOD_KINDS: ReadonlyMap<string, MethodKind> = new Map([
           title: 'Certificates',
           first: ['certificate', 'display_name', 'allowed_common_names', 'allowed_dns_sans'],
         },
+        {
+          path: 'crls',
+          noun: 'CRL',
+          title: 'CRLs',
+          first: ['crl'],
+          facts: (c) => [['Revoked serials', Object.keys(c.serials ?? {}).join(', ') || 'none']],
+        },
       ],
     },
   ],
@@ -123,7 +134,23 @@ export const METHOD_KINDS: ReadonlyMap<string, MethodKind> = new Map([
       collections: MAPPINGS,
     },
   ],
-  ['aws', { configPath: 'config/client', collections: [ROLES] }],
+  [
+    'aws',
+    {
+      configPath: 'config/client',
+      configFirst: ['access_key', 'secret_key', 'sts_endpoint', 'sts_region', 'iam_endpoint', 'endpoint'],
+      collections: [
+        ROLES,
+        {
+          path: 'config/sts',
+          noun: 'STS role',
+          title: 'STS roles',
+          nameLabel: 'Account ID',
+          first: ['sts_role', 'external_id'],
+        },
+      ],
+    },
+  ],
   ['azure', { configPath: 'config', collections: [ROLES] }],
   ['gcp', { configPath: 'config', collections: [ROLES] }],
 ]);

@@ -35,7 +35,7 @@ interface OpenApiDocument {
   components?: { schemas?: Record<string, { properties?: Record<string, OpenApiProperty> }> };
 }
 
-const MULTILINE = /pem|certificate|_cert$|pubkeys|_keys$/;
+const MULTILINE = /pem|certificate|_cert$|pubkeys|_keys$|^crl$/;
 
 export interface PathSchema {
   /** The path's own description (its help). */
