@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 
@@ -28,9 +29,16 @@ async function newKey(kid: string): Promise<SigningKey> {
   return { kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' } };
 }
 
-export async function startJwksServer(): Promise<JwksServer> {
+/**
+ * `kidPrefix` (default `k`): the key ids are `<prefix>1`, `<prefix>2`… (two servers with different
+ * prefixes publish different kids); `tls`: served over HTTPS with that certificate.
+ */
+export async function startJwksServer(
+  o: { kidPrefix?: string; tls?: { key: string; cert: string } } = {},
+): Promise<JwksServer> {
+  const prefix = o.kidPrefix ?? 'k';
   let generation = 1;
-  let key = await newKey(`k${generation}`);
+  let key = await newKey(`${prefix}${generation}`);
   const sign = (k: SigningKey, claims: Record<string, unknown>) =>
     new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: k.kid, typ: 'JWT' }).sign(k.privateKey);
   const state: JwksServer = {
@@ -41,11 +49,15 @@ export async function startJwksServer(): Promise<JwksServer> {
     signWithUnpublishedKey: async (claims) => sign({ ...(await newKey(key.kid)) }, claims),
     rotate: async () => {
       generation += 1;
-      key = await newKey(`k${generation}`);
+      key = await newKey(`${prefix}${generation}`);
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
-  const server = http.createServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     if (req.url !== '/keys') {
       res.writeHead(404).end();
       return;
@@ -56,8 +68,9 @@ export async function startJwksServer(): Promise<JwksServer> {
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [key.jwk] }));
-  });
+  };
+  const server = o.tls ? https.createServer({ key: o.tls.key, cert: o.tls.cert }, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/keys`;
+  state.url = `${o.tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}/keys`;
   return state;
 }

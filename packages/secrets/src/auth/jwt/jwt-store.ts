@@ -1,6 +1,12 @@
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
 import type { TokenParams } from '../common/index.js';
 
+/** One JWKS endpoint of `jwks_pairs` and the CA certificates (PEM) it is reached with ('' = the system's). */
+export interface JwksPair {
+  jwks_url: string;
+  jwks_ca_pem: string;
+}
+
 /** The method's configuration: exactly one source of verification keys, and the OIDC client when used. */
 export interface JwtConfig {
   oidc_discovery_url: string;
@@ -13,6 +19,8 @@ export interface JwtConfig {
   oidc_response_types: string[];
   jwks_url: string;
   jwks_ca_pem: string;
+  /** Several JWKS endpoints (instead of `jwks_url`); a token's key is found by its `kid`. */
+  jwks_pairs: JwksPair[];
   jwt_validation_pubkeys: string[];
   jwt_supported_algs: string[];
   bound_issuer: string;
@@ -30,6 +38,7 @@ export const EMPTY_CONFIG: JwtConfig = {
   oidc_response_types: [],
   jwks_url: '',
   jwks_ca_pem: '',
+  jwks_pairs: [],
   jwt_validation_pubkeys: [],
   jwt_supported_algs: [],
   bound_issuer: '',

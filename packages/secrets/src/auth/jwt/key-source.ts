@@ -1,9 +1,16 @@
 import type { Clock } from '@ward/base';
-import { type CompactVerifyResult, compactVerify, createLocalJWKSet, errors, type JSONWebKeySet } from 'jose';
+import {
+  type CompactVerifyResult,
+  compactVerify,
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  errors,
+  type JSONWebKeySet,
+} from 'jose';
 import { InvalidRequestError, UpstreamError } from '../../logical/errors.js';
 import { requestJson } from '../common/http-json.js';
 import { verifyWithPems } from '../common/pem-keys.js';
-import type { JwtConfig } from './jwt-store.js';
+import type { JwksPair, JwtConfig } from './jwt-store.js';
 
 /** How long a fetched JWKS or discovery document is used before it is fetched again. */
 const MAX_AGE_MS = 60 * 60 * 1000;
@@ -78,6 +85,7 @@ export class KeySource {
     this.reset();
     if (config.oidc_discovery_url) await this.discovery(config);
     else if (config.jwks_url) await this.#keySet(config.jwks_url, config.jwks_ca_pem, true);
+    else await Promise.all(config.jwks_pairs.map((p) => this.#keySet(p.jwks_url, p.jwks_ca_pem, true)));
   }
 
   /**
@@ -90,6 +98,7 @@ export class KeySource {
     try {
       if (config.jwt_validation_pubkeys.length > 0)
         result = await verifyWithPems(jwt, config.jwt_validation_pubkeys, algorithms);
+      else if (config.jwks_pairs.length > 0) result = await this.#verifyWithPairs(config.jwks_pairs, jwt, algorithms);
       else result = await this.#verifyWithSet(config, jwt, algorithms);
     } catch (err) {
       if (err instanceof UpstreamError) throw err;
@@ -125,6 +134,38 @@ export class KeySource {
       if (!isUnknownKey || this.clock.now() - fetchedAtMs < REFETCH_COOLDOWN_MS) throw err;
       return compactVerify(jwt, createLocalJWKSet(await this.#keySet(url, ca, true)), { algorithms });
     }
+  }
+
+  /**
+   * As established for `jwks_pairs`: the token must name its key (`kid`); the first endpoint whose
+   * set holds that kid verifies it. A kid no cached set holds refetches every set (each at most
+   * once per cooldown). An endpoint that fails is passed over while another answers.
+   */
+  async #verifyWithPairs(pairs: JwksPair[], jwt: string, algorithms: string[]): Promise<CompactVerifyResult> {
+    let kid: unknown;
+    try {
+      kid = decodeProtectedHeader(jwt).kid;
+    } catch {
+      throw new SignatureError('error validating token: not a compact JWS');
+    }
+    if (typeof kid !== 'string' || kid === '')
+      throw new SignatureError('error validating token: keyID must not be empty');
+    const find = async (refresh: boolean) => {
+      const failures: unknown[] = [];
+      for (const { jwks_url: url, jwks_ca_pem: ca } of pairs) {
+        const isStale = refresh && this.clock.now() - (this.#jwks.get(url)?.fetchedAtMs ?? 0) >= REFETCH_COOLDOWN_MS;
+        const set = await this.#keySet(url, ca, isStale).catch((err: unknown) => {
+          failures.push(err);
+          return undefined;
+        });
+        if (set?.keys.some((k) => k.kid === kid)) return set;
+      }
+      if (failures.length === pairs.length) throw failures[0];
+      return undefined;
+    };
+    const set = (await find(false)) ?? (await find(true));
+    if (!set) throw new SignatureError(`error validating token: no key found with kid ${kid} in any JWKS endpoint`);
+    return compactVerify(jwt, createLocalJWKSet(set), { algorithms });
   }
 
   async #keySet(url: string, ca: string, refresh: boolean): Promise<JSONWebKeySet> {

@@ -1,7 +1,7 @@
 import { definePath, field } from '../../framework/index.js';
 import { InvalidRequestError, LogicalError, NotFoundError } from '../../logical/errors.js';
 import { isUsablePem } from '../common/pem-keys.js';
-import { EMPTY_CONFIG, type JwtConfig, jwtStore } from './jwt-store.js';
+import { EMPTY_CONFIG, type JwksPair, type JwtConfig, jwtStore } from './jwt-store.js';
 import type { KeySource } from './key-source.js';
 import { checkProviderConfig } from './provider-config.js';
 
@@ -19,6 +19,9 @@ const fields = {
   oidc_response_types: field.commaStrings({ description: '`code` (default) or `id_token`.' }),
   jwks_url: field.string({ description: 'URL of a JWKS whose keys verify JWTs.' }),
   jwks_ca_pem: field.string({ description: 'CA certificates (PEM) to trust for the JWKS URL.' }),
+  jwks_pairs: field.objects({
+    description: 'Several JWKS endpoints, each {jwks_url, jwks_ca_pem}; not with jwks_url or jwks_ca_pem.',
+  }),
   jwt_validation_pubkeys: field.commaStrings({ description: 'PEM public keys or certificates that verify JWTs.' }),
   jwt_supported_algs: field.commaStrings({
     description: 'Signing algorithms accepted (default: RS256 for OIDC, any asymmetric else).',
@@ -56,6 +59,7 @@ export function pathConfig(keys: KeySource) {
           for (const key of STRING_KEYS) if (supplied.has(key)) next[key] = (data[key] ?? '').trim();
           for (const key of ['oidc_response_types', 'jwt_validation_pubkeys', 'jwt_supported_algs'] as const)
             if (supplied.has(key)) next[key] = data[key] ?? [];
+          if (supplied.has('jwks_pairs')) next.jwks_pairs = parsePairs(data.jwks_pairs ?? []);
           if (supplied.has('provider_config')) {
             next.provider_config = data.provider_config ?? {};
             checkProviderConfig(next.provider_config);
@@ -88,19 +92,40 @@ export function pathConfig(keys: KeySource) {
     help: {
       synopsis: 'Configure the JWT/OIDC auth method.',
       description:
-        'Exactly one of oidc_discovery_url, jwks_url or jwt_validation_pubkeys. The OIDC flow needs ' +
+        'Exactly one of oidc_discovery_url, jwks_url, jwks_pairs or jwt_validation_pubkeys. The OIDC flow needs ' +
         'oidc_discovery_url with oidc_client_id and oidc_client_secret. Fetched documents are cached for an hour ' +
         'and fetched again when a token names an unknown key.',
     },
   });
 }
 
+/** `jwks_pairs` as written: a list of maps with `jwks_url` (required) and `jwks_ca_pem`, both strings. */
+function parsePairs(items: Record<string, unknown>[]): JwksPair[] {
+  return items.map((item) => {
+    const { jwks_url: url, jwks_ca_pem: ca = '' } = item;
+    if (typeof url !== 'string' || url.trim() === '' || typeof ca !== 'string')
+      throw new InvalidRequestError(
+        'invalid jwks_pairs: each must be a map with the string fields jwks_url (required) and jwks_ca_pem',
+      );
+    return { jwks_url: url.trim(), jwks_ca_pem: ca };
+  });
+}
+
 async function validate(c: JwtConfig): Promise<void> {
-  const sources = [c.oidc_discovery_url, c.jwks_url, c.jwt_validation_pubkeys.length > 0 ? 'x' : ''].filter(Boolean);
+  const sources = [
+    c.oidc_discovery_url,
+    c.jwks_url,
+    c.jwks_pairs.length > 0 ? 'x' : '',
+    c.jwt_validation_pubkeys.length > 0 ? 'x' : '',
+  ].filter(Boolean);
   if (sources.length !== 1)
     throw new InvalidRequestError(
-      "exactly one of 'jwt_validation_pubkeys', 'jwks_url' or 'oidc_discovery_url' must be set",
+      "exactly one of 'jwt_validation_pubkeys', 'jwks_url', 'jwks_pairs' or 'oidc_discovery_url' must be set",
     );
+  if (c.jwks_pairs.length > 0 && c.jwks_ca_pem)
+    throw new InvalidRequestError("CA PEMs must be provided as part of the 'jwks_pairs' when using multiple JWKS URLs");
+  if (c.jwks_pairs.length > 0 && c.bound_issuer)
+    throw new InvalidRequestError("Bound issuer is not supported for use with 'jwks_pairs'");
   if ((c.oidc_client_id === '') !== (c.oidc_client_secret === ''))
     throw new InvalidRequestError("both 'oidc_client_id' and 'oidc_client_secret' must be set for OIDC");
   if (c.oidc_client_id && !c.oidc_discovery_url)
@@ -114,6 +139,6 @@ async function validate(c: JwtConfig): Promise<void> {
     if (t !== 'code' && t !== 'id_token') throw new InvalidRequestError(`invalid response_type: "${t}"`);
   if (c.oidc_response_types.includes('id_token') && c.oidc_response_mode !== 'form_post')
     throw new InvalidRequestError("response_type 'id_token' requires response_mode 'form_post'");
-  for (const url of [c.oidc_discovery_url, c.jwks_url])
+  for (const url of [c.oidc_discovery_url, c.jwks_url, ...c.jwks_pairs.map((p) => p.jwks_url)])
     if (url && !/^https?:\/\/\S+$/.test(url)) throw new InvalidRequestError(`invalid URL: ${url}`);
 }
