@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium } from 'playwright-core';
-import { tempHome } from '../src/cli/testing.js';
 import { freePort, startTestServer, type TestServer } from '../src/server/testing.js';
 import { type OpenIdProvider, startOpenIdProvider } from './openid-provider.js';
-import { WARD_BIN } from './ward-process.js';
+import { startOidcCliLogin } from './ward-process.js';
 
 // Issue 31: `ward login -method=oidc` driven by a real browser (Debian's headless Chromium): the
 // provider's redirects, its form_post page (submitted by the browser's own script) to the CLI's
@@ -56,25 +52,7 @@ describe('oidc login in a browser (Chromium)', () => {
   });
 
   it('signs in through the provider’s pages and the form_post back to the CLI', async () => {
-    const home = await tempHome();
-    const child = spawn(process.execPath, [WARD_BIN, 'login', '-method=oidc', `port=${port}`, 'skip_browser=true'], {
-      env: { PATH: process.env.PATH ?? '', VAULT_ADDR: t.url, HOME: home },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
-    const authUrl = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-        const match = /(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)/.exec(stdout);
-        if (match?.[1] && stdout.includes('Waiting for OIDC authentication')) resolve(match[1]);
-      });
-      void exited.then((code) => reject(new Error(`ward exited ${code}: ${stdout} ${stderr}`)));
-    });
+    const { authUrl, exited, stderr, savedToken } = await startOidcCliLogin(t.url, port);
     const page = await browser.newPage();
     try {
       await page.goto(authUrl);
@@ -83,9 +61,8 @@ describe('oidc login in a browser (Chromium)', () => {
     } finally {
       await page.close();
     }
-    assert.equal(await exited, 0, stderr);
-    const token = (await readFile(join(home, '.vault-token'), 'utf8')).trim();
-    const self = await t.request('GET', 'auth/token/lookup-self', { token });
+    assert.equal(await exited, 0, stderr());
+    const self = await t.request('GET', 'auth/token/lookup-self', { token: await savedToken() });
     assert.deepEqual(self.body.data.policies, ['default', 'people']);
     assert.equal(self.body.data.meta.role, 'people');
   });

@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Issued, makeTestPki, type TestPki } from '@ward/base/testing';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
@@ -9,7 +6,7 @@ import { CALLBACK_BODY_LIMIT_BYTES } from '../src/cli/commands/login-oidc.js';
 import { runWardInProcess, tempHome } from '../src/cli/testing.js';
 import { freePort, startTestServer, type TestServer } from '../src/server/testing.js';
 import { browse, type OpenIdProvider, startOpenIdProvider } from './openid-provider.js';
-import { WARD_BIN } from './ward-process.js';
+import { startOidcCliLogin } from './ward-process.js';
 
 // Issue 31 point 5: `ward login -method=oidc|jwt|cert` with the established arguments.
 
@@ -42,29 +39,7 @@ describe('ward login -method=oidc (browser flow through the local listener)', ()
   });
 
   it('prints the provider URL, waits for the callback, and saves the token', async () => {
-    const home = await tempHome();
-    const child = spawn(
-      process.execPath,
-      [WARD_BIN, 'login', '-method=oidc', 'role=web', `port=${port}`, 'skip_browser=true'],
-      {
-        env: { PATH: process.env.PATH ?? '', VAULT_ADDR: t.url, HOME: home },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
-    const authUrl = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-        const match = /(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)/.exec(stdout);
-        if (match?.[1] && stdout.includes('Waiting for OIDC authentication')) resolve(match[1]);
-      });
-      void exited.then((code) => reject(new Error(`ward exited ${code}: ${stdout} ${stderr}`)));
-    });
+    const { authUrl, exited, stderr, savedToken } = await startOidcCliLogin(t.url, port, ['role=web']);
     const redirect = `http://localhost:${port}/oidc/callback`;
     // A form_post over the limit is refused with 413 and does not end the login.
     const tooLarge = await fetch(redirect, {
@@ -80,9 +55,8 @@ describe('ward login -method=oidc (browser flow through the local listener)', ()
     // The browser follows the provider's redirect to the CLI's listener.
     const page = await fetch(`${redirect}?${query.toString()}`);
     assert.equal(page.status, 200);
-    assert.equal(await exited, 0, stderr);
-    const token = (await readFile(join(home, '.vault-token'), 'utf8')).trim();
-    const self = await t.request('GET', 'auth/token/lookup-self', { token });
+    assert.equal(await exited, 0, stderr());
+    const self = await t.request('GET', 'auth/token/lookup-self', { token: await savedToken() });
     assert.equal(self.status, 200);
     assert.deepEqual(self.body.data.policies, ['default', 'web']);
   });

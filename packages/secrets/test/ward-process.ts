@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempHome } from '../src/cli/testing.js';
@@ -147,4 +147,49 @@ export async function startSqliteWard(dir: string, extra: SqliteWardExtra = {}):
     ward.child.kill('SIGKILL');
     throw err;
   }
+}
+
+/** A `ward login -method=oidc` process that has printed the provider's URL and waits for the callback. */
+export interface OidcCliLogin {
+  /** The provider's authorization URL it printed. */
+  authUrl: string;
+  /** Its exit code, once it ends. */
+  exited: Promise<number>;
+  /** What it has written to stderr so far. */
+  stderr(): string;
+  /** The token it saved in its own home (`~/.vault-token`). */
+  savedToken(): Promise<string>;
+}
+
+/**
+ * Runs `ward login -method=oidc <args> port=<port> skip_browser=true` against `vaultAddr` (with a
+ * home of its own and no other environment than PATH) until it prints the provider's URL.
+ */
+export async function startOidcCliLogin(vaultAddr: string, port: number, args: string[] = []): Promise<OidcCliLogin> {
+  const home = await tempHome();
+  const child = spawn(
+    process.execPath,
+    [WARD_BIN, 'login', '-method=oidc', ...args, `port=${port}`, 'skip_browser=true'],
+    { env: { PATH: process.env.PATH ?? '', VAULT_ADDR: vaultAddr, HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+  const authUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)/.exec(stdout);
+      if (match?.[1] && stdout.includes('Waiting for OIDC authentication')) resolve(match[1]);
+    });
+    void exited.then((code) => reject(new Error(`ward exited ${code}: ${stdout} ${stderr}`)));
+  });
+  return {
+    authUrl,
+    exited,
+    stderr: () => stderr,
+    savedToken: async () => (await readFile(join(home, '.vault-token'), 'utf8')).trim(),
+  };
 }
