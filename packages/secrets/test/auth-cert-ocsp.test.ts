@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { OCSPRequest } from '@peculiar/asn1-ocsp';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { FakeClock } from '@ward/base';
 import { makeTestPki, type TestPki } from '@ward/base/testing';
-import { startTestServer, type TestResponse, type TestServer } from '../src/server/testing.js';
+import { startTestServer, type TestServer, tlsRequest } from '../src/server/testing.js';
 
 // Issue 31: the cert method checks a login certificate with OCSP (ocsp_enabled and the other
 // ocsp_* settings) against a real responder: Ward's own PKI engine, served by a second server,
@@ -51,26 +50,11 @@ describe('cert auth with OCSP', () => {
   const deadServer = 'http://127.0.0.1:9/v1/pki/ocsp';
 
   const call = (path: string, body: unknown, o: { client?: typeof client; token?: string; method?: string } = {}) =>
-    new Promise<TestResponse>((resolve, reject) => {
-      const req = https.request(
-        new URL(`/v1/${path}`, t.url),
-        {
-          method: o.method ?? 'POST',
-          ca: tlsPki.caPem,
-          ...(o.client ? { cert: o.client.certificate, key: o.client.private_key } : {}),
-          headers: { 'content-type': 'application/json', ...(o.token ? { 'x-vault-token': o.token } : {}) },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined, headers: new Headers() });
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
+    tlsRequest(t.url, o.method ?? 'POST', path, {
+      ca: tlsPki.caPem,
+      body,
+      ...(o.token ? { token: o.token } : {}),
+      ...(o.client ? { cert: o.client.certificate, key: o.client.private_key } : {}),
     });
   const admin = async (path: string, body: unknown) => {
     const res = await call(path, body, { token: t.rootToken });

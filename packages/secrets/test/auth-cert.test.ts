@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import https from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '@ward/base';
 import { type Issued, makeTestPki, type TestPki } from '@ward/base/testing';
-import { startTestServer, type TestResponse, type TestServer } from '../src/server/testing.js';
+import { startTestServer, type TestServer, tlsRequest } from '../src/server/testing.js';
 
 // Issue 31: the cert auth method over real TLS: the listener asks for a client certificate, and
 // the login checks it against trusted CAs (and a pinned certificate), constraints and CRLs.
@@ -25,29 +24,11 @@ describe('cert auth method over TLS', () => {
     body?: unknown,
     o: { client?: Issued; extraCa?: string; token?: string } = {},
   ) =>
-    new Promise<TestResponse>((resolve, reject) => {
-      const url = new URL(`/v1/${path}`, t.url);
-      const req = https.request(
-        url,
-        {
-          method: method === 'LIST' ? 'GET' : method,
-          ca: pki.caPem,
-          ...(o.client
-            ? { cert: readFileSync(o.client.certFile, 'utf8') + (o.extraCa ?? ''), key: readFileSync(o.client.keyFile) }
-            : {}),
-          headers: { 'content-type': 'application/json', ...(o.token ? { 'x-vault-token': o.token } : {}) },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined, headers: new Headers() });
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
+    tlsRequest(t.url, method === 'LIST' ? 'GET' : method, path, {
+      ca: pki.caPem,
+      body,
+      ...(o.token ? { token: o.token } : {}),
+      ...(o.client ? { cert: o.client.pem + (o.extraCa ?? ''), key: readFileSync(o.client.keyFile, 'utf8') } : {}),
     });
   const admin = (method: string, path: string, body?: unknown) =>
     call(method, method === 'LIST' ? `${path}?list=true` : path, body, { token: t.rootToken });

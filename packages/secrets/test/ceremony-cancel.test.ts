@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { request, startTestServer, type TestServer } from '../src/server/testing.js';
+import { initShamirAndUnseal, request, startTestServer, type TestServer } from '../src/server/testing.js';
 
 // Issue 28 point 9, HCSEC-2026-08 (CVE-2026-5807): rekey and root-token generation need no token,
 // so anyone reaching the port could cancel an attempt over and over and throw away the shares
@@ -14,10 +14,7 @@ describe('cancelling rekey and root generation (HCSEC-2026-08)', () => {
 
   before(async () => {
     t = await startTestServer({ uninitialized: true });
-    const init = await call('PUT', 'sys/init', { secret_shares: 5, secret_threshold: 3 });
-    keys = init.body.keys;
-    rootToken = init.body.root_token;
-    for (const key of keys.slice(0, 3)) await call('PUT', 'sys/unseal', { key });
+    ({ keys, rootToken } = await initShamirAndUnseal(t.url));
   });
   after(() => t.stop());
 

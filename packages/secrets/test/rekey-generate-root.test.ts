@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { request, startTestServer, type TestServer } from '../src/server/testing.js';
+import { initShamirAndUnseal, request, startTestServer, type TestServer } from '../src/server/testing.js';
 
 // Issue 18: rekey and root-token generation of a Shamir seal (5 shares, threshold 3), over HTTP.
 
@@ -21,10 +21,7 @@ describe('rekey and generate-root', () => {
 
   before(async () => {
     t = await startTestServer({ uninitialized: true });
-    const init = await call('PUT', 'sys/init', { secret_shares: 5, secret_threshold: 3 });
-    keys = init.body.keys;
-    rootToken = init.body.root_token;
-    for (const key of keys.slice(0, 3)) await call('PUT', 'sys/unseal', { key });
+    ({ keys, rootToken } = await initShamirAndUnseal(t.url));
   });
   after(() => t.stop());
 

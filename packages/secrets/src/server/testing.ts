@@ -1,4 +1,5 @@
 import { type RequestOptions as HttpRequestOptions, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
 import { type Clock, cryptoRandom, FakeClock, type Logger, type Random, silentLogger } from '@ward/base';
 import { BUILTIN_BACKENDS } from '../catalog.js';
@@ -133,6 +134,20 @@ export async function mountKvV2AtSecret(url: string, token: string): Promise<voi
     );
 }
 
+/**
+ * Initialises the uninitialised server at `url` over HTTP as an operator does (`sys/init`, five
+ * shares, threshold three) and unseals it with the first three keys. Throws unless it is unsealed.
+ */
+export async function initShamirAndUnseal(url: string): Promise<{ keys: string[]; rootToken: string }> {
+  const init = await request(url, 'PUT', 'sys/init', { body: { secret_shares: 5, secret_threshold: 3 } });
+  if (init.status !== 200) throw new Error(`sys/init: ${init.status} ${JSON.stringify(init.body)}`);
+  const keys = init.body.keys as string[];
+  let status: TestResponse | undefined;
+  for (const key of keys.slice(0, 3)) status = await request(url, 'PUT', 'sys/unseal', { body: { key } });
+  if (status?.body?.sealed !== false) throw new Error(`still sealed: ${JSON.stringify(status?.body)}`);
+  return { keys, rootToken: init.body.root_token };
+}
+
 /** The built-in catalog plus test-only secrets engines (mounted through `sys/mounts` by type). */
 export function withBackends(engines: Record<string, BackendFactory>): BackendCatalog {
   return { mounts: new Map([...BUILTIN_BACKENDS.mounts, ...Object.entries(engines)]), auth: BUILTIN_BACKENDS.auth };
@@ -163,5 +178,47 @@ export function nodeRequest(options: HttpRequestOptions): Promise<{ status: numb
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+export interface TlsRequestOptions {
+  /** The CA (PEM) the server's certificate must chain to. */
+  ca: string;
+  /** A client certificate (PEM, a chain may follow) and its key, presented in the handshake. */
+  cert?: string;
+  key?: string;
+  token?: string;
+  body?: unknown;
+}
+
+/**
+ * One request to `${url}/v1/${path}` over TLS, presenting a client certificate when given (what
+ * `fetch` cannot). Parses a JSON reply.
+ */
+export function tlsRequest(url: string, method: string, path: string, o: TlsRequestOptions): Promise<TestResponse> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (o.token) headers['x-vault-token'] = o.token;
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      new URL(`/v1/${path}`, url),
+      { method, ca: o.ca, ...(o.cert ? { cert: o.cert, key: o.key } : {}), headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = text;
+          }
+          resolve({ status: res.statusCode ?? 0, body, headers: new Headers() });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(o.body === undefined ? undefined : JSON.stringify(o.body));
   });
 }
