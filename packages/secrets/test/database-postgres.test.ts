@@ -26,17 +26,10 @@ describe('database engine against a real PostgreSQL', () => {
     await pg?.stop();
   });
 
-  const setup = async (config: Record<string, unknown> = {}) => {
-    const b = await testBackend(createDatabaseBackend, { clock: new FakeClock(Date.now()) });
+  const setup = async (config: Record<string, unknown> = {}, clock = new FakeClock(Date.now())) => {
+    const b = await testBackend(createDatabaseBackend, { clock });
     backends.push(b);
-    await b.write('config/pg', {
-      plugin_name: 'postgresql-database-plugin',
-      connection_url: pg.templatedUrl,
-      username: PG_ROOT,
-      password: PG_ROOT_PASSWORD,
-      allowed_roles: '*',
-      ...config,
-    });
+    await b.write('config/pg', { ...pg.rootConnection, allowed_roles: '*', ...config });
     return b;
   };
 
@@ -174,15 +167,7 @@ describe('database engine against a real PostgreSQL', () => {
 
   it('static roles: rotated at creation, on rotate-role and on the schedule', async () => {
     const clock = new FakeClock(Date.now());
-    const b = await testBackend(createDatabaseBackend, { clock });
-    backends.push(b);
-    await b.write('config/pg', {
-      plugin_name: 'postgresql-database-plugin',
-      connection_url: pg.templatedUrl,
-      username: PG_ROOT,
-      password: PG_ROOT_PASSWORD,
-      allowed_roles: '*',
-    });
+    const b = await setup({}, clock);
     await pg.query(`CREATE ROLE app WITH LOGIN PASSWORD 'app-initial'`);
     await assert.rejects(
       b.write('static-roles/app', { db_name: 'pg', username: 'app', rotation_period: 3 }),

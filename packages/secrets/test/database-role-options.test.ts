@@ -5,7 +5,7 @@ import { FakeClock } from '@ward/base';
 import { createDatabaseBackend } from '../src/engines/database/backend.js';
 import { type TestBackend, testBackend } from '../src/framework/testing.js';
 import { InvalidRequestError, UpstreamError } from '../src/logical/errors.js';
-import { PG_ROOT, PG_ROOT_PASSWORD, PostgresServer } from './postgres.js';
+import { PG_ROOT, PostgresServer } from './postgres.js';
 
 // Issue 33: the database engine's credential types and credential_config, static roles'
 // rotation_window, skip_import_rotation and self-managed (rootless) passwords, against a real PostgreSQL.
@@ -49,14 +49,7 @@ describe('database roles: credential types, rotation windows, import and self-ma
       passwordPolicies: new Map([['fixed', () => 'Fixed-Policy-Pw-1']]),
     });
     backends.push(b);
-    await b.write('config/pg', {
-      plugin_name: 'postgresql-database-plugin',
-      connection_url: pg.templatedUrl,
-      username: PG_ROOT,
-      password: PG_ROOT_PASSWORD,
-      allowed_roles: '*',
-      ...config,
-    });
+    await b.write('config/pg', { ...pg.rootConnection, allowed_roles: '*', ...config });
     return b;
   };
   const rotationTask = (b: TestBackend) => {

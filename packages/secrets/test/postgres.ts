@@ -83,6 +83,16 @@ export class PostgresServer {
     return `postgresql://{{username}}:{{password}}@127.0.0.1:${this.port}/postgres?sslmode=disable`;
   }
 
+  /** The database engine's `config/<name>` for this server as `PG_ROOT` (add `allowed_roles` and the like). */
+  get rootConnection(): { plugin_name: string; connection_url: string; username: string; password: string } {
+    return {
+      plugin_name: 'postgresql-database-plugin',
+      connection_url: this.templatedUrl,
+      username: PG_ROOT,
+      password: PG_ROOT_PASSWORD,
+    };
+  }
+
   /** A client logged in as `user` with `password` (rejects when the server refuses the login). */
   async connect(user: string, password: string): Promise<pg.Client> {
     const client = new pg.Client({ host: '127.0.0.1', port: this.port, user, password, database: 'postgres' });
