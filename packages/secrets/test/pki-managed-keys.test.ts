@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
-import { createSoftHsm, SOFTHSM_LIBRARY } from '../src/sys/kms/softhsm.testing.js';
+import { createSoftHsm, SOFTHSM_LIBRARY, softHsmManagedKey } from '../src/sys/kms/softhsm.testing.js';
 
 // Issue 32: PKI CA keys held as managed keys (root/generate/kms, intermediate/generate/kms,
 // keys/generate/kms) sign certificates, CRLs and OCSP answers inside SoftHSM; openssl checks them.
@@ -24,15 +24,8 @@ describe('pki with managed keys', () => {
     assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
-  const pkcs11 = (label: string, o: Record<string, unknown>) => ({
-    library: 'softhsm',
-    key_label: label,
-    pin: token.pin,
-    slot: token.slot,
-    allow_generate_key: true,
-    any_mount: true,
-    ...o,
-  });
+  const pkcs11 = (label: string, o: Record<string, unknown>) =>
+    softHsmManagedKey(token, label, { any_mount: true, ...o });
   const file = (name: string, text: string) => {
     const path = join(dir, name);
     writeFileSync(path, text);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createSoftHsm, SOFTHSM_LIBRARY } from '../src/sys/kms/softhsm.testing.js';
+import { createSoftHsm, pkcs11SealStanza } from '../src/sys/kms/softhsm.testing.js';
 import { createSealedWard, type SealedWard } from './sealed-ward.js';
 
 // Issue 29 point 4, done-when: Shamir → PKCS#11 migration keeps every secret (and PKCS#11 →
@@ -8,14 +8,6 @@ import { createSealedWard, type SealedWard } from './sealed-ward.js';
 
 const hsm = createSoftHsm();
 const token = hsm.addToken('ward-migrate', '1234');
-const pkcs11Stanza = (extra = '') => `seal "pkcs11" {
-  lib = "${SOFTHSM_LIBRARY}"
-  token_label = "${token.label}"
-  pin = "${token.pin}"
-  key_label = "ward-unseal"
-  generate_key = "true"
-${extra}}
-`;
 
 describe('seal migration through bin/ward', () => {
   let w: SealedWard;
@@ -40,7 +32,7 @@ describe('seal migration through bin/ward', () => {
     }
     await w.stop();
 
-    await w.writeConfig('to-pkcs11', 'migrate.db', pkcs11Stanza());
+    await w.writeConfig('to-pkcs11', 'migrate.db', pkcs11SealStanza(token));
     await w.start('to-pkcs11');
     const pending = await w.status();
     assert.deepEqual([pending.type, pending.sealed, pending.migration], ['pkcs11', true, true]);
@@ -65,7 +57,7 @@ describe('seal migration through bin/ward', () => {
     await w.stop();
 
     // Back to Shamir: the stanza stays, disabled; the recovery keys become the unseal keys.
-    await w.writeConfig('to-shamir', 'migrate.db', pkcs11Stanza('  disabled = "true"\n'));
+    await w.writeConfig('to-shamir', 'migrate.db', pkcs11SealStanza(token, '  disabled = "true"\n'));
     await w.start('to-shamir');
     const back = await w.status();
     assert.deepEqual([back.type, back.sealed, back.migration, back.recovery_seal], ['shamir', true, true, false]);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { constants, createPublicKey, verify } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
-import { createSoftHsm, SOFTHSM_LIBRARY } from '../src/sys/kms/softhsm.testing.js';
+import { createSoftHsm, SOFTHSM_LIBRARY, softHsmManagedKey } from '../src/sys/kms/softhsm.testing.js';
 
 // Issue 16 point 6: the transit subset signs inside SoftHSM through a managed key, and a mount
 // may use only the keys its allowed_managed_keys lists (or keys with any_mount).
@@ -17,14 +17,7 @@ describe('transit with managed keys', () => {
     assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
-  const pkcs11 = (label: string, o: Record<string, unknown>) => ({
-    library: 'softhsm',
-    key_label: label,
-    pin: token.pin,
-    slot: token.slot,
-    allow_generate_key: true,
-    ...o,
-  });
+  const pkcs11 = (label: string, o: Record<string, unknown>) => softHsmManagedKey(token, label, o);
 
   before(async () => {
     t = await startTestServer({ kmsLibraries: new Map([['softhsm', SOFTHSM_LIBRARY]]) });

@@ -47,3 +47,30 @@ export function createSoftHsm(): SoftHsm {
   };
   return { addToken, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * The body of `sys/managed-keys/pkcs11/<name>` for the key `keyLabel` on `token` (kms_library
+ * `softhsm`, generated on first use); `extra` adds fields (`mechanism`, `curve`, `any_mount`, …).
+ */
+export function softHsmManagedKey(token: SoftHsmToken, keyLabel: string, extra: Record<string, unknown>) {
+  return {
+    library: 'softhsm',
+    key_label: keyLabel,
+    pin: token.pin,
+    slot: token.slot,
+    allow_generate_key: true,
+    ...extra,
+  };
+}
+
+/** A `seal "pkcs11"` stanza on `token` with the key `ward-unseal` (generated); `extra` is more lines (`  disabled = "true"\n`). */
+export function pkcs11SealStanza(token: SoftHsmToken, extra = ''): string {
+  return `seal "pkcs11" {
+  lib = "${SOFTHSM_LIBRARY}"
+  token_label = "${token.label}"
+  pin = "${token.pin}"
+  key_label = "ward-unseal"
+  generate_key = "true"
+${extra}}
+`;
+}
