@@ -17,17 +17,22 @@ function fakeJoin(clock: FakeClock, succeedAt: number) {
   return { calls, join };
 }
 
+/** Starts `r` and moves `clock` on by `ms` in 50 ms steps, letting its attempts run between. */
+async function startAndRun(r: RetryJoiner, clock: FakeClock, ms: number) {
+  r.start();
+  await settle();
+  for (let t = 0; t < ms; t += 50) {
+    clock.advance(50);
+    await settle();
+  }
+}
+
 describe('retry_join', () => {
   it('retries with doubling waits capped at retry_interval until a peer answers', async () => {
     const clock = new FakeClock(0);
     const { calls, join } = fakeJoin(clock, 3000);
     const r = new RetryJoiner({ clock, log: silentLogger, addresses: ['a'], intervalMs: 1000, max: 0, join });
-    r.start();
-    await settle();
-    for (let t = 0; t < 5000; t += 50) {
-      clock.advance(50);
-      await settle();
-    }
+    await startAndRun(r, clock, 5000);
     assert.deepEqual(calls, [0, 250, 750, 1750, 2750, 3750]);
     assert.equal(await r.done, true);
   });
@@ -36,12 +41,7 @@ describe('retry_join', () => {
     const clock = new FakeClock(0);
     const { calls, join } = fakeJoin(clock, Number.POSITIVE_INFINITY);
     const r = new RetryJoiner({ clock, log: silentLogger, addresses: ['a'], intervalMs: 100, max: 3, join });
-    r.start();
-    await settle();
-    for (let t = 0; t < 2000; t += 50) {
-      clock.advance(50);
-      await settle();
-    }
+    await startAndRun(r, clock, 2000);
     assert.equal(calls.length, 3);
     assert.equal(await r.done, false);
   });
