@@ -1,28 +1,11 @@
 import assert from 'node:assert/strict';
-import {
-  constants,
-  createCipheriv,
-  createDecipheriv,
-  createPublicKey,
-  generateKeyPairSync,
-  hkdfSync,
-  publicEncrypt,
-  randomBytes,
-  verify,
-} from 'node:crypto';
+import { createDecipheriv, createPublicKey, generateKeyPairSync, hkdfSync, randomBytes, verify } from 'node:crypto';
 import { describe, it } from 'node:test';
 import forge from 'node-forge';
 import { InvalidRequestError } from '../../logical/errors.js';
-import { b64, transitForTest } from './testing.js';
+import { b64, transitForTest, wrapForImport as wrap } from './testing.js';
 
 // Issue 32: bring your own key, wrapped as established (RSA-OAEP of an ephemeral AES key, then AES-KWP).
-
-function wrap(wrappingPem: string, material: Buffer, hash = 'sha256'): string {
-  const ephemeral = randomBytes(32);
-  const rsa = publicEncrypt({ key: wrappingPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: hash }, ephemeral);
-  const kwp = createCipheriv('id-aes256-wrap-pad', ephemeral, Buffer.from('A65959A6', 'hex'));
-  return Buffer.concat([rsa, kwp.update(material), kwp.final()]).toString('base64');
-}
 
 describe('transit BYOK import', () => {
   it('imports an AES key whose ciphertexts the caller opens with the material, and an ed25519 key that signs', async () => {

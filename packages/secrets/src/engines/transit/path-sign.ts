@@ -4,6 +4,7 @@ import { InvalidRequestError } from '../../logical/errors.js';
 import type { Storage } from '../../logical/storage.js';
 import { type SignatureOptions, signWith, verifyWith } from './asymmetric.js';
 import type { TransitDeps } from './deps.js';
+import { isPlainEd25519, signEd25519Variant, verifyEd25519Variant } from './ed25519-variants.js';
 import { derivedEd25519, derivesSigningKeys, signingKeyOf, verifyingKeyOf } from './key-objects.js';
 import {
   decryptionVersion,
@@ -18,6 +19,7 @@ import { verifyHmac } from './path-hmac.js';
 import { signDigest, verifyDigest } from './prehashed.js';
 import {
   decodeSignature,
+  ed25519VariantOf,
   encodeSignature,
   hashOf,
   type SignData,
@@ -51,23 +53,37 @@ function signingKind(entry: HeldTransitKey) {
 interface SignItem {
   input: string;
   context?: string;
+  signatureContext?: string;
 }
 
-function optionsOf(kind: ReturnType<typeof signingKind>, data: SignData): SignatureOptions {
-  if (data.prehashed && kind === 'ed25519')
-    throw new InvalidRequestError('prehashed input is not supported for ed25519 keys');
-  return signatureOptionsOf(data);
+/** Managed keys (RSA and EC in an HSM or key service) have no Ed25519 variants. */
+function refuseSignatureContext(data: SignData): void {
+  if (data.signature_context) throw new InvalidRequestError('signature_context is only supported for ed25519 keys');
 }
+
+const requestItemOf = (data: SignData): SignItem => ({ input: data.input ?? '', context: data.context });
+
+/** A batch item: its own input, and its context and signature_context, else the request's. */
+const itemOf = (item: Record<string, unknown>, data: SignData): SignItem => ({
+  input: itemString(item, 'input'),
+  context: itemString(item, 'context') || data.context,
+  signatureContext: itemString(item, 'signature_context') || undefined,
+});
 
 function signHeld(entry: HeldTransitKey, data: SignData, item: SignItem, keyVersion: number) {
   const kind = signingKind(entry);
-  const options = optionsOf(kind, data);
+  const options = signatureOptionsOf(data);
+  const variant = ed25519VariantOf(kind, data, item.signatureContext);
   const version = encryptionVersion(entry, keyVersion);
   const stored = versionOf(entry, version);
   const context = optionalBase64(item.context, 'context');
   const key = signingKeyOf(entry, stored, context);
   const input = base64Field(item.input, 'input');
-  const signature = data.prehashed ? signDigest(kind, key, input, options) : signWith(kind, key, input, options);
+  const signature = !isPlainEd25519(variant)
+    ? signEd25519Variant(key, input, variant)
+    : data.prehashed
+      ? signDigest(kind, key, input, options)
+      : signWith(kind, key, input, options);
   const answer: Record<string, unknown> = {
     signature: formatVaultText(version, encodeSignature(signature, options.marshaling)),
     key_version: version,
@@ -79,12 +95,14 @@ function signHeld(entry: HeldTransitKey, data: SignData, item: SignItem, keyVers
 
 function verifyHeld(entry: HeldTransitKey, data: SignData, item: SignItem, signature: string): boolean {
   const kind = signingKind(entry);
-  const options = optionsOf(kind, data);
+  const options = signatureOptionsOf(data);
+  const variant = ed25519VariantOf(kind, data, item.signatureContext);
   const { version, payload } = parseVaultText(signature, 'signature');
   const stored = decryptionVersion(entry, version);
   const bytes = decodeSignature(payload, options.marshaling);
   const key = verifyingKeyOf(entry, stored, optionalBase64(item.context, 'context'));
   const input = base64Field(item.input, 'input');
+  if (!isPlainEd25519(variant)) return verifyEd25519Variant(key, input, bytes, variant);
   return data.prehashed ? verifyDigest(kind, key, input, bytes, options) : verifyWith(kind, key, input, bytes, options);
 }
 
@@ -100,6 +118,7 @@ export function pathSign(d: TransitDeps): PathDefinition[] {
           handler: async ({ storage, data }) => {
             const entry = await entryOf(storage, data.name);
             if (isManaged(entry)) {
+              refuseSignatureContext(data);
               const key = await d.managedKey({ id: entry.managed_key_id });
               const hash = hashOf(data);
               const usePss = data.signature_algorithm === 'pss' && (await key.publicKey()).asymmetricKeyType === 'rsa';
@@ -112,17 +131,12 @@ export function pathSign(d: TransitDeps): PathDefinition[] {
             }
             if (!data.batch_input)
               return {
-                data: signHeld(entry, data, { input: data.input ?? '', context: data.context }, data.key_version),
+                data: signHeld(entry, data, requestItemOf(data), data.key_version),
               };
             return runBatch(
               data.batch_input,
               async (item) =>
-                signHeld(
-                  entry,
-                  data,
-                  { input: itemString(item, 'input'), context: itemString(item, 'context') || data.context },
-                  itemInt(item, 'key_version') || data.key_version,
-                ),
+                signHeld(entry, data, itemOf(item, data), itemInt(item, 'key_version') || data.key_version),
               data.partial_failure_response_code,
             );
           },
@@ -153,6 +167,7 @@ export function pathVerify(d: TransitDeps): PathDefinition[] {
           handler: async ({ storage, data }) => {
             const entry = await entryOf(storage, data.name);
             if (isManaged(entry)) {
+              refuseSignatureContext(data);
               const key = await d.managedKey({ id: entry.managed_key_id });
               const { payload } = parseVaultText(data.signature ?? '', 'signature');
               const publicKey = await key.publicKey();
@@ -182,16 +197,11 @@ export function pathVerify(d: TransitDeps): PathDefinition[] {
             };
             if (!data.batch_input)
               return {
-                data: one({ input: data.input ?? '', context: data.context }, data.signature ?? '', data.hmac ?? ''),
+                data: one(requestItemOf(data), data.signature ?? '', data.hmac ?? ''),
               };
             return runBatch(
               data.batch_input,
-              async (item) =>
-                one(
-                  { input: itemString(item, 'input'), context: itemString(item, 'context') || data.context },
-                  itemString(item, 'signature'),
-                  itemString(item, 'hmac'),
-                ),
+              async (item) => one(itemOf(item, data), itemString(item, 'signature'), itemString(item, 'hmac')),
               data.partial_failure_response_code,
             );
           },

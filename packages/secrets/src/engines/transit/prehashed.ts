@@ -11,8 +11,8 @@ import type { KeyKind } from './key-types.js';
  * `hash_algorithm`, signed without hashing again, as established. Node's `crypto` always hashes
  * what it signs, so ECDSA goes through `@noble/curves`, RSA PSS through `node-forge` (its hash for
  * MGF1 and the PSS encoding is Node's, so every hash of the engine works), and RSA PKCS#1 v1.5 is
- * Node's raw RSA with PKCS#1 type-1 padding over the DigestInfo forge's ASN.1 encoder makes; ed25519
- * has no prehashed form here (refused by the caller).
+ * Node's raw RSA with PKCS#1 type-1 padding over the DigestInfo forge's ASN.1 encoder makes; a
+ * prehashed ed25519 signature is Ed25519ph (`ed25519-variants.ts`).
  */
 
 const CURVES = new Map([

@@ -1,7 +1,9 @@
 import { field, HASH_ALGORITHMS, type HashAlgorithm, hashAlgorithmOf } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
 import { parseSaltLength, type SignatureOptions } from './asymmetric.js';
-import { partialFailureField } from './wire.js';
+import type { Ed25519Variant } from './ed25519-variants.js';
+import type { KeyKind } from './key-types.js';
+import { optionalBase64, partialFailureField } from './wire.js';
 
 /** Fields both sign and verify take. */
 export const signFields = {
@@ -12,8 +14,12 @@ export const signFields = {
   algorithm: field.string({ description: 'Deprecated spelling of hash_algorithm.' }),
   context: field.string({ description: 'Base64 derivation context (derived keys).' }),
   prehashed: field.bool({
-    description: 'The input is already the digest named by hash_algorithm (ECDSA and RSA keys).',
+    description:
+      'The input is already the digest named by hash_algorithm (ECDSA and RSA keys; ed25519: the SHA-512 digest, signed as Ed25519ph).',
     default: false,
+  }),
+  signature_context: field.string({
+    description: 'ed25519 keys: base64 context of an Ed25519ctx signature (or of an Ed25519ph one, with prehashed).',
   }),
   signature_algorithm: field.enum({
     description: 'RSA keys: pss (default) or pkcs1v15.',
@@ -43,6 +49,7 @@ export interface SignData {
   hash_algorithm?: string;
   algorithm?: string;
   prehashed: boolean;
+  signature_context?: string;
   signature_algorithm: 'pss' | 'pkcs1v15';
   marshaling_algorithm: 'asn1' | 'jws';
   salt_length: string;
@@ -50,10 +57,32 @@ export interface SignData {
   partial_failure_response_code?: number;
 }
 
+/** The hash the request names, if it names one. */
+function namedHash(data: SignData): string {
+  return (data as { urlalgorithm?: string }).urlalgorithm || data.hash_algorithm || data.algorithm || '';
+}
+
 export function hashOf(data: SignData): HashAlgorithm {
-  return hashAlgorithmOf(
-    (data as { urlalgorithm?: string }).urlalgorithm || data.hash_algorithm || data.algorithm || 'sha2-256',
-  );
+  return hashAlgorithmOf(namedHash(data) || 'sha2-256');
+}
+
+/**
+ * The Ed25519 variant an ed25519 key's request asks for: Ed25519ph with `prehashed` (its hash
+ * must be SHA-512: `hash_algorithm` `sha2-512` or none), Ed25519ctx with a `signature_context`
+ * (the batch item's, else the request's), else plain Ed25519. Other key types take no
+ * `signature_context` (400).
+ */
+export function ed25519VariantOf(kind: KeyKind, data: SignData, itemContext: string | undefined): Ed25519Variant {
+  const text = itemContext || data.signature_context || '';
+  const context = optionalBase64(text, 'signature_context') ?? Buffer.alloc(0);
+  if (kind !== 'ed25519') {
+    if (text) throw new InvalidRequestError(`signature_context is only supported for ed25519 keys`);
+    return { isPrehashed: false, context };
+  }
+  const hash = namedHash(data);
+  if (data.prehashed && hash && hashAlgorithmOf(hash) !== 'sha2-512')
+    throw new InvalidRequestError('prehashed ed25519 signatures (Ed25519ph) use hash_algorithm sha2-512');
+  return { isPrehashed: data.prehashed, context };
 }
 
 export function signatureOptionsOf(data: SignData): SignatureOptions {
