@@ -11,6 +11,8 @@ export function ActionForm(p: {
   /** The submit button's text and accessible name (`Create role`). */
   submitLabel: string;
   class?: string;
+  /** Said before the error (`Test sign failed`). */
+  errorLabel?: string;
   children: ComponentChildren;
 }) {
   return (
@@ -27,7 +29,7 @@ export function ActionForm(p: {
           {p.submitLabel}
         </button>
       </div>
-      <ErrorMessage error={p.action.error} />
+      <ErrorMessage error={p.action.error} label={p.errorLabel} />
     </form>
   );
 }

@@ -5,12 +5,24 @@ const SECRET_FIELDS = new Set(['password', 'private_key', 'secret', 'current_pas
 
 /**
  * An engine's credential answer as facts: names and plain values as text, secret values masked.
- * Values that are objects are shown as JSON.
+ * Values that are objects are shown as JSON. Also a configuration as the server returns it (a managed
+ * key's parameters, a snapshot configuration).
  */
-export function CredentialFacts({ data, label }: { data: Record<string, unknown>; label: string }) {
+export function CredentialFacts({
+  data,
+  label,
+  isSorted = false,
+}: {
+  data: Record<string, unknown>;
+  label: string;
+  /** By name (a configuration's parameters), rather than in the server's order. */
+  isSorted?: boolean;
+}) {
+  const entries = Object.entries(data);
+  if (isSorted) entries.sort(([a], [b]) => a.localeCompare(b));
   return (
     <dl class="facts" aria-label={label}>
-      {Object.entries(data).map(([key, value]) => (
+      {entries.map(([key, value]) => (
         <div key={key}>
           <dt>{key}</dt>
           <dd>

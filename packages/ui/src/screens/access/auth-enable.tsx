@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
-import { ErrorMessage } from '../../components/error-message.js';
+import { ActionForm } from '../../components/action-form.js';
 import { Field, SelectField } from '../../components/field.js';
 import { Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
@@ -35,23 +35,11 @@ export function AuthEnable() {
   });
   return (
     <Page title="Enable an auth method" crumbs={[...ACCESS_CRUMBS, { label: 'Auth methods', to: '/access/auth' }]}>
-      <form
-        class="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          enable.run();
-        }}
-      >
+      <ActionForm action={enable} submitLabel="Enable method" class="form">
         <SelectField label="Type" value={type} options={TYPES} onChange={setType} />
         <Field label="Path" value={path} onInput={setPath} hint={`Where to enable it; empty: ${type}.`} isCode />
         <Field label="Description" value={description} onInput={setDescription} />
-        <ErrorMessage error={enable.error} />
-        <div class="actions">
-          <button type="submit" disabled={enable.isPending}>
-            Enable method
-          </button>
-        </div>
-      </form>
+      </ActionForm>
     </Page>
   );
 }

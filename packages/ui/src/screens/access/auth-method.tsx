@@ -1,6 +1,7 @@
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { ActionForm } from '../../components/action-form.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field, SelectField } from '../../components/field.js';
@@ -105,13 +106,7 @@ function TuneForm({ path }: { path: string }) {
       <ErrorMessage error={tune.error} />
       {tune.isLoading && !tune.data && <Loading />}
       {tune.data && (
-        <form
-          class="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            save.run();
-          }}
-        >
+        <ActionForm action={save} submitLabel="Save settings" class="form">
           <Field
             label="Default lease TTL"
             value={defaultTtl}
@@ -122,14 +117,8 @@ function TuneForm({ path }: { path: string }) {
           <Field label="Maximum lease TTL" value={maxTtl} onInput={setMaxTtl} hint="0: the system's." isCode />
           <Field label="Description" value={description} onInput={setDescription} />
           <SelectField label="Listing visibility" value={visibility} options={VISIBILITY} onChange={setVisibility} />
-          <ErrorMessage error={save.error} />
           {saved && <output>Settings saved.</output>}
-          <div class="actions">
-            <button type="submit" disabled={save.isPending}>
-              Save settings
-            </button>
-          </div>
-        </form>
+        </ActionForm>
       )}
     </section>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { ActionForm } from '../../components/action-form.js';
 import { DeletableList } from '../../components/deletable-list.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field } from '../../components/field.js';
@@ -43,24 +44,12 @@ export function UserpassUsers({ mount }: { mount: string }) {
         />
       )}
       {caps.allows(`auth/${mount}/users/example`, ['create', 'update']) && (
-        <form
-          class="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.run();
-          }}
-        >
+        <ActionForm action={create} submitLabel="Create user" class="form">
           <h3>Create user</h3>
           <Field label="Username" value={name} onInput={setName} isCode required />
           <Field label="Password" type="password" value={password} onInput={setPassword} required />
           <Field label="Policies" value={policies} onInput={setPolicies} hint="Comma-separated: default, dev." isCode />
-          <ErrorMessage error={create.error} />
-          <div class="actions">
-            <button type="submit" disabled={create.isPending}>
-              Create user
-            </button>
-          </div>
-        </form>
+        </ActionForm>
       )}
     </section>
   );
@@ -100,24 +89,12 @@ export function AppRoleRoles({ mount }: { mount: string }) {
         />
       )}
       {caps.allows(`auth/${mount}/role/example`, ['create', 'update']) && (
-        <form
-          class="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.run();
-          }}
-        >
+        <ActionForm action={create} submitLabel="Create role" class="form">
           <h3>Create role</h3>
           <Field label="Role name" value={name} onInput={setName} isCode required />
           <Field label="Token policies" value={policies} onInput={setPolicies} hint="Comma-separated." isCode />
           <Field label="Token TTL" value={ttl} onInput={setTtl} hint="Such as 1h; empty: the mount's." isCode />
-          <ErrorMessage error={create.error} />
-          <div class="actions">
-            <button type="submit" disabled={create.isPending}>
-              Create role
-            </button>
-          </div>
-        </form>
+        </ActionForm>
       )}
     </section>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { ActionForm } from '../../components/action-form.js';
 import { DataTable } from '../../components/data-table.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field } from '../../components/field.js';
@@ -57,22 +58,10 @@ export function Entities() {
       {caps.allows('identity/entity', ['create', 'update']) && (
         <section aria-labelledby="create-entity">
           <h2 id="create-entity">Create entity</h2>
-          <form
-            class="form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              create.run();
-            }}
-          >
+          <ActionForm action={create} submitLabel="Create entity" class="form">
             <Field label="Entity name" value={name} onInput={setName} hint="Empty: a generated name." />
             <Field label="Policies" value={policies} onInput={setPolicies} hint="Comma-separated." isCode />
-            <ErrorMessage error={create.error} />
-            <div class="actions">
-              <button type="submit" disabled={create.isPending}>
-                Create entity
-              </button>
-            </div>
-          </form>
+          </ActionForm>
         </section>
       )}
     </Page>

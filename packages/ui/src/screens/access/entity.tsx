@@ -1,6 +1,7 @@
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { ActionForm } from '../../components/action-form.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { DataTable } from '../../components/data-table.js';
 import { ErrorMessage } from '../../components/error-message.js';
@@ -137,22 +138,10 @@ function EditForm({ entity, onDone }: { entity: EntityInfo; onDone(): void }) {
   return (
     <section aria-labelledby="edit-entity">
       <h2 id="edit-entity">Policies and metadata</h2>
-      <form
-        class="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.run();
-        }}
-      >
+      <ActionForm action={save} submitLabel="Save entity" class="form">
         <Field label="Policies" value={policies} onInput={setPolicies} hint="Comma-separated." isCode />
         <TextAreaField label="Metadata" value={metadata} onInput={setMetadata} rows={4} hint="One key=value a line." />
-        <ErrorMessage error={save.error} />
-        <div class="actions">
-          <button type="submit" disabled={save.isPending}>
-            Save entity
-          </button>
-        </div>
-      </form>
+      </ActionForm>
     </section>
   );
 }
@@ -174,13 +163,7 @@ function AliasForm({ entityId, onDone }: { entityId: string; onDone(): void }) {
     <section aria-labelledby="add-alias">
       <h2 id="add-alias">Add alias</h2>
       <ErrorMessage error={mounts.error} />
-      <form
-        class="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.run();
-        }}
-      >
+      <ActionForm action={create} submitLabel="Add alias" class="form">
         <SelectField label="Auth method" value={chosen} options={options} onChange={setAccessor} />
         <Field
           label="Alias name"
@@ -190,13 +173,7 @@ function AliasForm({ entityId, onDone }: { entityId: string; onDone(): void }) {
           isCode
           required
         />
-        <ErrorMessage error={create.error} />
-        <div class="actions">
-          <button type="submit" disabled={create.isPending}>
-            Add alias
-          </button>
-        </div>
-      </form>
+      </ActionForm>
     </section>
   );
 }

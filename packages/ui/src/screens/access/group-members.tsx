@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { ActionForm } from '../../components/action-form.js';
 import { DeletableList } from '../../components/deletable-list.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { SelectField } from '../../components/field.js';
@@ -59,21 +60,9 @@ export function GroupMembers({ group, onDone }: { group: GroupInfo; onDone(): vo
         />
       )}
       {canEdit && candidates.length > 0 && (
-        <form
-          class="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            add.run();
-          }}
-        >
+        <ActionForm action={add} submitLabel="Add member group" class="form">
           <SelectField label="Group to add" value={pick} options={candidates} onChange={setChosen} />
-          <ErrorMessage error={add.error} />
-          <div class="actions">
-            <button type="submit" disabled={add.isPending}>
-              Add member group
-            </button>
-          </div>
-        </form>
+        </ActionForm>
       )}
       <h3>Parent groups</h3>
       {parents.length === 0 ? (

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { ActionForm } from '../../components/action-form.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { CheckboxField, SelectField } from '../../components/field.js';
@@ -9,6 +10,7 @@ import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import { pathOf } from '../../router/match.js';
 import type { ScreenProps } from '../../screen.js';
+import { CredentialFacts } from '../credentials.js';
 import { ACCESS_CRUMBS } from './access-shared.js';
 import { HASH_ALGORITHMS } from './managed-key-fields.js';
 
@@ -55,28 +57,11 @@ export function ManagedKey({ params }: ScreenProps) {
           No {type} managed key is named {name}.
         </p>
       )}
-      {key.data && (
-        <dl class="facts" aria-label="Managed key">
-          {Object.entries(key.data)
-            .sort(([a], [b]) => a.localeCompare(b))
-            .map(([k, v]) => (
-              <div key={k}>
-                <dt class="code">{k}</dt>
-                <dd class="code">{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
-              </div>
-            ))}
-        </dl>
-      )}
+      {key.data && <CredentialFacts data={key.data} label="Managed key" isSorted />}
       {key.data && caps.allows(`${base}/test/sign`, ['update', 'sudo']) && (
         <section aria-labelledby="test-sign">
           <h2 id="test-sign">Test the key</h2>
-          <form
-            class="form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              testSign.run();
-            }}
-          >
+          <ActionForm action={testSign} errorLabel="Test sign failed" submitLabel="Test sign" class="form">
             <SelectField
               label="Hash algorithm"
               value={hash}
@@ -84,14 +69,8 @@ export function ManagedKey({ params }: ScreenProps) {
               onChange={setHash}
             />
             <CheckboxField label="RSA PSS signature" checked={pss} onChange={setPss} />
-            <ErrorMessage error={testSign.error} label="Test sign failed" />
             {signed && <output>{signed}</output>}
-            <div class="actions">
-              <button type="submit" disabled={testSign.isPending}>
-                Test sign
-              </button>
-            </div>
-          </form>
+          </ActionForm>
         </section>
       )}
     </Page>

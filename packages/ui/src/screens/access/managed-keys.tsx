@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { ActionForm } from '../../components/action-form.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { CheckboxField, Field, SelectField } from '../../components/field.js';
 import { Link } from '../../components/link.js';
@@ -66,13 +67,7 @@ function CreateKey({ type, onCreated }: { type: string; onCreated(name: string):
   return (
     <section aria-labelledby="create-key">
       <h2 id="create-key">Configure a {type} key</h2>
-      <form
-        class="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.run();
-        }}
-      >
+      <ActionForm action={create} submitLabel="Save key" class="form">
         <Field
           label="Key name"
           value={name}
@@ -104,13 +99,7 @@ function CreateKey({ type, onCreated }: { type: string; onCreated(name: string):
           onChange={setAnyMount}
           hint="Otherwise a mount must list it in allowed_managed_keys."
         />
-        <ErrorMessage error={create.error} />
-        <div class="actions">
-          <button type="submit" disabled={create.isPending}>
-            Save key
-          </button>
-        </div>
-      </form>
+      </ActionForm>
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { ActionForm } from '../../components/action-form.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { DataTable } from '../../components/data-table.js';
 import { ErrorMessage } from '../../components/error-message.js';
@@ -65,21 +66,9 @@ export function Namespaces() {
       {caps.allows('sys/namespaces/example', ['create', 'update', 'sudo']) && (
         <section aria-labelledby="create-ns">
           <h2 id="create-ns">Create namespace</h2>
-          <form
-            class="form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              create.run();
-            }}
-          >
+          <ActionForm action={create} submitLabel="Create namespace" class="form">
             <Field label="Namespace path" value={path} onInput={setPath} isCode required />
-            <ErrorMessage error={create.error} />
-            <div class="actions">
-              <button type="submit" disabled={create.isPending}>
-                Create namespace
-              </button>
-            </div>
-          </form>
+          </ActionForm>
         </section>
       )}
     </Page>

@@ -6,6 +6,7 @@ import { Loading, Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLoad } from '../../hooks/use-load.js';
 import type { ScreenProps } from '../../screen.js';
+import { CredentialFacts } from '../credentials.js';
 import { ACCESS_CRUMBS } from './access-shared.js';
 import { SNAPSHOT_CONFIG } from './snapshots-auto.js';
 
@@ -48,18 +49,7 @@ export function SnapshotAuto({ params }: ScreenProps) {
     >
       <ErrorMessage error={remove.error ?? config.error} />
       {config.isLoading && !config.data && <Loading />}
-      {config.data && (
-        <dl class="facts" aria-label="Configuration">
-          {Object.entries(config.data)
-            .sort(([a], [b]) => a.localeCompare(b))
-            .map(([k, v]) => (
-              <div key={k}>
-                <dt class="code">{k}</dt>
-                <dd class="code">{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
-              </div>
-            ))}
-        </dl>
-      )}
+      {config.data && <CredentialFacts data={config.data} label="Configuration" isSorted />}
       <section aria-labelledby="status-heading">
         <div class="page-head">
           <h2 id="status-heading">Status</h2>

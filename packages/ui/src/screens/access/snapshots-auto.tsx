@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useCapabilities } from '../../api/capabilities.js';
 import { useApp } from '../../app-context.js';
+import { ActionForm } from '../../components/action-form.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field, SelectField, TextAreaField } from '../../components/field.js';
 import { Link } from '../../components/link.js';
@@ -64,13 +65,7 @@ export function SnapshotsAuto() {
       {caps.allows(`${SNAPSHOT_CONFIG}/example`, ['sudo']) && (
         <section aria-labelledby="create-snapshot">
           <h2 id="create-snapshot">Add a configuration</h2>
-          <form
-            class="form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              create.run();
-            }}
-          >
+          <ActionForm action={create} submitLabel="Save configuration" class="form">
             <Field label="Configuration name" value={name} onInput={setName} isCode required />
             <Field label="Interval" value={interval} onInput={setInterval} hint="Seconds or a duration (24h)." isCode />
             <Field
@@ -114,13 +109,7 @@ export function SnapshotsAuto() {
                 hint={`One key=value a line, such as ${storage === 'alpha-s3' ? 'alpha_s3_bucket=backups' : storage === 'beta-blob' ? 'beta_container_name=backups' : 'gamma_gcs_bucket=backups'}.`}
               />
             )}
-            <ErrorMessage error={create.error} />
-            <div class="actions">
-              <button type="submit" disabled={create.isPending}>
-                Save configuration
-              </button>
-            </div>
-          </form>
+          </ActionForm>
         </section>
       )}
     </Page>

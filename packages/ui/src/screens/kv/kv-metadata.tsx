@@ -1,5 +1,6 @@
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
+import { ActionForm } from '../../components/action-form.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { CheckboxField, Field } from '../../components/field.js';
 import { editorData, editorStateOf, KvEditor, type KvEditorState } from '../../components/kv-editor.js';
@@ -53,13 +54,7 @@ export function KvMetadata({ params }: ScreenProps) {
       {metadata.isLoading && <Loading />}
       {kv?.version === 1 && <p>KV version 1 keeps no metadata.</p>}
       {kv?.version === 2 && !metadata.isLoading && (
-        <form
-          class="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            save.run();
-          }}
-        >
+        <ActionForm action={save} submitLabel="Save metadata" class="form">
           <Field
             label="Maximum versions"
             type="number"
@@ -88,13 +83,7 @@ export function KvMetadata({ params }: ScreenProps) {
               {problem}
             </p>
           )}
-          <ErrorMessage error={save.error} />
-          <div class="actions">
-            <button type="submit" disabled={save.isPending}>
-              Save metadata
-            </button>
-          </div>
-        </form>
+        </ActionForm>
       )}
     </Page>
   );

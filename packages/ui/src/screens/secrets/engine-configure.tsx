@@ -1,6 +1,7 @@
 import type { MountConfigInfo } from '@ward/secrets-client';
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
+import { ActionForm } from '../../components/action-form.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Field } from '../../components/field.js';
@@ -76,13 +77,7 @@ export function EngineConfigure({ params }: ScreenProps) {
         </p>
       )}
       {info.data?.tune && (
-        <form
-          class="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            tune.run();
-          }}
-        >
+        <ActionForm action={tune} submitLabel="Save settings" class="form">
           <Field label="Description" value={description} onInput={setDescription} />
           <Field
             label="Default lease TTL"
@@ -92,14 +87,8 @@ export function EngineConfigure({ params }: ScreenProps) {
             isCode
           />
           <Field label="Maximum lease TTL" value={maxTtl} onInput={setMaxTtl} hint="0s: the system's." isCode />
-          <ErrorMessage error={tune.error} />
           {saved && <output>Settings saved.</output>}
-          <div class="actions">
-            <button type="submit" disabled={tune.isPending}>
-              Save settings
-            </button>
-          </div>
-        </form>
+        </ActionForm>
       )}
       {info.data?.ui && kvVersionOf(info.data.ui) === 2 && <KvEngineConfig mount={mount} />}
     </Page>

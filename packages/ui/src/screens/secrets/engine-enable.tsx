@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
-import { ErrorMessage } from '../../components/error-message.js';
+import { ActionForm } from '../../components/action-form.js';
 import { Field, SelectField } from '../../components/field.js';
 import { Page } from '../../components/page.js';
 import { useAction } from '../../hooks/use-action.js';
@@ -40,13 +40,7 @@ export function EngineEnable() {
   });
   return (
     <Page title="Enable a secrets engine" crumbs={[{ label: 'Secrets', to: '/secrets' }]}>
-      <form
-        class="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          enable.run();
-        }}
-      >
+      <ActionForm action={enable} submitLabel="Enable engine" class="form">
         <SelectField label="Type" value={kind} options={TYPES} onChange={setKind} />
         <Field label="Path" value={path} onInput={setPath} hint={`Where to enable it; empty: ${type}.`} isCode />
         <Field label="Description" value={description} onInput={setDescription} />
@@ -58,13 +52,7 @@ export function EngineEnable() {
           isCode
         />
         <Field label="Maximum lease TTL" value={maxTtl} onInput={setMaxTtl} hint="Empty: the system's." isCode />
-        <ErrorMessage error={enable.error} />
-        <div class="actions">
-          <button type="submit" disabled={enable.isPending}>
-            Enable engine
-          </button>
-        </div>
-      </form>
+      </ActionForm>
     </Page>
   );
 }

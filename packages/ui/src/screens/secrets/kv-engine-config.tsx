@@ -1,5 +1,6 @@
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { useApp } from '../../app-context.js';
+import { ActionForm } from '../../components/action-form.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { CheckboxField, Field } from '../../components/field.js';
 import { useAction } from '../../hooks/use-action.js';
@@ -41,13 +42,7 @@ export function KvEngineConfig({ mount }: { mount: string }) {
       <h2 id="kv-config-heading">KV settings</h2>
       <ErrorMessage error={config.error} />
       {config.data && (
-        <form
-          class="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            save.run();
-          }}
-        >
+        <ActionForm action={save} submitLabel="Save KV settings" class="form">
           <Field
             label="Versions kept per secret"
             type="number"
@@ -64,14 +59,8 @@ export function KvEngineConfig({ mount }: { mount: string }) {
             hint="A duration such as 720h; 0s: never."
             isCode
           />
-          <ErrorMessage error={save.error} />
           {saved && <output>KV settings saved.</output>}
-          <div class="actions">
-            <button type="submit" disabled={save.isPending}>
-              Save KV settings
-            </button>
-          </div>
-        </form>
+        </ActionForm>
       )}
     </section>
   );
