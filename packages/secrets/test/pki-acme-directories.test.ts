@@ -127,6 +127,16 @@ describe('PKI ACME directories per role and per issuer', () => {
       client.createOrder({ identifiers: [{ type: 'dns', value: 'www.other.test' }] }),
       /role \(web\) will not issue certificate for name www\.other\.test/,
     );
+    await ok('pki/roles/no-ip', { allowed_domains: 'example.test', allow_subdomains: true, allow_ip_sans: false });
+    const noIp = new acme.Client({
+      directoryUrl: directoryUrl('roles/no-ip/acme'),
+      accountKey: await acme.crypto.createPrivateEcdsaKey(),
+    });
+    await noIp.createAccount({ termsOfServiceAgreed: true });
+    await assert.rejects(
+      noIp.createOrder({ identifiers: [{ type: 'ip', value: '192.0.2.7' }] }),
+      /role \(no-ip\) does not allow IP sans, so cannot issue certificate for 192\.0\.2\.7/,
+    );
   });
 
   it("signs with the path's issuer over the role's, and sign-verbatim per issuer takes any name", async () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as acme from 'acme-client';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { FakeDnsServer } from './fakes/dns-server.js';
 
 // Issue 32: a real ACME client (acme-client) obtains a certificate from Ward's ACME directory with
 // HTTP-01, answered by a local responder on port 80 (where RFC 8555 8.3 says the server looks).
@@ -16,12 +17,20 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
   let t: TestServer;
   let responder: Server;
   const tokens = new Map<string, string>();
+  const hosts: string[] = [];
+  const dns = new FakeDnsServer();
+  let resolver: string;
   const dir = mkdtempSync(join(tmpdir(), 'ward-acme-'));
   let rootPem: string;
 
   before(async () => {
     responder = createServer((req, res) => {
       const token = req.url?.split('/.well-known/acme-challenge/')[1] ?? '';
+      hosts.push(req.headers.host ?? '');
+      if (req.headers.host === 'redirect.test') {
+        res.writeHead(302, { Location: `http://web.test${req.url}` }).end();
+        return;
+      }
       const answer = tokens.get(token);
       res.writeHead(answer ? 200 : 404, { 'Content-Type': 'text/plain' }).end(answer ?? 'no such token');
     });
@@ -29,6 +38,9 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
       responder.once('error', reject);
       responder.listen({ port: 80, host: '::' }, resolve);
     });
+    resolver = await dns.start();
+    dns.setA('web.test', '127.0.0.1');
+    dns.setA('redirect.test', '127.0.0.1');
     t = await startTestServer();
     const ok = async (path: string, body?: unknown) => {
       const r = await t.request('POST', path, { body });
@@ -44,6 +56,7 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
   after(async () => {
     await t.stop();
     await new Promise((resolve) => responder.close(resolve));
+    await dns.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -109,6 +122,72 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
       .createOrder({ identifiers: [{ type: 'dns', value: '*.*.example.com' }] })
       .catch((e: Error) => e);
     assert.ok(nested instanceof Error && /not a valid DNS name/.test(nested.message), String(nested));
+  });
+
+  it('issues for an IP identifier (RFC 8738) validated by http-01 alone', async () => {
+    const client = new acme.Client({
+      directoryUrl: `${t.url}/v1/pki/acme/directory`,
+      accountKey: await acme.crypto.createPrivateEcdsaKey(),
+    });
+    await client.createAccount({ termsOfServiceAgreed: true });
+    // acme-client's auto() names every identifier dns; the steps are taken one by one here.
+    const order = await client.createOrder({ identifiers: [{ type: 'ip', value: '127.0.0.1' }] });
+    const [authz] = await client.getAuthorizations(order);
+    assert.ok(authz);
+    assert.deepEqual(authz.identifier, { type: 'ip', value: '127.0.0.1' });
+    assert.deepEqual(
+      authz.challenges.map((c) => c.type),
+      ['http-01'],
+    );
+    const challenge = authz.challenges[0];
+    assert.ok(challenge);
+    tokens.set(challenge.token, await client.getChallengeKeyAuthorization(challenge));
+    assert.equal((await client.completeChallenge(challenge)).status, 'valid');
+    assert.ok(hosts.includes('127.0.0.1'), 'fetched from the address itself');
+    const [, csr] = await acme.crypto.createCsr({ altNames: ['127.0.0.1'] });
+    const finalized = await client.finalizeOrder(order, csr);
+    const leaf = (await client.getCertificate(finalized)).split(/(?=-----BEGIN CERTIFICATE-----)/)[0] ?? '';
+    writeFileSync(join(dir, 'ip.pem'), leaf);
+    writeFileSync(join(dir, 'root.pem'), rootPem);
+    const text = spawnSync('openssl', ['x509', '-noout', '-ext', 'subjectAltName', '-in', join(dir, 'ip.pem')], {
+      encoding: 'utf8',
+    }).stdout;
+    assert.match(text, /IP Address:127\.0\.0\.1/);
+    const verified = spawnSync('openssl', ['verify', '-CAfile', join(dir, 'root.pem'), join(dir, 'ip.pem')], {
+      encoding: 'utf8',
+    });
+    assert.match(verified.stdout, /ip\.pem: OK/, verified.stderr);
+    const asDns = await client
+      .createOrder({ identifiers: [{ type: 'dns', value: '127.0.0.1' }] })
+      .catch((e: Error) => e);
+    assert.ok(asDns instanceof Error && /DNS identifier is an IP address/.test(asDns.message), String(asDns));
+  });
+
+  it('finds http-01 names through dns_resolver and follows redirects', async () => {
+    assert.equal((await t.request('POST', 'pki/config/acme', { body: { dns_resolver: resolver } })).status, 200);
+    try {
+      const client = new acme.Client({
+        directoryUrl: `${t.url}/v1/pki/acme/directory`,
+        accountKey: await acme.crypto.createPrivateEcdsaKey(),
+      });
+      const [, csr] = await acme.crypto.createCsr({ commonName: 'redirect.test' });
+      await client.auto({
+        csr,
+        termsOfServiceAgreed: true,
+        challengePriority: ['http-01'],
+        skipChallengeVerification: true,
+        challengeCreateFn: async (_authz, challenge, keyAuthorization) => {
+          tokens.set(challenge.token, keyAuthorization);
+        },
+        challengeRemoveFn: async (_authz, challenge) => {
+          tokens.delete(challenge.token);
+        },
+      });
+      assert.ok(dns.asked.includes('A redirect.test') && dns.asked.includes('A web.test'), dns.asked.join(', '));
+      assert.ok(hosts.includes('redirect.test') && hosts.includes('web.test'), hosts.join(', '));
+    } finally {
+      await t.request('POST', 'pki/config/acme', { body: { dns_resolver: '' } });
+    }
   });
 
   it('requires an external account binding once eab_policy says so, and uses each key once', async () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { randomUuid } from '@ward/base';
 import type { Storage } from '../../../logical/storage.js';
 import type { PkiDeps } from '../deps.js';
@@ -15,41 +16,62 @@ import { validateTlsAlpn01 } from './tls-alpn01.js';
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
-/** An order's DNS identifier, read: its value as asked (`*.example.com`) and the name to validate. */
+/** An order's identifier, read: its value as asked (`*.example.com`) and the name to validate. */
 export interface ParsedIdentifier {
+  type: 'dns' | 'ip';
   value: string;
   domain: string;
   wildcard: boolean;
 }
 
-/**
- * A DNS identifier of a new order (RFC 8555 7.1.3): a host name, or a wildcard `*.` before one
- * (RFC 8555 7.1.4), which only dns-01 can validate.
- */
-export function parseIdentifier(identifier: { type?: unknown; value?: unknown }): ParsedIdentifier {
-  if (identifier.type !== 'dns')
-    throw new AcmeProblem('unsupportedIdentifier', 'only dns identifiers are supported here');
-  const value = typeof identifier.value === 'string' ? identifier.value.toLowerCase() : '';
-  if (value === '') throw new AcmeProblem('malformed', "value argument for value in 'identifiers' can not be blank");
-  const wildcard = value.startsWith('*.');
-  const domain = wildcard ? value.slice(2) : value;
-  if (domain.length > 253 || !domain.split('.').every((l) => LABEL.test(l)))
-    throw new AcmeProblem('rejectedIdentifier', `identifier ${value} is not a valid DNS name`);
-  return { value, domain, wildcard };
+/** An IP address in one spelling (IPv6 compressed and lower-case), for comparing CSRs with orders. */
+export function canonicalIp(ip: string): string {
+  return isIP(ip) === 6 ? new URL(`http://[${ip}]/`).hostname.slice(1, -1) : ip;
 }
 
-/** A pending authorization for `identifier`: http-01, dns-01 and tls-alpn-01, or dns-01 alone for a wildcard. */
+/**
+ * An identifier of a new order: a DNS name (RFC 8555 7.1.3), or a wildcard `*.` before one
+ * (RFC 8555 7.1.4), which only dns-01 can validate, or an IP address (RFC 8738), which only
+ * http-01 can, as established.
+ */
+export function parseIdentifier(identifier: { type?: unknown; value?: unknown }): ParsedIdentifier {
+  const value = typeof identifier.value === 'string' ? identifier.value.toLowerCase() : '';
+  if (value === '') throw new AcmeProblem('malformed', "value argument for value in 'identifiers' can not be blank");
+  if (identifier.type === 'ip') {
+    if (isIP(value) === 0)
+      throw new AcmeProblem('malformed', `value argument (${value}) failed validation: failed parsing as IP`);
+    return { type: 'ip', value: canonicalIp(value), domain: canonicalIp(value), wildcard: false };
+  }
+  if (identifier.type !== 'dns')
+    throw new AcmeProblem('unsupportedIdentifier', 'only dns and ip identifiers are supported here');
+  const wildcard = value.startsWith('*.');
+  const domain = wildcard ? value.slice(2) : value;
+  if (isIP(domain) !== 0)
+    throw new AcmeProblem('malformed', `value argument (${value}) failed validation: DNS identifier is an IP address`);
+  if (domain.length > 253 || !domain.split('.').every((l) => LABEL.test(l)))
+    throw new AcmeProblem('rejectedIdentifier', `identifier ${value} is not a valid DNS name`);
+  return { type: 'dns', value, domain, wildcard };
+}
+
+/**
+ * A pending authorization for `identifier`: http-01, dns-01 and tls-alpn-01; dns-01 alone for a
+ * wildcard, http-01 alone for an IP address.
+ */
 export function newAuthorization(
   d: PkiDeps,
   accountId: string,
   identifier: ParsedIdentifier,
   expires: string,
 ): AcmeAuthorization {
-  const types: AcmeChallengeType[] = identifier.wildcard ? ['dns-01'] : ['http-01', 'dns-01', 'tls-alpn-01'];
+  const types: AcmeChallengeType[] = identifier.wildcard
+    ? ['dns-01']
+    : identifier.type === 'ip'
+      ? ['http-01']
+      : ['http-01', 'dns-01', 'tls-alpn-01'];
   return {
     id: randomUuid(d.random),
     account_id: accountId,
-    identifier: { type: 'dns', value: identifier.domain },
+    identifier: { type: identifier.type, value: identifier.domain },
     status: 'pending',
     expires,
     challenges: types.map((type) => ({
@@ -65,7 +87,11 @@ type Validator = (domain: string, token: string, keyAuthorization: string, confi
 
 function validatorsFor(d: PkiDeps) {
   return new Map<AcmeChallengeType, Validator>([
-    ['http-01', (domain, token, keyAuthorization) => validateHttp01(domain, token, keyAuthorization)],
+    [
+      'http-01',
+      (domain, token, keyAuthorization, config) =>
+        validateHttp01(domain, token, keyAuthorization, lookupVia(config.dns_resolver)),
+    ],
     [
       'dns-01',
       (domain, _token, keyAuthorization, config) => validateDns01(domain, keyAuthorization, config.dns_resolver),

@@ -1,4 +1,5 @@
 import { createPublicKey, type JsonWebKey as NodeJsonWebKey } from 'node:crypto';
+import { isIP } from 'node:net';
 import { CodedError, randomUuid } from '@ward/base';
 import { isTemplate } from '../../../logical/identity-template.js';
 import type { Storage } from '../../../logical/storage.js';
@@ -7,7 +8,7 @@ import { csrNames, issueLeaf } from '../leaf.js';
 import { isNameAllowed } from '../names.js';
 import type { RoleRecord } from '../role-store.js';
 import { parseCsr, pemOf } from '../x509.js';
-import { newAuthorization, parseIdentifier } from './acme-authz.js';
+import { canonicalIp, newAuthorization, parseIdentifier } from './acme-authz.js';
 import type { AcmeDirectory } from './acme-directory.js';
 import { type AcmeOrder, acmeStore } from './acme-store.js';
 import { AcmeProblem } from './jws.js';
@@ -40,12 +41,18 @@ export async function newOrder(
   if (payload?.notBefore !== undefined || payload?.notAfter !== undefined)
     throw new AcmeProblem('malformed', 'NotBefore and NotAfter are not supported');
   const role = withoutTemplates(dir.role);
-  for (const { value } of identifiers)
-    if (!isNameAllowed(role, value))
+  for (const { type, value } of identifiers) {
+    if (type === 'ip' && !role.allow_ip_sans)
+      throw new AcmeProblem(
+        'rejectedIdentifier',
+        `role (${dir.roleName}) does not allow IP sans, so cannot issue certificate for ${value}`,
+      );
+    if (type === 'dns' && !isNameAllowed(role, value))
       throw new AcmeProblem(
         'rejectedIdentifier',
         `role (${dir.roleName}) will not issue certificate for name ${value}`,
       );
+  }
   const expires = new Date(d.clock.now() + ORDER_TTL_MS).toISOString();
   const order: AcmeOrder = {
     id: randomUuid(d.random),
@@ -58,7 +65,7 @@ export async function newOrder(
   for (const identifier of identifiers) {
     const authz = newAuthorization(d, accountId, identifier, expires);
     await acmeStore.putAuthz(storage, authz);
-    order.identifiers.push({ type: 'dns', value: identifier.value });
+    order.identifiers.push({ type: identifier.type, value: identifier.value });
     order.authorization_ids.push(authz.id);
   }
   await acmeStore.putOrder(storage, order);
@@ -109,15 +116,18 @@ export async function finalizeOrder(
   if (order.status !== 'ready') throw new AcmeProblem('orderNotReady', `the order is ${order.status}`, 403);
   const csr = await orderCsr(payload, dir.role, accountJwk);
   const names = csrNames(csr);
-  const wanted = new Set(order.identifiers.map((i) => i.value));
-  const asked = new Set([
-    ...(names.commonName ? [names.commonName.toLowerCase()] : []),
-    ...names.dns.map((n) => n.toLowerCase()),
-  ]);
-  if (names.ips.length > 0 || asked.size !== wanted.size || [...asked].some((n) => !wanted.has(n)))
+  // As established, a common name that is an IP address names an IP identifier.
+  const cn = names.commonName.toLowerCase();
+  const askedDns = new Set([...(cn && isIP(cn) === 0 ? [cn] : []), ...names.dns.map((n) => n.toLowerCase())]);
+  const askedIps = new Set([...(cn && isIP(cn) !== 0 ? [cn] : []), ...names.ips].map(canonicalIp));
+  const wantedDns = order.identifiers.filter((i) => i.type === 'dns').map((i) => i.value);
+  const wantedIps = order.identifiers.filter((i) => i.type === 'ip').map((i) => i.value);
+  const same = (asked: Set<string>, wanted: string[]) =>
+    asked.size === new Set(wanted).size && wanted.every((n) => asked.has(n));
+  if (names.uris.length > 0 || !same(askedDns, wantedDns) || !same(askedIps, wantedIps))
     throw new AcmeProblem('badCSR', 'the CSR must name exactly the order’s identifiers');
-  // As established, a CSR without a common name gets one of its names, a wildcard first.
-  const fallbackCn = [...wanted].find((n) => n.startsWith('*.')) ?? [...wanted][0] ?? '';
+  // As established, a CSR without a common name gets one of its names: a wildcard, a name, an IP.
+  const fallbackCn = wantedDns.find((n) => n.startsWith('*.')) ?? wantedDns[0] ?? wantedIps[0] ?? '';
   // As established, ACME certificates live 90 days at most, and one that would outlive its issuer
   // is cut to the issuer's expiry even where the issuer's leaf_not_after_behavior says err.
   const ttl = Math.min(dir.role.ttl || d.defaultTtlSeconds(), MAX_CERT_TTL_SECONDS);
@@ -128,8 +138,8 @@ export async function finalizeOrder(
   };
   const issued = await issueLeaf(d, storage, issuer, withoutTemplates(dir.role), {
     commonName: names.commonName || fallbackCn,
-    altNames: [...wanted],
-    ipSans: [],
+    altNames: [...new Set(wantedDns)],
+    ipSans: [...new Set(wantedIps)],
     uriSans: [],
     otherSans: [],
     ttl,

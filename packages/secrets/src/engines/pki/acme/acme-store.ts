@@ -46,6 +46,12 @@ export interface AcmeEab {
   created_on: string;
 }
 
+/** A DNS name (`*.` for a wildcard, in orders) or an IP address (RFC 8738). */
+export interface AcmeIdentifier {
+  type: 'dns' | 'ip';
+  value: string;
+}
+
 /** The challenge types offered (RFC 8555 8.3, 8.4; RFC 8737). */
 export type AcmeChallengeType = 'http-01' | 'dns-01' | 'tls-alpn-01';
 
@@ -61,7 +67,7 @@ export interface AcmeAuthorization {
   id: string;
   account_id: string;
   /** The name to validate: a wildcard's without its `*.` (RFC 8555 7.1.4). */
-  identifier: { type: 'dns'; value: string };
+  identifier: AcmeIdentifier;
   status: 'pending' | 'valid' | 'invalid';
   expires: string;
   challenges: AcmeChallenge[];
@@ -74,7 +80,7 @@ export interface AcmeOrder {
   account_id: string;
   status: 'pending' | 'ready' | 'processing' | 'valid' | 'invalid';
   expires: string;
-  identifiers: { type: 'dns'; value: string }[];
+  identifiers: AcmeIdentifier[];
   authorization_ids: string[];
   certificate?: string;
 }
