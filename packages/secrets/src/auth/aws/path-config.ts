@@ -1,4 +1,4 @@
-import { definePath, field, type PathDefinition } from '../../framework/index.js';
+import { definePath, field, type PathDefinition, withoutSensitive } from '../../framework/index.js';
 import { InvalidRequestError, NotFoundError } from '../../logical/errors.js';
 import {
   type AwsClientConfig,
@@ -23,26 +23,28 @@ const EC2_METADATA = ['account_id', 'ami_id', 'auth_type', 'instance_id', 'regio
 
 const URL_FIELDS = ['endpoint', 'iam_endpoint', 'sts_endpoint'] as const;
 
+const clientFields = {
+  access_key: field.string({ description: 'AWS access key id (empty: the server’s own AWS credentials).' }),
+  secret_key: field.string({ description: 'AWS secret access key.', sensitive: true }),
+  endpoint: field.string({ description: 'EC2 API endpoint URL.' }),
+  iam_endpoint: field.string({ description: 'IAM API endpoint URL.' }),
+  sts_endpoint: field.string({ description: 'STS API endpoint URL iam logins are forwarded to.' }),
+  sts_region: field.string({ description: 'Region of the STS endpoint.' }),
+  iam_server_id_header_value: field.string({
+    description: 'Value iam logins must sign in the X-Vault-AWS-IAM-Server-ID header.',
+  }),
+  allowed_sts_header_values: field.commaStrings({ description: 'Extra headers a login request may carry.' }),
+  max_retries: field.int({ description: 'Retries of failed AWS calls (-1: the SDK’s default).' }),
+  use_sts_region_from_client: field.bool({
+    description: 'Without sts_endpoint: send each login to the STS of the region its signature names.',
+  }),
+};
+
 /** `config/client`: credentials and endpoints; the secret key is never read back. */
 function pathConfigClient(): PathDefinition {
   return definePath({
     pattern: 'config/client',
-    fields: {
-      access_key: field.string({ description: 'AWS access key id (empty: the server’s own AWS credentials).' }),
-      secret_key: field.string({ description: 'AWS secret access key.', sensitive: true }),
-      endpoint: field.string({ description: 'EC2 API endpoint URL.' }),
-      iam_endpoint: field.string({ description: 'IAM API endpoint URL.' }),
-      sts_endpoint: field.string({ description: 'STS API endpoint URL iam logins are forwarded to.' }),
-      sts_region: field.string({ description: 'Region of the STS endpoint.' }),
-      iam_server_id_header_value: field.string({
-        description: 'Value iam logins must sign in the X-Vault-AWS-IAM-Server-ID header.',
-      }),
-      allowed_sts_header_values: field.commaStrings({ description: 'Extra headers a login request may carry.' }),
-      max_retries: field.int({ description: 'Retries of failed AWS calls (-1: the SDK’s default).' }),
-      use_sts_region_from_client: field.bool({
-        description: 'Without sts_endpoint: send each login to the STS of the region its signature names.',
-      }),
-    },
+    fields: clientFields,
     operations: {
       update: {
         summary: 'Configure the AWS client.',
@@ -76,8 +78,7 @@ function pathConfigClient(): PathDefinition {
         summary: 'Read the client configuration (without the secret key).',
         handler: async ({ storage }) => {
           if (!(await awsAuthStore.hasClient(storage))) throw new NotFoundError('');
-          const { secret_key: _secret, ...shown } = await awsAuthStore.client(storage);
-          return { data: shown };
+          return { data: withoutSensitive(clientFields, await awsAuthStore.client(storage)) };
         },
       },
       delete: {

@@ -1,4 +1,4 @@
-import { definePath, field } from '../../framework/index.js';
+import { definePath, field, withoutSensitive } from '../../framework/index.js';
 import { InvalidRequestError, LogicalError, NotFoundError } from '../../logical/errors.js';
 import { isUsablePem } from '../common/pem-keys.js';
 import { EMPTY_CONFIG, type JwksPair, type JwtConfig, jwtStore } from './jwt-store.js';
@@ -82,10 +82,9 @@ export function pathConfig(keys: KeySource) {
         handler: async ({ storage }) => {
           const config = await jwtStore.config(storage);
           if (!config) throw new NotFoundError('');
-          const { oidc_client_secret: _secret, ...shown } = config;
           // As established, a provider's sensitive settings (gsuite's service account key) are not shown.
           const { gsuite_service_account: _key, ...providerConfig } = config.provider_config;
-          return { data: { ...shown, provider_config: providerConfig } };
+          return { data: { ...withoutSensitive(fields, config), provider_config: providerConfig } };
         },
       },
     },
