@@ -4,13 +4,14 @@ import { ResultCodeError } from 'ldapts';
 import {
   type ConnectionPool,
   connectBound,
+  type DerefAliases,
   type Directory,
   type LdapConfig,
   upstream,
 } from '../../engines/ldap/index.js';
 import { PermissionDeniedError, UpstreamError } from '../../logical/errors.js';
 import { escapeDnValue, escapeFilterValue, renderFilter } from './filters.js';
-import { directoryGroups, type SearchAs, searchDefaults } from './group-search.js';
+import { directoryGroups, type SearchAs } from './group-search.js';
 import type { LdapAuthConfig } from './ldap-auth-store.js';
 
 /** LDAP results that refuse a bind: 49 invalid credentials, 34 a name that is no DN (`user@domain` on OpenLDAP). */
@@ -27,7 +28,18 @@ export interface DirectoryUser {
   groups: string[];
 }
 
-/** The engine's connection settings for the method's config: the pool and `connectBound` take these. */
+/** The protocol's words for the config's `dereference_aliases` values. */
+const DEREF = new Map<LdapAuthConfig['dereference_aliases'], DerefAliases>([
+  ['never', 'never'],
+  ['finding', 'find'],
+  ['searching', 'search'],
+  ['always', 'always'],
+]);
+
+/**
+ * The engine's connection settings for the method's config: the pool and `connectBound` take these.
+ * Every search on such a connection dereferences aliases as `dereference_aliases` says (established).
+ */
 export function connectionOf(c: LdapAuthConfig, bind = { dn: c.binddn, password: c.bindpass }): LdapConfig {
   return {
     url: c.url,
@@ -51,6 +63,7 @@ export function connectionOf(c: LdapAuthConfig, bind = { dn: c.binddn, password:
     skip_static_role_import_rotation: false,
     last_bindpass: '',
     last_bind_password_rotation_ms: 0,
+    dereference_aliases: DEREF.get(c.dereference_aliases) ?? 'never',
   };
 }
 
@@ -84,8 +97,7 @@ export async function directoryLogin(
   // Established: a search finds the DN with a service account, or anonymously with `discoverdn` alone.
   if (hasServiceBind || config.discoverdn) {
     const filter = renderFilter(config.userfilter, { UserAttr: config.userattr, Username: username });
-    const search = (d: Directory) =>
-      d.search(config.userdn, { scope: 'sub', filter, attributes: [config.userattr], ...searchDefaults(config) });
+    const search = (d: Directory) => d.search(config.userdn, { scope: 'sub', filter, attributes: [config.userattr] });
     const entries = hasServiceBind ? await asService(search) : await anonymousSearch(config, clock, search);
     const [entry] = entries;
     if (entries.length !== 1 || !entry) throw badCredentials();
@@ -115,9 +127,7 @@ export async function directoryLogin(
  */
 async function upnEntryDn(config: LdapAuthConfig, username: string, searchAs: SearchAs): Promise<string> {
   const filter = `(userPrincipalName=${escapeFilterValue(`${username}@${config.upndomain}`)})`;
-  const entries = await searchAs((d) =>
-    d.search(config.userdn, { scope: 'sub', filter, attributes: ['dn'], ...searchDefaults(config) }),
-  );
+  const entries = await searchAs((d) => d.search(config.userdn, { scope: 'sub', filter, attributes: ['dn'] }));
   return entries.at(-1)?.dn ?? '';
 }
 

@@ -1,6 +1,6 @@
 import type { Entry } from 'ldapts';
 import { NoSuchObjectError } from 'ldapts';
-import type { Directory, DirectorySearch } from '../../engines/ldap/index.js';
+import type { Directory } from '../../engines/ldap/index.js';
 import { UpstreamError } from '../../logical/errors.js';
 import { groupName, renderFilter } from './filters.js';
 import type { LdapAuthConfig } from './ldap-auth-store.js';
@@ -8,19 +8,6 @@ import { sidString } from './sid.js';
 
 /** Runs `work` on the login's search session (as `binddn` when there is one, else as the user). */
 export type SearchAs = <T>(work: (d: Directory) => Promise<T>) => Promise<T>;
-
-/** The protocol's words for the config's `dereference_aliases` values. */
-const DEREF = new Map<LdapAuthConfig['dereference_aliases'], NonNullable<DirectorySearch['derefAliases']>>([
-  ['never', 'never'],
-  ['finding', 'find'],
-  ['searching', 'search'],
-  ['always', 'always'],
-]);
-
-/** The options every search of a login carries: the alias dereferencing of the config. */
-export const searchDefaults = (config: LdapAuthConfig) => ({
-  derefAliases: DEREF.get(config.dereference_aliases) ?? 'never',
-});
 
 /** Lookups by SID run at once, at most this many (as the established server's workers). */
 const PARALLEL_LOOKUPS = 10;
@@ -38,7 +25,7 @@ export async function directoryGroups(
   username: string,
 ): Promise<string[]> {
   const entries = config.use_token_groups
-    ? await searchAs((d) => tokenGroupEntries(d, config, userDn))
+    ? await searchAs((d) => tokenGroupEntries(d, userDn))
     : await filterGroupEntries(config, searchAs, userDn, username);
   const groups = new Set<string>();
   for (const entry of entries) {
@@ -57,15 +44,7 @@ async function filterGroupEntries(
   if (!config.groupdn || !config.groupfilter) return [];
   const filter = renderFilter(config.groupfilter, { UserDN: userDn, Username: username });
   const paged = config.max_page_size > 0 ? { paged: { pageSize: config.max_page_size } } : {};
-  return searchAs((d) =>
-    d.search(config.groupdn, {
-      scope: 'sub',
-      filter,
-      attributes: [config.groupattr],
-      ...searchDefaults(config),
-      ...paged,
-    }),
-  );
+  return searchAs((d) => d.search(config.groupdn, { scope: 'sub', filter, attributes: [config.groupattr], ...paged }));
 }
 
 /**
@@ -73,9 +52,9 @@ async function filterGroupEntries(
  * other), then each group by its SID (`<SID=S-…>`, AD's extended DN). A SID no entry answers
  * to is skipped, as established; a directory that fails is a 502.
  */
-async function tokenGroupEntries(d: Directory, config: LdapAuthConfig, userDn: string): Promise<Entry[]> {
+async function tokenGroupEntries(d: Directory, userDn: string): Promise<Entry[]> {
   if (!userDn) return [];
-  const base = { scope: 'base', filter: '(objectClass=*)', ...searchDefaults(config) } as const;
+  const base = { scope: 'base', filter: '(objectClass=*)' } as const;
   const [user] = await d.search(userDn, {
     ...base,
     attributes: ['tokenGroups'],

@@ -1,4 +1,5 @@
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
+import type { DerefAliases } from './ldap-client.js';
 
 export type Schema = 'ldapdir' | 'ad' | 'racf';
 
@@ -39,6 +40,8 @@ export interface LdapConfig {
   last_bindpass: string;
   /** Unix ms of the last `rotate-root`; 0 before the first. */
   last_bind_password_rotation_ms: number;
+  /** When searches dereference aliases (set by the ldap auth method only; absent: never). */
+  dereference_aliases?: DerefAliases;
 }
 
 const KEY = 'config';

@@ -23,7 +23,7 @@ export type EntryRef = { dn: string } | { username: string };
  */
 export type DirectorySearch = { scope: 'base' | 'sub'; filter: string | Filter; attributes: string[] } & Pick<
   SearchOptions,
-  'explicitBufferAttributes' | 'paged' | 'derefAliases'
+  'explicitBufferAttributes' | 'paged'
 >;
 
 /** A bound session with the directory; every operation's failure is an `UpstreamError` (502). */

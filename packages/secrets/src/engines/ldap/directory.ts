@@ -1,7 +1,8 @@
 import type { ConnectionOptions } from 'node:tls';
-import { Client, ResultCodeError } from 'ldapts';
+import { type Client, ResultCodeError } from 'ldapts';
 import { InvalidRequestError, UpstreamError } from '../../logical/errors.js';
 import type { LdapConfig } from './config-store.js';
+import { createClient } from './ldap-client.js';
 
 /** How long after `rotate-root` the replaced bind password is still tried (as established). */
 const PRIOR_PASSWORD_GRACE_MS = 10 * 60_000;
@@ -51,13 +52,16 @@ export async function connectBound(
   const user = config.upndomain ? `${config.binddn}@${config.upndomain}` : config.binddn;
   const failures: string[] = [];
   for (const url of config.url) {
-    const client = new Client({
-      url,
-      connectTimeout: config.connection_timeout * 1000,
-      timeout: config.request_timeout * 1000,
-      // ldapts speaks TLS from the start whenever it is given TLS options: only for ldaps://.
-      ...(url.startsWith('ldaps://') ? { tlsOptions: tlsOptions(config) } : {}),
-    });
+    const client = createClient(
+      {
+        url,
+        connectTimeout: config.connection_timeout * 1000,
+        timeout: config.request_timeout * 1000,
+        // ldapts speaks TLS from the start whenever it is given TLS options: only for ldaps://.
+        ...(url.startsWith('ldaps://') ? { tlsOptions: tlsOptions(config) } : {}),
+      },
+      config.dereference_aliases,
+    );
     try {
       if (config.starttls && url.startsWith('ldap://')) {
         // The certificate is checked against the URL's host (ldapts would check it against `localhost`).

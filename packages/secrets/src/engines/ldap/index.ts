@@ -6,3 +6,4 @@ export type { LdapConfig } from './config-store.js';
 export { ConnectionPool } from './connection-pool.js';
 export { connectBound, upstream } from './directory.js';
 export type { Directory, DirectorySearch } from './directory-ops.js';
+export type { DerefAliases } from './ldap-client.js';
