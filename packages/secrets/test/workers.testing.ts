@@ -10,6 +10,7 @@ export interface WorkersWard {
   /** The listener all workers share. */
   url: string;
   rootToken: string;
+  /** The one unseal key share; with an auto seal (`options.seal`), the one recovery key share. */
   unsealKey: string;
   /** Worker `id`'s own API socket (`<db>.workers/worker-<id>.sock`). */
   socketOf(id: number): string;
@@ -19,6 +20,13 @@ export interface WorkersWard {
   restarted(id: number, previous: number): Promise<void>;
   /** The worker holding the lock (asked through each worker's socket). */
   active(): Promise<number>;
+  /** Waits until worker `id` serves unsealed (as active or performance standby). */
+  unsealed(id: number, timeoutMs?: number): Promise<void>;
+  /**
+   * Stops the server with SIGTERM (it must exit 0) and starts it again from `dir/ward.hcl`; resolves
+   * once every worker listens (sealed, unless an auto seal unseals it). `ward` and `url` follow.
+   */
+  restart(): Promise<void>;
 }
 
 export interface WorkerAnswer {
@@ -83,20 +91,26 @@ export async function eventually(check: () => Promise<boolean>, what: string, ti
 }
 
 /**
- * Starts `ward server` with `workers = count` on a SQLite file in `dir`, initialises it through the
- * shared listener, unseals it with the one key there, and waits until every worker serves unsealed
- * (one active, the others performance standbys).
+ * Starts `ward server` with `workers = count` on a SQLite file in `dir` (its configuration is
+ * `dir/ward.hcl`), initialises it through worker 1, unseals it with the one key through another
+ * worker, and waits until every worker serves unsealed (one active, the others performance
+ * standbys). With `options.seal` (a `seal` stanza) the server unseals itself, and the one key is a
+ * recovery key.
  */
-export async function startWorkersWard(dir: string, count: number): Promise<WorkersWard> {
+export async function startWorkersWard(
+  dir: string,
+  count: number,
+  options: { seal?: string } = {},
+): Promise<WorkersWard> {
   await mkdir(dir, { recursive: true });
   const databasePath = join(dir, 'ward.db');
   const config = join(dir, 'ward.hcl');
   await writeFile(
     config,
     `storage "sqlite" {\n  path = "${databasePath}"\n}\nlistener "tcp" {\n  address = "127.0.0.1:0"\n  tls_disable = true\n}\n` +
-      `telemetry {\n  prometheus_retention_time = "1h"\n  disable_hostname = true\n}\nworkers = ${count}\n`,
+      `telemetry {\n  prometheus_retention_time = "1h"\n  disable_hostname = true\n}\nworkers = ${count}\n${options.seal ?? ''}`,
   );
-  const ward = startWard(['server', `-config=${config}`]);
+  let ward = startWard(['server', `-config=${config}`]);
   const socketOf = (id: number) => join(`${databasePath}.workers`, `worker-${id}.sock`);
   const pidOf = (id: number) => {
     const starts = [...ward.output().matchAll(new RegExp(`worker process started: worker=${id} pid=(\\d+)`, 'g'))];
@@ -104,15 +118,20 @@ export async function startWorkersWard(dir: string, count: number): Promise<Work
   };
   const isUnsealed = async (id: number) =>
     (await workerRequest(socketOf(id), 'GET', 'sys/health?standbyok=true&perfstandbyok=true')).status === 200;
-  try {
-    // Each worker loads the whole server: on a busy machine that takes a while.
+  // Each worker loads the whole server: on a busy machine that takes a while.
+  const listening = async () => {
     for (let id = 1; id <= count; id++) await ward.waitFor(new RegExp(`listening: worker=${id} url=unix://`), 90_000);
     const [, url = ''] = await ward.waitFor(/listening: worker=\d+ url=(http:\/\/\S+)/);
+    return url;
+  };
+  try {
+    let url = await listening();
     const init = await workerRequest(socketOf(1), 'PUT', 'sys/init', {
-      body: { secret_shares: 1, secret_threshold: 1 },
+      body: options.seal ? { recovery_shares: 1, recovery_threshold: 1 } : { secret_shares: 1, secret_threshold: 1 },
     });
-    const initBody = init.body as { keys_base64: string[]; root_token: string };
-    await workerRequest(socketOf(2 % count || count), 'PUT', 'sys/unseal', { body: { key: initBody.keys_base64[0] } });
+    const initBody = init.body as { keys_base64: string[]; recovery_keys_base64: string[]; root_token: string };
+    const [key] = options.seal ? initBody.recovery_keys_base64 : initBody.keys_base64;
+    if (!options.seal) await workerRequest(socketOf(2 % count || count), 'PUT', 'sys/unseal', { body: { key } });
     for (let id = 1; id <= count; id++) await eventually(() => isUnsealed(id), `worker ${id} is unsealed`);
     const active = async () => {
       for (let id = 1; id <= count; id++) {
@@ -124,10 +143,14 @@ export async function startWorkersWard(dir: string, count: number): Promise<Work
     };
     await eventually(async () => (await active()) > 0, 'a worker is active');
     return {
-      ward,
-      url,
+      get ward() {
+        return ward;
+      },
+      get url() {
+        return url;
+      },
       rootToken: initBody.root_token,
-      unsealKey: initBody.keys_base64[0] as string,
+      unsealKey: key as string,
       socketOf,
       pidOf,
       active,
@@ -137,6 +160,14 @@ export async function startWorkersWard(dir: string, count: number): Promise<Work
           `worker ${id} restarted`,
           90_000,
         );
+      },
+      unsealed: (id, timeoutMs = 30_000) => eventually(() => isUnsealed(id), `worker ${id} is unsealed`, timeoutMs),
+      async restart() {
+        ward.child.kill('SIGTERM');
+        const code = await ward.exited;
+        if (code !== 0) throw new Error(`ward exited with ${code}:\n${ward.output()}`);
+        ward = startWard(['server', `-config=${config}`]);
+        url = await listening();
       },
     };
   } catch (err) {
