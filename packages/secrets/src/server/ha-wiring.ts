@@ -31,7 +31,10 @@ export interface HaWiring {
   options: HaOptions;
   /** Given to every API listener: a standby forwards through it. Absent without `cluster_addr`. */
   forwarder?: ClusterForwarder;
-  /** Binds the cluster listener and starts echoing; after the API listeners are bound. */
+  /**
+   * Binds the cluster listener and starts echoing; after the API listeners are bound. No campaign
+   * takes the lock before (`HaOptions.addressesKnown`).
+   */
   start(core: Core, deps: { info: ServerInfo; logger: Logger; random: Random; metrics: RequestMetrics }): Promise<void>;
   stop(): Promise<void>;
 }
@@ -61,9 +64,13 @@ export function haWiring(
       })
     : undefined;
   let apiHandler: ReturnType<typeof createApiHandler> = (_req, res) => res.destroy();
+  let addressesAreKnown: () => void = () => {};
   const options: HaOptions = {
     newLock: (value) => storage.newLock(value),
     advertise: () => ({ apiAddr: config.apiAddr ?? deps.bound()[0]?.url ?? '', clusterAddr: cluster?.url ?? '' }),
+    addressesKnown: new Promise((resolve) => {
+      addressesAreKnown = resolve;
+    }),
     onActive: (tls) => cluster?.useTls(tls),
     feed: storage.feed,
     isPerformanceStandby: config.disablePerformanceStandby !== true,
@@ -82,7 +89,7 @@ export function haWiring(
     options,
     forwarder,
     async start(core, handlerDeps) {
-      if (!cluster || !forwarder) return;
+      if (!cluster || !forwarder) return addressesAreKnown();
       apiHandler = createApiHandler({
         ...handlerDeps,
         core,
@@ -91,6 +98,7 @@ export function haWiring(
         remoteAddress: forwardedClientAddress,
       });
       await cluster.listen();
+      addressesAreKnown();
       const self = (): HaNodeInfo => ({ ...options.advertise(), hostname: hostname(), version: core.version });
       const echo = async () => {
         if (core.isStandby()) return forwarder.echo(self());

@@ -69,3 +69,31 @@ describe('HaCampaign: sys/step-down', () => {
     await Promise.all([a.stop(), b.stop()]);
   });
 });
+
+describe('HaCampaign: addresses', () => {
+  it('takes no lock before the addresses are known (an auto seal unseals before the listeners bind)', async () => {
+    const clock = new FakeClock();
+    const lock = new SharedLock();
+    let clusterAddr = '';
+    let known: () => void = () => {};
+    const addressesKnown = new Promise<void>((resolve) => {
+      known = resolve;
+    });
+    const c = new HaCampaign(
+      { newLock: (value) => lock.newLock(value), advertise: () => ({ apiAddr: '', clusterAddr }), addressesKnown },
+      { becomeActive: async () => {}, stepDown: async () => {} },
+      { clock, logger: silentLogger },
+    );
+    c.start();
+    await settle();
+    assert.equal(lock.holder, undefined);
+    assert.equal(c.isActive, false);
+    clusterAddr = 'unix:///run/worker-1.cluster.sock';
+    known();
+    await settle();
+    await settle();
+    assert.equal(c.isActive, true);
+    assert.equal((await c.leader())?.clusterAddr, clusterAddr);
+    await c.stop();
+  });
+});

@@ -17,6 +17,12 @@ export interface HaOptions {
   newLock(value: string): HaLock;
   /** This server's addresses, asked when a campaign starts (listeners may bind port 0). */
   advertise(): LeaderAddresses;
+  /**
+   * Resolves once `advertise()` knows the addresses (the listeners are bound). The first campaign
+   * waits for it: an auto seal unseals before the listeners open, and a lock taken then would name
+   * no address, so no standby could reach the active server.
+   */
+  addressesKnown?: Promise<void>;
   /** Called while becoming active, before the first request is served: the cluster listener takes the TLS material. */
   onActive?(tls: ClusterTls): void | Promise<void>;
   /** What the other servers change in the shared storage, and the revision this one's writes reached. */
@@ -106,6 +112,7 @@ export class HaCampaign {
   }
 
   async #campaign(): Promise<void> {
+    await Promise.race([this.#o.addressesKnown, this.#stopped]);
     while (!this.#isStopped) {
       const lock = this.#o.newLock(JSON.stringify(this.#o.advertise()));
       this.#lock = lock;
