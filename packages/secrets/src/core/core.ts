@@ -70,7 +70,9 @@ export class Core {
 
   constructor(readonly deps: CoreDeps) {
     const { physical, random, clock, logger } = deps;
-    this.barrier = new AesGcmBarrier({ physical, random, clock });
+    // Another server's new root key, when its stored copy is under a keyring term this one lacks.
+    const sealedRootKey = () => this.sealKeys.storedRootKey();
+    this.barrier = new AesGcmBarrier({ physical, random, clock, sealedRootKey });
     const createRootToken = async () => (await this.tokens.createRoot()).token;
     const rotateRootKey: RotateRootKey = (alsoWrite) => this.barrier.rotateRootKey(alsoWrite);
     this.sealKeys = new SealKeys({ physical, random, createRootToken, rotateRootKey, seal: deps.seal });

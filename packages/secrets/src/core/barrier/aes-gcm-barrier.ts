@@ -6,12 +6,10 @@ import { decryptEntry, encryptEntry, entryTerm, NONCE_BYTES } from './entry-form
 import { KEY_BYTES, Keyring } from './keyring.js';
 import { PlaintextCache } from './plaintext-cache.js';
 import { ReadOnlyStorageError } from './read-only-error.js';
+import { KEYRING_PATH, openStoredKeyring, ROOT_KEY_PATH } from './stored-keyring.js';
 import { StoredReads } from './stored-reads.js';
 
-/** The keyring, encrypted with the root key. */
-export const KEYRING_PATH = 'core/keyring';
-/** A copy of the root key, encrypted with the active term (as established servers keep it, to verify a root key later). */
-export const ROOT_KEY_PATH = 'core/root-key';
+export { KEYRING_PATH, ROOT_KEY_PATH };
 
 /** The term the keyring entry carries; it is encrypted with the root key, which has no term. */
 const KEYRING_ENTRY_TERM = 1;
@@ -30,6 +28,8 @@ export interface AesGcmBarrierOptions {
   clock: Clock;
   /** Decrypted values of recent reads and writes; default: 32 MiB (see plaintext-cache.ts). */
   cache?: PlaintextCache;
+  /** The root key as the seal stores it (an auto seal's, through its key service): see `reloadKeyring`. */
+  sealedRootKey?: () => Promise<Uint8Array | undefined>;
 }
 
 /** `active`: the one writer of the cluster; `standby`: reads only, kept current by the change feed. */
@@ -50,6 +50,7 @@ export class AesGcmBarrier implements Storage {
   readonly #random: Random;
   readonly #clock: Clock;
   readonly #cache: PlaintextCache;
+  readonly #sealedRootKey: AesGcmBarrierOptions['sealedRootKey'];
   #state: Unsealed | undefined;
   /** This server's part in an HA cluster (see `setHaRole`); `undefined` alone on its storage or without HA. */
   #haRole: BarrierHaRole | undefined;
@@ -61,6 +62,7 @@ export class AesGcmBarrier implements Storage {
     this.#clock = options.clock;
     this.#cache = options.cache ?? new PlaintextCache();
     this.#reads = new StoredReads(this.#physical, this.#cache);
+    this.#sealedRootKey = options.sealedRootKey;
   }
 
   /** Whether a keyring has been stored; works sealed. */
@@ -155,22 +157,23 @@ export class AesGcmBarrier implements Storage {
   }
 
   /**
-   * Reads the stored keyring again with the root key held since unseal: another server
-   * rotated it, and values it writes from now on use the new term. The old keyring is not
-   * zeroed (a read may still be using one of its keys); every key it holds is in the new one.
+   * Reads the stored keyring again: another server rotated it (values it writes from now on use
+   * the new term), or replaced the root key, which this barrier then holds instead (read from its
+   * stored copy, else from the seal: see `openStoredKeyring`). The old keyring is not zeroed (a
+   * read may still be using one of its keys); every key it holds is in the new one.
    */
   async reloadKeyring(): Promise<void> {
     const state = this.#unsealed();
-    const stored = await this.#physical.get(KEYRING_PATH);
-    const plaintext = stored && decryptEntry(state.rootKey, KEYRING_PATH, stored);
-    if (!plaintext) throw new InternalError('the stored keyring does not open with this root key');
-    const keyring = Keyring.fromJson(plaintext.toString('utf8'));
-    plaintext.fill(0);
+    const { keyring, rootKey } = await openStoredKeyring(this.#physical, state, this.#sealedRootKey);
     if (this.#state !== state) {
       keyring.zero();
+      if (rootKey !== state.rootKey) rootKey.fill(0);
       throw new SealedError();
     }
     state.keyring = keyring;
+    if (rootKey === state.rootKey) return;
+    state.rootKey.fill(0);
+    state.rootKey = rootKey;
   }
 
   /**

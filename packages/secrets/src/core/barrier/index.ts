@@ -3,11 +3,10 @@ export {
   AesGcmBarrier,
   type AesGcmBarrierOptions,
   type BarrierHaRole,
-  KEYRING_PATH,
   type KeyStatus,
-  ROOT_KEY_PATH,
 } from './aes-gcm-barrier.js';
 export { decryptEntry, encryptEntry } from './entry-format.js';
 export { Keyring, type KeyTerm } from './keyring.js';
 export { ReadOnlyStorageError } from './read-only-error.js';
+export { KEYRING_PATH, ROOT_KEY_PATH } from './stored-keyring.js';
 export { createView } from './view.js';

@@ -7,7 +7,7 @@
 export interface InvalidationTargets {
   /** The barrier's decrypted-value cache: drops the value cached for `key`. */
   forgetValue(key: string): void;
-  /** The barrier's keyring was rotated by another server: reads the stored keyring again. */
+  /** Another server rotated the barrier's keyring or replaced its root key: reads the stored keyring again. */
   reloadKeyring(): Promise<void>;
   /** The token store's cache: `key` is below its view (`id/<hash>`, `accessor/…`). */
   forgetToken(key: string): void;

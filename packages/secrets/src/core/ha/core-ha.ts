@@ -31,8 +31,8 @@ export interface CoreHaHooks {
   targets(): InvalidationTargets;
 }
 
-/** The barrier as HA uses it: its HA role, its cache, and storage for the cluster's TLS material. */
-type HaBarrier = Storage & Pick<AesGcmBarrier, 'isSealed' | 'setHaRole' | 'forgetAllCached'>;
+/** The barrier as HA uses it: its HA role, its cache and keyring, and storage for the cluster's TLS material. */
+type HaBarrier = Storage & Pick<AesGcmBarrier, 'isSealed' | 'setHaRole' | 'forgetAllCached' | 'reloadKeyring'>;
 
 /**
  * A server's part in HA: standby or active, and what it reports about it. Without HA options
@@ -62,6 +62,9 @@ export class CoreHa {
    * The key is proven (the barrier opened). A plain standby loads nothing behind the barrier
    * until it holds the lock (another server is writing, so any cache built now would go stale);
    * a performance standby loads everything read-only and keeps it right from the change feed.
+   * Each load first reads the keyring as stored: another server may have rotated it or replaced
+   * the root key since this one unsealed (a structural change reloads everything, and a standby
+   * becoming active may not have seen the feed's last change).
    */
   async start(hooks: CoreHaHooks): Promise<void> {
     const options = this.#options;
@@ -71,6 +74,7 @@ export class CoreHa {
       options,
       {
         load: async ({ isStandby }) => {
+          await barrier.reloadKeyring();
           await hooks.load({ isStandby });
           if (!isStandby) await activateHa(options, { barrier, nodes: this.nodes, nowMs: clock.now() });
           hooks.serve({ isActive: !isStandby });
