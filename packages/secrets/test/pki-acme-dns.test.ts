@@ -115,6 +115,33 @@ describe('PKI ACME dns-01 with acme-client and a DNS server', () => {
     assert.ok(dated instanceof Error && /NotBefore and NotAfter are not supported/.test(dated.message), String(dated));
   });
 
+  it("lists an account's orders, and an order whose authorization is deactivated leaves the list", async () => {
+    const c = await client();
+    const account = (await c.createAccount({ termsOfServiceAgreed: true })) as { orders?: string };
+    assert.equal(account.orders, `${c.getAccountUrl()}/orders`);
+    const kept = await c.createOrder({ identifiers: [{ type: 'dns', value: 'kept.test' }] });
+    const dropped = await c.createOrder({ identifiers: [{ type: 'dns', value: 'dropped.test' }] });
+    // acme-client's types leave out its signed-request helper, which POSTs-as-GET.
+    const { api } = c as unknown as {
+      api: { apiRequest(url: string, payload: null, codes: number[]): Promise<{ data: { orders: string[] } }> };
+    };
+    const list = async (url: string) => (await api.apiRequest(url, null, [200])).data.orders.sort();
+    const both = [kept.url, dropped.url].sort();
+    assert.deepEqual(await list(account.orders ?? ''), both);
+    assert.deepEqual(await list(`${t.url}/v1/pki/acme/orders`), both, 'the established path');
+    const [authz] = await c.getAuthorizations(dropped);
+    assert.ok(authz);
+    const deactivated = await c.deactivateAuthorization(authz);
+    assert.equal(deactivated.status, 'deactivated');
+    assert.ok(deactivated.challenges.every((ch) => ch.status === 'invalid'));
+    assert.equal((await c.getOrder(dropped)).status, 'invalid');
+    assert.deepEqual(await list(account.orders ?? ''), [kept.url]);
+    await assert.rejects(
+      c.deactivateAuthorization(authz),
+      /unable to deactivate authorization in 'deactivated' status/,
+    );
+  });
+
   it('refuses a dns_resolver that is not an IP address and port', async () => {
     for (const bad of ['dns.example:53', '127.0.0.1', ':53']) {
       const r = await t.request('POST', 'pki/config/acme', { body: { dns_resolver: bad } });

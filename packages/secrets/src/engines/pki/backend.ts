@@ -1,4 +1,4 @@
-/** The `pki` engine: issuers (root and intermediate CAs), roles, certificates, CRLs and an OCSP responder. @module */
+/** The `pki` engine: issuers (root and intermediate CAs), roles, certificates, CRLs, an OCSP responder and an ACME server. @module */
 
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
 import { pathEab } from './acme/eab.js';
@@ -23,7 +23,8 @@ import { pathConfigUrls } from './path-urls.js';
 const HELP =
   'The PKI engine is a certificate authority: root and intermediate CAs (RSA, EC, Ed25519) as issuers of ' +
   'the mount, with their keys; roles that say which names a certificate may carry and for how long; ' +
-  'issue, sign and sign-verbatim; revocation with CRLs (full and delta) readable without a token.';
+  'issue, sign and sign-verbatim; revocation with CRLs (full and delta) readable without a token; and an ' +
+  'ACME server (RFC 8555: http-01, dns-01, tls-alpn-01) with a directory per role and per issuer.';
 
 /** What a test may change in the engine; no user configuration reaches these. */
 export interface PkiOptions {

@@ -1,5 +1,6 @@
 import { randomUuid } from '@ward/base';
 import type { PkiDeps } from '../deps.js';
+import type { AcmeDirectory } from './acme-directory.js';
 import type { AcmeEndpoint } from './acme-endpoint.js';
 import { needAccount } from './acme-endpoint.js';
 import { revokeCertificate } from './acme-revoke.js';
@@ -7,6 +8,20 @@ import { type AcmeAccount, acmeStore } from './acme-store.js';
 import { bindExternalAccount } from './eab.js';
 import { AcmeProblem, thumbprintOf } from './jws.js';
 import { changeAccountKey } from './key-change.js';
+
+/** An account object (RFC 8555 7.1.2): its contacts only when it has some, as established. */
+function accountReply(dir: AcmeDirectory, account: AcmeAccount, status: number) {
+  const url = `${dir.base}/account/${account.id}`;
+  return {
+    status,
+    body: {
+      status: account.status,
+      orders: `${url}/orders`,
+      ...(account.contact.length > 0 ? { contact: account.contact } : {}),
+    },
+    headers: { Location: url },
+  };
+}
 
 /** `new-account`, `account/:kid`, `key-change` and `revoke-cert` (RFC 8555 7.3, 7.6). */
 export function accountEndpoints(d: PkiDeps): AcmeEndpoint[] {
@@ -22,11 +37,7 @@ export function accountEndpoints(d: PkiDeps): AcmeEndpoint[] {
         if (existing) {
           if ((existing.directory ?? 'acme/') !== dir.prefix)
             throw new AcmeProblem('malformed', 'account part of different ACME directory path');
-          return {
-            status: 200,
-            body: { status: existing.status, contact: existing.contact },
-            headers: { Location: `${dir.base}/account/${existing.id}` },
-          };
+          return accountReply(dir, existing, 200);
         }
         if (jws.payload?.onlyReturnExisting === true)
           throw new AcmeProblem('accountDoesNotExist', 'no account for this key');
@@ -49,23 +60,19 @@ export function accountEndpoints(d: PkiDeps): AcmeEndpoint[] {
         };
         await acmeStore.putAccount(storage, account);
         await acmeStore.putThumbprint(storage, thumbprint, account.id);
-        return {
-          status: 201,
-          body: { status: 'valid', contact },
-          headers: { Location: `${dir.base}/account/${account.id}` },
-        };
+        return accountReply(dir, account, 201);
       },
     },
     {
       pattern: 'account/:kid',
       captures: ['kid'],
-      handle: async ({ storage, jws, ids }) => {
+      handle: async ({ storage, dir, jws, ids }) => {
         const account = needAccount(jws);
         if (account.id !== ids.kid) throw new AcmeProblem('unauthorized', 'not this account', 401);
         if (jws.payload?.status === 'deactivated') account.status = 'deactivated';
         if (Array.isArray(jws.payload?.contact)) account.contact = (jws.payload.contact as unknown[]).map(String);
         await acmeStore.putAccount(storage, account);
-        return { status: 200, body: { status: account.status, contact: account.contact } };
+        return accountReply(dir, account, 200);
       },
     },
     {
@@ -83,7 +90,7 @@ export function accountEndpoints(d: PkiDeps): AcmeEndpoint[] {
         const account = needAccount(jws);
         const accountUrl = `${dir.base}/account/${account.id}`;
         await changeAccountKey(storage, account, jws.payload, `${dir.base}/key-change`, accountUrl);
-        return { status: 200, body: { status: account.status, contact: account.contact } };
+        return accountReply(dir, account, 200);
       },
     },
   ];

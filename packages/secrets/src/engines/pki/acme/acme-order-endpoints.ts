@@ -14,7 +14,11 @@ async function ownOrder(storage: Storage, jws: VerifiedRequest, id: string) {
   return refreshedOrder(storage, order);
 }
 
-/** `new-order`, `order/:order_id[/finalize|/cert]`, `authorization/:auth_id`, `challenge/…` (RFC 8555 7.4, 7.5). */
+/**
+ * `new-order`, the account's orders (`orders` as established, and `account/:kid/orders`, the URL its
+ * account object gives), `order/:order_id[/finalize|/cert]`, `authorization/:auth_id` (read, or
+ * deactivate), `challenge/…` (RFC 8555 7.1.2.1, 7.4, 7.5).
+ */
 export function orderEndpoints(d: PkiDeps): AcmeEndpoint[] {
   return [
     {
@@ -26,6 +30,25 @@ export function orderEndpoints(d: PkiDeps): AcmeEndpoint[] {
         return { status: 201, body: orderView(dir.base, order), headers };
       },
     },
+    ...['orders', 'account/:kid/orders'].map(
+      (pattern): AcmeEndpoint => ({
+        pattern,
+        captures: pattern.includes(':kid') ? ['kid'] : [],
+        handle: async ({ storage, dir, jws, ids }) => {
+          const account = needAccount(jws);
+          if (ids.kid !== undefined && ids.kid !== account.id)
+            throw new AcmeProblem('unauthorized', 'not this account', 401);
+          const orders: string[] = [];
+          for (const id of await acmeStore.accountOrderIds(storage, account.id)) {
+            const order = await acmeStore.order(storage, id);
+            // RFC 8555 7.1.2.1: invalid orders are left out.
+            if (order && (await refreshedOrder(storage, order)).status !== 'invalid')
+              orders.push(`${dir.base}/order/${id}`);
+          }
+          return { status: 200, body: { orders } };
+        },
+      }),
+    ),
     {
       pattern: 'order/:order_id',
       captures: ['order_id'],
@@ -60,6 +83,15 @@ export function orderEndpoints(d: PkiDeps): AcmeEndpoint[] {
         const authz = await acmeStore.authz(storage, ids.auth_id ?? '');
         if (!authz || authz.account_id !== needAccount(jws).id)
           throw new AcmeProblem('malformed', 'no such authorization', 404);
+        if (jws.payload && Object.keys(jws.payload).length > 0) {
+          // RFC 8555 7.5.2: the only change a client may ask for is deactivation.
+          if (jws.payload.status !== 'deactivated') throw new AcmeProblem('malformed', 'only deactivation is allowed');
+          if (authz.status !== 'pending' && authz.status !== 'valid')
+            throw new AcmeProblem('malformed', `unable to deactivate authorization in '${authz.status}' status`);
+          authz.status = 'deactivated';
+          for (const challenge of authz.challenges) challenge.status = 'invalid';
+          await acmeStore.putAuthz(storage, authz);
+        }
         return { status: 200, body: authzView(dir.base, authz) };
       },
     },

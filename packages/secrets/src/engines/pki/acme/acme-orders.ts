@@ -69,14 +69,18 @@ export async function newOrder(
     order.authorization_ids.push(authz.id);
   }
   await acmeStore.putOrder(storage, order);
+  await acmeStore.putAccountOrder(storage, accountId, order.id);
   return order;
 }
 
-/** An order as the account sees it: `ready` once every authorization is valid. */
+/**
+ * An order as the account sees it: `ready` once every authorization is valid, `invalid` once one
+ * ends otherwise (invalid or deactivated, RFC 8555 7.1.6).
+ */
 export async function refreshedOrder(storage: Storage, order: AcmeOrder): Promise<AcmeOrder> {
   if (order.status !== 'pending') return order;
   const authzs = await Promise.all(order.authorization_ids.map((id) => acmeStore.authz(storage, id)));
-  if (authzs.some((a) => a?.status === 'invalid')) order.status = 'invalid';
+  if (authzs.some((a) => !a || (a.status !== 'pending' && a.status !== 'valid'))) order.status = 'invalid';
   else if (authzs.every((a) => a?.status === 'valid')) order.status = 'ready';
   else return order;
   await acmeStore.putOrder(storage, order);

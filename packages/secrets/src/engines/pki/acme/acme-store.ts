@@ -68,7 +68,7 @@ export interface AcmeAuthorization {
   account_id: string;
   /** The name to validate: a wildcard's without its `*.` (RFC 8555 7.1.4). */
   identifier: AcmeIdentifier;
-  status: 'pending' | 'valid' | 'invalid';
+  status: 'pending' | 'valid' | 'invalid' | 'deactivated';
   expires: string;
   challenges: AcmeChallenge[];
   /** Set for a wildcard identifier, which only dns-01 can validate. */
@@ -100,6 +100,10 @@ export const acmeStore = {
   putThumbprint: (s: Storage, thumbprint: string, id: string) => putJson(s, `acme/thumbprints/${thumbprint}`, { id }),
   order: (s: Storage, id: string) => getJson<AcmeOrder>(s, `acme/orders/${id}`),
   putOrder: (s: Storage, o: AcmeOrder) => putJson(s, `acme/orders/${o.id}`, o),
+  /** Marks `orderId` as one of the account's, for its orders list (RFC 8555 7.1.2.1). */
+  putAccountOrder: (s: Storage, accountId: string, orderId: string) =>
+    putJson(s, `acme/account-orders/${accountId}/${orderId}`, {}),
+  accountOrderIds: (s: Storage, accountId: string) => s.list(`acme/account-orders/${accountId}/`),
   authz: (s: Storage, id: string) => getJson<AcmeAuthorization>(s, `acme/authz/${id}`),
   eab: (s: Storage, id: string) => getJson<AcmeEab>(s, `acme/eab/${id}`),
   putEab: (s: Storage, e: AcmeEab) => putJson(s, `acme/eab/${e.id}`, e),

@@ -23,7 +23,7 @@ const capturesOf = (data: unknown) => data as { role?: string; issuer_ref?: stri
  */
 export const ACME_UNAUTHENTICATED_PATHS = DIRECTORY_PREFIXES.flatMap((prefix) => {
   const glob = prefix.replace(/:[a-z_]+/g, '+');
-  return ['directory', 'new-nonce', 'new-account', 'new-order', 'revoke-cert', 'key-change']
+  return ['directory', 'new-nonce', 'new-account', 'new-order', 'revoke-cert', 'key-change', 'orders']
     .map((p) => `${glob}/${p}`)
     .concat(['account/*', 'order/*', 'authorization/*', 'challenge/*'].map((p) => `${glob}/${p}`));
 });
