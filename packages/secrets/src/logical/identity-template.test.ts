@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type EntityFacts, fillTemplate, isTemplate } from './identity-template.js';
+import { type EntityFacts, fillTemplate, isTemplate, resolveDirective } from './identity-template.js';
 
 const entity: EntityFacts = {
   id: 'e-1',
@@ -76,5 +76,22 @@ describe('identity templates', () => {
   it('never reads inherited properties of metadata maps', () => {
     assert.equal(fillTemplate('{{identity.entity.metadata.constructor}}', entity), undefined);
     assert.equal(fillTemplate('{{identity.groups.names.ops.metadata.toString}}', entity), undefined);
+  });
+
+  it('resolves directives in json mode as claims templates need, and in acl mode only to text', () => {
+    const json = (expression: string) => resolveDirective(expression, { mode: 'json', entity });
+    const acl = (expression: string) => resolveDirective(expression, { mode: 'acl', entity });
+    assert.deepEqual(json('identity.entity.metadata'), { kind: 'map', value: { team: 'red', empty: '' } });
+    assert.deepEqual(json('identity.entity.metadata.nope'), { kind: 'text', value: '', isBare: false });
+    assert.deepEqual(json('identity.entity.aliases.other.name'), { kind: 'text', value: '', isBare: false });
+    assert.deepEqual(json('identity.entity.groups.names'), { kind: 'list', value: ['ops', 'dev.team'] });
+    assert.deepEqual(json('identity.groups.names.ops.id'), { kind: 'text', value: 'g-1', isBare: true });
+    for (const expression of [
+      'identity.entity.metadata',
+      'identity.entity.metadata.nope',
+      'identity.entity.groups.names',
+    ])
+      assert.equal(acl(expression).kind, 'missing', expression);
+    assert.deepEqual(acl('identity.entity.aliases.other.name'), { kind: 'missing', reason: 'alias not found' });
   });
 });

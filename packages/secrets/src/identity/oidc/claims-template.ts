@@ -1,5 +1,6 @@
 import { parseDurationSeconds } from '../../framework/index.js';
 import { InvalidRequestError } from '../../logical/errors.js';
+import { resolveDirective } from '../../logical/identity-template.js';
 import { setOwn } from '../../logical/own-entries.js';
 
 /** An alias of the entity, as templates see it. */
@@ -49,79 +50,16 @@ export function fillClaimsTemplate(template: string, facts: TemplateFacts): stri
   return out;
 }
 
-const NOT_FOUND = 'no value could be found for one of the template directives';
-
-/** A string, list or map as JSON; a map with a key as that key's value (`""` when absent). */
-function json(value: string | readonly string[] | Readonly<Record<string, string>> | null, key?: string): string {
-  if (typeof value === 'string' || Array.isArray(value)) return JSON.stringify(value);
-  const map = (value ?? {}) as Readonly<Record<string, string>>;
-  if (key === undefined) return JSON.stringify(map);
-  return JSON.stringify(Object.hasOwn(map, key) ? map[key] : '');
-}
-
 function directive(text: string, facts: TemplateFacts): string {
-  if (text.startsWith('identity.entity.')) {
-    if (!facts.entity) throw new TemplateError('string contains entity template directives but no entity was provided');
-    return entityDirective(text.slice('identity.entity.'.length), facts.entity, facts);
-  }
-  if (text.startsWith('identity.groups.')) {
-    if (facts.groups.length === 0)
-      throw new TemplateError('string contains groups template directives but no groups were provided');
-    return groupDirective(text.slice('identity.groups.'.length), facts);
-  }
   if (text.startsWith('time.')) return timeDirective(text.slice('time.'.length), facts.nowMs);
-  throw new TemplateError(NOT_FOUND);
-}
-
-function entityDirective(text: string, entity: NonNullable<TemplateFacts['entity']>, facts: TemplateFacts): string {
-  if (text === 'id') return json(entity.id);
-  if (text === 'name') return json(entity.name);
-  if (text === 'metadata') return json(entity.metadata);
-  if (text.startsWith('metadata.')) return json(entity.metadata, text.slice('metadata.'.length));
-  if (text === 'groups.names') return json(facts.groups.map((g) => g.name));
-  if (text === 'groups.ids') return json(facts.groups.map((g) => g.id));
-  if (text.startsWith('aliases.')) {
-    const rest = text.slice('aliases.'.length);
-    const dot = rest.indexOf('.');
-    if (dot === -1) throw new TemplateError('invalid alias selector');
-    const accessor = rest.slice(0, dot);
-    // In JSON mode an alias the entity lacks reads as empty, not as an error.
-    const alias = entity.aliases.find((a) => a.mount_accessor === accessor) ?? {
-      id: '',
-      name: '',
-      mount_accessor: accessor,
-      metadata: {},
-      custom_metadata: {},
-    };
-    const field = rest.slice(dot + 1);
-    if (field === 'id') return json(alias.id);
-    if (field === 'name') return json(alias.name);
-    if (field === 'metadata') return json(alias.metadata);
-    if (field.startsWith('metadata.')) return json(alias.metadata, field.slice('metadata.'.length));
-    if (field === 'custom_metadata') return json(alias.custom_metadata);
-    if (field.startsWith('custom_metadata.'))
-      return json(alias.custom_metadata, field.slice('custom_metadata.'.length));
-  }
-  throw new TemplateError(NOT_FOUND);
-}
-
-/** `identity.groups.ids.<id>.<field>` and `identity.groups.names.<name>.<field>`: bare text, as established. */
-function groupDirective(text: string, facts: TemplateFacts): string {
-  const [selector, rest = ''] = splitOnce(text);
-  if (selector !== 'ids' && selector !== 'names') throw new TemplateError('invalid groups selector');
-  const [wanted, field] = splitOnce(rest);
-  if (field === undefined) throw new TemplateError('invalid groups accessor');
-  const group = facts.groups.find((g) =>
-    selector === 'ids' ? g.id === wanted : g.name === wanted && g.namespace_id === facts.namespaceId,
-  );
-  if (!group) throw new TemplateError(`entity is not a member of group "${wanted}"`);
-  if (field === 'id') return group.id;
-  if (field === 'name' && group.name !== '') return group.name;
-  if (field.startsWith('metadata.')) {
-    const key = field.slice('metadata.'.length);
-    if (group.metadata && Object.hasOwn(group.metadata, key)) return group.metadata[key] ?? '';
-  }
-  throw new TemplateError(NOT_FOUND);
+  const r = resolveDirective(text, {
+    mode: 'json',
+    entity: facts.entity,
+    groups: facts.groups,
+    namespaceId: facts.namespaceId,
+  });
+  if (r.kind === 'missing') throw new TemplateError(r.reason);
+  return r.kind === 'text' && r.isBare ? r.value : JSON.stringify(r.value);
 }
 
 function timeDirective(text: string, nowMs: number): string {
@@ -138,11 +76,6 @@ function timeDirective(text: string, nowMs: number): string {
   if (parts[1] === 'plus') return String(Math.floor(nowMs / 1000) + seconds);
   if (parts[1] === 'minus') return String(Math.floor(nowMs / 1000) - seconds);
   throw new TemplateError(`invalid time operator "${parts[1]}"`);
-}
-
-function splitOnce(text: string): [string, string | undefined] {
-  const dot = text.indexOf('.');
-  return dot === -1 ? [text, undefined] : [text.slice(0, dot), text.slice(dot + 1)];
 }
 
 /** Claims no template may set: the token's own. */
