@@ -191,10 +191,17 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
   });
 
   it('requires an external account binding once eab_policy says so, and uses each key once', async () => {
+    const directoryUrl = `${t.url}/v1/pki/acme/directory`;
+    const before = new acme.Client({ directoryUrl, accountKey: await acme.crypto.createPrivateEcdsaKey() });
+    await before.createAccount({ termsOfServiceAgreed: true });
     const set = await t.request('POST', 'pki/config/acme', { body: { eab_policy: 'always-required' } });
     assert.equal(set.status, 200, JSON.stringify(set.body));
     try {
-      const directoryUrl = `${t.url}/v1/pki/acme/directory`;
+      // As established, always-required stops the accounts made without a binding too.
+      await assert.rejects(
+        before.createOrder({ identifiers: [{ type: 'dns', value: 'localhost' }] }),
+        /has no external account binding, which is required/,
+      );
       const unbound = new acme.Client({ directoryUrl, accountKey: await acme.crypto.createPrivateEcdsaKey() });
       await assert.rejects(
         unbound.createAccount({ termsOfServiceAgreed: true }),
@@ -213,12 +220,18 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
         externalAccountBinding,
       });
       await bound.createAccount({ termsOfServiceAgreed: true });
+      await bound.createOrder({ identifiers: [{ type: 'dns', value: 'localhost' }] });
       const reused = new acme.Client({
         directoryUrl,
         accountKey: await acme.crypto.createPrivateEcdsaKey(),
         externalAccountBinding,
       });
       await assert.rejects(reused.createAccount({ termsOfServiceAgreed: true }), 'an EAB key binds one account');
+      assert.equal(
+        (await t.request('POST', 'pki/config/acme', { body: { eab_policy: 'new-account-required' } })).status,
+        200,
+      );
+      await before.createOrder({ identifiers: [{ type: 'dns', value: 'localhost' }] });
     } finally {
       await t.request('POST', 'pki/config/acme', { body: { eab_policy: 'not-required' } });
     }

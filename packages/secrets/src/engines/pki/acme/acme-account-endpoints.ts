@@ -6,7 +6,7 @@ import { needAccount } from './acme-endpoint.js';
 import { revokeCertificate } from './acme-revoke.js';
 import { type AcmeAccount, acmeStore } from './acme-store.js';
 import { bindExternalAccount } from './eab.js';
-import { AcmeProblem, thumbprintOf } from './jws.js';
+import { AcmeProblem, requireBindingIfAlways, thumbprintOf } from './jws.js';
 import { changeAccountKey } from './key-change.js';
 
 /** An account object (RFC 8555 7.1.2): its contacts only when it has some, as established. */
@@ -37,18 +37,23 @@ export function accountEndpoints(d: PkiDeps): AcmeEndpoint[] {
         if (existing) {
           if ((existing.directory ?? 'acme/') !== dir.prefix)
             throw new AcmeProblem('malformed', 'account part of different ACME directory path');
+          requireBindingIfAlways(dir, existing);
           return accountReply(dir, existing, 200);
         }
         if (jws.payload?.onlyReturnExisting === true)
           throw new AcmeProblem('accountDoesNotExist', 'no account for this key');
-        if (dir.config.eab_policy !== 'not-required')
-          await bindExternalAccount(
-            storage,
-            jws.payload?.externalAccountBinding,
-            jws.jwk as Record<string, unknown>,
-            `${dir.base}/new-account`,
-            dir.prefix,
-          );
+        // As established, a binding given is checked (and used up) whatever the policy.
+        const binding = jws.payload?.externalAccountBinding;
+        const eabId =
+          dir.config.eab_policy !== 'not-required' || binding !== undefined
+            ? await bindExternalAccount(
+                storage,
+                binding,
+                jws.jwk as Record<string, unknown>,
+                `${dir.base}/new-account`,
+                dir.prefix,
+              )
+            : undefined;
         const contact = Array.isArray(jws.payload?.contact) ? (jws.payload.contact as unknown[]).map(String) : [];
         const account: AcmeAccount = {
           id: randomUuid(d.random),
@@ -57,6 +62,7 @@ export function accountEndpoints(d: PkiDeps): AcmeEndpoint[] {
           thumbprint,
           status: 'valid',
           contact,
+          ...(eabId ? { eab_id: eabId } : {}),
         };
         await acmeStore.putAccount(storage, account);
         await acmeStore.putThumbprint(storage, thumbprint, account.id);

@@ -34,6 +34,8 @@ export interface AcmeAccount {
   thumbprint: string;
   status: 'valid' | 'deactivated';
   contact: string[];
+  /** The external account binding key it was bound with, if any. */
+  eab_id?: string;
 }
 
 /** An external account binding key (RFC 8555 7.3.4), good for one new account. */

@@ -93,7 +93,8 @@ export function pathEab(d: PkiDeps): PathDefinition[] {
 
 /**
  * Checks a new account's `externalAccountBinding` (RFC 8555 7.3.4): an HS256 JWS by an unused EAB
- * key of this `directory` over the account's own JWK, for the new-account URL; the key is then used up.
+ * key of this `directory` over the account's own JWK, for the new-account URL; the key is then used
+ * up. Answers the key's id.
  */
 export async function bindExternalAccount(
   storage: Storage,
@@ -131,4 +132,5 @@ export async function bindExternalAccount(
   // A key binds accounts of the directory it was made for only (as established).
   if ((eab.directory ?? 'acme/') !== directory) throw new AcmeProblem('unauthorized', 'failed to verify eab', 401);
   await acmeStore.deleteEab(storage, eab.id);
+  return eab.id;
 }

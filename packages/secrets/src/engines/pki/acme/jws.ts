@@ -58,7 +58,7 @@ export async function verifyJws(
   nonces: NonceStore,
   body: { protected?: string; payload?: string; signature?: string },
   url: string,
-  dir: { base: string; prefix: string },
+  dir: { base: string; prefix: string; config: { eab_policy: string } },
 ): Promise<VerifiedRequest> {
   if (!body.protected || body.payload === undefined || !body.signature)
     throw new AcmeProblem('malformed', 'the request is not a flattened JWS');
@@ -85,6 +85,7 @@ export async function verifyJws(
     // An account belongs to the directory it was made in (as established).
     if ((account.directory ?? 'acme/') !== dir.prefix)
       throw new AcmeProblem('malformed', 'account part of different ACME directory path');
+    requireBindingIfAlways(dir, account);
     if (account.status !== 'valid') throw new AcmeProblem('unauthorized', 'the account is deactivated', 401);
     jwk = account.jwk as JWK;
   }
@@ -104,6 +105,12 @@ export async function verifyJws(
     }
   }
   return { payload, account, ...(header.jwk ? { jwk: header.jwk } : {}) };
+}
+
+/** Under `eab_policy` `always-required`, as established, an account without a binding may do nothing. */
+export function requireBindingIfAlways(dir: { config: { eab_policy: string } }, account: AcmeAccount): void {
+  if (dir.config.eab_policy === 'always-required' && !account.eab_id)
+    throw new AcmeProblem('externalAccountRequired', 'this account has no external account binding, which is required');
 }
 
 export function thumbprintOf(jwk: JWK): Promise<string> {
