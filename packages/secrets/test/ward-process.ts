@@ -84,17 +84,18 @@ export interface DevWard {
 }
 
 /**
- * Starts `ward server -dev` on a free port with `rootToken` (plus `flags`) and waits until it has
- * started; a server that fails to start is killed before the error is thrown.
+ * Starts `ward server -dev` on a free port with `rootToken` (plus `flags`, and `env` over this
+ * process's) and waits until it has started; a server that fails to start is killed before the error is thrown.
  */
-export async function startDevWard(rootToken: string, flags: string[] = []): Promise<DevWard> {
-  const ward = startWard([
-    'server',
-    '-dev',
-    `-dev-root-token-id=${rootToken}`,
-    '-dev-listen-address=127.0.0.1:0',
-    ...flags,
-  ]);
+export async function startDevWard(
+  rootToken: string,
+  flags: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<DevWard> {
+  const ward = startWard(
+    ['server', '-dev', `-dev-root-token-id=${rootToken}`, '-dev-listen-address=127.0.0.1:0', ...flags],
+    env,
+  );
   try {
     const [, url = ''] = await ward.waitFor(/export VAULT_ADDR='([^']+)'/);
     await ward.waitFor(/Ward server started!/);

@@ -21,72 +21,114 @@ export interface AccessToken {
   expiresAtS: number;
 }
 
+/** A bearer token fetched when the cached one has a minute or less left; concurrent callers share one fetch. */
+export class CachedToken {
+  private cached: AccessToken | undefined;
+  private pending: Promise<AccessToken> | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    /** Fetches a new token; `nowS` is the clock's time in unix seconds. */
+    private readonly fetchToken: (nowS: number) => Promise<AccessToken>,
+  ) {}
+
+  async get(): Promise<AccessToken> {
+    const nowS = Math.floor(this.clock.now() / 1000);
+    if (this.cached && this.cached.expiresAtS - REFRESH_MARGIN_S > nowS) return this.cached;
+    this.pending ??= this.fetchToken(nowS)
+      .then((token) => {
+        this.cached = token;
+        return token;
+      })
+      .finally(() => {
+        this.pending = undefined;
+      });
+    return this.pending;
+  }
+}
+
+/**
+ * The JWT bearer grant (RFC 7523) at `tokenUri`: a signed assertion of `account` traded for an
+ * access token. A refusal or a failing endpoint is an `UpstreamError`.
+ */
+export async function jwtBearerGrant(
+  tokenUri: string,
+  assertion: string,
+  account: string,
+  nowS: number,
+): Promise<AccessToken> {
+  let response: Response;
+  try {
+    response = await fetch(tokenUri, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: GRANT_TYPE, assertion }).toString(),
+      redirect: 'error',
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch (cause) {
+    throw new UpstreamError(`Google's token endpoint failed: ${(cause as Error).message}`, { cause });
+  }
+  const text = await boundedText(response, MAX_BODY_BYTES, "Google's token endpoint");
+  let body: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown };
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new UpstreamError(`Google's token endpoint answered ${response.status} without JSON`);
+  }
+  if (!response.ok || typeof body.access_token !== 'string') {
+    const why = [body.error, body.error_description].filter((v) => typeof v === 'string').join(': ');
+    throw new UpstreamError(`Google's token endpoint refused ${account}: ${response.status} ${why}`.trim());
+  }
+  const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600;
+  return { token: body.access_token, expiresAtS: nowS + expiresIn };
+}
+
+/** The claims of a JWT bearer assertion (RFC 7523 §3) for `scope`, acting for `subject` when set. */
+export function assertionClaims(account: string, tokenUri: string, scope: string, nowS: number, subject?: string) {
+  return {
+    iss: account,
+    aud: tokenUri,
+    scope,
+    iat: nowS,
+    exp: nowS + ASSERTION_LIFETIME_S,
+    ...(subject ? { sub: subject } : {}),
+  };
+}
+
 /**
  * The OAuth 2.0 access token of a service account, from the JWT bearer grant (RFC 7523) at its
  * key file's `token_uri`: an RS256 assertion signed with the account's key (`jose`), traded for a
  * token that is cached until shortly before it expires (by the injected clock).
  */
 export class ServiceAccountTokenSource {
-  private cached: AccessToken | undefined;
-  private pending: Promise<AccessToken> | undefined;
+  private readonly cache: CachedToken;
 
   constructor(
     private readonly credentials: ServiceAccountCredentials,
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly scope = CLOUD_PLATFORM_SCOPE,
     /** The user the account acts for (domain-wide delegation: the assertion's `sub`). */
     private readonly subject?: string,
-  ) {}
+  ) {
+    this.cache = new CachedToken(clock, (nowS) => this.fetchToken(nowS));
+  }
 
   async token(): Promise<string> {
     return (await this.accessToken()).token;
   }
 
   /** The cached token while it has more than a minute left, else a new one. */
-  async accessToken(): Promise<AccessToken> {
-    const nowS = Math.floor(this.clock.now() / 1000);
-    if (this.cached && this.cached.expiresAtS - REFRESH_MARGIN_S > nowS) return this.cached;
-    this.pending ??= this.fetchToken(nowS).finally(() => {
-      this.pending = undefined;
-    });
-    return this.pending;
+  accessToken(): Promise<AccessToken> {
+    return this.cache.get();
   }
 
   private async fetchToken(nowS: number): Promise<AccessToken> {
     const c = this.credentials;
-    const assertion = await new SignJWT({ scope: this.scope, ...(this.subject ? { sub: this.subject } : {}) })
+    const assertion = await new SignJWT(assertionClaims(c.client_email, c.token_uri, this.scope, nowS, this.subject))
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(c.private_key_id ? { kid: c.private_key_id } : {}) })
-      .setIssuer(c.client_email)
-      .setAudience(c.token_uri)
-      .setIssuedAt(nowS)
-      .setExpirationTime(nowS + ASSERTION_LIFETIME_S)
       .sign(createPrivateKey(c.private_key));
-    let response: Response;
-    try {
-      response = await fetch(c.token_uri, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: GRANT_TYPE, assertion }).toString(),
-        redirect: 'error',
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-    } catch (cause) {
-      throw new UpstreamError(`Google's token endpoint failed: ${(cause as Error).message}`, { cause });
-    }
-    const text = await boundedText(response, MAX_BODY_BYTES, "Google's token endpoint");
-    let body: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown };
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new UpstreamError(`Google's token endpoint answered ${response.status} without JSON`);
-    }
-    if (!response.ok || typeof body.access_token !== 'string') {
-      const why = [body.error, body.error_description].filter((v) => typeof v === 'string').join(': ');
-      throw new UpstreamError(`Google's token endpoint refused ${c.client_email}: ${response.status} ${why}`.trim());
-    }
-    const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600;
-    this.cached = { token: body.access_token, expiresAtS: nowS + expiresIn };
-    return this.cached;
+    return jwtBearerGrant(c.token_uri, assertion, c.client_email, nowS);
   }
 }
 

@@ -27,6 +27,9 @@ import { type FakeWorkspace, newWorkspace, type TokenGrant, workspaceRoute } fro
  *   zonal and regional `instanceGroups/{g}/listInstances`.
  * - The Admin SDK Directory API `/admin/directory/v1/…` (`google-workspace.ts`), for a token whose
  *   assertion named a Workspace administrator (`sub`).
+ * - The metadata server's `GET /computeMetadata/v1/instance/service-accounts/default/token` (with
+ *   `Metadata-Flavor: Google`), handing out tokens of `metadataAccount`, as on a VM: the
+ *   Application Default Credentials of a server started with `GCE_METADATA_HOST` pointing here.
  * Every API call needs a bearer token this fake issued (401 otherwise); errors are
  * `{"error": {code, message, status}}`. `failWith(status)` makes every call fail.
  */
@@ -54,6 +57,8 @@ export interface FakeGoogleCloud {
   failWith(status: number | undefined, only?: RegExp): void;
   /** `METHOD path` of each call seen. */
   calls: string[];
+  /** The service account the metadata server hands tokens of; unset, it answers 404. */
+  metadataAccount: string | undefined;
   close(): Promise<void>;
 }
 
@@ -94,6 +99,7 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
   const workspace = newWorkspace();
   const calls: string[] = [];
   let failure: { status: number; only?: RegExp } | undefined;
+  const metadata: { account?: string | undefined } = {};
   let endpoint = '';
 
   const issueToken = (email: string) => {
@@ -160,6 +166,12 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
       if (!account) throw new HttpError(404, 'Not Found');
       return Object.fromEntries([...account.keys.values()].map((k) => [k.id, certificateOf(k, account.email)]));
     }
+    if (req.method === 'GET' && url.pathname === '/computeMetadata/v1/instance/service-accounts/default/token') {
+      if (req.headers['metadata-flavor'] !== 'Google')
+        throw new HttpError(403, 'Missing Metadata-Flavor:Google header');
+      if (!metadata.account) throw new HttpError(404, 'no service account on this instance');
+      return { access_token: issueToken(metadata.account), expires_in: 3599, token_type: 'Bearer' };
+    }
     if (req.method === 'GET' && url.pathname === '/oauth2/v3/certs')
       return { keys: [{ ...(await exportJWK(google.publicKey)), kid: google.id, alg: 'RS256', use: 'sig' }] };
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -176,6 +188,7 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
 
   const server = createServer((req, res) => {
     res.setHeader('content-type', 'application/json; charset=UTF-8');
+    if (req.url?.startsWith('/computeMetadata/')) res.setHeader('Metadata-Flavor', 'Google');
     handle(req).then(
       (answer) => res.end(JSON.stringify(answer)),
       (err: unknown) => {
@@ -237,6 +250,12 @@ export async function startFakeGoogleCloud(state: FakeGoogleCloudState): Promise
       failure = status === undefined ? undefined : { status, only };
     },
     calls,
+    get metadataAccount() {
+      return metadata.account;
+    },
+    set metadataAccount(email) {
+      metadata.account = email;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,7 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { Clock } from '@ward/base';
-import { ServiceAccountTokenSource } from '../../google/auth-client.js';
+import { googleAuthClient, ServiceAccountTokenSource } from '../../google/auth-client.js';
 import { parseServiceAccountCredentials } from '../../google/credentials.js';
+import {
+  DEFAULT_IAM_ENDPOINT,
+  DEFAULT_TOKEN_ENDPOINT,
+  ImpersonatedTokenSource,
+} from '../../google/impersonated-token-source.js';
 import { InvalidRequestError, UpstreamError } from '../../logical/errors.js';
 import { requestJson } from '../common/http-json.js';
 
@@ -12,7 +17,9 @@ import { requestJson } from '../common/http-json.js';
  * API. `fetch_groups`: the user's groups (`groups?userKey=`, every page), and with
  * `groups_recurse_max_depth` the groups of those groups, each group once. `fetch_user_info`: the
  * user's `user_custom_schemas` (`users/{key}?projection=custom`), each field becoming a claim.
- * Plain HTTPS with the account's bearer token (JWT bearer grant at the key's `token_uri`).
+ * Plain HTTPS with the account's bearer token (JWT bearer grant at the key's `token_uri`). Without a
+ * key, `impersonate_principal`: the server's Application Default Credentials have IAM Credentials
+ * `signJwt` sign the assertion as that account (as established).
  */
 
 export const DEFAULT_ADMIN_ENDPOINT = 'https://admin.googleapis.com';
@@ -26,6 +33,9 @@ const MAX_PAGES = 100;
 
 export interface GsuiteSettings {
   serviceAccount: string;
+  impersonatePrincipal: string;
+  iamEndpoint: string;
+  tokenEndpoint: string;
   adminImpersonate: string;
   fetchGroups: boolean;
   fetchUserInfo: boolean;
@@ -39,6 +49,9 @@ export function gsuiteSettings(c: Record<string, unknown>): GsuiteSettings {
   const text = (key: string) => (typeof c[key] === 'string' ? (c[key] as string) : '');
   return {
     serviceAccount: text('gsuite_service_account'),
+    impersonatePrincipal: text('impersonate_principal'),
+    iamEndpoint: (text('gsuite_iam_endpoint') || DEFAULT_IAM_ENDPOINT).replace(/\/+$/, ''),
+    tokenEndpoint: text('gsuite_token_endpoint') || DEFAULT_TOKEN_ENDPOINT,
     adminImpersonate: text('gsuite_admin_impersonate'),
     fetchGroups: c.fetch_groups === true,
     fetchUserInfo: c.fetch_user_info === true,
@@ -50,10 +63,6 @@ export function gsuiteSettings(c: Record<string, unknown>): GsuiteSettings {
 }
 
 async function keyJson(serviceAccount: string): Promise<string> {
-  if (!serviceAccount)
-    throw new InvalidRequestError(
-      'gsuite_service_account is required to fetch groups or user info (Application Default Credentials are not used)',
-    );
   if (serviceAccount.trimStart().startsWith('{')) return serviceAccount;
   try {
     return await readFile(serviceAccount, 'utf8');
@@ -65,12 +74,28 @@ async function keyJson(serviceAccount: string): Promise<string> {
 export class GsuiteDirectory {
   private constructor(
     private readonly s: GsuiteSettings,
-    private readonly tokens: ServiceAccountTokenSource,
+    private readonly tokens: { token(): Promise<string> },
   ) {}
 
+  /** As established: the key of `gsuite_service_account` when set, else `impersonate_principal`. */
   static async open(s: GsuiteSettings, clock: Clock): Promise<GsuiteDirectory> {
-    const credentials = parseServiceAccountCredentials(await keyJson(s.serviceAccount));
-    return new GsuiteDirectory(s, new ServiceAccountTokenSource(credentials, clock, SCOPES, s.adminImpersonate));
+    if (s.serviceAccount) {
+      const credentials = parseServiceAccountCredentials(await keyJson(s.serviceAccount));
+      return new GsuiteDirectory(s, new ServiceAccountTokenSource(credentials, clock, SCOPES, s.adminImpersonate));
+    }
+    if (!s.impersonatePrincipal)
+      throw new InvalidRequestError(
+        'gsuite_service_account or impersonate_principal is required to fetch groups or user info ' +
+          '(Application Default Credentials are not used alone)',
+      );
+    const target = {
+      principal: s.impersonatePrincipal,
+      subject: s.adminImpersonate,
+      scope: SCOPES,
+      iamEndpoint: s.iamEndpoint,
+      tokenEndpoint: s.tokenEndpoint,
+    };
+    return new GsuiteDirectory(s, new ImpersonatedTokenSource(googleAuthClient(undefined, clock), target, clock));
   }
 
   private async get(path: string, query: URLSearchParams): Promise<Record<string, unknown>> {

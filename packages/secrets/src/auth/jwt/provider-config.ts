@@ -9,6 +9,7 @@ import { InvalidRequestError } from '../../logical/errors.js';
 const BOOLEAN = (v: unknown) => typeof v === 'boolean';
 const STRING = (v: unknown) => typeof v === 'string';
 const NON_NEGATIVE_INT = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const URL_SETTING = (v: unknown) => typeof v === 'string' && /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v);
 
 /** Each provider's settings and what each must be. */
 const PROVIDERS = new Map<string, Map<string, (v: unknown) => boolean>>([
@@ -24,8 +25,11 @@ const PROVIDERS = new Map<string, Map<string, (v: unknown) => boolean>>([
       ['user_custom_schemas', STRING],
       ['impersonate_principal', STRING],
       ['domain', STRING],
-      // Ward's own: the Admin SDK's base URL (private access endpoints, tests), default admin.googleapis.com.
-      ['gsuite_admin_endpoint', (v: unknown) => typeof v === 'string' && /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v)],
+      // Ward's own (private access endpoints, tests): the Admin SDK's base URL (admin.googleapis.com), and
+      // for impersonate_principal IAM Credentials' (iamcredentials.googleapis.com) and the token endpoint.
+      ['gsuite_admin_endpoint', URL_SETTING],
+      ['gsuite_iam_endpoint', URL_SETTING],
+      ['gsuite_token_endpoint', URL_SETTING],
     ]),
   ],
   ['ibmisam', new Map()],
