@@ -2,7 +2,26 @@ import { CliError, defineCommand, flag } from '../command.js';
 import { UsageError } from '../flags.js';
 import { parseDataArgs } from '../input.js';
 import { CLOUD_LOGIN_METHODS, cloudLogin } from './login-cloud.js';
+import { githubLogin } from './login-github.js';
 import { checkOidcParams, oidcLogin } from './login-oidc.js';
+
+/**
+ * The methods `login` has a helper for. As established, any other (approle, azure, …) is refused
+ * before anything is sent: those methods log in through `ward write auth/<path>/login …`.
+ */
+const LOGIN_METHODS = new Set([
+  'token',
+  'userpass',
+  'ldap',
+  'okta',
+  'jwt',
+  'kubernetes',
+  'cert',
+  'oidc',
+  'aws',
+  'gcp',
+  'github',
+]);
 
 /**
  * `ward login [TOKEN]` (method token) or `ward login -method=userpass username=U password=P`.
@@ -27,15 +46,26 @@ export const loginCommand = defineCommand({
     'AWS_ENDPOINT_URL_STS (default https://sts.amazonaws.com/), header_value as X-Vault-AWS-IAM-Server-ID).\n' +
     'gcp (role=… [service_account=…] [project=-] [jwt_exp=15m] [credentials=@key.json] or role=… jwt=…:\n' +
     'a JWT for the account signed by IAM credentials signJwt with the key file, default\n' +
-    'GOOGLE_APPLICATION_CREDENTIALS). For aws and gcp, mount=… names the mount (over -path).\n' +
+    'GOOGLE_APPLICATION_CREDENTIALS). github ([token=…]: else VAULT_AUTH_GITHUB_TOKEN, else asked for\n' +
+    'without echo). For aws, gcp and github, mount=… names the mount (over -path).\n' +
+    'Other methods (approle, azure, …) have no helper: use ward write auth/<path>/login.\n' +
     'The token goes to ~/.vault-token, used when VAULT_TOKEN is unset.',
   flags: {
-    method: flag.string('Auth method: token, userpass, ldap, okta, jwt, kubernetes, cert, oidc, aws or gcp.', 'token'),
+    method: flag.string(
+      'Auth method: token, userpass, ldap, okta, jwt, kubernetes, cert, oidc, aws, gcp or github.',
+      'token',
+    ),
     path: flag.string('Mount path of the auth method (default: the method name).'),
     'no-store': flag.bool('Do not save the token.'),
   },
   args: { min: 0 },
   async run({ flags, args }, ctx) {
+    if (!LOGIN_METHODS.has(flags.method)) {
+      throw new UsageError(
+        `unknown auth method: ${flags.method}; "ward auth list" lists the enabled ones, and a method ` +
+          `without a login helper logs in with "ward write auth/<path>/login …"`,
+      );
+    }
     let params: Record<string, string> = {};
     if (flags.method === 'token') {
       const [arg, ...extra] = args;
@@ -60,9 +90,11 @@ export const loginCommand = defineCommand({
     const auth =
       flags.method === 'oidc'
         ? await oidcLogin(ctx, flags.path ?? 'oidc', params)
-        : CLOUD_LOGIN_METHODS.has(flags.method)
-          ? await cloudLogin(ctx, flags.method, params, flags.path)
-          : await ctx.client.login(flags.method, params, flags.path);
+        : flags.method === 'github'
+          ? await githubLogin(ctx, params, flags.path)
+          : CLOUD_LOGIN_METHODS.has(flags.method)
+            ? await cloudLogin(ctx, flags.method, params, flags.path)
+            : await ctx.client.login(flags.method, params, flags.path);
     if (!auth.client_token) throw new CliError('the server returned no token', 2);
     if (!flags['no-store']) await ctx.tokenFile.save(auth.client_token);
     ctx.out.success(
