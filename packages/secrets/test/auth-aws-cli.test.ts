@@ -14,11 +14,6 @@ describe('ward login -method=aws', () => {
   let t: TestServer;
   let aws: FakeAws;
   let alice: ReturnType<FakeAws['addUser']>;
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   /** The environment of a run: no IMDS, the fake STS, a fresh HOME; credentials as given. */
   const envFor = async (extra: Record<string, string> = {}) => ({
     VAULT_ADDR: t.url,
@@ -38,9 +33,9 @@ describe('ward login -method=aws', () => {
     const admin = aws.addUser('ward-admin');
     t = await startTestServer();
     for (const path of ['aws', 'aws-team']) {
-      await ok('POST', `sys/auth/${path}`, { type: 'aws' });
-      await ok('POST', `auth/${path}/config/client`, awsClientConfig(aws, admin));
-      await ok('POST', `auth/${path}/role/dev`, {
+      await t.ok('POST', `sys/auth/${path}`, { type: 'aws' });
+      await t.ok('POST', `auth/${path}/config/client`, awsClientConfig(aws, admin));
+      await t.ok('POST', `auth/${path}/role/dev`, {
         auth_type: 'iam',
         bound_iam_principal_arn: alice.arn,
         token_policies: 'dev',
@@ -78,7 +73,7 @@ describe('ward login -method=aws', () => {
   });
 
   it('signs the server id header when header_value is given', async () => {
-    await ok('POST', 'auth/aws/config/client', { iam_server_id_header_value: 'ward.example.com' });
+    await t.ok('POST', 'auth/aws/config/client', { iam_server_id_header_value: 'ward.example.com' });
     try {
       const env = await envFor(keys(alice));
       const without = await runWard(['login', '-method=aws', 'role=dev'], env);
@@ -89,7 +84,7 @@ describe('ward login -method=aws', () => {
       const right = await runWard(['login', '-method=aws', 'role=dev', 'header_value=ward.example.com'], env);
       assert.equal(right.code, 0, right.stderr);
     } finally {
-      await ok('POST', 'auth/aws/config/client', { iam_server_id_header_value: '' });
+      await t.ok('POST', 'auth/aws/config/client', { iam_server_id_header_value: '' });
     }
   });
 

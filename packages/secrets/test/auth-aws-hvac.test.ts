@@ -14,20 +14,15 @@ describe('hvac iam_login against the aws auth method', () => {
   let aws: FakeAws;
   let steps: HvacSteps;
   let carol: ReturnType<FakeAws['addUser']>;
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
 
   before(async () => {
     aws = await startFakeAws();
     t = await startTestServer();
     carol = aws.addUser('carol');
-    await ok('POST', 'sys/auth/aws', { type: 'aws' });
-    await ok('POST', 'auth/aws/config/client', { sts_endpoint: aws.endpoint, iam_endpoint: aws.endpoint });
-    await ok('PUT', 'sys/policies/acl/dev', { policy: 'path "secret/*" { capabilities = ["read"] }' });
-    await ok('POST', 'auth/aws/role/dev', {
+    await t.ok('POST', 'sys/auth/aws', { type: 'aws' });
+    await t.ok('POST', 'auth/aws/config/client', { sts_endpoint: aws.endpoint, iam_endpoint: aws.endpoint });
+    await t.ok('PUT', 'sys/policies/acl/dev', { policy: 'path "secret/*" { capabilities = ["read"] }' });
+    await t.ok('POST', 'auth/aws/role/dev', {
       auth_type: 'iam',
       bound_iam_principal_arn: carol.arn,
       resolve_aws_unique_ids: false,
@@ -54,7 +49,7 @@ describe('hvac iam_login against the aws auth method', () => {
   });
 
   it('checks the server id header once configured', async () => {
-    await ok('POST', 'auth/aws/config/client', { iam_server_id_header_value: SERVER_ID });
+    await t.ok('POST', 'auth/aws/config/client', { iam_server_id_header_value: SERVER_ID });
     const rerun = await runHvacScript('hvac_aws.py', [t.url, carol.accessKeyId, carol.secretAccessKey, '', SERVER_ID]);
     assert.equal(rerun.failed('login').error, 'Forbidden');
     assert.ok(rerun.ok('login_server_id'));

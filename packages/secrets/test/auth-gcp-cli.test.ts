@@ -17,11 +17,6 @@ describe('ward login -method=gcp', () => {
   let keyPath = '';
   let home = '';
   const APP = 'app@my-project-1.iam.gserviceaccount.com';
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const envFor = async (extra: Record<string, string> = {}) => ({
     VAULT_ADDR: t.url,
     HOME: await tempHome(),
@@ -38,9 +33,9 @@ describe('ward login -method=gcp', () => {
     await writeFile(keyPath, google.keyFile(app));
     t = await startTestServer({ clock: systemClock });
     for (const path of ['gcp', 'gcp-team']) {
-      await ok('POST', `sys/auth/${path}`, { type: 'gcp' });
-      await ok('POST', `auth/${path}/config`, { custom_endpoint: { api: google.endpoint } });
-      await ok('POST', `auth/${path}/role/app`, { type: 'iam', bound_service_accounts: APP, token_policies: 'app' });
+      await t.ok('POST', `sys/auth/${path}`, { type: 'gcp' });
+      await t.ok('POST', `auth/${path}/config`, { custom_endpoint: { api: google.endpoint } });
+      await t.ok('POST', `auth/${path}/role/app`, { type: 'iam', bound_service_accounts: APP, token_policies: 'app' });
     }
   });
   after(async () => {

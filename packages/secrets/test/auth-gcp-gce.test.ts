@@ -18,11 +18,6 @@ describe('GCP auth method (gce roles)', () => {
   let web: FakeInstance;
   let batch: FakeInstance;
   const state = new FakeGoogleCloudState();
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const login = (role: string, jwt: string) =>
     t.request('POST', 'auth/gcp/login', { token: null, body: { role, jwt } });
   const tokenOf = (instance: FakeInstance, role = 'web', claims: { aud?: string; iat?: number; exp?: number } = {}) =>
@@ -56,13 +51,13 @@ describe('GCP auth method (gce roles)', () => {
     );
     google = await startFakeGoogleCloud(state);
     t = await startTestServer({ clock: new FakeClock('2030-01-01T00:00:00Z') });
-    await ok('POST', 'sys/auth/gcp', { type: 'gcp' });
+    await t.ok('POST', 'sys/auth/gcp', { type: 'gcp' });
     const endpoint = google.endpoint;
-    await ok('POST', 'auth/gcp/config', {
+    await t.ok('POST', 'auth/gcp/config', {
       credentials: google.keyFile(ward),
       custom_endpoint: { api: endpoint, iam: endpoint, crm: endpoint, compute: endpoint },
     });
-    await ok('POST', 'auth/gcp/role/web', {
+    await t.ok('POST', 'auth/gcp/role/web', {
       type: 'gce',
       bound_projects: 'my-project-1',
       bound_zones: 'us-central1-a',
@@ -106,7 +101,7 @@ describe('GCP auth method (gce roles)', () => {
     ]);
     const self = (await t.request('GET', 'auth/token/lookup-self', { token: auth.client_token })).body.data;
     assert.equal(self.display_name, 'gcp-web-1');
-    const alias = await ok('GET', `identity/entity/id/${self.entity_id}`);
+    const alias = await t.ok('GET', `identity/entity/id/${self.entity_id}`);
     assert.equal(alias.data.aliases[0].name, web.id);
     // The second login reuses the account's access token.
     google.calls.length = 0;
@@ -116,7 +111,7 @@ describe('GCP auth method (gce roles)', () => {
   });
 
   it('matches regions and regional instance groups', async () => {
-    await ok('POST', 'auth/gcp/role/batch', {
+    await t.ok('POST', 'auth/gcp/role/batch', {
       type: 'gce',
       bound_regions: 'europe-west1',
       bound_instance_groups: 'batch-group',
@@ -146,13 +141,13 @@ describe('GCP auth method (gce roles)', () => {
       ['instance id differs', await tokenOf({ ...web, id: '1' })],
     ];
     for (const [label, jwt] of cases) assert.equal((await login('web', jwt)).status, 403, label);
-    await ok('POST', 'auth/gcp/role/web/labels', { add: 'env:dev' });
+    await t.ok('POST', 'auth/gcp/role/web/labels', { add: 'env:dev' });
     const label = await login('web', good);
     assert.deepEqual([label.status, label.body.errors], [403, ['instance missing bound label "env:dev"']]);
-    await ok('POST', 'auth/gcp/role/web/labels', { add: 'env:prod' });
-    await ok('POST', 'auth/gcp/role/web', { bound_service_accounts: 'other@my-project-1.iam.gserviceaccount.com' });
+    await t.ok('POST', 'auth/gcp/role/web/labels', { add: 'env:prod' });
+    await t.ok('POST', 'auth/gcp/role/web', { bound_service_accounts: 'other@my-project-1.iam.gserviceaccount.com' });
     assert.equal((await login('web', good)).status, 403);
-    await ok('POST', 'auth/gcp/role/web', { bound_service_accounts: 'runner@my-project-1.iam.gserviceaccount.com' });
+    await t.ok('POST', 'auth/gcp/role/web', { bound_service_accounts: 'runner@my-project-1.iam.gserviceaccount.com' });
     assert.equal((await login('web', good)).status, 200);
   });
 
@@ -170,25 +165,25 @@ describe('GCP auth method (gce roles)', () => {
 
   it('an iam role takes an instance token as its service account (allow_gce_inference)', async () => {
     const runner = 'runner@my-project-1.iam.gserviceaccount.com';
-    await ok('POST', 'auth/gcp/role/sa', {
+    await t.ok('POST', 'auth/gcp/role/sa', {
       type: 'iam',
       bound_service_accounts: runner,
       bound_projects: 'my-project-1',
     });
-    assert.equal((await ok('GET', 'auth/gcp/role/sa')).data.allow_gce_inference, true);
+    assert.equal((await t.ok('GET', 'auth/gcp/role/sa')).data.allow_gce_inference, true);
     const res = await login('sa', await tokenOf(web, 'sa'));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.auth.metadata.service_account_email, runner);
-    await ok('POST', 'auth/gcp/role/sa', { bound_projects: 'elsewhere' });
+    await t.ok('POST', 'auth/gcp/role/sa', { bound_projects: 'elsewhere' });
     assert.equal((await login('sa', await tokenOf(web, 'sa'))).status, 403);
-    await ok('POST', 'auth/gcp/role/sa', { bound_projects: 'my-project-1', allow_gce_inference: false });
+    await t.ok('POST', 'auth/gcp/role/sa', { bound_projects: 'my-project-1', allow_gce_inference: false });
     const refused = await login('sa', await tokenOf(web, 'sa'));
     assert.deepEqual(refused.body.errors, ['Got GCE token but IAM role "sa" does not allow GCE inference']);
   });
 
   it('an iam login takes a JWT signed through IAM credentials signJwt', async () => {
     const runner = 'runner@my-project-1.iam.gserviceaccount.com';
-    await ok('POST', 'auth/gcp/role/signer', { type: 'iam', bound_service_accounts: runner });
+    await t.ok('POST', 'auth/gcp/role/signer', { type: 'iam', bound_service_accounts: runner });
     const signJwt = async (claims: object) => {
       const res = await fetch(`${google.endpoint}/v1/projects/-/serviceAccounts/${runner}:signJwt`, {
         method: 'POST',
@@ -207,10 +202,10 @@ describe('GCP auth method (gce roles)', () => {
   it("config/rotate-root replaces the method's key and deletes the old one", async () => {
     const ward = state.account('ward-auth@ward-admin.iam.gserviceaccount.com');
     const [oldKey] = [...(ward?.keys.keys() ?? [])];
-    const rotated = (await ok('POST', 'auth/gcp/config/rotate-root')).data.private_key_id;
+    const rotated = (await t.ok('POST', 'auth/gcp/config/rotate-root')).data.private_key_id;
     assert.notEqual(rotated, oldKey);
     assert.deepEqual([...(ward?.keys.keys() ?? [])], [rotated]);
-    assert.equal((await ok('GET', 'auth/gcp/config')).data.private_key_id, rotated);
+    assert.equal((await t.ok('GET', 'auth/gcp/config')).data.private_key_id, rotated);
     assert.equal((await login('web', await tokenOf(web))).status, 200, 'logins go on with the new key');
   });
 

@@ -15,11 +15,6 @@ const NOW = Date.parse('2030-01-01T00:00:00Z') / 1000;
 describe('GCP auth method (iam roles)', () => {
   let t: TestServer;
   let google: FakeGoogleCloud;
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const login = (role: string, jwt: string) =>
     t.request('POST', 'auth/gcp/login', { token: null, body: { role, jwt } });
   const jwtFor = (email: string, claims: Record<string, unknown> = {}, header?: Record<string, unknown>) =>
@@ -31,11 +26,11 @@ describe('GCP auth method (iam roles)', () => {
     state.addServiceAccount('other-project', 'other');
     google = await startFakeGoogleCloud(state);
     t = await startTestServer({ clock: new FakeClock('2030-01-01T00:00:00Z') });
-    await ok('POST', 'sys/auth/gcp', { type: 'gcp' });
-    await ok('POST', 'auth/gcp/config', { custom_endpoint: { api: google.endpoint } });
-    await ok('PUT', 'sys/policies/acl/app', { policy: 'path "secret/data/app" { capabilities = ["read"] }' });
+    await t.ok('POST', 'sys/auth/gcp', { type: 'gcp' });
+    await t.ok('POST', 'auth/gcp/config', { custom_endpoint: { api: google.endpoint } });
+    await t.ok('PUT', 'sys/policies/acl/app', { policy: 'path "secret/data/app" { capabilities = ["read"] }' });
     // Roles and config paths on their own: src/auth/gcp/paths.test.ts.
-    await ok('POST', 'auth/gcp/role/app', {
+    await t.ok('POST', 'auth/gcp/role/app', {
       type: 'iam',
       bound_service_accounts: APP,
       bound_projects: 'my-project-1',
@@ -83,23 +78,23 @@ describe('GCP auth method (iam roles)', () => {
 
   it('renews under the role as it is now; changed policies stop renewal', async () => {
     const token = (await login('app', jwtFor(APP))).body.auth.client_token;
-    await ok('POST', 'auth/gcp/role/app', { token_ttl: '40m' });
+    await t.ok('POST', 'auth/gcp/role/app', { token_ttl: '40m' });
     const renewed = await t.request('POST', 'auth/token/renew-self', { token });
     assert.equal(renewed.body.auth.lease_duration, 2400);
-    await ok('POST', 'auth/gcp/role/app', { token_policies: 'app,other' });
+    await t.ok('POST', 'auth/gcp/role/app', { token_policies: 'app,other' });
     const refused = await t.request('POST', 'auth/token/renew-self', { token });
     assert.deepEqual([refused.status, refused.body.errors], [400, ['policies have changed, not renewing']]);
-    await ok('POST', 'auth/gcp/role/app', { token_policies: 'app', token_ttl: '30m' });
+    await t.ok('POST', 'auth/gcp/role/app', { token_policies: 'app', token_ttl: '30m' });
   });
 
   it('answers 502 when Google cannot be reached', async () => {
-    await ok('POST', 'auth/gcp/config', { custom_endpoint: { api: 'http://127.0.0.1:1' } });
+    await t.ok('POST', 'auth/gcp/config', { custom_endpoint: { api: 'http://127.0.0.1:1' } });
     assert.equal((await login('app', jwtFor(APP))).status, 502);
-    await ok('POST', 'auth/gcp/config', { custom_endpoint: { api: google.endpoint } });
+    await t.ok('POST', 'auth/gcp/config', { custom_endpoint: { api: google.endpoint } });
   });
 
   it('a login at another mount path is not this mount: no token, 403 (hvac’s alternate mount point test)', async () => {
-    await ok('POST', 'sys/auth/gcp-custom-path', { type: 'gcp' });
+    await t.ok('POST', 'sys/auth/gcp-custom-path', { type: 'gcp' });
     const res = await t.request('POST', 'auth/gcp-elsewhere/login', { token: null, body: { role: 'app', jwt: 'x' } });
     assert.equal(res.status, 403);
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestResponse, type TestServer } from '../src/server/testing.js';
+import { startTestServer, type TestServer } from '../src/server/testing.js';
 import { type FakeAzure, startFakeAzure } from './fakes/azure-cloud.js';
 import { makeTlsIdentity, type TlsIdentity } from './fakes/tls-identity.js';
 import { browse, startOpenIdProvider } from './openid-provider.js';
@@ -22,8 +22,6 @@ interface AzureAndWard {
   t: TestServer;
   /** The object ID of the Azure group `engineering`. */
   engineering: string;
-  /** The body of a request to `t`, which must answer 2xx. */
-  ok(method: string, path: string, body?: unknown): Promise<TestResponse['body']>;
   stop(): Promise<void>;
 }
 
@@ -39,16 +37,11 @@ async function startAzureAndWard(member: string): Promise<AzureAndWard> {
     await azure.close();
     throw err;
   }
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const stop = async () => {
     await t.stop();
     await azure.close();
   };
-  return { tls, azure, t, engineering, ok, stop };
+  return { tls, azure, t, engineering, stop };
 }
 
 /**
@@ -62,12 +55,12 @@ async function enableAzureLogin(
   config: Record<string, unknown>,
   role: { name: string; body: Record<string, unknown> },
 ): Promise<void> {
-  await s.ok('POST', `sys/auth/${type}`, { type });
-  await s.ok('POST', `auth/${type}/config`, { ...config, provider_config: { provider: 'azure' } });
-  await s.ok('POST', `auth/${type}/role/${role.name}`, role.body);
-  const accessor = (await s.ok('GET', 'sys/auth')).data[`${type}/`].accessor;
-  const group = (await s.ok('POST', 'identity/group', { name: 'eng', type: 'external', policies: ['eng'] })).data.id;
-  await s.ok('POST', 'identity/group-alias', { name: s.engineering, mount_accessor: accessor, canonical_id: group });
+  await s.t.ok('POST', `sys/auth/${type}`, { type });
+  await s.t.ok('POST', `auth/${type}/config`, { ...config, provider_config: { provider: 'azure' } });
+  await s.t.ok('POST', `auth/${type}/role/${role.name}`, role.body);
+  const accessor = (await s.t.ok('GET', 'sys/auth')).data[`${type}/`].accessor;
+  const group = (await s.t.ok('POST', 'identity/group', { name: 'eng', type: 'external', policies: ['eng'] })).data.id;
+  await s.t.ok('POST', 'identity/group-alias', { name: s.engineering, mount_accessor: accessor, canonical_id: group });
 }
 
 describe('jwt login with provider_config azure: the group overage', () => {
@@ -113,7 +106,7 @@ describe('jwt login with provider_config azure: the group overage', () => {
     const res = await login(await token({ overage: true }));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.auth.identity_policies, ['eng'], 'engineering came from getMemberObjects');
-    const entity = await s.ok('GET', `identity/entity/id/${res.body.auth.entity_id}`);
+    const entity = await s.t.ok('GET', `identity/entity/id/${res.body.auth.entity_id}`);
     assert.equal(entity.data.group_ids.length, 1);
   });
 
@@ -179,7 +172,7 @@ describe('oidc login with provider_config azure: the group overage with the flow
 
   it('fetches the groups from the claim source with the access token of the code exchange', async () => {
     op.nextUser = 'carol';
-    const started = await s.ok('POST', 'auth/oidc/oidc/auth_url', { role: 'web', redirect_uri: REDIRECT });
+    const started = await s.t.ok('POST', 'auth/oidc/oidc/auth_url', { role: 'web', redirect_uri: REDIRECT });
     const { query } = await browse(started.data.auth_url, REDIRECT);
     assert.ok(query?.get('code'));
     assert.ok(query);

@@ -17,11 +17,6 @@ describe('jwt login with provider_config gsuite: Workspace groups and user custo
   let jwks: JwksServer;
   let t: TestServer;
   let keyFile = '';
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const configure = (settings: Record<string, unknown>) =>
     t.request('POST', 'auth/jwt/config', {
       body: {
@@ -56,8 +51,8 @@ describe('jwt login with provider_config gsuite: Workspace groups and user custo
     ws.users.set('alice@example.test', { Employment: { costCenter: 'cc-42', level: 3 }, Other: { x: 'y' } });
     jwks = await startJwksServer();
     t = await startTestServer();
-    await ok('POST', 'sys/auth/jwt', { type: 'jwt' });
-    await ok('POST', 'auth/jwt/role/ws', {
+    await t.ok('POST', 'sys/auth/jwt', { type: 'jwt' });
+    await t.ok('POST', 'auth/jwt/role/ws', {
       role_type: 'jwt',
       bound_audiences: 'ward',
       user_claim: 'email',
@@ -65,14 +60,14 @@ describe('jwt login with provider_config gsuite: Workspace groups and user custo
       claim_mappings: { costCenter: 'cost_center' },
       token_policies: 'ws',
     });
-    const accessor = (await ok('GET', 'sys/auth')).data['jwt/'].accessor;
+    const accessor = (await t.ok('GET', 'sys/auth')).data['jwt/'].accessor;
     for (const [name, alias] of [
       ['eng', 'eng@example.test'],
       ['tech', 'tech@example.test'],
       ['all', 'all@example.test'],
     ] as const) {
-      const group = (await ok('POST', 'identity/group', { name, type: 'external', policies: [name] })).data.id;
-      await ok('POST', 'identity/group-alias', { name: alias, mount_accessor: accessor, canonical_id: group });
+      const group = (await t.ok('POST', 'identity/group', { name, type: 'external', policies: [name] })).data.id;
+      await t.ok('POST', 'identity/group-alias', { name: alias, mount_accessor: accessor, canonical_id: group });
     }
   });
   after(async () => {
@@ -93,7 +88,7 @@ describe('jwt login with provider_config gsuite: Workspace groups and user custo
       ).status,
       204,
     );
-    const shown = (await ok('GET', 'auth/jwt/config')).data.provider_config;
+    const shown = (await t.ok('GET', 'auth/jwt/config')).data.provider_config;
     assert.equal(shown.gsuite_service_account, undefined, 'the key is never shown');
     const res = await login('alice@example.test');
     assert.equal(res.status, 200, JSON.stringify(res.body));

@@ -14,11 +14,6 @@ describe('jwt auth method', () => {
   let t: TestServer;
   let clock: FakeClock;
   let jwks: JwksServer;
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const login = (role: string, jwt: string, mount = 'jwt') =>
     t.request('POST', `auth/${mount}/login`, { token: null, body: { role, jwt } });
   const claims = (extra: Record<string, unknown> = {}) => ({
@@ -38,10 +33,10 @@ describe('jwt auth method', () => {
     jwks = await startJwksServer();
     clock = new FakeClock(new Date(NOW * 1000).toISOString());
     t = await startTestServer({ clock });
-    await ok('POST', 'sys/auth/jwt', { type: 'jwt' });
-    await ok('POST', 'auth/jwt/config', { jwks_url: jwks.url, bound_issuer: ISSUER });
-    await ok('PUT', 'sys/policies/acl/deploy', { policy: 'path "secret/*" { capabilities = ["read"] }' });
-    await ok('POST', 'auth/jwt/role/ci', {
+    await t.ok('POST', 'sys/auth/jwt', { type: 'jwt' });
+    await t.ok('POST', 'auth/jwt/config', { jwks_url: jwks.url, bound_issuer: ISSUER });
+    await t.ok('PUT', 'sys/policies/acl/deploy', { policy: 'path "secret/*" { capabilities = ["read"] }' });
+    await t.ok('POST', 'auth/jwt/role/ci', {
       role_type: 'jwt',
       bound_audiences: 'ward',
       user_claim: 'actor',
@@ -59,16 +54,16 @@ describe('jwt auth method', () => {
   });
 
   it('keeps config and roles with the established fields, and refuses what cannot work', async () => {
-    const config = (await ok('GET', 'auth/jwt/config')).data;
+    const config = (await t.ok('GET', 'auth/jwt/config')).data;
     assert.equal(config.jwks_url, jwks.url);
     assert.equal(config.oidc_client_secret, undefined);
-    const role = (await ok('GET', 'auth/jwt/role/ci')).data;
+    const role = (await t.ok('GET', 'auth/jwt/role/ci')).data;
     assert.equal(role.role_type, 'jwt');
     assert.deepEqual(role.bound_claims, { repository: ['acme/*'], ref: ['refs/heads/main', 'refs/heads/release'] });
     assert.equal(role.clock_skew_leeway, 60);
     assert.equal(role.expiration_leeway, 150);
     assert.equal(role.token_ttl, 600);
-    assert.deepEqual((await ok('LIST', 'auth/jwt/role')).data.keys, ['ci']);
+    assert.deepEqual((await t.ok('LIST', 'auth/jwt/role')).data.keys, ['ci']);
     const refusals: [string, unknown][] = [
       ['auth/jwt/role/x', { role_type: 'jwt', user_claim: 'sub' }],
       ['auth/jwt/role/x', { user_claim: 'sub' }],
@@ -82,14 +77,14 @@ describe('jwt auth method', () => {
       const res = await t.request('POST', path, { body });
       assert.equal(res.status, 400, `${path} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
     }
-    assert.equal((await ok('GET', 'auth/jwt/config')).data.jwks_url, jwks.url, 'a refused write changes nothing');
+    assert.equal((await t.ok('GET', 'auth/jwt/config')).data.jwks_url, jwks.url, 'a refused write changes nothing');
   });
 
   it('checks provider_config as established: a known provider and its settings', async () => {
     const config = (provider_config: unknown) =>
       t.request('POST', 'auth/jwt/config', { body: { jwks_url: jwks.url, bound_issuer: ISSUER, provider_config } });
     assert.equal((await config({ provider: 'azure' })).status, 204);
-    assert.deepEqual((await ok('GET', 'auth/jwt/config')).data.provider_config, { provider: 'azure' });
+    assert.deepEqual((await t.ok('GET', 'auth/jwt/config')).data.provider_config, { provider: 'azure' });
     const gsuite = {
       provider: 'gsuite',
       gsuite_admin_impersonate: 'admin@example.test',
@@ -109,14 +104,14 @@ describe('jwt auth method', () => {
       assert.equal(res.status, 400, JSON.stringify(body));
     }
     assert.equal((await config({})).status, 204, 'an empty provider_config clears it');
-    assert.deepEqual((await ok('GET', 'auth/jwt/config')).data.provider_config, {});
+    assert.deepEqual((await t.ok('GET', 'auth/jwt/config')).data.provider_config, {});
   });
 
   it('logs a bound token in: alias from user_claim, metadata from claim_mappings, groups as external groups', async () => {
-    const accessor = (await ok('GET', 'sys/auth')).data['jwt/'].accessor;
-    const group = (await ok('POST', 'identity/group', { name: 'deployers', type: 'external', policies: ['ops'] })).data
-      .id;
-    await ok('POST', 'identity/group-alias', { name: 'deployers', mount_accessor: accessor, canonical_id: group });
+    const accessor = (await t.ok('GET', 'sys/auth')).data['jwt/'].accessor;
+    const group = (await t.ok('POST', 'identity/group', { name: 'deployers', type: 'external', policies: ['ops'] }))
+      .data.id;
+    await t.ok('POST', 'identity/group-alias', { name: 'deployers', mount_accessor: accessor, canonical_id: group });
     const res = await login('ci', await jwks.sign(claims()));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const auth = res.body.auth;
@@ -124,7 +119,7 @@ describe('jwt auth method', () => {
     assert.deepEqual(auth.identity_policies, ['ops']);
     assert.deepEqual(auth.metadata, { repo: 'acme/app', role: 'ci' });
     assert.equal(auth.lease_duration, 600);
-    const entity = (await ok('GET', `identity/entity/id/${auth.entity_id}`)).data;
+    const entity = (await t.ok('GET', `identity/entity/id/${auth.entity_id}`)).data;
     assert.equal(entity.aliases[0].name, 'alice');
     assert.deepEqual(entity.group_ids, [group]);
 
@@ -132,7 +127,7 @@ describe('jwt auth method', () => {
     const again = await login('ci', await jwks.sign(claims({ groups: ['readers'] })));
     assert.equal(again.status, 200);
     assert.equal(again.body.auth.identity_policies, undefined);
-    assert.equal((await ok('GET', `identity/group/id/${group}`)).data.member_entity_ids, null, 'no members');
+    assert.equal((await t.ok('GET', `identity/group/id/${group}`)).data.member_entity_ids, null, 'no members');
   });
 
   it('refuses expired, early, wrong-audience, wrong-issuer and unbound tokens with 400', async () => {
@@ -179,13 +174,13 @@ describe('jwt auth method', () => {
   });
 
   it('verifies with static PEM keys (jwt_validation_pubkeys) and the default role', async () => {
-    await ok('POST', 'sys/auth/pem', { type: 'jwt' });
+    await t.ok('POST', 'sys/auth/pem', { type: 'jwt' });
     const { publicKey, privateKey } = await generateKeyPair('ES256');
-    await ok('POST', 'auth/pem/config', {
+    await t.ok('POST', 'auth/pem/config', {
       jwt_validation_pubkeys: [await exportSPKI(publicKey)],
       default_role: 'svc',
     });
-    await ok('POST', 'auth/pem/role/svc', { role_type: 'jwt', bound_subject: 'svc-1', user_claim: 'sub' });
+    await t.ok('POST', 'auth/pem/role/svc', { role_type: 'jwt', bound_subject: 'svc-1', user_claim: 'sub' });
     const jwt = await new SignJWT({ sub: 'svc-1', iat: NOW, exp: NOW + 60 })
       .setProtectedHeader({ alg: 'ES256' })
       .sign(privateKey);
@@ -203,13 +198,13 @@ describe('jwt auth method', () => {
   });
 
   it('mounts as oidc too; an oidc role cannot log in with a bare JWT', async () => {
-    await ok('POST', 'sys/auth/oidc', { type: 'oidc' });
-    await ok('POST', 'auth/oidc/config', { jwks_url: jwks.url });
-    await ok('POST', 'auth/oidc/role/web', {
+    await t.ok('POST', 'sys/auth/oidc', { type: 'oidc' });
+    await t.ok('POST', 'auth/oidc/config', { jwks_url: jwks.url });
+    await t.ok('POST', 'auth/oidc/role/web', {
       user_claim: 'sub',
       allowed_redirect_uris: 'http://localhost:8250/oidc/callback',
     });
-    assert.equal((await ok('GET', 'auth/oidc/role/web')).data.role_type, 'oidc');
+    assert.equal((await t.ok('GET', 'auth/oidc/role/web')).data.role_type, 'oidc');
     const res = await login('web', await jwks.sign(claims()), 'oidc');
     assert.equal(res.status, 400);
     assert.deepEqual(res.body.errors, ['role with oidc role_type is not allowed']);

@@ -10,11 +10,6 @@ describe('kubernetes auth method', () => {
   let k8s: FakeKubernetes;
   let reviewerJwt = '';
   let appUid = '';
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const login = (role: string, jwt: string, mount = 'kubernetes') =>
     t.request('POST', `auth/${mount}/login`, { token: null, body: { role, jwt } });
 
@@ -26,13 +21,13 @@ describe('kubernetes auth method', () => {
     k8s.addServiceAccount('apps', 'batch-1');
     k8s.addServiceAccount('other', 'web');
     t = await startTestServer();
-    await ok('POST', 'sys/auth/kubernetes', { type: 'kubernetes' });
-    await ok('POST', 'auth/kubernetes/config', {
+    await t.ok('POST', 'sys/auth/kubernetes', { type: 'kubernetes' });
+    await t.ok('POST', 'auth/kubernetes/config', {
       kubernetes_host: k8s.url,
       kubernetes_ca_cert: k8s.caPem,
       token_reviewer_jwt: reviewerJwt,
     });
-    await ok('POST', 'auth/kubernetes/role/web', {
+    await t.ok('POST', 'auth/kubernetes/role/web', {
       bound_service_account_names: 'web,batch-*',
       bound_service_account_namespaces: 'apps',
       token_policies: 'web',
@@ -45,14 +40,14 @@ describe('kubernetes auth method', () => {
   });
 
   it('keeps config (the reviewer JWT unread) and roles, and refuses roles without bounds', async () => {
-    const config = (await ok('GET', 'auth/kubernetes/config')).data;
+    const config = (await t.ok('GET', 'auth/kubernetes/config')).data;
     assert.equal(config.kubernetes_host, k8s.url);
     assert.equal(config.token_reviewer_jwt, undefined);
     assert.equal(config.disable_iss_validation, true);
-    const role = (await ok('GET', 'auth/kubernetes/role/WEB')).data;
+    const role = (await t.ok('GET', 'auth/kubernetes/role/WEB')).data;
     assert.deepEqual(role.bound_service_account_names, ['web', 'batch-*']);
     assert.equal(role.alias_name_source, 'serviceaccount_uid');
-    assert.deepEqual((await ok('LIST', 'auth/kubernetes/role')).data.keys, ['web']);
+    assert.deepEqual((await t.ok('LIST', 'auth/kubernetes/role')).data.keys, ['web']);
     for (const body of [
       { bound_service_account_namespaces: 'a' },
       { bound_service_account_names: 'a' },
@@ -80,7 +75,7 @@ describe('kubernetes auth method', () => {
       service_account_secret_name: '',
       service_account_uid: appUid,
     });
-    const entity = (await ok('GET', `identity/entity/id/${res.body.auth.entity_id}`)).data;
+    const entity = (await t.ok('GET', `identity/entity/id/${res.body.auth.entity_id}`)).data;
     assert.equal(entity.aliases[0].name, appUid);
     const legacy = await login('web', await k8s.legacyToken('apps', 'batch-1'));
     assert.equal(legacy.status, 200, JSON.stringify(legacy.body));
@@ -97,7 +92,7 @@ describe('kubernetes auth method', () => {
     assert.equal(deleted.status, 403, JSON.stringify(deleted.body));
     assert.match(deleted.body.errors[0], /service account unauthorized/);
     assert.equal((await login('web', await k8s.projectedToken('apps', 'web', { expiresInS: -60 }))).status, 403);
-    await ok('POST', 'auth/kubernetes/role/aud', {
+    await t.ok('POST', 'auth/kubernetes/role/aud', {
       bound_service_account_names: 'web',
       bound_service_account_namespaces: 'apps',
       audience: 'ward',
@@ -110,20 +105,20 @@ describe('kubernetes auth method', () => {
   });
 
   it('verifies locally with pem_keys, and names aliases by service account with alias_name_source', async () => {
-    await ok('POST', 'sys/auth/k8s-pem', { type: 'kubernetes' });
-    await ok('POST', 'auth/k8s-pem/config', {
+    await t.ok('POST', 'sys/auth/k8s-pem', { type: 'kubernetes' });
+    await t.ok('POST', 'auth/k8s-pem/config', {
       kubernetes_host: k8s.url,
       kubernetes_ca_cert: k8s.caPem,
       pem_keys: [k8s.publicKeyPem],
     });
-    await ok('POST', 'auth/k8s-pem/role/web', {
+    await t.ok('POST', 'auth/k8s-pem/role/web', {
       bound_service_account_names: '*',
       bound_service_account_namespaces: 'apps',
       alias_name_source: 'serviceaccount_name',
     });
     const res = await login('web', await k8s.projectedToken('apps', 'web'), 'k8s-pem');
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const entity = (await ok('GET', `identity/entity/id/${res.body.auth.entity_id}`)).data;
+    const entity = (await t.ok('GET', `identity/entity/id/${res.body.auth.entity_id}`)).data;
     assert.equal(entity.aliases[0].name, 'apps/web');
   });
 
@@ -136,7 +131,7 @@ describe('kubernetes auth method', () => {
       matchLabels: { tier: 'web' },
       matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'staging'] }],
     });
-    await ok('POST', 'auth/kubernetes/role/labelled', {
+    await t.ok('POST', 'auth/kubernetes/role/labelled', {
       bound_service_account_names: 'web',
       bound_service_account_namespace_selector: selector,
     });
@@ -150,19 +145,19 @@ describe('kubernetes auth method', () => {
   });
 
   it('answers 502 when the API server cannot be asked or does not trust the reviewer', async () => {
-    await ok('POST', 'sys/auth/k8s-bad', { type: 'kubernetes' });
-    await ok('POST', 'auth/k8s-bad/config', {
+    await t.ok('POST', 'sys/auth/k8s-bad', { type: 'kubernetes' });
+    await t.ok('POST', 'auth/k8s-bad/config', {
       kubernetes_host: k8s.url,
       kubernetes_ca_cert: k8s.caPem,
       token_reviewer_jwt: 'not-a-token',
     });
-    await ok('POST', 'auth/k8s-bad/role/web', {
+    await t.ok('POST', 'auth/k8s-bad/role/web', {
       bound_service_account_names: 'web',
       bound_service_account_namespaces: 'apps',
     });
     assert.equal((await login('web', await k8s.projectedToken('apps', 'web'), 'k8s-bad')).status, 502);
     // No CA: the API server's certificate is not trusted.
-    await ok('POST', 'auth/k8s-bad/config', {
+    await t.ok('POST', 'auth/k8s-bad/config', {
       kubernetes_host: k8s.url,
       kubernetes_ca_cert: '',
       token_reviewer_jwt: reviewerJwt,
@@ -170,10 +165,13 @@ describe('kubernetes auth method', () => {
     assert.equal((await login('web', await k8s.projectedToken('apps', 'web'), 'k8s-bad')).status, 502);
     // A CA of the right shape that does not parse is kept (as established) and fails the login's TLS.
     const garbled = '-----BEGIN CERTIFICATE-----\\n.....\\n-----END CERTIFICATE-----';
-    await ok('POST', 'auth/k8s-bad/config', { kubernetes_host: k8s.url, kubernetes_ca_cert: garbled });
-    assert.equal((await ok('GET', 'auth/k8s-bad/config')).data.kubernetes_ca_cert, garbled);
+    await t.ok('POST', 'auth/k8s-bad/config', { kubernetes_host: k8s.url, kubernetes_ca_cert: garbled });
+    assert.equal((await t.ok('GET', 'auth/k8s-bad/config')).data.kubernetes_ca_cert, garbled);
     assert.equal((await login('web', await k8s.projectedToken('apps', 'web'), 'k8s-bad')).status, 502);
-    await ok('POST', 'auth/k8s-bad/config', { kubernetes_host: 'https://127.0.0.1:1', kubernetes_ca_cert: k8s.caPem });
+    await t.ok('POST', 'auth/k8s-bad/config', {
+      kubernetes_host: 'https://127.0.0.1:1',
+      kubernetes_ca_cert: k8s.caPem,
+    });
     assert.equal((await login('web', await k8s.projectedToken('apps', 'web'), 'k8s-bad')).status, 502);
   });
 });

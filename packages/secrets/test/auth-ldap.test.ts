@@ -14,11 +14,6 @@ const GROUPS = `ou=groups,${SUFFIX}`;
 describe('ldap auth method against slapd', () => {
   let slapd: Slapd;
   let t: TestServer;
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const login = (user: string, password: string, mount = 'ldap') =>
     t.request('POST', `auth/${mount}/login/${user}`, { token: null, body: { password } });
 
@@ -48,8 +43,8 @@ describe('ldap auth method against slapd', () => {
     ]);
     await admin.unbind();
     t = await startTestServer();
-    await ok('POST', 'sys/auth/ldap', { type: 'ldap' });
-    await ok('POST', 'auth/ldap/config', {
+    await t.ok('POST', 'sys/auth/ldap', { type: 'ldap' });
+    await t.ok('POST', 'auth/ldap/config', {
       url: slapd.url,
       binddn: ENGINE_DN,
       bindpass: ENGINE_PASSWORD,
@@ -58,11 +53,11 @@ describe('ldap auth method against slapd', () => {
       groupdn: GROUPS,
       token_policies: 'base',
     });
-    await ok('POST', 'auth/ldap/groups/devs', { policies: 'dev' });
-    await ok('POST', 'auth/ldap/groups/ops', { policies: 'ops,oncall' });
-    await ok('POST', 'auth/ldap/groups/staff', { policies: 'staff' });
-    await ok('POST', 'auth/ldap/users/alice', { policies: 'alice-own', groups: 'local-team' });
-    await ok('POST', 'auth/ldap/groups/local-team', { policies: 'local' });
+    await t.ok('POST', 'auth/ldap/groups/devs', { policies: 'dev' });
+    await t.ok('POST', 'auth/ldap/groups/ops', { policies: 'ops,oncall' });
+    await t.ok('POST', 'auth/ldap/groups/staff', { policies: 'staff' });
+    await t.ok('POST', 'auth/ldap/users/alice', { policies: 'alice-own', groups: 'local-team' });
+    await t.ok('POST', 'auth/ldap/groups/local-team', { policies: 'local' });
   });
   after(async () => {
     await t?.stop();
@@ -70,14 +65,14 @@ describe('ldap auth method against slapd', () => {
   });
 
   it('keeps the config without its secrets, and the group and user mappings', async () => {
-    const config = (await ok('GET', 'auth/ldap/config')).data;
+    const config = (await t.ok('GET', 'auth/ldap/config')).data;
     assert.equal(config.url, slapd.url);
     assert.equal(config.bindpass, undefined);
     assert.equal(config.groupfilter, '(|(memberUid={{.Username}})(member={{.UserDN}})(uniqueMember={{.UserDN}}))');
     assert.equal(config.groupattr, 'cn');
     assert.deepEqual(config.token_policies, ['base']);
-    assert.deepEqual((await ok('GET', 'auth/ldap/groups/OPS')).data, { policies: ['oncall', 'ops'] });
-    assert.deepEqual((await ok('LIST', 'auth/ldap/groups')).data.keys, ['devs', 'local-team', 'ops', 'staff']);
+    assert.deepEqual((await t.ok('GET', 'auth/ldap/groups/OPS')).data, { policies: ['oncall', 'ops'] });
+    assert.deepEqual((await t.ok('LIST', 'auth/ldap/groups')).data.keys, ['devs', 'local-team', 'ops', 'staff']);
     assert.equal((await t.request('GET', 'auth/ldap/groups/none')).status, 404);
     for (const body of [{ url: 'http://x' }, { groupfilter: '(member={{.Nope}})' }, { userfilter: 'cn=x' }]) {
       assert.equal((await t.request('POST', 'auth/ldap/config', { body })).status, 400, JSON.stringify(body));
@@ -85,10 +80,10 @@ describe('ldap auth method against slapd', () => {
   });
 
   it('logs a user in with the policies of every group the directory and the mappings put them in', async () => {
-    const accessor = (await ok('GET', 'sys/auth')).data['ldap/'].accessor;
-    const group = (await ok('POST', 'identity/group', { name: 'ldap-devs', type: 'external', policies: ['ext'] })).data
-      .id;
-    await ok('POST', 'identity/group-alias', { name: 'devs', mount_accessor: accessor, canonical_id: group });
+    const accessor = (await t.ok('GET', 'sys/auth')).data['ldap/'].accessor;
+    const group = (await t.ok('POST', 'identity/group', { name: 'ldap-devs', type: 'external', policies: ['ext'] }))
+      .data.id;
+    await t.ok('POST', 'identity/group-alias', { name: 'devs', mount_accessor: accessor, canonical_id: group });
     const alice = await login('alice', 'alice-pw');
     assert.equal(alice.status, 200, JSON.stringify(alice.body));
     assert.deepEqual(alice.body.auth.token_policies, ['alice-own', 'base', 'default', 'dev', 'local', 'oncall', 'ops']);
@@ -112,7 +107,7 @@ describe('ldap auth method against slapd', () => {
   it('locks a user out after five failures, as userpass does', async () => {
     for (let i = 0; i < 5; i++) assert.equal((await login('carol', `wrong-${i}`)).status, 403);
     assert.equal((await login('carol', 'carol-pw')).status, 403, 'locked: even the right password is refused');
-    const locked = (await ok('GET', 'sys/locked-users')).data;
+    const locked = (await t.ok('GET', 'sys/locked-users')).data;
     assert.ok(JSON.stringify(locked).includes('carol'), JSON.stringify(locked));
   });
 
@@ -124,8 +119,8 @@ describe('ldap auth method against slapd', () => {
   });
 
   it('binds at userattr=name,userdn without a service account, and reads a DN-valued group attribute', async () => {
-    await ok('POST', 'sys/auth/direct', { type: 'ldap' });
-    await ok('POST', 'auth/direct/config', {
+    await t.ok('POST', 'sys/auth/direct', { type: 'ldap' });
+    await t.ok('POST', 'auth/direct/config', {
       url: slapd.url,
       userdn: USERS,
       userattr: 'cn',
@@ -133,7 +128,7 @@ describe('ldap auth method against slapd', () => {
       groupfilter: '(&(objectClass=inetOrgPerson)(cn={{.Username}}))',
       groupattr: 'seeAlso',
     });
-    await ok('POST', 'auth/direct/groups/admins', { policies: 'admin' });
+    await t.ok('POST', 'auth/direct/groups/admins', { policies: 'admin' });
     const res = await login('alice', 'alice-pw', 'direct');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.auth.token_policies, ['admin', 'default']);
@@ -141,8 +136,8 @@ describe('ldap auth method against slapd', () => {
   });
 
   it('reads the groups from the user’s memberOf (the memberof overlay)', async () => {
-    await ok('POST', 'sys/auth/memberof', { type: 'ldap' });
-    await ok('POST', 'auth/memberof/config', {
+    await t.ok('POST', 'sys/auth/memberof', { type: 'ldap' });
+    await t.ok('POST', 'auth/memberof/config', {
       url: slapd.url,
       binddn: ENGINE_DN,
       bindpass: ENGINE_PASSWORD,
@@ -151,23 +146,23 @@ describe('ldap auth method against slapd', () => {
       groupfilter: '(&(objectClass=inetOrgPerson)(cn={{.Username}}))',
       groupattr: 'memberOf',
     });
-    await ok('POST', 'auth/memberof/groups/ops', { policies: 'ops' });
-    await ok('POST', 'auth/memberof/groups/devs', { policies: 'dev' });
+    await t.ok('POST', 'auth/memberof/groups/ops', { policies: 'ops' });
+    await t.ok('POST', 'auth/memberof/groups/devs', { policies: 'dev' });
     const res = await login('alice', 'alice-pw', 'memberof');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.auth.token_policies, ['default', 'dev', 'ops']);
   });
 
   it('finds the user by an anonymous search with discoverdn and no binddn', async () => {
-    await ok('POST', 'sys/auth/discover', { type: 'ldap' });
-    await ok('POST', 'auth/discover/config', {
+    await t.ok('POST', 'sys/auth/discover', { type: 'ldap' });
+    await t.ok('POST', 'auth/discover/config', {
       url: slapd.url,
       discoverdn: true,
       userdn: `ou=users,${SUFFIX}`,
       userattr: 'cn',
       groupdn: GROUPS,
     });
-    await ok('POST', 'auth/discover/groups/devs', { policies: 'dev' });
+    await t.ok('POST', 'auth/discover/groups/devs', { policies: 'dev' });
     const res = await login('bob', 'bob-pw', 'discover');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.auth.token_policies, ['default', 'dev']);
@@ -176,14 +171,14 @@ describe('ldap auth method against slapd', () => {
   });
 
   it('accepts use_token_groups (AD only) and keeps it', async () => {
-    await ok('POST', 'auth/discover/config', { use_token_groups: true });
-    assert.equal((await ok('GET', 'auth/discover/config')).data.use_token_groups, true);
-    assert.equal((await ok('GET', 'auth/ldap/config')).data.use_token_groups, false);
+    await t.ok('POST', 'auth/discover/config', { use_token_groups: true });
+    assert.equal((await t.ok('GET', 'auth/discover/config')).data.use_token_groups, true);
+    assert.equal((await t.ok('GET', 'auth/ldap/config')).data.use_token_groups, false);
   });
 
   it('keeps the case of group names with case_sensitive_names', async () => {
-    await ok('POST', 'sys/auth/cased', { type: 'ldap' });
-    await ok('POST', 'auth/cased/config', {
+    await t.ok('POST', 'sys/auth/cased', { type: 'ldap' });
+    await t.ok('POST', 'auth/cased/config', {
       url: slapd.url,
       binddn: ENGINE_DN,
       bindpass: ENGINE_PASSWORD,
@@ -191,23 +186,23 @@ describe('ldap auth method against slapd', () => {
       groupdn: GROUPS,
       case_sensitive_names: true,
     });
-    await ok('POST', 'auth/cased/groups/Ops', { policies: 'ops-exact' });
-    await ok('POST', 'auth/cased/groups/ops', { policies: 'ops-lower' });
-    await ok('POST', 'auth/cased/groups/devs', { policies: 'dev' });
+    await t.ok('POST', 'auth/cased/groups/Ops', { policies: 'ops-exact' });
+    await t.ok('POST', 'auth/cased/groups/ops', { policies: 'ops-lower' });
+    await t.ok('POST', 'auth/cased/groups/devs', { policies: 'dev' });
     const res = await login('alice', 'alice-pw', 'cased');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.auth.token_policies, ['default', 'dev', 'ops-exact']);
   });
 
   it('binds as <username>@<upndomain>, which slapd refuses as no DN: a 403, not an outage', async () => {
-    await ok('POST', 'sys/auth/upn', { type: 'ldap' });
-    await ok('POST', 'auth/upn/config', { url: slapd.url, upndomain: 'example.org', userdn: USERS });
+    await t.ok('POST', 'sys/auth/upn', { type: 'ldap' });
+    await t.ok('POST', 'auth/upn/config', { url: slapd.url, upndomain: 'example.org', userdn: USERS });
     assert.equal((await login('alice', 'alice-pw', 'upn')).status, 403);
   });
 
   it('answers 502 when the directory cannot be reached', async () => {
-    await ok('POST', 'sys/auth/down', { type: 'ldap' });
-    await ok('POST', 'auth/down/config', {
+    await t.ok('POST', 'sys/auth/down', { type: 'ldap' });
+    await t.ok('POST', 'auth/down/config', {
       url: 'ldap://127.0.0.1:1',
       binddn: ENGINE_DN,
       bindpass: ENGINE_PASSWORD,
@@ -225,11 +220,6 @@ describe('ldap auth method against slapd', () => {
 describe('ldap auth method: nested groups (slapd dynlist memberOf)', () => {
   let slapd: Slapd;
   let t: TestServer;
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const login = (mount: string) =>
     t.request('POST', `auth/${mount}/login/dave`, { token: null, body: { password: 'dave-pw' } });
 
@@ -250,25 +240,25 @@ describe('ldap auth method: nested groups (slapd dynlist memberOf)', () => {
     await admin.unbind();
     t = await startTestServer();
     const base = { url: slapd.url, binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, userdn: USERS };
-    await ok('POST', 'sys/auth/search', { type: 'ldap' });
-    await ok('POST', 'auth/search/config', { ...base, groupdn: GROUPS });
-    await ok('POST', 'sys/auth/memberof', { type: 'ldap' });
-    await ok('POST', 'auth/memberof/config', {
+    await t.ok('POST', 'sys/auth/search', { type: 'ldap' });
+    await t.ok('POST', 'auth/search/config', { ...base, groupdn: GROUPS });
+    await t.ok('POST', 'sys/auth/memberof', { type: 'ldap' });
+    await t.ok('POST', 'auth/memberof/config', {
       ...base,
       groupdn: USERS,
       groupfilter: '(&(objectClass=person)(cn={{.Username}}))',
       groupattr: 'memberOf',
     });
     // AD's in-chain matching rule (LDAP_MATCHING_RULE_IN_CHAIN) is a valid groupfilter; slapd does not know it.
-    await ok('POST', 'sys/auth/inchain', { type: 'ldap' });
-    await ok('POST', 'auth/inchain/config', {
+    await t.ok('POST', 'sys/auth/inchain', { type: 'ldap' });
+    await t.ok('POST', 'auth/inchain/config', {
       ...base,
       groupdn: GROUPS,
       groupfilter: '(&(objectClass=groupOfNames)(member:1.2.840.113556.1.4.1941:={{.UserDN}}))',
     });
     for (const mount of ['search', 'memberof', 'inchain'])
       for (const group of ['team', 'eng', 'everyone'])
-        await ok('POST', `auth/${mount}/groups/${group}`, { policies: `p-${group}` });
+        await t.ok('POST', `auth/${mount}/groups/${group}`, { policies: `p-${group}` });
   });
   after(async () => {
     await t?.stop();

@@ -13,13 +13,8 @@ describe('oidc auth method against a real OpenID provider', () => {
   let t: TestServer;
   let op: OpenIdProvider;
   let clock: FakeClock;
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const authUrl = async (body: Record<string, unknown> = {}) =>
-    (await ok('POST', 'auth/oidc/oidc/auth_url', { role: 'web', redirect_uri: REDIRECT, ...body })).data
+    (await t.ok('POST', 'auth/oidc/oidc/auth_url', { role: 'web', redirect_uri: REDIRECT, ...body })).data
       .auth_url as string;
   const callback = (query: URLSearchParams) =>
     t.request('GET', `auth/oidc/oidc/callback?${query.toString()}`, { token: null });
@@ -31,14 +26,14 @@ describe('oidc auth method against a real OpenID provider', () => {
     // Ward's clock follows the provider's, and is moved past the key set's refetch pause.
     clock = new FakeClock(new Date().toISOString());
     t = await startTestServer({ clock });
-    await ok('POST', 'sys/auth/oidc', { type: 'oidc' });
-    await ok('POST', 'auth/oidc/config', {
+    await t.ok('POST', 'sys/auth/oidc', { type: 'oidc' });
+    await t.ok('POST', 'auth/oidc/config', {
       oidc_discovery_url: op.issuer,
       oidc_client_id: op.clientId,
       oidc_client_secret: op.clientSecret,
       default_role: 'web',
     });
-    await ok('POST', 'auth/oidc/role/web', {
+    await t.ok('POST', 'auth/oidc/role/web', {
       user_claim: 'email',
       groups_claim: 'groups',
       oidc_scopes: 'email,groups',
@@ -72,9 +67,9 @@ describe('oidc auth method against a real OpenID provider', () => {
   });
 
   it('logs a user in through the provider; the groups claim makes external group members', async () => {
-    const accessor = (await ok('GET', 'sys/auth')).data['oidc/'].accessor;
-    const group = (await ok('POST', 'identity/group', { name: 'eng', type: 'external', policies: ['eng'] })).data.id;
-    await ok('POST', 'identity/group-alias', { name: 'engineering', mount_accessor: accessor, canonical_id: group });
+    const accessor = (await t.ok('GET', 'sys/auth')).data['oidc/'].accessor;
+    const group = (await t.ok('POST', 'identity/group', { name: 'eng', type: 'external', policies: ['eng'] })).data.id;
+    await t.ok('POST', 'identity/group-alias', { name: 'engineering', mount_accessor: accessor, canonical_id: group });
     op.nextUser = 'alice';
     const { query } = await browse(await authUrl({ client_nonce: 'cli-nonce' }), REDIRECT);
     assert.ok(query?.get('code'), 'the provider answered with a code');
@@ -104,7 +99,7 @@ describe('oidc auth method against a real OpenID provider', () => {
   });
 
   it('accepts the provider’s answer as form_post', async () => {
-    await ok('POST', 'auth/oidc/config', {
+    await t.ok('POST', 'auth/oidc/config', {
       oidc_discovery_url: op.issuer,
       oidc_client_id: op.clientId,
       oidc_client_secret: op.clientSecret,
@@ -146,9 +141,9 @@ describe('oidc auth method against a real OpenID provider', () => {
   });
 
   it('answers 400 for an unconfigured flow and 502 when the provider is down', async () => {
-    await ok('POST', 'sys/auth/oidc2', { type: 'oidc' });
-    await ok('POST', 'auth/oidc2/config', { oidc_discovery_url: op.issuer });
-    await ok('POST', 'auth/oidc2/role/web', { user_claim: 'sub', allowed_redirect_uris: REDIRECT });
+    await t.ok('POST', 'sys/auth/oidc2', { type: 'oidc' });
+    await t.ok('POST', 'auth/oidc2/config', { oidc_discovery_url: op.issuer });
+    await t.ok('POST', 'auth/oidc2/role/web', { user_claim: 'sub', allowed_redirect_uris: REDIRECT });
     const res = await t.request('POST', 'auth/oidc2/oidc/auth_url', { body: { role: 'web', redirect_uri: REDIRECT } });
     assert.equal(res.status, 400);
     const wrong = await t.request('POST', 'auth/oidc2/config', { body: { oidc_discovery_url: `${op.issuer}/nope` } });

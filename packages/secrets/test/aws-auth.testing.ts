@@ -1,4 +1,3 @@
-import assert from 'node:assert/strict';
 import { startTestServer, type TestResponse, type TestServer } from '../src/server/testing.js';
 import { type FakeAws, startFakeAws } from './fakes/aws-iam-sts.js';
 
@@ -33,11 +32,7 @@ export async function startAwsAuth(principals: (aws: FakeAws) => void = () => {}
   principals(aws);
   const admin = aws.addUser('ward-admin');
   const t = await startTestServer();
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
+  const { ok } = t;
   const login = (body: Record<string, string>) => t.request('POST', 'auth/aws/login', { token: null, body });
   const status = async (body: Record<string, string>) => {
     const res = await login(body);

@@ -19,11 +19,6 @@ describe('AWS secrets engine', () => {
   let t: TestServer;
   let aws: FakeAws;
   let root: ReturnType<FakeAws['addUser']>;
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   /** Who AWS says signed with these credentials (STS GetCallerIdentity through the fake). */
   const whoAmI = async (creds: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }) => {
     const fields = await iamLoginFields(creds, aws.endpoint);
@@ -46,8 +41,8 @@ describe('AWS secrets engine', () => {
     root = aws.addUser('ward-root');
     aws.addGroup('readers');
     t = await startTestServer();
-    await ok('POST', 'sys/mounts/aws', { type: 'aws' });
-    await ok('POST', 'aws/config/root', {
+    await t.ok('POST', 'sys/mounts/aws', { type: 'aws' });
+    await t.ok('POST', 'aws/config/root', {
       access_key: root.accessKeyId,
       secret_key: root.secretAccessKey,
       iam_endpoint: aws.endpoint,
@@ -62,11 +57,11 @@ describe('AWS secrets engine', () => {
 
   it('keeps config/root without showing the secret key, and config/lease as Go durations', async () => {
     assert.equal((await t.request('GET', 'aws/config/lease')).status, 404);
-    const data = (await ok('GET', 'aws/config/root')).data;
+    const data = (await t.ok('GET', 'aws/config/root')).data;
     assert.equal(data.access_key, root.accessKeyId);
     assert.equal(data.secret_key, undefined);
-    await ok('POST', 'aws/config/lease', { lease: '60s', lease_max: '2m' });
-    assert.deepEqual((await ok('GET', 'aws/config/lease')).data, { lease: '1m0s', lease_max: '2m0s' });
+    await t.ok('POST', 'aws/config/lease', { lease: '60s', lease_max: '2m' });
+    assert.deepEqual((await t.ok('GET', 'aws/config/lease')).data, { lease: '1m0s', lease_max: '2m0s' });
     assert.equal((await t.request('POST', 'aws/config/lease', { body: { lease: '1m' } })).status, 400);
   });
 
@@ -85,7 +80,7 @@ describe('AWS secrets engine', () => {
   });
 
   it('creates an IAM user with policies, groups and a working key; revoking the lease deletes it all', async () => {
-    await ok('POST', 'aws/roles/deploy', {
+    await t.ok('POST', 'aws/roles/deploy', {
       credential_type: 'iam_user',
       policy_arns: 'arn:aws:iam::aws:policy/ReadOnlyAccess',
       policy_document: POLICY,
@@ -93,11 +88,11 @@ describe('AWS secrets engine', () => {
       user_path: '/ward/',
       iam_tags: ['team=platform'],
     });
-    const role = (await ok('GET', 'aws/roles/deploy')).data;
+    const role = (await t.ok('GET', 'aws/roles/deploy')).data;
     assert.equal(role.credential_type, 'iam_user');
     assert.equal(role.policy_document, POLICY);
-    assert.deepEqual((await ok('LIST', 'aws/roles')).data.keys, ['deploy']);
-    const res = await ok('GET', 'aws/creds/deploy');
+    assert.deepEqual((await t.ok('LIST', 'aws/roles')).data.keys, ['deploy']);
+    const res = await t.ok('GET', 'aws/creds/deploy');
     assert.equal(res.lease_duration, 60);
     assert.equal(res.renewable, true);
     const user = [...aws.users.values()].find((u) => u.keys.has(res.data.access_key));
@@ -113,15 +108,15 @@ describe('AWS secrets engine', () => {
       arn: `arn:aws:iam::${aws.account}:user/ward/${user.name}`,
     });
     // Renewal stays within lease_max (2m).
-    const renewed = await ok('PUT', 'sys/leases/renew', { lease_id: res.lease_id, increment: 3600 });
+    const renewed = await t.ok('PUT', 'sys/leases/renew', { lease_id: res.lease_id, increment: 3600 });
     assert.ok(renewed.lease_duration <= 120, JSON.stringify(renewed));
-    await ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
+    await t.ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
     assert.equal(aws.users.has(user.name), false);
     assert.equal((await whoAmI(keysOf(res.data))).status, 403);
   });
 
   it('answers 502 when revoking fails, and deletes the user when revoked again', async () => {
-    const res = await ok('GET', 'aws/creds/deploy');
+    const res = await t.ok('GET', 'aws/creds/deploy');
     const name = [...aws.users.values()].find((u) => u.keys.has(res.data.access_key))?.name ?? '';
     aws.failing.add('DeleteUser');
     try {
@@ -131,48 +126,48 @@ describe('AWS secrets engine', () => {
     } finally {
       aws.failing.delete('DeleteUser');
     }
-    await ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
+    await t.ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
     assert.equal(aws.users.has(name), false);
   });
 
   it('answers 502 when IAM refuses part of the user, and leaves no user behind', async () => {
-    await ok('POST', 'aws/roles/broken', { credential_type: 'iam_user', policy_arns: 'arn:aws:iam::aws:nope' });
+    await t.ok('POST', 'aws/roles/broken', { credential_type: 'iam_user', policy_arns: 'arn:aws:iam::aws:nope' });
     const before = aws.users.size;
     const res = await t.request('GET', 'aws/creds/broken');
     assert.equal(res.status, 502, JSON.stringify(res.body));
     assert.match(res.body.errors[0], /AttachUserPolicy/);
     assert.equal(aws.users.size, before);
-    await ok('POST', 'aws/config/root', { iam_endpoint: 'http://127.0.0.1:1' });
+    await t.ok('POST', 'aws/config/root', { iam_endpoint: 'http://127.0.0.1:1' });
     try {
       assert.equal((await t.request('GET', 'aws/creds/deploy')).status, 502);
     } finally {
-      await ok('POST', 'aws/config/root', { iam_endpoint: aws.endpoint });
+      await t.ok('POST', 'aws/config/root', { iam_endpoint: aws.endpoint });
     }
   });
 
   it('issues assumed_role credentials for an allowed role ARN only', async () => {
     const role = aws.addRole('deployer');
     aws.addRole('other');
-    await ok('POST', 'aws/roles/assume', {
+    await t.ok('POST', 'aws/roles/assume', {
       credential_type: 'assumed_role',
       role_arns: role.arn,
       policy_document: POLICY,
       default_sts_ttl: '15m',
       max_sts_ttl: '1h',
     });
-    const res = await ok('POST', 'aws/sts/assume', { role_session_name: 'ci-run' });
+    const res = await t.ok('POST', 'aws/sts/assume', { role_session_name: 'ci-run' });
     assert.equal(res.renewable, false);
     assert.equal(res.lease_duration, 900);
     assert.equal(res.data.arn, `arn:aws:sts::${aws.account}:assumed-role/deployer/ci-run`);
     assert.equal(res.data.security_token, res.data.session_token);
     assert.equal((await whoAmI(keysOf(res.data))).arn, res.data.arn);
-    assert.equal((await ok('POST', 'aws/sts/assume', { ttl: '3h' })).lease_duration, 3600);
+    assert.equal((await t.ok('POST', 'aws/sts/assume', { ttl: '3h' })).lease_duration, 3600);
     const refused = await t.request('POST', 'aws/sts/assume', {
       body: { role_arn: `arn:aws:iam::${aws.account}:role/other` },
     });
     assert.equal(refused.status, 400);
     assert.equal((await t.request('POST', 'aws/sts/deploy')).status, 400);
-    await ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
+    await t.ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
   });
 
   it('passes the inline and attached policies of iam_groups to STS with the role’s', async () => {
@@ -182,7 +177,7 @@ describe('AWS secrets engine', () => {
       attached: ['arn:aws:iam::aws:policy/SecurityAudit'],
     });
     aws.addRole('auditor');
-    await ok('POST', 'aws/roles/audit', {
+    await t.ok('POST', 'aws/roles/audit', {
       credential_type: 'assumed_role',
       role_arns: `arn:aws:iam::${aws.account}:role/auditor`,
       policy_document: POLICY,
@@ -190,7 +185,7 @@ describe('AWS secrets engine', () => {
       iam_groups: 'auditors',
     });
     aws.stsPolicies.length = 0;
-    const res = await ok('POST', 'aws/sts/audit');
+    const res = await t.ok('POST', 'aws/sts/audit');
     assert.match(res.data.arn, /assumed-role\/auditor\//);
     const [sent] = aws.stsPolicies;
     assert.deepEqual(JSON.parse(sent?.policy ?? '{}'), {
@@ -206,17 +201,17 @@ describe('AWS secrets engine', () => {
         .status,
       400,
     );
-    await ok('POST', 'aws/roles/audit', { iam_groups: 'nobody' });
+    await t.ok('POST', 'aws/roles/audit', { iam_groups: 'nobody' });
     assert.equal((await t.request('POST', 'aws/sts/audit')).status, 502);
   });
 
   it('issues federation tokens and session tokens', async () => {
-    await ok('POST', 'aws/roles/fed', { credential_type: 'federation_token', policy_document: POLICY });
-    const fed = await ok('GET', 'aws/creds/fed');
+    await t.ok('POST', 'aws/roles/fed', { credential_type: 'federation_token', policy_document: POLICY });
+    const fed = await t.ok('GET', 'aws/creds/fed');
     assert.match(fed.data.arn, /^arn:aws:sts::\d+:federated-user\/vault-\d+-/);
     assert.equal((await whoAmI(keysOf(fed.data))).arn, fed.data.arn);
-    await ok('POST', 'aws/roles/session', { credential_type: 'session_token', default_sts_ttl: '30m' });
-    const session = await ok('GET', 'aws/creds/session');
+    await t.ok('POST', 'aws/roles/session', { credential_type: 'session_token', default_sts_ttl: '30m' });
+    const session = await t.ok('GET', 'aws/creds/session');
     assert.equal(session.lease_duration, 1800);
     assert.equal((await whoAmI(keysOf(session.data))).arn, root.arn);
     aws.failing.add('GetSessionToken');
@@ -228,26 +223,26 @@ describe('AWS secrets engine', () => {
   });
 
   it('rotates the root key: the new one works, the old one is deleted', async () => {
-    const res = await ok('POST', 'aws/config/rotate-root');
+    const res = await t.ok('POST', 'aws/config/rotate-root');
     assert.notEqual(res.data.access_key, root.accessKeyId);
-    assert.equal((await ok('GET', 'aws/config/root')).data.access_key, res.data.access_key);
+    assert.equal((await t.ok('GET', 'aws/config/root')).data.access_key, res.data.access_key);
     assert.equal((await whoAmI(root)).status, 403);
     assert.deepEqual([...(aws.users.get('ward-root')?.keys ?? [])], [res.data.access_key]);
     // The engine works on with the new key.
-    const creds = await ok('GET', 'aws/creds/deploy');
-    await ok('PUT', 'sys/leases/revoke', { lease_id: creds.lease_id });
+    const creds = await t.ok('GET', 'aws/creds/deploy');
+    await t.ok('PUT', 'sys/leases/revoke', { lease_id: creds.lease_id });
   });
   it('keeps the user of a stored lease past the sweep of unfinished requests', async () => {
-    await ok('POST', 'aws/config/lease', { lease: '1h', lease_max: '2h' });
-    const res = await ok('GET', 'aws/creds/deploy');
+    await t.ok('POST', 'aws/config/lease', { lease: '1h', lease_max: '2h' });
+    const res = await t.ok('GET', 'aws/creds/deploy');
     const name = [...aws.users.values()].find((u) => u.keys.has(res.data.access_key))?.name ?? '';
     (t.clock as FakeClock).advance(11 * 60_000);
     await new Promise((resolve) => setTimeout(resolve, 200));
     (t.clock as FakeClock).advance(20_000);
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.ok(aws.users.has(name), 'the sweep left the leased user alone');
-    await ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
-    await ok('POST', 'aws/config/lease', { lease: '60s', lease_max: '2m' });
+    await t.ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
+    await t.ok('POST', 'aws/config/lease', { lease: '60s', lease_max: '2m' });
   });
 
   it('deletes, after a restart, a user whose lease was never stored (its write-ahead record)', async () => {

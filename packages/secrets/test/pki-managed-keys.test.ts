@@ -19,11 +19,6 @@ const token = hsm.addToken('ward-pki', '1234');
 describe('pki with managed keys', () => {
   let t: TestServer;
   const dir = mkdtempSync(join(tmpdir(), 'ward-pki-kms-'));
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const r = await t.request(method, path, { body });
-    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
   const pkcs11 = (label: string, o: Record<string, unknown>) =>
     softHsmManagedKey(token, label, { any_mount: true, ...o });
   const file = (name: string, text: string) => {
@@ -34,10 +29,18 @@ describe('pki with managed keys', () => {
 
   before(async () => {
     t = await startTestServer({ kmsLibraries: new Map([['softhsm', SOFTHSM_LIBRARY]]) });
-    await ok('POST', 'sys/managed-keys/pkcs11/root-ec', pkcs11('pki-root-ec', { mechanism: '0x1041', curve: 'P256' }));
-    await ok('POST', 'sys/managed-keys/pkcs11/int-rsa', pkcs11('pki-int-rsa', { mechanism: '0x0001', key_bits: 2048 }));
-    await ok('POST', 'sys/mounts/pki', { type: 'pki', config: { max_lease_ttl: '87600h' } });
-    await ok('POST', 'sys/mounts/pki_int', { type: 'pki', config: { max_lease_ttl: '87600h' } });
+    await t.ok(
+      'POST',
+      'sys/managed-keys/pkcs11/root-ec',
+      pkcs11('pki-root-ec', { mechanism: '0x1041', curve: 'P256' }),
+    );
+    await t.ok(
+      'POST',
+      'sys/managed-keys/pkcs11/int-rsa',
+      pkcs11('pki-int-rsa', { mechanism: '0x0001', key_bits: 2048 }),
+    );
+    await t.ok('POST', 'sys/mounts/pki', { type: 'pki', config: { max_lease_ttl: '87600h' } });
+    await t.ok('POST', 'sys/mounts/pki_int', { type: 'pki', config: { max_lease_ttl: '87600h' } });
   });
   after(async () => {
     await t.stop();
@@ -46,14 +49,14 @@ describe('pki with managed keys', () => {
   });
 
   it('makes a root and an intermediate whose keys stay in the HSM; openssl verifies the chain, the CRL and OCSP', async () => {
-    const root = await ok('POST', 'pki/root/generate/kms', {
+    const root = await t.ok('POST', 'pki/root/generate/kms', {
       common_name: 'HSM Root',
       managed_key_name: 'root-ec',
       ttl: '8760h',
     });
     assert.equal(root.data.private_key, undefined, 'a managed key is never answered');
-    const key = await ok('GET', `pki/key/${root.data.key_id}`);
-    const managed = await ok('GET', 'sys/managed-keys/pkcs11/root-ec');
+    const key = await t.ok('GET', `pki/key/${root.data.key_id}`);
+    const managed = await t.ok('GET', 'sys/managed-keys/pkcs11/root-ec');
     assert.equal(key.data.managed_key_id, managed.UUID);
     assert.equal(key.data.key_type, 'ec');
     const rootPem = root.data.certificate as string;
@@ -61,9 +64,9 @@ describe('pki with managed keys', () => {
     const hsmPublic = createPublicKey(key.data.public_key).export({ format: 'der', type: 'spki' });
     const certPublic = createPublicKey(rootPem).export({ format: 'der', type: 'spki' });
     assert.deepEqual(certPublic, hsmPublic);
-    await ok('POST', 'pki/config/urls', { ocsp_servers: `${t.url}/v1/pki/ocsp` });
+    await t.ok('POST', 'pki/config/urls', { ocsp_servers: `${t.url}/v1/pki/ocsp` });
 
-    const csr = await ok('POST', 'pki_int/intermediate/generate/kms', {
+    const csr = await t.ok('POST', 'pki_int/intermediate/generate/kms', {
       common_name: 'HSM Intermediate',
       managed_key_name: 'int-rsa',
     });
@@ -72,22 +75,22 @@ describe('pki with managed keys', () => {
       stdio: ['pipe', 'pipe', 'pipe'],
     }).toString();
     assert.match(csrText, /HSM Intermediate/);
-    const signed = await ok('POST', 'pki/root/sign-intermediate', {
+    const signed = await t.ok('POST', 'pki/root/sign-intermediate', {
       csr: csr.data.csr,
       common_name: 'HSM Intermediate',
       ttl: '4380h',
     });
-    await ok('POST', 'pki_int/intermediate/set-signed', { certificate: signed.data.certificate });
-    await ok('POST', 'pki_int/roles/web', { allow_any_name: true, key_type: 'ec', key_bits: 256 });
-    const leaf = await ok('POST', 'pki_int/issue/web', { common_name: 'app.example', ttl: '24h' });
+    await t.ok('POST', 'pki_int/intermediate/set-signed', { certificate: signed.data.certificate });
+    await t.ok('POST', 'pki_int/roles/web', { allow_any_name: true, key_type: 'ec', key_bits: 256 });
+    const leaf = await t.ok('POST', 'pki_int/issue/web', { common_name: 'app.example', ttl: '24h' });
     const rootFile = file('root.pem', rootPem);
     const intFile = file('int.pem', signed.data.certificate);
     const leafFile = file('leaf.pem', leaf.data.certificate);
     const verified = execFileSync('openssl', ['verify', '-CAfile', rootFile, '-untrusted', intFile, leafFile]);
     assert.match(verified.toString(), /leaf\.pem: OK/);
 
-    await ok('POST', 'pki_int/revoke', { serial_number: leaf.data.serial_number });
-    const crl = await ok('GET', 'pki_int/cert/crl');
+    await t.ok('POST', 'pki_int/revoke', { serial_number: leaf.data.serial_number });
+    const crl = await t.ok('GET', 'pki_int/cert/crl');
     const crlFile = file('int.crl', crl.data.certificate);
     const crlText = execFileSync('openssl', ['crl', '-in', crlFile, '-CAfile', intFile, '-noout', '-text'], {
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -109,8 +112,8 @@ describe('pki with managed keys', () => {
   });
 
   it('adds a managed key with keys/generate/kms once, and refuses a kms request naming none or both', async () => {
-    const first = await ok('POST', 'pki/keys/generate/kms', { managed_key_name: 'int-rsa', key_name: 'hsm' });
-    const again = await ok('POST', 'pki/keys/generate/kms', { managed_key_name: 'int-rsa' });
+    const first = await t.ok('POST', 'pki/keys/generate/kms', { managed_key_name: 'int-rsa', key_name: 'hsm' });
+    const again = await t.ok('POST', 'pki/keys/generate/kms', { managed_key_name: 'int-rsa' });
     assert.equal(again.data.key_id, first.data.key_id);
     assert.equal(first.data.key_type, 'rsa');
     const none = await t.request('POST', 'pki/root/generate/kms', { body: { common_name: 'x' } });

@@ -11,26 +11,21 @@ import { startTestServer, type TestServer } from '../src/server/testing.js';
 describe('PKI engine', () => {
   let t: TestServer;
   let clock: FakeClock;
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   let caPem: string;
 
   before(async () => {
     clock = new FakeClock('2030-01-01T00:00:00Z');
     t = await startTestServer({ clock });
-    await ok('POST', 'sys/mounts/pki', { type: 'pki', config: { max_lease_ttl: '87600h' } });
+    await t.ok('POST', 'sys/mounts/pki', { type: 'pki', config: { max_lease_ttl: '87600h' } });
   });
   after(() => t.stop());
 
   it('generates a self-signed root whose key stays inside (internal), served as PEM without a token', async () => {
-    await ok('POST', 'pki/config/urls', {
+    await t.ok('POST', 'pki/config/urls', {
       issuing_certificates: 'http://127.0.0.1:8200/v1/pki/ca',
       crl_distribution_points: ['http://127.0.0.1:8200/v1/pki/crl'],
     });
-    const root = (await ok('POST', 'pki/root/generate/internal', { common_name: 'hvac.com', ttl: '8760h' })).data;
+    const root = (await t.ok('POST', 'pki/root/generate/internal', { common_name: 'hvac.com', ttl: '8760h' })).data;
     assert.equal(root.private_key, undefined);
     const ca = new X509Certificate(root.certificate);
     assert.equal(ca.subject, 'CN=hvac.com');
@@ -45,15 +40,15 @@ describe('PKI engine', () => {
     assert.equal(served.status, 200);
     assert.equal(String(served.body).trim(), caPem);
     // Issue 32: a second root is another issuer of the mount; the first stays the default.
-    const again = await ok('POST', 'pki/root/generate/internal', { common_name: 'second root' });
+    const again = await t.ok('POST', 'pki/root/generate/internal', { common_name: 'second root' });
     assert.notEqual(again.data.issuer_id, root.issuer_id);
     assert.equal(String((await t.request('GET', 'pki/ca/pem', { token: null })).body).trim(), caPem);
   });
 
   it('issues a certificate for an allowed name, signed by the CA, with the names and URLs', async () => {
-    await ok('POST', 'pki/roles/web', { allowed_domains: 'hvac.com', allow_subdomains: true, max_ttl: '72h' });
+    await t.ok('POST', 'pki/roles/web', { allowed_domains: 'hvac.com', allow_subdomains: true, max_ttl: '72h' });
     const issued = (
-      await ok('POST', 'pki/issue/web', {
+      await t.ok('POST', 'pki/issue/web', {
         common_name: 'test.hvac.com',
         alt_names: 'api.hvac.com',
         ip_sans: '10.0.0.1',
@@ -79,7 +74,7 @@ describe('PKI engine', () => {
     const stored = await t.request('GET', `pki/cert/${issued.serial_number}`, { token: null });
     assert.equal(stored.body.data.certificate, issued.certificate);
     assert.equal(stored.body.data.revocation_time, 0);
-    const list = (await ok('LIST', 'pki/certs')).data.keys;
+    const list = (await t.ok('LIST', 'pki/certs')).data.keys;
     assert.ok(list.includes(issued.serial_number));
   });
 
@@ -96,41 +91,45 @@ describe('PKI engine', () => {
     }
     const refused = await t.request('POST', 'pki/issue/web', { body: { common_name: 'evil.com' } });
     assert.deepEqual(refused.body.errors, ['common name evil.com not allowed by this role']);
-    await ok('POST', 'pki/roles/long', { allowed_domains: 'hvac.com', allow_subdomains: true, max_ttl: '20000h' });
+    await t.ok('POST', 'pki/roles/long', { allowed_domains: 'hvac.com', allow_subdomains: true, max_ttl: '20000h' });
     const tooLong = await t.request('POST', 'pki/issue/long', { body: { common_name: 'a.hvac.com', ttl: '9000h' } });
     assert.equal(tooLong.status, 400);
     assert.equal((await t.request('POST', 'pki/issue/none', { body: { common_name: 'a.hvac.com' } })).status, 400);
   });
 
   it('with generate_lease, issues under a lease; revoking the lease revokes the certificate', async () => {
-    await ok('POST', 'pki/roles/leased', { allowed_domains: 'hvac.com', allow_subdomains: true, generate_lease: true });
-    const issued = await ok('POST', 'pki/issue/leased', { common_name: 'test.hvac.com', ttl: '1h' });
+    await t.ok('POST', 'pki/roles/leased', {
+      allowed_domains: 'hvac.com',
+      allow_subdomains: true,
+      generate_lease: true,
+    });
+    const issued = await t.ok('POST', 'pki/issue/leased', { common_name: 'test.hvac.com', ttl: '1h' });
     assert.match(issued.lease_id, /^pki\/issue\/leased\//);
     assert.equal(issued.lease_duration, 3600);
     assert.equal(issued.renewable, false);
-    const lease = await ok('PUT', 'sys/leases/lookup', { lease_id: issued.lease_id });
+    const lease = await t.ok('PUT', 'sys/leases/lookup', { lease_id: issued.lease_id });
     assert.equal(lease.data.id, issued.lease_id);
 
     clock.advance(5_000);
-    await ok('PUT', 'sys/leases/revoke', { lease_id: issued.lease_id });
-    const cert = (await ok('GET', `pki/cert/${issued.data.serial_number}`)).data;
+    await t.ok('PUT', 'sys/leases/revoke', { lease_id: issued.lease_id });
+    const cert = (await t.ok('GET', `pki/cert/${issued.data.serial_number}`)).data;
     assert.equal(cert.revocation_time, Date.parse('2030-01-01T00:00:05Z') / 1000);
   });
 
   it('revokes by serial number; no_store certificates are not kept; exported roots answer their key once', async () => {
-    const issued = (await ok('POST', 'pki/issue/web', { common_name: 'r.hvac.com' })).data;
-    const revoked = await ok('POST', 'pki/revoke', { serial_number: issued.serial_number });
+    const issued = (await t.ok('POST', 'pki/issue/web', { common_name: 'r.hvac.com' })).data;
+    const revoked = await t.ok('POST', 'pki/revoke', { serial_number: issued.serial_number });
     assert.ok(revoked.data.revocation_time > 0);
     assert.equal((await t.request('POST', 'pki/revoke', { body: { serial_number: 'zz' } })).status, 400);
 
-    await ok('POST', 'pki/roles/ephemeral', { allow_any_name: true, no_store: true });
-    const ephemeral = (await ok('POST', 'pki/issue/ephemeral', { common_name: 'whatever.example' })).data;
+    await t.ok('POST', 'pki/roles/ephemeral', { allow_any_name: true, no_store: true });
+    const ephemeral = (await t.ok('POST', 'pki/issue/ephemeral', { common_name: 'whatever.example' })).data;
     assert.equal((await t.request('GET', `pki/cert/${ephemeral.serial_number}`)).status, 404);
     const leasedNoStore = await t.request('POST', 'pki/roles/bad', { body: { no_store: true, generate_lease: true } });
     assert.equal(leasedNoStore.status, 400);
 
-    await ok('POST', 'sys/mounts/pki2', { type: 'pki' });
-    const exported = (await ok('POST', 'pki2/root/generate/exported', { common_name: 'Other CA', key_bits: 3072 }))
+    await t.ok('POST', 'sys/mounts/pki2', { type: 'pki' });
+    const exported = (await t.ok('POST', 'pki2/root/generate/exported', { common_name: 'Other CA', key_bits: 3072 }))
       .data;
     const key = createPrivateKey(exported.private_key);
     assert.equal(key.asymmetricKeyDetails?.modulusLength, 3072);
