@@ -1,12 +1,13 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 // A test harness (exported as `@ward/base/testing`, never imported by production code): the
-// throwaway PostgreSQL clusters the platform store and the secrets server's storage are tested on.
+// throwaway PostgreSQL clusters the platform store, the secrets server's storage and its database
+// engine are tested on.
 // It drives the server with PostgreSQL's own programs, so `base` needs no database client.
 
 const run = promisify(execFile);
@@ -41,10 +42,22 @@ function asClusterUser(command: string, args: string[]): [string, string[]] {
   return ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', command, ...args]];
 }
 
+export interface PostgresServerOptions {
+  /** The superuser `initdb` creates (default `ward`). */
+  superuser?: string;
+  /**
+   * Its password: connections over TCP must then log in with one (`scram-sha-256`), as a
+   * database engine's users really do; without it every connection is trusted.
+   */
+  password?: string;
+  /** `max_connections` (PostgreSQL's default, 100, when not given). */
+  maxConnections?: number;
+}
+
 /**
  * A throwaway PostgreSQL: `initdb` in a temporary directory, listening on 127.0.0.1 on a free
- * port (and a socket in that directory only), trusting local connections. `stop` kills it and
- * removes the directory.
+ * port (and a socket in that directory only), trusting local connections (and TCP ones unless
+ * given a `password`). `stop` kills it and removes the directory.
  */
 export class PostgresServer {
   private constructor(
@@ -52,21 +65,36 @@ export class PostgresServer {
     private readonly dir: string,
     private readonly child: ChildProcess,
     private readonly bin: string,
+    private readonly superuser: string,
+    private readonly password: string | undefined,
   ) {}
 
-  static async start(): Promise<PostgresServer> {
+  static async start(options: PostgresServerOptions = {}): Promise<PostgresServer> {
     const bin = binDir();
-    const dir = mkdtempSync(join(tmpdir(), 'ward-platform-pg-'));
+    const superuser = options.superuser ?? 'ward';
+    const dir = mkdtempSync(join(tmpdir(), 'ward-pg-'));
     const data = join(dir, 'data');
-    if (process.getuid?.() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), 0);
+    const auth = ['--auth=trust'];
+    const pwfile = join(dir, 'pw');
+    if (options.password !== undefined) {
+      writeFileSync(pwfile, options.password);
+      auth.splice(0, 1, '--pwfile', pwfile, '--auth-host=scram-sha-256', '--auth-local=trust');
+    }
+    if (process.getuid?.() === 0) {
+      const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
+      chownSync(dir, uid, 0);
+      if (options.password !== undefined) chownSync(pwfile, uid, 0);
+      chmodSync(dir, 0o700);
+    }
     execFileSync(
-      ...asClusterUser(join(bin, 'initdb'), ['-D', data, '-U', 'ward', '--auth=trust', '-E', 'UTF8', '--no-sync']),
+      ...asClusterUser(join(bin, 'initdb'), ['-D', data, '-U', superuser, ...auth, '-E', 'UTF8', '--no-sync']),
       {
         stdio: 'ignore',
       },
     );
     const port = await freePort();
     const settings = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+    if (options.maxConnections !== undefined) settings.push('-c', `max_connections=${options.maxConnections}`);
     const [command, args] = asClusterUser(join(bin, 'postgres'), [
       '-D',
       data,
@@ -79,12 +107,12 @@ export class PostgresServer {
       ...settings,
     ]);
     const child = spawn(command, args, { stdio: 'ignore' });
-    const server = new PostgresServer(port, dir, child, bin);
+    const server = new PostgresServer(port, dir, child, bin, superuser, options.password);
     await server.#waitUntilReady();
     return server;
   }
 
-  /** The URL of the server's maintenance database, from which new databases are made. */
+  /** The URL of the server's maintenance database (as the superuser), from which new databases are made. */
   get adminUrl(): string {
     return this.#url('postgres');
   }
@@ -106,7 +134,9 @@ export class PostgresServer {
   }
 
   #url(database: string): string {
-    return `postgres://ward@127.0.0.1:${this.port}/${database}`;
+    const login =
+      this.password === undefined ? this.superuser : `${this.superuser}:${encodeURIComponent(this.password)}`;
+    return `postgres://${login}@127.0.0.1:${this.port}/${database}`;
   }
 
   async #waitUntilReady(): Promise<void> {

@@ -1,81 +1,29 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { PostgresServer as PostgresCluster } from '@ward/base/testing';
 import pg from 'pg';
-import { freePort } from '../src/server/testing.js';
 
 /** The superuser the database engine is configured with. */
 export const PG_ROOT = 'ward_root';
 export const PG_ROOT_PASSWORD = 'root-secret';
 
-/** Debian's `postgresql` package puts its programs here. */
-function binDir(): string {
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
-  const dir = versions.map((v) => join(root, v, 'bin')).find((d) => existsSync(join(d, 'initdb')));
-  if (!dir) throw new Error('PostgreSQL is not installed: apt-get install postgresql (see system-packages.txt)');
-  return dir;
-}
-
-/** PostgreSQL refuses to run as root: as root the cluster runs as Debian's `postgres` user. */
-function asClusterUser(command: string, args: string[]): [string, string[]] {
-  if (process.getuid?.() !== 0) return [command, args];
-  return ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', command, ...args]];
-}
-
 /**
- * A throwaway PostgreSQL (as packages/platform/test/postgres-server.ts starts one) that checks
- * passwords on TCP (`scram-sha-256`): the engine's users must really log in. Its superuser is
- * `PG_ROOT`; `stop` kills it and removes its directory.
+ * A throwaway PostgreSQL (`@ward/base/testing`'s) that checks passwords on TCP
+ * (`scram-sha-256`): the engine's users must really log in. Its superuser is `PG_ROOT`; `stop`
+ * kills it and removes its directory.
  */
 export class PostgresServer {
-  private constructor(
-    readonly port: number,
-    private readonly dir: string,
-    private readonly child: ChildProcess,
-  ) {}
+  private constructor(private readonly cluster: PostgresCluster) {}
 
   static async start(): Promise<PostgresServer> {
-    const bin = binDir();
-    const dir = mkdtempSync(join(tmpdir(), 'ward-db-pg-'));
-    const data = join(dir, 'data');
-    const pwfile = join(dir, 'pw');
-    writeFileSync(pwfile, PG_ROOT_PASSWORD);
-    if (process.getuid?.() === 0) {
-      const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
-      chownSync(dir, uid, 0);
-      chownSync(pwfile, uid, 0);
-      chmodSync(dir, 0o700);
-    }
-    const initdb = ['-D', data, '-U', PG_ROOT, '--pwfile', pwfile, '--auth-host=scram-sha-256', '--auth-local=trust'];
-    execFileSync(...asClusterUser(join(bin, 'initdb'), [...initdb, '-E', 'UTF8', '--no-sync']), { stdio: 'ignore' });
-    const port = await freePort();
-    const settings = [
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
-      '-c',
-      'max_connections=200',
-    ];
-    const [command, args] = asClusterUser(join(bin, 'postgres'), [
-      '-D',
-      data,
-      '-p',
-      String(port),
-      '-h',
-      '127.0.0.1',
-      '-k',
-      dir,
-      ...settings,
-    ]);
-    const child = spawn(command, args, { stdio: 'ignore' });
-    const server = new PostgresServer(port, dir, child);
-    await server.#waitUntilReady();
-    return server;
+    const cluster = await PostgresCluster.start({
+      superuser: PG_ROOT,
+      password: PG_ROOT_PASSWORD,
+      maxConnections: 200,
+    });
+    return new PostgresServer(cluster);
+  }
+
+  get port(): number {
+    return this.cluster.port;
   }
 
   /** A `connection_url` for the engine: credentials by template. */
@@ -133,26 +81,7 @@ export class PostgresServer {
     return (await this.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [name])).length > 0;
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null) {
-      await new Promise<void>((resolve) => {
-        this.child.once('exit', () => resolve());
-        this.child.kill('SIGQUIT');
-      });
-    }
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-
-  async #waitUntilReady(): Promise<void> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (this.child.exitCode !== null) throw new Error(`postgres exited with ${this.child.exitCode}`);
-      if (await this.canLogin(PG_ROOT, PG_ROOT_PASSWORD)) return;
-      if (Date.now() > deadline) {
-        await this.stop();
-        throw new Error('postgres did not start');
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  stop(): Promise<void> {
+    return this.cluster.stop();
   }
 }
