@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { request } from '../src/server/testing.js';
+import { startAuthorization } from './oidc-relying-party.testing.js';
 import { launchChromium } from './ui-browser.js';
 import { type DevWard, startDevWard } from './ward-process.js';
 
@@ -57,20 +58,12 @@ describe('identity OIDC provider: the authorization endpoint in the web UI, driv
     });
 
     const issuer = new URL(`${dev.url}/v1/identity/oidc/provider/web`);
-    const config = await oidc.discovery(issuer, client.client_id, client.client_secret, undefined, {
-      execute: [oidc.allowInsecureRequests],
-    });
-    const verifier = oidc.randomPKCECodeVerifier();
-    const state = oidc.randomState();
-    const nonce = oidc.randomNonce();
-    const authUrl = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: 'openid user',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      nonce,
-    });
+    const { config, verifier, state, nonce, authUrl } = await startAuthorization(
+      issuer,
+      client,
+      redirectUri,
+      'openid user',
+    );
     assert.equal(authUrl.origin, dev.url);
 
     const page = await (await browser.newContext()).newPage();

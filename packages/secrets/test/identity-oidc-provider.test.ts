@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as oidc from 'openid-client';
 import { request } from '../src/server/testing.js';
+import { startAuthorization } from './oidc-relying-party.testing.js';
 import { type DevWard, startDevWard } from './ward-process.js';
 
 // Issue 33: Ward as an OpenID provider (identity/oidc/provider/*), driven by a real relying party
@@ -94,21 +95,13 @@ describe('identity OIDC provider through bin/ward with openid-client as the rely
     assert.equal(created, undefined);
     const issuer = new URL(`${dev.url}/v1/identity/oidc/provider/corp`);
 
-    const config = await oidc.discovery(issuer, client.client_id, client.client_secret, undefined, {
-      execute: [oidc.allowInsecureRequests],
-    });
+    const { config, verifier, state, nonce, authUrl } = await startAuthorization(
+      issuer,
+      client,
+      REDIRECT,
+      'openid groups profile',
+    );
     assert.equal(config.serverMetadata().issuer, issuer.href);
-    const verifier = oidc.randomPKCECodeVerifier();
-    const state = oidc.randomState();
-    const nonce = oidc.randomNonce();
-    const authUrl = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: 'openid groups profile',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      nonce,
-    });
     assert.equal(authUrl.pathname, '/ui/vault/identity/oidc/provider/corp/authorize');
     // What the established UI does: the signed-in user's token calls the API's authorize.
     const query = Object.fromEntries(authUrl.searchParams);
