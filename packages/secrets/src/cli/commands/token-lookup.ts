@@ -1,4 +1,5 @@
 import { defineCommand, flag } from '../command.js';
+import { UsageError } from '../flags.js';
 
 /** `ward token lookup [TOKEN]`: the caller's token, another token, or (`-accessor`) one by accessor. */
 export const tokenLookupCommand = defineCommand({
@@ -9,7 +10,8 @@ export const tokenLookupCommand = defineCommand({
   flags: { accessor: flag.bool('The argument is an accessor, not a token.') },
   args: { min: 0, max: 1 },
   async run({ flags, args }, { client, out }) {
-    const [arg] = args;
+    const arg = args[0]?.trim();
+    if (flags.accessor && arg === undefined) throw new UsageError('-accessor needs the ACCESSOR argument');
     const secret =
       arg === undefined
         ? await client.token.lookupSelf()
