@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as acme from 'acme-client';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { runValidationRetries } from './acme-testing.js';
 import { FakeDnsServer } from './fakes/dns-server.js';
 
 // Issue 32: ACME dns-01 (RFC 8555 8.4) and wildcard identifiers, with the real acme-client against
@@ -13,6 +14,8 @@ import { FakeDnsServer } from './fakes/dns-server.js';
 
 describe('PKI ACME dns-01 with acme-client and a DNS server', () => {
   let t: TestServer;
+  // openssl checks validity at the server's (fake) time, which the validation retries move on.
+  const serverTime = () => ['-attime', String(Math.floor(t.clock.now() / 1000))];
   const dns = new FakeDnsServer();
   let resolver: string;
   const dir = mkdtempSync(join(tmpdir(), 'ward-acme-dns-'));
@@ -68,9 +71,13 @@ describe('PKI ACME dns-01 with acme-client and a DNS server', () => {
     const leaf = chain.split(/(?=-----BEGIN CERTIFICATE-----)/)[0] ?? '';
     writeFileSync(join(dir, 'root.pem'), rootPem);
     writeFileSync(join(dir, 'leaf.pem'), leaf);
-    const verified = spawnSync('openssl', ['verify', '-CAfile', join(dir, 'root.pem'), join(dir, 'leaf.pem')], {
-      encoding: 'utf8',
-    });
+    const verified = spawnSync(
+      'openssl',
+      ['verify', ...serverTime(), '-CAfile', join(dir, 'root.pem'), join(dir, 'leaf.pem')],
+      {
+        encoding: 'utf8',
+      },
+    );
     assert.match(verified.stdout, /leaf\.pem: OK/, verified.stderr);
     assert.deepEqual(acme.crypto.readCertificateInfo(leaf).domains.altNames.sort(), ['*.example.test', 'example.test']);
   });
@@ -102,12 +109,21 @@ describe('PKI ACME dns-01 with acme-client and a DNS server', () => {
     const challenge = wild.challenges[0];
     assert.ok(challenge);
     const answered = await c.completeChallenge(challenge);
-    assert.equal(answered.status, 'invalid');
+    assert.equal(answered.status, 'processing', 'retried later, as established');
     assert.match(JSON.stringify(answered.error), /incorrectResponse.*challenge failed against 1 records/);
+    // The record shows up late (DNS propagation): the retry 5 s on finds it.
+    dns.addTxt('_acme-challenge.wrong.test', await c.getChallengeKeyAuthorization(challenge));
+    await runValidationRetries(t, 1);
+    const [wildNow] = await c.getAuthorizations(order);
+    assert.equal(wildNow?.status, 'valid');
+    assert.equal(wildNow?.challenges[0]?.status, 'valid');
     const nothing = plain.challenges.find((ch) => ch.type === 'dns-01');
-    assert.ok(nothing);
+    const other = plain.challenges.find((ch) => ch.type === 'http-01');
+    assert.ok(nothing && other);
     const missing = await c.completeChallenge(nothing);
-    assert.equal(missing.status, 'invalid', 'no TXT record at all');
+    assert.equal(missing.status, 'processing', 'no TXT record at all');
+    await assert.rejects(c.completeChallenge(other), /only a single challenge within an authorization can be accepted/);
+    await runValidationRetries(t);
     assert.equal((await c.getOrder(order)).status, 'invalid');
     const dated = await c
       .createOrder({ identifiers: [{ type: 'dns', value: 'plain.test' }], notAfter: '2099-01-01T00:00:00Z' })

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as acme from 'acme-client';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { runValidationRetries } from './acme-testing.js';
 import { FakeDnsServer } from './fakes/dns-server.js';
 
 // Issue 32: a real ACME client (acme-client) obtains a certificate from Ward's ACME directory with
@@ -15,6 +16,8 @@ import { FakeDnsServer } from './fakes/dns-server.js';
 
 describe('PKI ACME with acme-client and HTTP-01', () => {
   let t: TestServer;
+  // openssl checks validity at the server's (fake) time, which the validation retries move on.
+  const serverTime = () => ['-attime', String(Math.floor(t.clock.now() / 1000))];
   let responder: Server;
   const tokens = new Map<string, string>();
   const hosts: string[] = [];
@@ -80,9 +83,13 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
     const leaf = chain.split(/(?=-----BEGIN CERTIFICATE-----)/)[0] ?? '';
     writeFileSync(join(dir, 'root.pem'), rootPem);
     writeFileSync(join(dir, 'leaf.pem'), leaf);
-    const verified = spawnSync('openssl', ['verify', '-CAfile', join(dir, 'root.pem'), join(dir, 'leaf.pem')], {
-      encoding: 'utf8',
-    });
+    const verified = spawnSync(
+      'openssl',
+      ['verify', ...serverTime(), '-CAfile', join(dir, 'root.pem'), join(dir, 'leaf.pem')],
+      {
+        encoding: 'utf8',
+      },
+    );
     assert.match(verified.stdout, /leaf\.pem: OK/, verified.stderr);
     const info = acme.crypto.readCertificateInfo(leaf);
     assert.deepEqual(info.domains.altNames, ['localhost']);
@@ -109,7 +116,13 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
     const challenge = authz?.challenges.find((c) => c.type === 'http-01');
     assert.ok(authz && challenge);
     const answered = await client.completeChallenge(challenge);
-    assert.equal(answered.status, 'invalid');
+    // As established, a failed try is retried: the challenge is processing, with the error.
+    assert.equal(answered.status, 'processing');
+    assert.match(JSON.stringify(answered.error), /the challenge answered HTTP 404/);
+    await runValidationRetries(t);
+    const [failed] = await client.getAuthorizations(order);
+    assert.equal(failed?.status, 'invalid');
+    assert.equal(failed?.challenges.find((c) => c.type === 'http-01')?.status, 'invalid');
     // RFC 8555 7.3.5: the account moves to a new key; the old one no longer signs for it.
     const newKey = await acme.crypto.createPrivateEcdsaKey();
     await client.updateAccountKey(newKey);
@@ -153,9 +166,13 @@ describe('PKI ACME with acme-client and HTTP-01', () => {
       encoding: 'utf8',
     }).stdout;
     assert.match(text, /IP Address:127\.0\.0\.1/);
-    const verified = spawnSync('openssl', ['verify', '-CAfile', join(dir, 'root.pem'), join(dir, 'ip.pem')], {
-      encoding: 'utf8',
-    });
+    const verified = spawnSync(
+      'openssl',
+      ['verify', ...serverTime(), '-CAfile', join(dir, 'root.pem'), join(dir, 'ip.pem')],
+      {
+        encoding: 'utf8',
+      },
+    );
     assert.match(verified.stdout, /ip\.pem: OK/, verified.stderr);
     const asDns = await client
       .createOrder({ identifiers: [{ type: 'dns', value: '127.0.0.1' }] })

@@ -1,6 +1,7 @@
 /** The `pki` engine: issuers (root and intermediate CAs), roles, certificates, CRLs, an OCSP responder and an ACME server. @module */
 
 import { type Backend, type BackendContext, createBackend, KeyedMutex } from '../../framework/index.js';
+import { ValidationQueue } from './acme/acme-validation.js';
 import { pathEab } from './acme/eab.js';
 import { NonceStore } from './acme/jws.js';
 import { ACME_UNAUTHENTICATED_PATHS, pathAcme } from './acme/path-acme.js';
@@ -44,6 +45,7 @@ export function createPkiBackend(ctx: BackendContext, options: PkiOptions = {}):
     acmeTlsAlpnPort: options.acmeTlsAlpnPort ?? 443,
   };
   const tidyState = new TidyState();
+  const acmeValidations = new ValidationQueue();
   return createBackend({
     type: 'pki',
     storage: ctx.storage,
@@ -65,11 +67,11 @@ export function createPkiBackend(ctx: BackendContext, options: PkiOptions = {}):
       ...pathFetch(d),
       ...pathTidy(d, tidyState),
       ...pathOcsp(d),
-      ...pathAcme(d, new NonceStore(ctx.clock, ctx.random)),
+      ...pathAcme(d, new NonceStore(ctx.clock, ctx.random), acmeValidations),
       ...pathAcmeConfig(),
       ...pathEab(d),
     ],
     specialPaths: { unauthenticated: [...UNAUTHENTICATED_PATHS, ...ACME_UNAUTHENTICATED_PATHS] },
-    periodic: [autoTidyTask(d, ctx.storage, tidyState)],
+    periodic: [autoTidyTask(d, ctx.storage, tidyState), acmeValidations.task(d, ctx.storage)],
   });
 }

@@ -2,17 +2,9 @@ import { isIP } from 'node:net';
 import { randomUuid } from '@ward/base';
 import type { Storage } from '../../../logical/storage.js';
 import type { PkiDeps } from '../deps.js';
-import {
-  type AcmeAuthorization,
-  type AcmeChallenge,
-  type AcmeChallengeType,
-  type AcmeConfig,
-  acmeStore,
-} from './acme-store.js';
-import { lookupVia, validateDns01 } from './dns01.js';
-import { validateHttp01 } from './http01.js';
+import { type AcmeAuthorization, type AcmeChallenge, type AcmeChallengeType, acmeStore } from './acme-store.js';
+import { attemptValidation } from './acme-validation.js';
 import { AcmeProblem, thumbprintOf } from './jws.js';
-import { validateTlsAlpn01 } from './tls-alpn01.js';
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
@@ -83,27 +75,6 @@ export function newAuthorization(
   };
 }
 
-type Validator = (domain: string, token: string, keyAuthorization: string, config: AcmeConfig) => Promise<void>;
-
-function validatorsFor(d: PkiDeps) {
-  return new Map<AcmeChallengeType, Validator>([
-    [
-      'http-01',
-      (domain, token, keyAuthorization, config) =>
-        validateHttp01(domain, token, keyAuthorization, lookupVia(config.dns_resolver)),
-    ],
-    [
-      'dns-01',
-      (domain, _token, keyAuthorization, config) => validateDns01(domain, keyAuthorization, config.dns_resolver),
-    ],
-    [
-      'tls-alpn-01',
-      (domain, _token, keyAuthorization, config) =>
-        validateTlsAlpn01(domain, keyAuthorization, d.acmeTlsAlpnPort, lookupVia(config.dns_resolver)),
-    ],
-  ]);
-}
-
 /** The authorization's challenge of `type`, or a 404 problem when it offers none. */
 export function challengeOf(authz: AcmeAuthorization, type: string): AcmeChallenge {
   const challenge = authz.challenges.find((c) => c.type === type);
@@ -112,32 +83,30 @@ export function challengeOf(authz: AcmeAuthorization, type: string): AcmeChallen
 }
 
 /**
- * Validates the authorization's challenge of `type` now; answers the challenge as it ends up. A
- * failed validation makes the challenge and its authorization invalid (RFC 8555 7.1.6).
+ * Starts validating the authorization's challenge of `type` (RFC 8555 7.5.1): a first try now;
+ * a failed one leaves it `processing`, retried later by the validation queue. Only one challenge of
+ * an authorization may be started, as established. Answers the challenge as it is then.
  */
 export async function runChallenge(
   d: PkiDeps,
   storage: Storage,
-  authz: AcmeAuthorization,
+  authzId: string,
+  accountId: string,
   type: string,
   jwk: Record<string, unknown>,
-): Promise<AcmeChallenge> {
-  const challenge = challengeOf(authz, type);
-  const validate = validatorsFor(d).get(challenge.type);
-  if (challenge.status !== 'pending' || authz.status !== 'pending' || !validate) return challenge;
-  const config = await acmeStore.config(storage);
-  try {
-    const keyAuthorization = `${challenge.token}.${await thumbprintOf(jwk)}`;
-    await validate(authz.identifier.value, challenge.token, keyAuthorization, config);
-    challenge.status = 'valid';
-    challenge.validated = new Date(d.clock.now()).toISOString();
-    authz.status = 'valid';
-  } catch (err) {
-    if (!(err instanceof AcmeProblem)) throw err;
-    challenge.status = 'invalid';
-    challenge.error = { type: `urn:ietf:params:acme:error:${err.type}`, detail: err.message };
-    authz.status = 'invalid';
-  }
-  await acmeStore.putAuthz(storage, authz);
-  return challenge;
+): Promise<{ authz: AcmeAuthorization; challenge: AcmeChallenge }> {
+  return d.locks.run(`acme-authz/${authzId}`, async () => {
+    const authz = await acmeStore.authz(storage, authzId);
+    if (!authz || authz.account_id !== accountId) throw new AcmeProblem('malformed', 'no such challenge', 404);
+    const challenge = challengeOf(authz, type);
+    if (challenge.status !== 'pending' || authz.status !== 'pending') return { authz, challenge };
+    const started = authz.challenges.find((c) => c.type !== challenge.type && c.status !== 'pending');
+    if (started)
+      throw new AcmeProblem(
+        'malformed',
+        `only a single challenge within an authorization can be accepted (${started.type}) in status ${started.status}`,
+      );
+    await attemptValidation(d, storage, authz, challenge, await thumbprintOf(jwk), 0);
+    return { authz, challenge };
+  });
 }

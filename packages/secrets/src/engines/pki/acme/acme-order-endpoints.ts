@@ -6,6 +6,7 @@ import { needAccount } from './acme-endpoint.js';
 import { finalizeOrder, newOrder, refreshedOrder } from './acme-orders.js';
 import { authzView, orderView } from './acme-reply.js';
 import { acmeStore } from './acme-store.js';
+import type { ValidationQueue } from './acme-validation.js';
 import { AcmeProblem, type VerifiedRequest } from './jws.js';
 
 async function ownOrder(storage: Storage, jws: VerifiedRequest, id: string) {
@@ -19,7 +20,7 @@ async function ownOrder(storage: Storage, jws: VerifiedRequest, id: string) {
  * account object gives), `order/:order_id[/finalize|/cert]`, `authorization/:auth_id` (read, or
  * deactivate), `challenge/…` (RFC 8555 7.1.2.1, 7.4, 7.5).
  */
-export function orderEndpoints(d: PkiDeps): AcmeEndpoint[] {
+export function orderEndpoints(d: PkiDeps, queue: ValidationQueue): AcmeEndpoint[] {
   return [
     {
       pattern: 'new-order',
@@ -100,9 +101,15 @@ export function orderEndpoints(d: PkiDeps): AcmeEndpoint[] {
       captures: ['auth_id', 'challenge_type'],
       handle: async ({ storage, dir, jws, ids }) => {
         const account = needAccount(jws);
-        const authz = await acmeStore.authz(storage, ids.auth_id ?? '');
-        if (!authz || authz.account_id !== account.id) throw new AcmeProblem('malformed', 'no such challenge', 404);
-        const challenge = await runChallenge(d, storage, authz, ids.challenge_type ?? '', account.jwk);
+        const { authz, challenge } = await runChallenge(
+          d,
+          storage,
+          ids.auth_id ?? '',
+          account.id,
+          ids.challenge_type ?? '',
+          account.jwk,
+        );
+        if (challenge.status === 'processing') queue.queued();
         const body = {
           type: challenge.type,
           url: `${dir.base}/challenge/${authz.id}/${challenge.type}`,

@@ -6,6 +6,7 @@ import { DIRECTORY_PREFIXES, directoryOf, prefixFields } from './acme-directory.
 import type { AcmeEndpoint } from './acme-endpoint.js';
 import { orderEndpoints } from './acme-order-endpoints.js';
 import { acmeReply } from './acme-reply.js';
+import type { ValidationQueue } from './acme-validation.js';
 import type { NonceStore } from './jws.js';
 import { verifyJws } from './jws.js';
 
@@ -33,8 +34,8 @@ export const ACME_UNAUTHENTICATED_PATHS = DIRECTORY_PREFIXES.flatMap((prefix) =>
  * under each of the directory prefixes (the default one, per role, per issuer, per both); each
  * directory builds its URLs on its own prefix. `config/acme` enables it.
  */
-export function pathAcme(d: PkiDeps, nonces: NonceStore): PathDefinition[] {
-  const endpoints = [...accountEndpoints(d), ...orderEndpoints(d)];
+export function pathAcme(d: PkiDeps, nonces: NonceStore, queue: ValidationQueue): PathDefinition[] {
+  const endpoints = [...accountEndpoints(d), ...orderEndpoints(d, queue)];
   return DIRECTORY_PREFIXES.flatMap((prefix) => [
     directoryPath(prefix, nonces),
     noncePath(prefix, nonces),
