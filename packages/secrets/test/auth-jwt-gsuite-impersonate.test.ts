@@ -23,22 +23,8 @@ describe('jwt gsuite with impersonate_principal (no key), through bin/ward', () 
   let dev: DevWard;
   let home = '';
   let principal = '';
-  const call = async (method: string, path: string, body?: unknown, token: string | null = ROOT) => {
-    const res = await fetch(`${dev.url}/v1/${path}`, {
-      method,
-      headers: { ...(token ? { 'X-Vault-Token': token } : {}), 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await call(method, path, body);
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const configure = (settings: Record<string, unknown>) =>
-    call('POST', 'auth/jwt/config', {
+    dev.call('POST', 'auth/jwt/config', {
       jwks_url: jwks.url,
       bound_issuer: ISSUER,
       provider_config: {
@@ -55,7 +41,7 @@ describe('jwt gsuite with impersonate_principal (no key), through bin/ward', () 
   const login = async (email: string) => {
     const now = Math.floor(Date.now() / 1000);
     const jwt = await jwks.sign({ iss: ISSUER, aud: 'ward', sub: email, email, iat: now, exp: now + 300 });
-    return call('POST', 'auth/jwt/login', { role: 'ws', jwt }, null);
+    return dev.call('POST', 'auth/jwt/login', { role: 'ws', jwt }, null);
   };
 
   before(async () => {
@@ -73,16 +59,17 @@ describe('jwt gsuite with impersonate_principal (no key), through bin/ward', () 
       GOOGLE_APPLICATION_CREDENTIALS: '',
       HOME: home,
     });
-    await ok('POST', 'sys/auth/jwt', { type: 'jwt' });
-    await ok('POST', 'auth/jwt/role/ws', {
+    await dev.ok('POST', 'sys/auth/jwt', { type: 'jwt' });
+    await dev.ok('POST', 'auth/jwt/role/ws', {
       role_type: 'jwt',
       bound_audiences: 'ward',
       user_claim: 'email',
       groups_claim: 'groups',
     });
-    const accessor = (await ok('GET', 'sys/auth')).data['jwt/'].accessor;
-    const group = (await ok('POST', 'identity/group', { name: 'eng', type: 'external', policies: ['eng'] })).data.id;
-    await ok('POST', 'identity/group-alias', {
+    const accessor = (await dev.ok('GET', 'sys/auth')).data['jwt/'].accessor;
+    const group = (await dev.ok('POST', 'identity/group', { name: 'eng', type: 'external', policies: ['eng'] })).data
+      .id;
+    await dev.ok('POST', 'identity/group-alias', {
       name: 'eng@example.test',
       mount_accessor: accessor,
       canonical_id: group,

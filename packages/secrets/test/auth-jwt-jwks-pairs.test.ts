@@ -15,21 +15,7 @@ describe('jwt auth with jwks_pairs, through bin/ward', () => {
   let secure: JwksServer;
   let securePem = '';
   let dev: DevWard;
-  const call = async (method: string, path: string, body?: unknown, token: string | null = ROOT) => {
-    const res = await fetch(`${dev.url}/v1/${path}`, {
-      method,
-      headers: { ...(token ? { 'X-Vault-Token': token } : {}), 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await call(method, path, body);
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
-  const login = (jwt: string) => call('POST', 'auth/jwt/login', { role: 'ci', jwt }, null);
+  const login = (jwt: string) => dev.call('POST', 'auth/jwt/login', { role: 'ci', jwt }, null);
   const claims = (sub: string) => {
     const now = Math.floor(Date.now() / 1000);
     return { iss: 'https://ci.example.test', sub, aud: 'ward', iat: now - 5, exp: now + 300 };
@@ -42,7 +28,7 @@ describe('jwt auth with jwks_pairs, through bin/ward', () => {
     plain = await startJwksServer({ kidPrefix: 'plain-' });
     secure = await startJwksServer({ kidPrefix: 'secure-', tls });
     dev = await startDevWard(ROOT);
-    await ok('POST', 'sys/auth/jwt', { type: 'jwt' });
+    await dev.ok('POST', 'sys/auth/jwt', { type: 'jwt' });
   });
   after(async () => {
     dev?.ward.child.kill('SIGTERM');
@@ -52,14 +38,14 @@ describe('jwt auth with jwks_pairs, through bin/ward', () => {
   });
 
   it('verifies tokens signed by the key of either endpoint, each reached with its own CA', async () => {
-    await ok('POST', 'auth/jwt/config', { jwks_pairs: pairs() });
-    const config = (await ok('GET', 'auth/jwt/config')).data;
+    await dev.ok('POST', 'auth/jwt/config', { jwks_pairs: pairs() });
+    const config = (await dev.ok('GET', 'auth/jwt/config')).data;
     assert.deepEqual(config.jwks_pairs, [
       { jwks_url: plain.url, jwks_ca_pem: '' },
       { jwks_url: secure.url, jwks_ca_pem: securePem },
     ]);
     assert.equal(config.jwks_url, '');
-    await ok('POST', 'auth/jwt/role/ci', { role_type: 'jwt', bound_audiences: 'ward', user_claim: 'sub' });
+    await dev.ok('POST', 'auth/jwt/role/ci', { role_type: 'jwt', bound_audiences: 'ward', user_claim: 'sub' });
     const fromPlain = await login(await plain.sign(claims('from-plain')));
     assert.equal(fromPlain.status, 200, JSON.stringify(fromPlain.body));
     assert.equal(fromPlain.body.auth.metadata.role, 'ci');
@@ -87,9 +73,9 @@ describe('jwt auth with jwks_pairs, through bin/ward', () => {
       { jwks_pairs: [{ jwks_ca_pem: securePem }] },
       { jwks_pairs: ['not a map'] },
     ]) {
-      const res = await call('POST', 'auth/jwt/config', body);
+      const res = await dev.call('POST', 'auth/jwt/config', body);
       assert.equal(res.status, 400, `${JSON.stringify(body).slice(0, 80)}: ${JSON.stringify(res.body)}`);
     }
-    assert.equal((await ok('GET', 'auth/jwt/config')).data.jwks_pairs.length, 2, 'a refused write changes nothing');
+    assert.equal((await dev.ok('GET', 'auth/jwt/config')).data.jwks_pairs.length, 2, 'a refused write changes nothing');
   });
 });

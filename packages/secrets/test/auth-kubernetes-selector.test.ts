@@ -11,22 +11,8 @@ const ROOT = 'root-k8s-selector';
 describe('kubernetes auth namespace selector in YAML, through bin/ward', () => {
   let k8s: FakeKubernetes;
   let dev: DevWard;
-  const call = async (method: string, path: string, body?: unknown, token: string | null = ROOT) => {
-    const res = await fetch(`${dev.url}/v1/${path}`, {
-      method,
-      headers: { ...(token ? { 'X-Vault-Token': token } : {}), 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await call(method, path, body);
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const login = async (role: string, namespace: string) =>
-    call('POST', 'auth/kubernetes/login', { role, jwt: await k8s.projectedToken(namespace, 'web') }, null);
+    dev.call('POST', 'auth/kubernetes/login', { role, jwt: await k8s.projectedToken(namespace, 'web') }, null);
 
   before(async () => {
     k8s = await startFakeKubernetes();
@@ -36,8 +22,8 @@ describe('kubernetes auth namespace selector in YAML, through bin/ward', () => {
     k8s.labelNamespace('team-b', { tier: 'web', env: 'dev' });
     k8s.labelNamespace('team-c', { tier: 'db', env: 'prod' });
     dev = await startDevWard(ROOT);
-    await ok('POST', 'sys/auth/kubernetes', { type: 'kubernetes' });
-    await ok('POST', 'auth/kubernetes/config', {
+    await dev.ok('POST', 'sys/auth/kubernetes', { type: 'kubernetes' });
+    await dev.ok('POST', 'auth/kubernetes/config', {
       kubernetes_host: k8s.url,
       kubernetes_ca_cert: k8s.caPem,
       token_reviewer_jwt: await k8s.projectedToken('kube-system', 'vault-reviewer'),
@@ -59,19 +45,19 @@ describe('kubernetes auth namespace selector in YAML, through bin/ward', () => {
       '    values: [prod]',
       '',
     ];
-    await ok('POST', 'auth/kubernetes/role/yaml-block', {
+    await dev.ok('POST', 'auth/kubernetes/role/yaml-block', {
       bound_service_account_names: 'web',
       bound_service_account_namespace_selector: block.join('\n'),
     });
     assert.equal(
-      (await ok('GET', 'auth/kubernetes/role/yaml-block')).data.bound_service_account_namespace_selector,
+      (await dev.ok('GET', 'auth/kubernetes/role/yaml-block')).data.bound_service_account_namespace_selector,
       block.join('\n'),
     );
     assert.equal((await login('yaml-block', 'team-a')).status, 200);
     assert.equal((await login('yaml-block', 'team-b')).status, 403, 'env is dev');
     assert.equal((await login('yaml-block', 'team-c')).status, 403, 'tier is db');
 
-    await ok('POST', 'auth/kubernetes/role/yaml-flow', {
+    await dev.ok('POST', 'auth/kubernetes/role/yaml-flow', {
       bound_service_account_names: 'web',
       bound_service_account_namespace_selector: 'matchLabels: {env: prod}',
     });
@@ -86,7 +72,7 @@ describe('kubernetes auth namespace selector in YAML, through bin/ward', () => {
       '{"matchLabels": "x"}',
       '- a',
     ]) {
-      const res = await call('POST', 'auth/kubernetes/role/bad', {
+      const res = await dev.call('POST', 'auth/kubernetes/role/bad', {
         bound_service_account_names: 'web',
         bound_service_account_namespace_selector: selector,
       });

@@ -16,27 +16,13 @@ describe('ldap auth by UPN against a fake Active Directory, through bin/ward', (
   let tls: TlsIdentity;
   let dev: DevWard;
   let aliceDn = '';
-  const call = async (method: string, path: string, body?: unknown, token: string | null = ROOT) => {
-    const res = await fetch(`${dev.url}/v1/${path}`, {
-      method,
-      headers: { ...(token ? { 'X-Vault-Token': token } : {}), 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await call(method, path, body);
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const login = (mount: string, user: string, password: string) =>
-    call('POST', `auth/${mount}/login/${user}`, { password }, null);
+    dev.call('POST', `auth/${mount}/login/${user}`, { password }, null);
   const mount = async (name: string, config: Record<string, unknown>) => {
-    await ok('POST', `sys/auth/${name}`, { type: 'ldap' });
-    await ok('POST', `auth/${name}/config`, { url: ad.url, upndomain: ad.domain, userdn: ad.usersDn, ...config });
-    await ok('POST', `auth/${name}/groups/vpn-users`, { policies: 'vpn' });
-    await ok('POST', `auth/${name}/groups/admins`, { policies: 'admin' });
+    await dev.ok('POST', `sys/auth/${name}`, { type: 'ldap' });
+    await dev.ok('POST', `auth/${name}/config`, { url: ad.url, upndomain: ad.domain, userdn: ad.usersDn, ...config });
+    await dev.ok('POST', `auth/${name}/groups/vpn-users`, { policies: 'vpn' });
+    await dev.ok('POST', `auth/${name}/groups/admins`, { policies: 'admin' });
   };
 
   before(async () => {
@@ -122,7 +108,7 @@ describe('ldap auth by UPN against a fake Active Directory, through bin/ward', (
 
   it('finds the groups, nested ones too, from the tokenGroups of the entry (use_token_groups), no groupdn needed', async () => {
     await mount('adtoken', { use_token_groups: true });
-    await ok('POST', 'auth/adtoken/groups/remote-staff', { policies: 'remote' });
+    await dev.ok('POST', 'auth/adtoken/groups/remote-staff', { policies: 'remote' });
     const searches = ad.searches.length;
     const res = await login('adtoken', 'alice', 'Alice-Pw1');
     assert.equal(res.status, 200, JSON.stringify(res.body));

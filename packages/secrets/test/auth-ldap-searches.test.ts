@@ -19,24 +19,10 @@ const TEAM_LINKS = `ou=team-links,${SUFFIX}`;
 describe('ldap auth searches (paging) against slapd, through bin/ward', () => {
   let slapd: Slapd;
   let dev: DevWard;
-  const call = async (method: string, path: string, body?: unknown, token: string | null = ROOT) => {
-    const res = await fetch(`${dev.url}/v1/${path}`, {
-      method,
-      headers: { ...(token ? { 'X-Vault-Token': token } : {}), 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await call(method, path, body);
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
-  const login = (mount: string) => call('POST', `auth/${mount}/login/alice`, { password: 'alice-pw' }, null);
+  const login = (mount: string) => dev.call('POST', `auth/${mount}/login/alice`, { password: 'alice-pw' }, null);
   const mount = async (name: string, config: Record<string, unknown>) => {
-    await ok('POST', `sys/auth/${name}`, { type: 'ldap' });
-    await ok('POST', `auth/${name}/config`, {
+    await dev.ok('POST', `sys/auth/${name}`, { type: 'ldap' });
+    await dev.ok('POST', `auth/${name}/config`, {
       url: slapd.url,
       binddn: ENGINE_DN,
       bindpass: ENGINE_PASSWORD,
@@ -44,7 +30,7 @@ describe('ldap auth searches (paging) against slapd, through bin/ward', () => {
       groupdn: GROUPS,
       ...config,
     });
-    for (const team of TEAMS) await ok('POST', `auth/${name}/groups/${team}`, { policies: `p-${team}` });
+    for (const team of TEAMS) await dev.ok('POST', `auth/${name}/groups/${team}`, { policies: `p-${team}` });
   };
 
   before(async () => {
@@ -86,7 +72,7 @@ describe('ldap auth searches (paging) against slapd, through bin/ward', () => {
     );
 
     await mount('paged', { max_page_size: 2 });
-    assert.equal((await ok('GET', 'auth/paged/config')).data.max_page_size, 2);
+    assert.equal((await dev.ok('GET', 'auth/paged/config')).data.max_page_size, 2);
     const paged = await login('paged');
     assert.equal(paged.status, 200, JSON.stringify(paged.body));
     assert.deepEqual(paged.body.auth.policies, ['default', ...TEAMS.map((t) => `p-${t}`)]);
@@ -96,12 +82,12 @@ describe('ldap auth searches (paging) against slapd, through bin/ward', () => {
     await mount('aliased', { max_page_size: 2 });
     const all = ['default', ...TEAMS.map((t) => `p-${t}`)];
     const policiesWith = async (dereference_aliases: string, groupdn: string) => {
-      await ok('POST', 'auth/aliased/config', { dereference_aliases, groupdn });
+      await dev.ok('POST', 'auth/aliased/config', { dereference_aliases, groupdn });
       const res = await login('aliased');
       assert.equal(res.status, 200, `${dereference_aliases} ${groupdn}: ${JSON.stringify(res.body)}`);
       return res.body.auth.policies;
     };
-    assert.equal((await ok('GET', 'auth/aliased/config')).data.dereference_aliases, 'never');
+    assert.equal((await dev.ok('GET', 'auth/aliased/config')).data.dereference_aliases, 'never');
     assert.deepEqual(await policiesWith('never', GROUPS_LINK), ['default']);
     assert.deepEqual(await policiesWith('never', TEAM_LINKS), ['default']);
     assert.deepEqual(await policiesWith('finding', GROUPS_LINK), all, 'the base alias followed');
@@ -109,8 +95,8 @@ describe('ldap auth searches (paging) against slapd, through bin/ward', () => {
     assert.deepEqual(await policiesWith('searching', TEAM_LINKS), ['default', 'p-t1'], 'the aliases below the base');
     assert.deepEqual(await policiesWith('always', GROUPS_LINK), all);
     assert.deepEqual(await policiesWith('always', TEAM_LINKS), ['default', 'p-t1']);
-    assert.equal((await ok('GET', 'auth/aliased/config')).data.dereference_aliases, 'always');
-    const bad = await call('POST', 'auth/aliased/config', { dereference_aliases: 'sometimes' });
+    assert.equal((await dev.ok('GET', 'auth/aliased/config')).data.dereference_aliases, 'always');
+    const bad = await dev.call('POST', 'auth/aliased/config', { dereference_aliases: 'sometimes' });
     assert.equal(bad.status, 400, JSON.stringify(bad.body));
   });
 });

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
-import { request } from '../src/server/testing.js';
 import { startAuthorization } from './oidc-relying-party.testing.js';
 import { launchChromium } from './ui-browser.js';
 import { type DevWard, startDevWard } from './ward-process.js';
@@ -22,11 +21,6 @@ describe('identity OIDC provider: the authorization endpoint in the web UI, driv
   let callbacks: Server;
   const arrived: URL[] = [];
   let redirectUri = '';
-  const ok = async (method: string, path: string, body?: unknown, token: string | null = ROOT) => {
-    const res = await request(dev.url, method, path, { body, token });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
 
   before(async () => {
     [dev, browser] = await Promise.all([startDevWard(ROOT), launchChromium()]);
@@ -47,12 +41,12 @@ describe('identity OIDC provider: the authorization endpoint in the web UI, driv
   });
 
   it('signs a user in through the UI and hands the relying party a code it exchanges for a valid ID token', async () => {
-    await ok('POST', 'sys/auth/userpass', { type: 'userpass' });
-    await ok('POST', 'auth/userpass/users/carol', { password: 'carol-pw' });
-    await ok('POST', 'identity/oidc/scope/user', { template: '{"username": {{identity.entity.name}}}' });
-    await ok('POST', 'identity/oidc/client/web', { redirect_uris: [redirectUri], assignments: ['allow_all'] });
-    const client = (await ok('GET', 'identity/oidc/client/web')).data;
-    await ok('POST', 'identity/oidc/provider/web', {
+    await dev.ok('POST', 'sys/auth/userpass', { type: 'userpass' });
+    await dev.ok('POST', 'auth/userpass/users/carol', { password: 'carol-pw' });
+    await dev.ok('POST', 'identity/oidc/scope/user', { template: '{"username": {{identity.entity.name}}}' });
+    await dev.ok('POST', 'identity/oidc/client/web', { redirect_uris: [redirectUri], assignments: ['allow_all'] });
+    const client = (await dev.ok('GET', 'identity/oidc/client/web')).data;
+    await dev.ok('POST', 'identity/oidc/provider/web', {
       allowed_client_ids: [client.client_id],
       scopes_supported: 'user',
     });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as oidc from 'openid-client';
-import { request } from '../src/server/testing.js';
 import { startAuthorization } from './oidc-relying-party.testing.js';
 import { type DevWard, startDevWard } from './ward-process.js';
 
@@ -14,81 +13,74 @@ const REDIRECT = 'http://127.0.0.1:9999/callback';
 
 describe('identity OIDC provider through bin/ward with openid-client as the relying party', () => {
   let dev: DevWard;
-  const call = (method: string, path: string, body?: unknown, token: string | null = ROOT) =>
-    request(dev.url, method, path, { body, token });
-  const ok = async (method: string, path: string, body?: unknown, token: string | null = ROOT) => {
-    const res = await call(method, path, body, token);
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   let userToken = '';
   let entityId = '';
   let groupId = '';
 
   before(async () => {
     dev = await startDevWard(ROOT);
-    await ok('POST', 'sys/auth/userpass', { type: 'userpass' });
-    await ok('POST', 'auth/userpass/users/alice', { password: 'pw' });
-    const login = await ok('POST', 'auth/userpass/login/alice', { password: 'pw' }, null);
+    await dev.ok('POST', 'sys/auth/userpass', { type: 'userpass' });
+    await dev.ok('POST', 'auth/userpass/users/alice', { password: 'pw' });
+    const login = await dev.ok('POST', 'auth/userpass/login/alice', { password: 'pw' }, null);
     userToken = login.auth.client_token;
     entityId = login.auth.entity_id;
-    await ok('POST', `identity/entity/id/${entityId}`, { name: 'alice', metadata: { email: 'alice@example.com' } });
-    groupId = (await ok('POST', 'identity/group', { name: 'engineers', member_entity_ids: [entityId] })).data.id;
+    await dev.ok('POST', `identity/entity/id/${entityId}`, { name: 'alice', metadata: { email: 'alice@example.com' } });
+    groupId = (await dev.ok('POST', 'identity/group', { name: 'engineers', member_entity_ids: [entityId] })).data.id;
   });
   after(() => {
     dev?.ward.child.kill('SIGKILL');
   });
 
   it('has the default provider, key and allow_all assignment', async () => {
-    const provider = (await ok('GET', 'identity/oidc/provider/default')).data;
+    const provider = (await dev.ok('GET', 'identity/oidc/provider/default')).data;
     assert.deepEqual(provider, {
       issuer: `${dev.url}/v1/identity/oidc/provider/default`,
       allowed_client_ids: ['*'],
       scopes_supported: [],
     });
-    assert.ok((await ok('LIST', 'identity/oidc/key')).data.keys.includes('default'));
-    assert.deepEqual((await ok('GET', 'identity/oidc/assignment/allow_all')).data, {
+    assert.ok((await dev.ok('LIST', 'identity/oidc/key')).data.keys.includes('default'));
+    assert.deepEqual((await dev.ok('GET', 'identity/oidc/assignment/allow_all')).data, {
       entity_ids: ['*'],
       group_ids: ['*'],
     });
-    assert.equal((await call('DELETE', 'identity/oidc/provider/default')).status, 400);
-    assert.equal((await call('POST', 'identity/oidc/assignment/allow_all', { entity_ids: 'x' })).status, 400);
+    assert.equal((await dev.call('DELETE', 'identity/oidc/provider/default')).status, 400);
+    assert.equal((await dev.call('POST', 'identity/oidc/assignment/allow_all', { entity_ids: 'x' })).status, 400);
   });
 
   it('signs a confidential client in with code + PKCE, validates the ID token and reads userinfo', async () => {
-    await ok('POST', 'identity/oidc/scope/groups', {
+    await dev.ok('POST', 'identity/oidc/scope/groups', {
       template: '{"groups": {{identity.entity.groups.names}}}',
       description: 'group names',
     });
-    await ok('POST', 'identity/oidc/scope/profile', {
+    await dev.ok('POST', 'identity/oidc/scope/profile', {
       template: Buffer.from('{"name": {{identity.entity.name}}, "email": {{identity.entity.metadata.email}}}').toString(
         'base64',
       ),
     });
     assert.equal(
-      (await call('POST', 'identity/oidc/scope/bad', { template: '{"sub": {{identity.entity.id}}}' })).status,
+      (await dev.call('POST', 'identity/oidc/scope/bad', { template: '{"sub": {{identity.entity.id}}}' })).status,
       400,
       'a reserved claim',
     );
     assert.equal(
-      (await call('POST', 'identity/oidc/scope/bad', { template: '{"x": {{identity.entity.id}' })).status,
+      (await dev.call('POST', 'identity/oidc/scope/bad', { template: '{"x": {{identity.entity.id}' })).status,
       400,
     );
-    await ok('POST', 'identity/oidc/assignment/engineers', { group_ids: [groupId] });
-    await ok('POST', 'identity/oidc/key/app', { allowed_client_ids: '*', algorithm: 'ES256' });
-    await ok('POST', 'identity/oidc/client/app', {
+    await dev.ok('POST', 'identity/oidc/assignment/engineers', { group_ids: [groupId] });
+    await dev.ok('POST', 'identity/oidc/key/app', { allowed_client_ids: '*', algorithm: 'ES256' });
+    await dev.ok('POST', 'identity/oidc/client/app', {
       key: 'app',
       redirect_uris: [REDIRECT],
       assignments: ['engineers'],
       id_token_ttl: '30m',
       access_token_ttl: '1h',
     });
-    const client = (await ok('GET', 'identity/oidc/client/app')).data;
+    const client = (await dev.ok('GET', 'identity/oidc/client/app')).data;
     assert.match(client.client_id, /^[0-9A-Za-z]{32}$/);
     assert.match(client.client_secret, /^hvo_secret_[0-9A-Za-z]{64}$/);
     assert.equal(client.client_type, 'confidential');
-    assert.equal((await call('POST', 'identity/oidc/client/app', { key: 'default' })).status, 400, 'key is fixed');
-    const created = await ok('POST', 'identity/oidc/provider/corp', {
+    assert.equal((await dev.call('POST', 'identity/oidc/client/app', { key: 'default' })).status, 400, 'key is fixed');
+    const created = await dev.ok('POST', 'identity/oidc/provider/corp', {
       allowed_client_ids: [client.client_id],
       scopes_supported: ['groups', 'profile'],
     });
@@ -105,9 +97,9 @@ describe('identity OIDC provider through bin/ward with openid-client as the rely
     assert.equal(authUrl.pathname, '/ui/vault/identity/oidc/provider/corp/authorize');
     // What the established UI does: the signed-in user's token calls the API's authorize.
     const query = Object.fromEntries(authUrl.searchParams);
-    const refusedNoToken = await call('POST', 'identity/oidc/provider/corp/authorize', query, null);
+    const refusedNoToken = await dev.call('POST', 'identity/oidc/provider/corp/authorize', query, null);
     assert.equal(refusedNoToken.status, 403, 'authorize needs a Ward token');
-    const granted = await ok('POST', 'identity/oidc/provider/corp/authorize', query, userToken);
+    const granted = await dev.ok('POST', 'identity/oidc/provider/corp/authorize', query, userToken);
     assert.equal(granted.state, state);
     const callback = new URL(`${REDIRECT}?code=${granted.code}&state=${state}`);
 
@@ -138,7 +130,7 @@ describe('identity OIDC provider through bin/ward with openid-client as the rely
       (err: { error?: string }) => err.error === 'invalid_grant',
     );
     // The wrong verifier is refused.
-    const again = await ok('POST', 'identity/oidc/provider/corp/authorize', query, userToken);
+    const again = await dev.ok('POST', 'identity/oidc/provider/corp/authorize', query, userToken);
     await assert.rejects(
       oidc.authorizationCodeGrant(config, new URL(`${REDIRECT}?code=${again.code}&state=${state}`), {
         pkceCodeVerifier: oidc.randomPKCECodeVerifier(),
@@ -150,7 +142,7 @@ describe('identity OIDC provider through bin/ward with openid-client as the rely
     const wrong = await oidc.discovery(issuer, client.client_id, 'hvo_secret_wrong', undefined, {
       execute: [oidc.allowInsecureRequests],
     });
-    const third = await ok('POST', 'identity/oidc/provider/corp/authorize', query, userToken);
+    const third = await dev.ok('POST', 'identity/oidc/provider/corp/authorize', query, userToken);
     await assert.rejects(
       oidc.authorizationCodeGrant(wrong, new URL(`${REDIRECT}?code=${third.code}&state=${state}`), {
         pkceCodeVerifier: verifier,
@@ -170,7 +162,7 @@ describe('identity OIDC provider through bin/ward with openid-client as the rely
         execute: [oidc.allowInsecureRequests],
       },
     );
-    const fourth = await ok('POST', 'identity/oidc/provider/corp/authorize', query, userToken);
+    const fourth = await dev.ok('POST', 'identity/oidc/provider/corp/authorize', query, userToken);
     const posted = await oidc.authorizationCodeGrant(post, new URL(`${REDIRECT}?code=${fourth.code}&state=${state}`), {
       pkceCodeVerifier: verifier,
       expectedState: state,
@@ -190,12 +182,12 @@ describe('identity OIDC provider through bin/ward with openid-client as the rely
   });
 
   it('lets a public client in with PKCE alone, and refuses an entity outside the assignments', async () => {
-    await ok('POST', 'identity/oidc/client/spa', {
+    await dev.ok('POST', 'identity/oidc/client/spa', {
       redirect_uris: ['http://localhost:1234/cb'],
       assignments: ['allow_all'],
       client_type: 'public',
     });
-    const spa = (await ok('GET', 'identity/oidc/client/spa')).data;
+    const spa = (await dev.ok('GET', 'identity/oidc/client/spa')).data;
     assert.equal(spa.client_secret, undefined);
     const issuer = new URL(`${dev.url}/v1/identity/oidc/provider/default`);
     const config = await oidc.discovery(issuer, spa.client_id, undefined, oidc.None(), {
@@ -211,7 +203,7 @@ describe('identity OIDC provider through bin/ward with openid-client as the rely
       response_type: 'code',
       state: 's1',
     };
-    const noPkce = await call(
+    const noPkce = await dev.call(
       'GET',
       `identity/oidc/provider/default/authorize?${new URLSearchParams(base)}`,
       undefined,
@@ -228,7 +220,7 @@ describe('identity OIDC provider through bin/ward with openid-client as the rely
       code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
     };
-    const granted = await ok(
+    const granted = await dev.ok(
       'GET',
       `identity/oidc/provider/default/authorize?${new URLSearchParams(query)}`,
       undefined,
@@ -242,10 +234,10 @@ describe('identity OIDC provider through bin/ward with openid-client as the rely
     assert.deepEqual(await oidc.fetchUserInfo(config, tokens.access_token, entityId), { sub: entityId });
 
     // An entity outside the client's assignments is refused at authorize.
-    await ok('POST', 'auth/userpass/users/bob', { password: 'pw' });
-    const bob = (await ok('POST', 'auth/userpass/login/bob', { password: 'pw' }, null)).auth.client_token;
-    const app = (await ok('GET', 'identity/oidc/client/app')).data;
-    const denied = await call(
+    await dev.ok('POST', 'auth/userpass/users/bob', { password: 'pw' });
+    const bob = (await dev.ok('POST', 'auth/userpass/login/bob', { password: 'pw' }, null)).auth.client_token;
+    const app = (await dev.ok('GET', 'identity/oidc/client/app')).data;
+    const denied = await dev.call(
       'POST',
       'identity/oidc/provider/corp/authorize',
       { client_id: app.client_id, redirect_uri: REDIRECT, scope: 'openid', response_type: 'code' },
@@ -254,10 +246,10 @@ describe('identity OIDC provider through bin/ward with openid-client as the rely
     assert.equal(denied.status, 400);
     assert.equal(denied.body.error, 'access_denied');
     // Referenced resources cannot be deleted.
-    assert.equal((await call('DELETE', 'identity/oidc/assignment/engineers')).status, 400);
-    assert.equal((await call('DELETE', 'identity/oidc/scope/groups')).status, 400);
-    assert.equal((await call('DELETE', 'identity/oidc/key/app')).status, 400);
-    const listed = (await ok('LIST', `identity/oidc/provider?allowed_client_id=${app.client_id}`)).data.keys.sort();
+    assert.equal((await dev.call('DELETE', 'identity/oidc/assignment/engineers')).status, 400);
+    assert.equal((await dev.call('DELETE', 'identity/oidc/scope/groups')).status, 400);
+    assert.equal((await dev.call('DELETE', 'identity/oidc/key/app')).status, 400);
+    const listed = (await dev.ok('LIST', `identity/oidc/provider?allowed_client_id=${app.client_id}`)).data.keys.sort();
     assert.deepEqual(listed, ['corp', 'default']);
   });
 });

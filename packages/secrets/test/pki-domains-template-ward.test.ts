@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { request } from '../src/server/testing.js';
 import { type DevWard, startDevWard } from './ward-process.js';
 
 const run = promisify(execFile);
@@ -18,15 +17,8 @@ const ROOT = 'pki-template-root';
 describe('pki allowed_domains_template through bin/ward', () => {
   let dev: DevWard;
   let dir: string;
-  const call = (method: string, path: string, body?: unknown, token = ROOT) =>
-    request(dev.url, method, path, body === undefined ? { token } : { token, body });
-  const ok = async (method: string, path: string, body?: unknown, token = ROOT) => {
-    const r = await call(method, path, body, token);
-    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
   const login = async (user: string) =>
-    (await ok('POST', `auth/userpass/login/${user}`, { password: 'pw' })).auth.client_token as string;
+    (await dev.ok('POST', `auth/userpass/login/${user}`, { password: 'pw' })).auth.client_token as string;
   /** The DNS names of a PEM certificate's SAN, as openssl prints them. */
   const sansOf = async (pem: string, name: string) => {
     const path = join(dir, `${name}.pem`);
@@ -38,14 +30,14 @@ describe('pki allowed_domains_template through bin/ward', () => {
   before(async () => {
     dev = await startDevWard(ROOT);
     dir = await mkdtemp(join(tmpdir(), 'ward-pki-template-'));
-    await ok('POST', 'sys/auth/userpass', { type: 'userpass' });
-    await ok('POST', 'sys/mounts/pki', { type: 'pki' });
-    await ok('POST', 'pki/root/generate/internal', { common_name: 'Template Root', key_type: 'ec' });
-    await ok('PUT', 'sys/policies/acl/issuer', {
+    await dev.ok('POST', 'sys/auth/userpass', { type: 'userpass' });
+    await dev.ok('POST', 'sys/mounts/pki', { type: 'pki' });
+    await dev.ok('POST', 'pki/root/generate/internal', { common_name: 'Template Root', key_type: 'ec' });
+    await dev.ok('PUT', 'sys/policies/acl/issuer', {
       policy: 'path "pki/issue/*" { capabilities = ["update"] }\npath "pki/sign/*" { capabilities = ["update"] }',
     });
     for (const user of ['alice', 'bob'])
-      await ok('POST', `auth/userpass/users/${user}`, { password: 'pw', token_policies: 'issuer' });
+      await dev.ok('POST', `auth/userpass/users/${user}`, { password: 'pw', token_policies: 'issuer' });
   });
   after(async () => {
     dev?.ward.child.kill('SIGTERM');
@@ -54,8 +46,8 @@ describe('pki allowed_domains_template through bin/ward', () => {
   });
 
   it("issues and signs for the caller's own domains only; openssl reads the SANs", async () => {
-    const accessor = (await ok('GET', 'sys/auth')).data['userpass/'].accessor;
-    await ok('POST', 'pki/roles/mine', {
+    const accessor = (await dev.ok('GET', 'sys/auth')).data['userpass/'].accessor;
+    await dev.ok('POST', 'pki/roles/mine', {
       allowed_domains: [
         `{{identity.entity.aliases.${accessor}.name}}.users.example`,
         '{{identity.groups.names.web.metadata.zone}}.zones.example',
@@ -69,7 +61,7 @@ describe('pki allowed_domains_template through bin/ward', () => {
       ttl: '1h',
     });
     const alice = await login('alice');
-    const issued = await ok(
+    const issued = await dev.ok(
       'POST',
       'pki/issue/mine',
       { common_name: 'alice.users.example', alt_names: 'www.alice.users.example' },
@@ -102,10 +94,10 @@ describe('pki allowed_domains_template through bin/ward', () => {
     ]);
     const csrPem = await readFile(csr, 'utf8');
     const sign = (token: string) =>
-      call('POST', 'pki/sign/mine', { csr: csrPem, common_name: 'api.alice.users.example' }, token);
+      dev.call('POST', 'pki/sign/mine', { csr: csrPem, common_name: 'api.alice.users.example' }, token);
     assert.equal((await sign(alice)).status, 400);
-    const entityId = (await ok('GET', 'auth/token/lookup-self', undefined, alice)).data.entity_id;
-    await ok('POST', 'identity/group', { name: 'web', member_entity_ids: [entityId], metadata: { zone: 'eu' } });
+    const entityId = (await dev.ok('GET', 'auth/token/lookup-self', undefined, alice)).data.entity_id;
+    await dev.ok('POST', 'identity/group', { name: 'web', member_entity_ids: [entityId], metadata: { zone: 'eu' } });
     const signed = await sign(alice);
     assert.equal(signed.status, 200, JSON.stringify(signed.body));
     assert.deepEqual(await sansOf(signed.body.data.certificate, 'signed'), [
@@ -115,14 +107,14 @@ describe('pki allowed_domains_template through bin/ward', () => {
 
     // Bob cannot have alice's names, by issue or by sign.
     const bob = await login('bob');
-    const refused = await call('POST', 'pki/issue/mine', { common_name: 'alice.users.example' }, bob);
+    const refused = await dev.call('POST', 'pki/issue/mine', { common_name: 'alice.users.example' }, bob);
     assert.equal(refused.status, 400, JSON.stringify(refused.body));
     assert.equal((await sign(bob)).status, 400);
-    await ok('POST', 'pki/issue/mine', { common_name: 'bob.users.example' }, bob);
+    await dev.ok('POST', 'pki/issue/mine', { common_name: 'bob.users.example' }, bob);
 
     // A filled `*` is not a glob (the role allows globs, but not from identity data).
-    await ok('POST', `identity/entity/id/${entityId}`, { metadata: { extra: '*.example' } });
-    const glob = await call('POST', 'pki/issue/mine', { common_name: 'anything.example' }, alice);
+    await dev.ok('POST', `identity/entity/id/${entityId}`, { metadata: { extra: '*.example' } });
+    const glob = await dev.call('POST', 'pki/issue/mine', { common_name: 'anything.example' }, alice);
     assert.equal(glob.status, 400, JSON.stringify(glob.body));
   });
 });

@@ -3,7 +3,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { request } from '../src/server/testing.js';
 import { run } from './sshd.js';
 import { type DevWard, startDevWard } from './ward-process.js';
 
@@ -18,15 +17,8 @@ describe('ssh role templates through bin/ward', () => {
   let dir: string;
   let publicKey: string;
   let accessor: string;
-  const call = (method: string, path: string, body?: unknown, token = ROOT) =>
-    request(dev.url, method, path, body === undefined ? { token } : { token, body });
-  const ok = async (method: string, path: string, body?: unknown, token = ROOT) => {
-    const r = await call(method, path, body, token);
-    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
   const login = async (user: string) =>
-    (await ok('POST', `auth/userpass/login/${user}`, { password: 'pw' })).auth.client_token as string;
+    (await dev.ok('POST', `auth/userpass/login/${user}`, { password: 'pw' })).auth.client_token as string;
   /** `ssh-keygen -L` of a signed certificate. */
   const listing = async (signedKey: string, name: string) => {
     const path = join(dir, `${name}-cert.pub`);
@@ -44,15 +36,15 @@ describe('ssh role templates through bin/ward', () => {
     dir = await mkdtemp(join(tmpdir(), 'ward-ssh-templates-'));
     await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'id')]);
     publicKey = await readFile(join(dir, 'id.pub'), 'utf8');
-    await ok('POST', 'sys/auth/userpass', { type: 'userpass' });
-    accessor = (await ok('GET', 'sys/auth')).data['userpass/'].accessor;
-    await ok('POST', 'sys/mounts/ssh', { type: 'ssh' });
-    await ok('POST', 'ssh/config/ca', { key_type: 'ssh-ed25519' });
-    await ok('PUT', 'sys/policies/acl/signer', {
+    await dev.ok('POST', 'sys/auth/userpass', { type: 'userpass' });
+    accessor = (await dev.ok('GET', 'sys/auth')).data['userpass/'].accessor;
+    await dev.ok('POST', 'sys/mounts/ssh', { type: 'ssh' });
+    await dev.ok('POST', 'ssh/config/ca', { key_type: 'ssh-ed25519' });
+    await dev.ok('PUT', 'sys/policies/acl/signer', {
       policy: 'path "ssh/sign/*" { capabilities = ["update"] }\npath "ssh/issue/*" { capabilities = ["update"] }',
     });
     for (const user of ['alice', 'bob'])
-      await ok('POST', `auth/userpass/users/${user}`, { password: 'pw', token_policies: 'signer' });
+      await dev.ok('POST', `auth/userpass/users/${user}`, { password: 'pw', token_policies: 'signer' });
   });
   after(async () => {
     dev?.ward.child.kill('SIGTERM');
@@ -62,7 +54,7 @@ describe('ssh role templates through bin/ward', () => {
 
   it("signs user certificates for the caller's own names only", async () => {
     const alias = `{{identity.entity.aliases.${accessor}.name}}`;
-    await ok('POST', 'ssh/roles/mine', {
+    await dev.ok('POST', 'ssh/roles/mine', {
       key_type: 'ca',
       allow_user_certificates: true,
       allowed_users: `${alias},{{identity.entity.metadata.unix_user}},{{identity.groups.names.ops.metadata.shared}},guest`,
@@ -75,10 +67,10 @@ describe('ssh role templates through bin/ward', () => {
       ttl: '10m',
     });
     const alice = await login('alice');
-    const aliceEntity = (await ok('GET', 'auth/token/lookup-self', undefined, alice)).data.entity_id;
+    const aliceEntity = (await dev.ok('GET', 'auth/token/lookup-self', undefined, alice)).data.entity_id;
 
     // No valid_principals: the filled default user; the templated extension holds the alias name.
-    const plain = await ok('POST', 'ssh/sign/mine', { public_key: publicKey }, alice);
+    const plain = await dev.ok('POST', 'ssh/sign/mine', { public_key: publicKey }, alice);
     const plainListing = await listing(plain.data.signed_key, 'plain');
     assert.deepEqual(principalsIn(plainListing), ['alice']);
     const aliceValue = `${Buffer.from([0, 0, 0, 5]).toString('hex')}${Buffer.from('alice').toString('hex')}`;
@@ -86,20 +78,20 @@ describe('ssh role templates through bin/ward', () => {
     assert.match(plainListing, /\n\s+permit-pty\n/);
 
     // Metadata and group templates fill once the entity has them.
-    const refused = await call(
+    const refused = await dev.call(
       'POST',
       'ssh/sign/mine',
       { public_key: publicKey, valid_principals: 'alice-admin' },
       alice,
     );
     assert.equal(refused.status, 400, JSON.stringify(refused.body));
-    await ok('POST', `identity/entity/id/${aliceEntity}`, { metadata: { unix_user: 'alice-admin' } });
-    await ok('POST', 'identity/group', {
+    await dev.ok('POST', `identity/entity/id/${aliceEntity}`, { metadata: { unix_user: 'alice-admin' } });
+    await dev.ok('POST', 'identity/group', {
       name: 'ops',
       member_entity_ids: [aliceEntity],
       metadata: { shared: 'opsuser' },
     });
-    const many = await ok(
+    const many = await dev.ok(
       'POST',
       'ssh/sign/mine',
       { public_key: publicKey, valid_principals: 'alice,alice-admin,opsuser,guest' },
@@ -118,46 +110,56 @@ describe('ssh role templates through bin/ward', () => {
       [await login('bob'), 'alice'],
       [await login('bob'), 'opsuser'],
     ] as const) {
-      const other = await call('POST', 'ssh/sign/mine', { public_key: publicKey, valid_principals: name }, token);
+      const other = await dev.call('POST', 'ssh/sign/mine', { public_key: publicKey, valid_principals: name }, token);
       assert.equal(other.status, 400, `${name}: ${JSON.stringify(other.body)}`);
     }
-    const bob = await ok('POST', 'ssh/issue/mine', { key_type: 'ed25519' }, await login('bob'));
+    const bob = await dev.ok('POST', 'ssh/issue/mine', { key_type: 'ed25519' }, await login('bob'));
     assert.deepEqual(principalsIn(await listing(bob.data.signed_key, 'bob')), ['bob']);
 
     // A filled value with a comma adds no principals (allow_commas_in_identity_templates is off).
-    await ok('POST', `identity/entity/id/${aliceEntity}`, { metadata: { unix_user: 'root,alice-admin' } });
+    await dev.ok('POST', `identity/entity/id/${aliceEntity}`, { metadata: { unix_user: 'root,alice-admin' } });
     for (const name of ['root', 'alice-admin', 'root,alice-admin']) {
-      const injected = await call('POST', 'ssh/sign/mine', { public_key: publicKey, valid_principals: name }, alice);
+      const injected = await dev.call(
+        'POST',
+        'ssh/sign/mine',
+        { public_key: publicKey, valid_principals: name },
+        alice,
+      );
       assert.equal(injected.status, 400, `${name}: ${JSON.stringify(injected.body)}`);
     }
-    await ok('POST', 'ssh/sign/mine', { public_key: publicKey, valid_principals: 'alice' }, alice);
+    await dev.ok('POST', 'ssh/sign/mine', { public_key: publicKey, valid_principals: 'alice' }, alice);
 
     // The root token has no entity: templated entries allow nothing, plain ones still do, the
     // templated default user cannot be filled, and the templated extension is left out with a warning.
-    const root = await call('POST', 'ssh/sign/mine', { public_key: publicKey, valid_principals: 'alice' });
+    const root = await dev.call('POST', 'ssh/sign/mine', { public_key: publicKey, valid_principals: 'alice' });
     assert.equal(root.status, 400);
-    const noDefault = await call('POST', 'ssh/sign/mine', { public_key: publicKey });
+    const noDefault = await dev.call('POST', 'ssh/sign/mine', { public_key: publicKey });
     assert.equal(noDefault.status, 400);
     assert.match(noDefault.body.errors[0], /could not be rendered/);
-    const guest = await ok('POST', 'ssh/sign/mine', { public_key: publicKey, valid_principals: 'guest' });
+    const guest = await dev.ok('POST', 'ssh/sign/mine', { public_key: publicKey, valid_principals: 'guest' });
     assert.match(guest.warnings[0], /lacked identity entity information/);
     const guestListing = await listing(guest.data.signed_key, 'guest');
     assert.doesNotMatch(guestListing, /login@ward/);
     assert.match(guestListing, /\n\s+permit-pty\n/);
 
     // Without the template flags the braces are literal names.
-    await ok('POST', 'ssh/roles/literal', {
+    await dev.ok('POST', 'ssh/roles/literal', {
       key_type: 'ca',
       allow_user_certificates: true,
       allowed_users: alias,
       default_user: 'nobody',
     });
-    const literal = await call('POST', 'ssh/sign/literal', { public_key: publicKey, valid_principals: 'alice' }, alice);
+    const literal = await dev.call(
+      'POST',
+      'ssh/sign/literal',
+      { public_key: publicKey, valid_principals: 'alice' },
+      alice,
+    );
     assert.equal(literal.status, 400);
   });
 
   it("signs host certificates under the caller's own domains with allowed_domains_template", async () => {
-    await ok('POST', 'ssh/roles/hosts', {
+    await dev.ok('POST', 'ssh/roles/hosts', {
       key_type: 'ca',
       allow_host_certificates: true,
       allowed_domains: `{{identity.entity.aliases.${accessor}.name}}.hosts.example,shared.example`,
@@ -166,7 +168,7 @@ describe('ssh role templates through bin/ward', () => {
       allow_bare_domains: true,
     });
     const alice = await login('alice');
-    const host = await ok(
+    const host = await dev.ok(
       'POST',
       'ssh/sign/hosts',
       { public_key: publicKey, cert_type: 'host', valid_principals: 'web.alice.hosts.example,shared.example' },
@@ -175,7 +177,7 @@ describe('ssh role templates through bin/ward', () => {
     const text = await listing(host.data.signed_key, 'host');
     assert.match(text, /host certificate/);
     assert.deepEqual(principalsIn(text), ['web.alice.hosts.example', 'shared.example']);
-    const other = await call(
+    const other = await dev.call(
       'POST',
       'ssh/sign/hosts',
       { public_key: publicKey, cert_type: 'host', valid_principals: 'web.bob.hosts.example' },

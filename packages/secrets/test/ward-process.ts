@@ -1,9 +1,10 @@
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempHome } from '../src/cli/testing.js';
-import { request } from '../src/server/testing.js';
+import { request, type TestResponse } from '../src/server/testing.js';
 
 /** The `bin/ward` executable of this checkout. */
 export const WARD_BIN = fileURLToPath(new URL('../../../../bin/ward', import.meta.url));
@@ -81,6 +82,10 @@ export interface DevWard {
   url: string;
   /** `VAULT_ADDR`, `VAULT_TOKEN` (the root token) and a HOME of its own, for `runWard`. */
   env: Record<string, string>;
+  /** One request to `/v1/<path>` as `token` (the root token unless given; `null` sends none). */
+  call(method: string, path: string, body?: unknown, token?: string | null): Promise<TestResponse>;
+  /** The body of a `call` that must answer 2xx: the assertion names the request and shows the body. */
+  ok(method: string, path: string, body?: unknown, token?: string | null): Promise<TestResponse['body']>;
 }
 
 /**
@@ -99,7 +104,14 @@ export async function startDevWard(
   try {
     const [, url = ''] = await ward.waitFor(/export VAULT_ADDR='([^']+)'/);
     await ward.waitFor(/Ward server started!/);
-    return { ward, url, env: { VAULT_ADDR: url, VAULT_TOKEN: rootToken, HOME: await tempHome() } };
+    const call = (method: string, path: string, body?: unknown, token: string | null = rootToken) =>
+      request(url, method, path, { body, token });
+    const ok = async (method: string, path: string, body?: unknown, token: string | null = rootToken) => {
+      const res = await call(method, path, body, token);
+      assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    };
+    return { ward, url, env: { VAULT_ADDR: url, VAULT_TOKEN: rootToken, HOME: await tempHome() }, call, ok };
   } catch (err) {
     ward.child.kill('SIGKILL');
     throw err;
