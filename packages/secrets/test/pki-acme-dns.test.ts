@@ -158,6 +158,36 @@ describe('PKI ACME dns-01 with acme-client and a DNS server', () => {
     );
   });
 
+  it('lets an operator list, read, revoke and restore ACME accounts (acme/mgmt/account/keyid)', async () => {
+    const c = await client();
+    await c.createAccount({ termsOfServiceAgreed: true, contact: ['mailto:ops@example.test'] });
+    await c.createOrder({ identifiers: [{ type: 'dns', value: 'mgmt.test' }] });
+    const keyid = c.getAccountUrl().split('/').pop() ?? '';
+    assert.equal((await t.request('LIST', 'pki/acme/mgmt/account/keyid', { token: null })).status, 403);
+    const listed = await t.request('LIST', 'pki/acme/mgmt/account/keyid');
+    assert.ok(listed.body.data.keys.includes(keyid), JSON.stringify(listed.body));
+    const read = (await t.request('GET', `pki/acme/mgmt/account/keyid/${keyid}`)).body.data;
+    assert.equal(read.status, 'valid');
+    assert.equal(read.directory, 'acme/');
+    assert.deepEqual(read.contacts, ['mailto:ops@example.test']);
+    assert.deepEqual(
+      read.orders.map((o: { identifiers: string[]; status: string }) => [o.identifiers, o.status]),
+      [[['mgmt.test'], 'pending']],
+    );
+    const revoked = await t.request('POST', `pki/acme/mgmt/account/keyid/${keyid}`, { body: { status: 'revoked' } });
+    assert.equal(revoked.body.data.status, 'revoked');
+    assert.ok(revoked.body.data.revoked_time);
+    await assert.rejects(
+      c.createOrder({ identifiers: [{ type: 'dns', value: 'mgmt.test' }] }),
+      /account in status: revoked/,
+    );
+    await t.request('POST', `pki/acme/mgmt/account/keyid/${keyid}`, { body: { status: 'valid' } });
+    await c.createOrder({ identifiers: [{ type: 'dns', value: 'mgmt.test' }] });
+    const bad = await t.request('POST', `pki/acme/mgmt/account/keyid/${keyid}`, { body: { status: 'deactivated' } });
+    assert.equal(bad.status, 400);
+    assert.equal((await t.request('GET', 'pki/acme/mgmt/account/keyid/no-such-id')).status, 404);
+  });
+
   it('refuses a dns_resolver that is not an IP address and port', async () => {
     for (const bad of ['dns.example:53', '127.0.0.1', ':53']) {
       const r = await t.request('POST', 'pki/config/acme', { body: { dns_resolver: bad } });

@@ -6,6 +6,7 @@ import { pathEab } from './acme/eab.js';
 import { NonceStore } from './acme/jws.js';
 import { ACME_UNAUTHENTICATED_PATHS, pathAcme } from './acme/path-acme.js';
 import { pathAcmeConfig } from './acme/path-acme-config.js';
+import { pathAcmeMgmt } from './acme/path-acme-mgmt.js';
 import type { PkiDeps } from './deps.js';
 import { pathCrl } from './path-crl.js';
 import { pathFetch, UNAUTHENTICATED_PATHS } from './path-fetch.js';
@@ -70,6 +71,7 @@ export function createPkiBackend(ctx: BackendContext, options: PkiOptions = {}):
       ...pathAcme(d, new NonceStore(ctx.clock, ctx.random), acmeValidations),
       ...pathAcmeConfig(),
       ...pathEab(d),
+      ...pathAcmeMgmt(d),
     ],
     specialPaths: { unauthenticated: [...UNAUTHENTICATED_PATHS, ...ACME_UNAUTHENTICATED_PATHS] },
     periodic: [autoTidyTask(d, ctx.storage, tidyState), acmeValidations.task(d, ctx.storage)],

@@ -62,6 +62,7 @@ export function accountEndpoints(d: PkiDeps): AcmeEndpoint[] {
           thumbprint,
           status: 'valid',
           contact,
+          created_time: new Date(d.clock.now()).toISOString(),
           ...(eabId ? { eab_id: eabId } : {}),
         };
         await acmeStore.putAccount(storage, account);
@@ -75,7 +76,10 @@ export function accountEndpoints(d: PkiDeps): AcmeEndpoint[] {
       handle: async ({ storage, dir, jws, ids }) => {
         const account = needAccount(jws);
         if (account.id !== ids.kid) throw new AcmeProblem('unauthorized', 'not this account', 401);
-        if (jws.payload?.status === 'deactivated') account.status = 'deactivated';
+        if (jws.payload?.status === 'deactivated') {
+          account.status = 'deactivated';
+          account.revoked_time = new Date(d.clock.now()).toISOString();
+        }
         if (Array.isArray(jws.payload?.contact)) account.contact = (jws.payload.contact as unknown[]).map(String);
         await acmeStore.putAccount(storage, account);
         return accountReply(dir, account, 200);

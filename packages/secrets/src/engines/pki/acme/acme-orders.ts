@@ -157,8 +157,10 @@ export async function finalizeOrder(
       throw new AcmeProblem('badCSR', `refusing to sign CSR: ${err.message}`);
     throw err;
   });
-  const data = issued.data as { certificate: string; ca_chain: string[]; serial_number: string };
+  const data = issued.data as { certificate: string; ca_chain: string[]; serial_number: string; expiration: number };
   order.certificate = [data.certificate, ...data.ca_chain].join('\n');
+  order.cert_serial_number = data.serial_number;
+  order.cert_expiry = new Date(data.expiration * 1000).toISOString();
   await acmeStore.putCertOwner(storage, data.serial_number.replaceAll(':', ''), order.account_id);
   order.status = 'valid';
   await acmeStore.putOrder(storage, order);

@@ -32,8 +32,13 @@ export interface AcmeAccount {
   directory?: string;
   jwk: Record<string, unknown>;
   thumbprint: string;
-  status: 'valid' | 'deactivated';
+  /** `revoked` by an operator (`acme/mgmt/account/keyid/:keyid`), `deactivated` by its holder. */
+  status: 'valid' | 'deactivated' | 'revoked';
   contact: string[];
+  /** RFC 3339; absent on accounts made before it was kept. */
+  created_time?: string;
+  /** RFC 3339, when revoked or deactivated. */
+  revoked_time?: string;
   /** The external account binding key it was bound with, if any. */
   eab_id?: string;
 }
@@ -85,6 +90,9 @@ export interface AcmeOrder {
   identifiers: AcmeIdentifier[];
   authorization_ids: string[];
   certificate?: string;
+  /** The issued certificate's serial (`aa:bb:…`) and expiry (RFC 3339), once valid. */
+  cert_serial_number?: string;
+  cert_expiry?: string;
 }
 
 export const acmeStore = {
@@ -98,6 +106,7 @@ export const acmeStore = {
   putCluster: (s: Storage, c: { path: string; aia_path: string }) => putJson(s, 'config/cluster', c),
   account: (s: Storage, id: string) => getJson<AcmeAccount>(s, `acme/accounts/${id}`),
   putAccount: (s: Storage, a: AcmeAccount) => putJson(s, `acme/accounts/${a.id}`, a),
+  accountIds: (s: Storage) => s.list('acme/accounts/'),
   accountByThumbprint: (s: Storage, thumbprint: string) => getJson<{ id: string }>(s, `acme/thumbprints/${thumbprint}`),
   putThumbprint: (s: Storage, thumbprint: string, id: string) => putJson(s, `acme/thumbprints/${thumbprint}`, { id }),
   order: (s: Storage, id: string) => getJson<AcmeOrder>(s, `acme/orders/${id}`),

@@ -86,7 +86,7 @@ export async function verifyJws(
     if ((account.directory ?? 'acme/') !== dir.prefix)
       throw new AcmeProblem('malformed', 'account part of different ACME directory path');
     requireBindingIfAlways(dir, account);
-    if (account.status !== 'valid') throw new AcmeProblem('unauthorized', 'the account is deactivated', 401);
+    if (account.status !== 'valid') throw new AcmeProblem('unauthorized', `account in status: ${account.status}`, 401);
     jwk = account.jwk as JWK;
   }
   try {
