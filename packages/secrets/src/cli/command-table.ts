@@ -58,6 +58,7 @@ const COMMANDS = new CommandTable<Command>([
   ['auth disable', async () => (await import('./commands/auth-disable.js')).authDisableCommand],
   ['auth enable', async () => (await import('./commands/auth-enable.js')).authEnableCommand],
   ['auth list', async () => (await import('./commands/auth-list.js')).authListCommand],
+  ['auth move', async () => (await import('./commands/auth-move.js')).authMoveCommand],
   ['auth help', async () => (await import('./commands/auth-help.js')).authHelpCommand],
   ['auth tune', async () => (await import('./commands/auth-tune.js')).authTuneCommand],
   ['policy delete', async () => (await import('./commands/policy-delete.js')).policyDeleteCommand],
