@@ -7,34 +7,29 @@ import { startTestServer, type TestServer } from '../src/server/testing.js';
 
 describe('templated ACL policies: aliases and groups', () => {
   let t: TestServer;
-  const ok = async (method: string, path: string, body?: unknown, token?: string) => {
-    const r = await t.request(method, path, token ? { body, token } : { body });
-    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
   before(async () => {
     t = await startTestServer();
   });
   after(async () => t.stop());
 
   it('lets a user read under their alias name and their group id only', async () => {
-    await ok('POST', 'sys/auth/userpass', { type: 'userpass' });
-    await ok('POST', 'sys/mounts/kv', { type: 'kv' });
-    const accessor = (await ok('GET', 'sys/auth')).data['userpass/'].accessor;
-    await ok('PUT', 'sys/policies/acl/own', {
+    await t.ok('POST', 'sys/auth/userpass', { type: 'userpass' });
+    await t.ok('POST', 'sys/mounts/kv', { type: 'kv' });
+    const accessor = (await t.ok('GET', 'sys/auth')).data['userpass/'].accessor;
+    await t.ok('PUT', 'sys/policies/acl/own', {
       policy: `path "kv/home/{{identity.entity.aliases.${accessor}.name}}/*" { capabilities = ["create", "update", "read"] }
         path "kv/teams/{{identity.groups.names.ops.id}}/*" { capabilities = ["read"] }`,
     });
-    await ok('POST', 'auth/userpass/users/alice', { password: 'pw', token_policies: 'own' });
-    const token = (await ok('POST', 'auth/userpass/login/alice', { password: 'pw' })).auth.client_token;
+    await t.ok('POST', 'auth/userpass/users/alice', { password: 'pw', token_policies: 'own' });
+    const token = (await t.ok('POST', 'auth/userpass/login/alice', { password: 'pw' })).auth.client_token;
     const status = async (method: string, path: string) =>
       (await t.request(method, path, { token, body: method === 'POST' ? { v: 1 } : undefined })).status;
     assert.equal(await status('POST', 'kv/home/alice/a'), 204);
     assert.equal(await status('POST', 'kv/home/bob/a'), 403);
 
-    const entityId = (await ok('GET', 'auth/token/lookup-self', undefined, token)).data.entity_id;
-    const group = (await ok('POST', 'identity/group', { name: 'ops', member_entity_ids: [entityId] })).data.id;
-    await ok('POST', `kv/teams/${group}/x`, { v: 1 });
+    const entityId = (await t.ok('GET', 'auth/token/lookup-self', undefined, token)).data.entity_id;
+    const group = (await t.ok('POST', 'identity/group', { name: 'ops', member_entity_ids: [entityId] })).data.id;
+    await t.ok('POST', `kv/teams/${group}/x`, { v: 1 });
     assert.equal(await status('GET', `kv/teams/${group}/x`), 200);
     assert.equal(await status('GET', 'kv/teams/other/x'), 403);
   });

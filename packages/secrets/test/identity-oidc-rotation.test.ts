@@ -10,11 +10,6 @@ import { startTestServer, type TestServer } from '../src/server/testing.js';
 describe('identity tokens: scheduled key rotation and role templates', () => {
   let t: TestServer;
   const clock = new FakeClock('2026-01-01T00:00:00Z');
-  const ok = async (method: string, path: string, body?: unknown, token?: string) => {
-    const res = await t.request(method, path, { body, ...(token ? { token } : {}) });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   /** Moves the clock a minute at a time, letting the scheduler's runs finish at each step. */
   const advanceMinutes = async (minutes: number) => {
     for (let i = 0; i < minutes; i++) {
@@ -32,20 +27,26 @@ describe('identity tokens: scheduled key rotation and role templates', () => {
 
   before(async () => {
     t = await startTestServer({ clock });
-    await ok('POST', 'sys/auth/userpass', { type: 'userpass' });
-    accessor = (await ok('GET', 'sys/auth')).data['userpass/'].accessor;
-    await ok('POST', 'auth/userpass/users/alice', { password: 'pw', token_policies: 'tokens' });
-    await ok('PUT', 'sys/policies/acl/tokens', { policy: 'path "identity/oidc/token/*" { capabilities = ["read"] }' });
+    await t.ok('POST', 'sys/auth/userpass', { type: 'userpass' });
+    accessor = (await t.ok('GET', 'sys/auth')).data['userpass/'].accessor;
+    await t.ok('POST', 'auth/userpass/users/alice', { password: 'pw', token_policies: 'tokens' });
+    await t.ok('PUT', 'sys/policies/acl/tokens', {
+      policy: 'path "identity/oidc/token/*" { capabilities = ["read"] }',
+    });
     const login = await t.request('POST', 'auth/userpass/login/alice', { token: null, body: { password: 'pw' } });
     userToken = login.body.auth.client_token;
     entityId = login.body.auth.entity_id;
-    await ok('POST', `identity/entity/id/${entityId}`, { name: 'alice', metadata: { team: 'infra' } });
-    await ok('POST', 'identity/group', { name: 'ops', member_entity_ids: [entityId], metadata: { tier: 'gold' } });
+    await t.ok('POST', `identity/entity/id/${entityId}`, { name: 'alice', metadata: { team: 'infra' } });
+    await t.ok('POST', 'identity/group', { name: 'ops', member_entity_ids: [entityId], metadata: { tier: 'gold' } });
   });
   after(() => t.stop());
 
   it('adds the role template’s claims, and refuses templates that cannot work (400)', async () => {
-    await ok('POST', 'identity/oidc/key/k', { allowed_client_ids: '*', rotation_period: '1h', verification_ttl: '2h' });
+    await t.ok('POST', 'identity/oidc/key/k', {
+      allowed_client_ids: '*',
+      rotation_period: '1h',
+      verification_ttl: '2h',
+    });
     const template = JSON.stringify({
       username: '{{identity.entity.name}}',
       meta: '{{identity.entity.metadata}}',
@@ -64,9 +65,9 @@ describe('identity tokens: scheduled key rotation and role templates', () => {
       const res = await t.request('POST', 'identity/oidc/role/bad', { body: { key: 'k', template: bad } });
       assert.equal(res.status, 400, `${bad}: ${JSON.stringify(res.body)}`);
     }
-    await ok('POST', 'identity/oidc/role/r', { key: 'k', template: Buffer.from(template).toString('base64') });
-    assert.equal((await ok('GET', 'identity/oidc/role/r')).data.template, template, 'base64 is decoded once stored');
-    const issued = (await ok('GET', 'identity/oidc/token/r', undefined, userToken)).data.token;
+    await t.ok('POST', 'identity/oidc/role/r', { key: 'k', template: Buffer.from(template).toString('base64') });
+    assert.equal((await t.ok('GET', 'identity/oidc/role/r')).data.template, template, 'base64 is decoded once stored');
+    const issued = (await t.ok('GET', 'identity/oidc/token/r', undefined, userToken)).data.token;
     const claims = decodeJwt(issued);
     assert.equal(claims.iss, `${t.url}/v1/identity/oidc`, 'no issuer configured: the server’s address');
     assert.equal(claims.namespace, 'root');
@@ -78,7 +79,7 @@ describe('identity tokens: scheduled key rotation and role templates', () => {
   });
 
   it('rotates a key on its rotation_period and publishes a replaced key for verification_ttl', async () => {
-    const first = (await ok('GET', 'identity/oidc/token/r', undefined, userToken)).data.token;
+    const first = (await t.ok('GET', 'identity/oidc/token/r', undefined, userToken)).data.token;
     const kidA = decodeProtectedHeader(first).kid ?? '';
     const published = await kids();
     assert.equal(published.length, 2, 'the signing key and the next one, published ahead');
@@ -90,11 +91,11 @@ describe('identity tokens: scheduled key rotation and role templates', () => {
     const afterOne = await kids();
     assert.equal(afterOne.length, 3);
     assert.ok(afterOne.includes(kidA), 'the replaced key still verifies');
-    const second = (await ok('GET', 'identity/oidc/token/r', undefined, userToken)).data.token;
+    const second = (await t.ok('GET', 'identity/oidc/token/r', undefined, userToken)).data.token;
     const kidB = decodeProtectedHeader(second).kid ?? '';
     assert.notEqual(kidB, kidA, 'tokens are signed by the new key');
     assert.ok(published.includes(kidB), 'the new key was published before it signed');
-    assert.equal((await ok('POST', 'identity/oidc/introspect', { token: first })).active, true);
+    assert.equal((await t.ok('POST', 'identity/oidc/introspect', { token: first })).active, true);
 
     // Two more periods: the key rotated twice more, and the first key's 2h of verification are over.
     await advanceMinutes(121);
@@ -102,7 +103,7 @@ describe('identity tokens: scheduled key rotation and role templates', () => {
     assert.ok(!later.includes(kidA), 'the first key is no longer published');
     assert.ok(later.includes(kidB));
     assert.equal(later.length, 4, 'three replaced keys still verifying (one gone), the current one and the next');
-    const introspected = await ok('POST', 'identity/oidc/introspect', { token: first });
+    const introspected = await t.ok('POST', 'identity/oidc/introspect', { token: first });
     assert.equal(introspected.active, false);
   });
 });

@@ -7,26 +7,21 @@ import { startTestServer, type TestServer } from '../src/server/testing.js';
 
 describe('pki allowed_domains_template', () => {
   let t: TestServer;
-  const ok = async (method: string, path: string, body?: unknown, token?: string) => {
-    const r = await t.request(method, path, token ? { body, token } : { body });
-    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
 
   before(async () => {
     t = await startTestServer();
-    await ok('POST', 'sys/auth/userpass', { type: 'userpass' });
-    await ok('POST', 'sys/mounts/pki', { type: 'pki' });
-    await ok('POST', 'pki/root/generate/internal', { common_name: 'Root', key_type: 'ec' });
-    await ok('PUT', 'sys/policies/acl/issuer', { policy: 'path "pki/issue/*" { capabilities = ["update"] }' });
+    await t.ok('POST', 'sys/auth/userpass', { type: 'userpass' });
+    await t.ok('POST', 'sys/mounts/pki', { type: 'pki' });
+    await t.ok('POST', 'pki/root/generate/internal', { common_name: 'Root', key_type: 'ec' });
+    await t.ok('PUT', 'sys/policies/acl/issuer', { policy: 'path "pki/issue/*" { capabilities = ["update"] }' });
     for (const user of ['alice', 'bob'])
-      await ok('POST', `auth/userpass/users/${user}`, { password: 'pw', token_policies: 'issuer' });
+      await t.ok('POST', `auth/userpass/users/${user}`, { password: 'pw', token_policies: 'issuer' });
   });
   after(async () => t.stop());
 
   it('lets each user issue for their own name only, and fills entity metadata too', async () => {
-    const accessor = (await ok('GET', 'sys/auth')).data['userpass/'].accessor;
-    await ok('POST', 'pki/roles/mine', {
+    const accessor = (await t.ok('GET', 'sys/auth')).data['userpass/'].accessor;
+    await t.ok('POST', 'pki/roles/mine', {
       allowed_domains: `{{identity.entity.aliases.${accessor}.name}}.users.example,{{identity.entity.metadata.team}}.teams.example,shared.example`,
       allowed_domains_template: true,
       allow_bare_domains: true,
@@ -34,12 +29,12 @@ describe('pki allowed_domains_template', () => {
       ttl: '1h',
     });
     const login = async (user: string) =>
-      (await ok('POST', `auth/userpass/login/${user}`, { password: 'pw' })).auth.client_token as string;
+      (await t.ok('POST', `auth/userpass/login/${user}`, { password: 'pw' })).auth.client_token as string;
     const alice = await login('alice');
-    const issued = await ok('POST', 'pki/issue/mine', { common_name: 'alice.users.example' }, alice);
+    const issued = await t.ok('POST', 'pki/issue/mine', { common_name: 'alice.users.example' }, alice);
     assert.match(issued.data.certificate, /BEGIN CERTIFICATE/);
-    await ok('POST', 'pki/issue/mine', { common_name: 'www.alice.users.example' }, alice);
-    await ok('POST', 'pki/issue/mine', { common_name: 'shared.example' }, alice);
+    await t.ok('POST', 'pki/issue/mine', { common_name: 'www.alice.users.example' }, alice);
+    await t.ok('POST', 'pki/issue/mine', { common_name: 'shared.example' }, alice);
     const other = await t.request('POST', 'pki/issue/mine', {
       body: { common_name: 'bob.users.example' },
       token: alice,
@@ -51,17 +46,17 @@ describe('pki allowed_domains_template', () => {
       token: alice,
     });
     assert.equal(noTeam.status, 400);
-    const self = await ok('GET', 'auth/token/lookup-self', undefined, alice);
-    await ok('POST', `identity/entity/id/${self.data.entity_id}`, { metadata: { team: 'red' } });
-    await ok('POST', 'pki/issue/mine', { common_name: 'red.teams.example' }, alice);
+    const self = await t.ok('GET', 'auth/token/lookup-self', undefined, alice);
+    await t.ok('POST', `identity/entity/id/${self.data.entity_id}`, { metadata: { team: 'red' } });
+    await t.ok('POST', 'pki/issue/mine', { common_name: 'red.teams.example' }, alice);
     const bob = await login('bob');
-    await ok('POST', 'pki/issue/mine', { common_name: 'bob.users.example' }, bob);
+    await t.ok('POST', 'pki/issue/mine', { common_name: 'bob.users.example' }, bob);
     // The root token has no entity: only the plain domains remain.
     const root = await t.request('POST', 'pki/issue/mine', { body: { common_name: 'alice.users.example' } });
     assert.equal(root.status, 400);
-    await ok('POST', 'pki/issue/mine', { common_name: 'shared.example' });
+    await t.ok('POST', 'pki/issue/mine', { common_name: 'shared.example' });
     // Without allowed_domains_template the braces are a literal domain, which matches nothing here.
-    await ok('POST', 'pki/roles/mine', { allowed_domains_template: false });
+    await t.ok('POST', 'pki/roles/mine', { allowed_domains_template: false });
     const literal = await t.request('POST', 'pki/issue/mine', {
       body: { common_name: 'alice.users.example' },
       token: alice,

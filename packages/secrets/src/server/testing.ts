@@ -36,8 +36,8 @@ export interface TestServer {
   clock: Clock;
   /** One HTTP request to `/v1/<path>` over a real socket. */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
-  /** The body of a `request` (as root) that must answer 2xx: the assertion names the request and shows the body. */
-  ok(method: string, path: string, body?: unknown): Promise<TestResponse['body']>;
+  /** The body of a `request` as `token` (default: root) that must answer 2xx: the assertion names the request and shows the body. */
+  ok(method: string, path: string, body?: unknown, token?: string | null): Promise<TestResponse['body']>;
   stop(): Promise<void>;
 }
 
@@ -95,8 +95,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     unsealKey: creds?.unsealKey ?? '',
     clock,
     request: (method, path, o = {}) => request(address.url, method, path, { token: rootToken, ...o }),
-    ok: async (method, path, body) => {
-      const res = await request(address.url, method, path, { token: rootToken, body });
+    ok: async (method, path, body, token = rootToken) => {
+      const res = await request(address.url, method, path, { token, body });
       assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body;
     },
