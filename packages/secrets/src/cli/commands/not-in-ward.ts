@@ -18,10 +18,6 @@ const NOT_IN_WARD: ReadonlyMap<string, string> = new Map([
     'Ward does not run ssh for you; sign a key with `ward write -field=signed_key ssh/sign/ROLE public_key=@key.pub` and pass the certificate to ssh -i',
   ],
   ['transform', 'Ward has no transform engine'],
-  [
-    'transit',
-    'the transit helper commands are not in Ward; import keys through transit/keys/NAME/import with transit/wrapping_key',
-  ],
   ['version-history', 'Ward keeps no version history; `ward version` prints this build'],
   [
     'operator diagnose',
