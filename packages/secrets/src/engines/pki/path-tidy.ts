@@ -1,5 +1,6 @@
 import { definePath, field, type PathDefinition, type PeriodicTask } from '../../framework/index.js';
 import { getJson, putJson, type Storage } from '../../logical/storage.js';
+import { type AcmeTidyCounts, tidyAcme } from './acme/acme-tidy.js';
 import type { PkiDeps } from './deps.js';
 import { pkiStore } from './pki-store.js';
 import { rebuildAllCrls } from './revocation.js';
@@ -13,10 +14,22 @@ interface TidyStatus {
   error: string | null;
 }
 
+type FullTidyStatus = TidyStatus & AcmeTidyCounts;
+
+const NO_ACME_COUNTS: AcmeTidyCounts = {
+  acme_orders_deleted_count: 0,
+  acme_account_revoked_count: 0,
+  acme_account_deleted_count: 0,
+  total_acme_account_count: 0,
+};
+
 interface TidyOptions {
   tidy_cert_store: boolean;
   tidy_revoked_certs: boolean;
   safety_buffer: number;
+  /** ACME orders, authorizations and accounts (acme/acme-tidy.ts). */
+  tidy_acme: boolean;
+  acme_account_safety_buffer: number;
 }
 
 interface AutoTidyConfig extends TidyOptions {
@@ -31,31 +44,38 @@ const DEFAULT_AUTO_TIDY: AutoTidyConfig = {
   tidy_cert_store: false,
   tidy_revoked_certs: false,
   safety_buffer: 72 * 3600,
+  tidy_acme: false,
+  acme_account_safety_buffer: 30 * 24 * 3600,
 };
 const AUTO_TIDY_CHECK_MS = 60_000;
 
 /** The last tidy of a mount (manual or automatic), as `tidy-status` shows it; one per backend. */
 export class TidyState {
-  status: TidyStatus = {
+  status: FullTidyStatus = {
     state: 'Inactive',
     time_started: null,
     time_finished: null,
     cert_store_deleted_count: 0,
     revoked_cert_deleted_count: 0,
     error: null,
+    ...NO_ACME_COUNTS,
   };
   lastRunMs = 0;
 }
 
-/** Deletes certificates (and revocations) expired longer than `safety_buffer` ago; records the outcome in `state`. */
+/**
+ * Deletes certificates (and revocations) expired longer than `safety_buffer` ago, and with
+ * `tidy_acme` old ACME orders and accounts; records the outcome in `state`.
+ */
 async function tidy(d: PkiDeps, storage: Storage, o: TidyOptions, state: TidyState): Promise<void> {
-  const status: TidyStatus = {
+  const status: FullTidyStatus = {
     state: 'Running',
     time_started: new Date(d.clock.now()).toISOString(),
     time_finished: null,
     cert_store_deleted_count: 0,
     revoked_cert_deleted_count: 0,
     error: null,
+    ...NO_ACME_COUNTS,
   };
   state.status = status;
   state.lastRunMs = d.clock.now();
@@ -74,6 +94,7 @@ async function tidy(d: PkiDeps, storage: Storage, o: TidyOptions, state: TidySta
         } else status.cert_store_deleted_count++;
       }
       if (status.revoked_cert_deleted_count > 0) await rebuildAllCrls(d, storage);
+      if (o.tidy_acme) await tidyAcme(d, storage, o.safety_buffer, o.acme_account_safety_buffer, status);
     });
     status.state = 'Finished';
   } catch (err) {
@@ -102,6 +123,11 @@ const tidyFields = {
   tidy_revoked_cert_issuer_associations: field.bool({ description: 'Accepted; associations are kept here.' }),
   tidy_expired_issuers: field.bool({ description: 'Accepted; issuers are not tidied here.' }),
   safety_buffer: field.durationSeconds({ description: 'How long past expiry a certificate is kept (default 72h).' }),
+  tidy_acme: field.bool({ description: 'Tidy ACME orders, authorizations and accounts.' }),
+  acme_account_safety_buffer: field.durationSeconds({
+    description:
+      'How long an idle ACME account is kept before it is revoked, and a revoked one before it is deleted (default 720h).',
+  }),
   pause_duration: field.string({ description: 'Accepted; there is no pause here.' }),
 };
 
@@ -122,6 +148,9 @@ export function pathTidy(d: PkiDeps, state: TidyState): PathDefinition[] {
                 tidy_cert_store: data.tidy_cert_store ?? false,
                 tidy_revoked_certs: data.tidy_revoked_certs ?? false,
                 safety_buffer: data.safety_buffer ?? DEFAULT_AUTO_TIDY.safety_buffer,
+                tidy_acme: data.tidy_acme ?? false,
+                acme_account_safety_buffer:
+                  data.acme_account_safety_buffer ?? DEFAULT_AUTO_TIDY.acme_account_safety_buffer,
               },
               state,
             );

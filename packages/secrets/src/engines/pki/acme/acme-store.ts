@@ -39,6 +39,8 @@ export interface AcmeAccount {
   created_time?: string;
   /** RFC 3339, when revoked or deactivated. */
   revoked_time?: string;
+  /** RFC 3339: the latest expiry of its certificates (or certificate-less orders) that tidy has seen. */
+  max_cert_expiry?: string;
   /** The external account binding key it was bound with, if any. */
   eab_id?: string;
 }
