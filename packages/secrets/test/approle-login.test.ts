@@ -9,31 +9,26 @@ import { startTestServer, type TestServer } from '../src/server/testing.js';
 describe('AppRole over HTTP', () => {
   let t: TestServer;
   const login = (body: Record<string, unknown>) => t.request('POST', 'auth/approle/login', { token: null, body });
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res;
-  };
   const newSecretId = async (role: string, body: Record<string, unknown> = {}) =>
-    (await ok('POST', `auth/approle/role/${role}/secret-id`, body)).body.data;
+    (await t.ok('POST', `auth/approle/role/${role}/secret-id`, body)).data;
 
   before(async () => {
     t = await startTestServer();
-    await ok('POST', 'sys/auth/approle', { type: 'approle' });
-    await ok('PUT', 'sys/policies/acl/app', {
+    await t.ok('POST', 'sys/auth/approle', { type: 'approle' });
+    await t.ok('PUT', 'sys/policies/acl/app', {
       policy: 'path "secret/data/app/*" { capabilities = ["create", "read", "update"] }',
     });
   });
   after(() => t.stop());
 
   it('serves roles over HTTP: names fold to lower case, an unknown role is a 404', async () => {
-    await ok('POST', 'auth/approle/role/Web', { token_policies: 'app', secret_id_ttl: '10m', token_ttl: 600 });
+    await t.ok('POST', 'auth/approle/role/Web', { token_policies: 'app', secret_id_ttl: '10m', token_ttl: 600 });
     assert.deepEqual((await t.request('LIST', 'auth/approle/role')).body.data.keys, ['web']);
     assert.equal((await t.request('GET', 'auth/approle/role/nope')).status, 404);
   });
 
   it('logs in with role id and secret id; the token carries the role and secret id metadata', async () => {
-    await ok('POST', 'auth/approle/role/web/role-id', { role_id: 'web-role-id' });
+    await t.ok('POST', 'auth/approle/role/web/role-id', { role_id: 'web-role-id' });
     const secret = await newSecretId('web', { metadata: '{"team":"blue"}' });
     assert.match(secret.secret_id, /^[0-9a-f-]{36}$/);
     assert.match(secret.secret_id_accessor, /^[0-9a-f-]{36}$/);
@@ -51,8 +46,8 @@ describe('AppRole over HTTP', () => {
     // One alias per role, named by the role id: the next login finds the same entity.
     const again = await login({ role_id: 'web-role-id', secret_id: secret.secret_id });
     assert.equal(again.body.auth.entity_id, auth.entity_id);
-    const entity = await ok('GET', `identity/entity/id/${auth.entity_id}`);
-    assert.equal(entity.body.data.aliases[0].name, 'web-role-id');
+    const entity = await t.ok('GET', `identity/entity/id/${auth.entity_id}`);
+    assert.equal(entity.data.aliases[0].name, 'web-role-id');
   });
 
   it('refuses a wrong secret id and an unknown role id alike (400)', async () => {
@@ -64,7 +59,7 @@ describe('AppRole over HTTP', () => {
   });
 
   it('spends num_uses exactly, even when logins race', async () => {
-    await ok('POST', 'auth/approle/role/race', { role_id: 'race-role-id' });
+    await t.ok('POST', 'auth/approle/role/race', { role_id: 'race-role-id' });
     const secret = await newSecretId('race', { num_uses: 3 });
     const results = await Promise.all(
       Array.from({ length: 10 }, () => login({ role_id: 'race-role-id', secret_id: secret.secret_id })),
@@ -77,34 +72,34 @@ describe('AppRole over HTTP', () => {
   });
 
   it('locks a role id out after 5 failed logins (403), as established', async () => {
-    await ok('POST', 'auth/approle/role/locked', { role_id: 'locked-role-id' });
+    await t.ok('POST', 'auth/approle/role/locked', { role_id: 'locked-role-id' });
     const secret = await newSecretId('locked');
     for (let i = 0; i < 5; i++)
       assert.equal((await login({ role_id: 'locked-role-id', secret_id: 'bad' })).status, 400);
     assert.equal((await login({ role_id: 'locked-role-id', secret_id: secret.secret_id })).status, 403);
-    const locked = await ok('GET', 'sys/locked-users');
-    assert.match(JSON.stringify(locked.body.data), /locked-role-id/);
+    const locked = await t.ok('GET', 'sys/locked-users');
+    assert.match(JSON.stringify(locked.data), /locked-role-id/);
   });
 
   it('checks the secret id CIDR list against the caller, without spending a use', async () => {
     const elsewhere = await newSecretId('web', { cidr_list: '10.0.0.0/8', num_uses: 1 });
     assert.equal((await login({ role_id: 'web-role-id', secret_id: elsewhere.secret_id })).status, 400);
-    const look = await ok('POST', 'auth/approle/role/web/secret-id/lookup', { secret_id: elsewhere.secret_id });
-    assert.equal(look.body.data.secret_id_num_uses, 1);
-    assert.deepEqual(look.body.data.cidr_list, ['10.0.0.0/8']);
+    const look = await t.ok('POST', 'auth/approle/role/web/secret-id/lookup', { secret_id: elsewhere.secret_id });
+    assert.equal(look.data.secret_id_num_uses, 1);
+    assert.deepEqual(look.data.cidr_list, ['10.0.0.0/8']);
     const here = await newSecretId('web', { cidr_list: ['127.0.0.1/32'] });
     assert.equal((await login({ role_id: 'web-role-id', secret_id: here.secret_id })).status, 200);
   });
 
   it('renews a login token under the role’s current TTL, and refuses once its policies changed', async () => {
-    await ok('POST', 'auth/approle/role/renew', { role_id: 'renew-role-id', token_policies: 'app', token_ttl: 60 });
+    await t.ok('POST', 'auth/approle/role/renew', { role_id: 'renew-role-id', token_policies: 'app', token_ttl: 60 });
     const secret = await newSecretId('renew');
     const token = (await login({ role_id: 'renew-role-id', secret_id: secret.secret_id })).body.auth.client_token;
-    await ok('POST', 'auth/approle/role/renew', { token_ttl: 120 });
+    await t.ok('POST', 'auth/approle/role/renew', { token_ttl: 120 });
     const renewed = await t.request('POST', 'auth/token/renew-self', { token });
     assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
     assert.equal(renewed.body.auth.lease_duration, 120);
-    await ok('POST', 'auth/approle/role/renew', { token_policies: 'other' });
+    await t.ok('POST', 'auth/approle/role/renew', { token_policies: 'other' });
     const refused = await t.request('POST', 'auth/token/renew-self', { token });
     assert.equal(refused.status, 400);
   });

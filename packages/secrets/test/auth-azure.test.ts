@@ -21,11 +21,6 @@ describe('Azure auth method', () => {
   let azure: FakeAzure;
   let agent: Agent;
   const clock = new FakeClock(Date.now());
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res;
-  };
   const login = (body: Record<string, unknown>) => t.request('POST', 'auth/azure/login', { token: null, body });
   const token = (
     oid: string,
@@ -58,7 +53,7 @@ describe('Azure auth method', () => {
       auth: new Map([...BUILTIN_BACKENDS.auth, ['azure', azureAuthBackendFactory(access)]]),
     };
     t = await startTestServer({ catalog, clock });
-    await ok('POST', 'sys/auth/azure', { type: 'azure' });
+    await t.ok('POST', 'sys/auth/azure', { type: 'azure' });
   });
   after(async () => {
     await t?.stop();
@@ -70,14 +65,14 @@ describe('Azure auth method', () => {
     assert.equal((await t.request('GET', 'auth/azure/config')).status, 404);
     const bad = await t.request('POST', 'auth/azure/config', { body: { tenant_id: TENANT, environment: 'AzureCats' } });
     assert.equal(bad.status, 400);
-    await ok('POST', 'auth/azure/config', {
+    await t.ok('POST', 'auth/azure/config', {
       tenant_id: TENANT,
       resource: RESOURCE,
       environment: 'azurepubliccloud',
       client_id: 'lookup-client',
       client_secret: 'lookup-secret',
     });
-    assert.deepEqual((await ok('GET', 'auth/azure/config')).body.data, {
+    assert.deepEqual((await t.ok('GET', 'auth/azure/config')).data, {
       tenant_id: TENANT,
       resource: RESOURCE,
       environment: 'AzurePublicCloud',
@@ -88,19 +83,19 @@ describe('Azure auth method', () => {
   it('roles need a bound; they read back with the token fields', async () => {
     const none = await t.request('POST', 'auth/azure/role/empty', { body: { policies: 'a' } });
     assert.deepEqual(none.body.errors, ['must have at least one bound constraint when creating/updating a role']);
-    await ok('POST', 'auth/azure/role/sp', { bound_service_principal_ids: 'sp-a,sp-b', token_policies: 'sp-pol' });
-    await ok('POST', 'auth/azure/role/group', { bound_group_ids: ['g-1'], policies: 'group-pol' });
-    await ok('POST', 'auth/azure/role/vm', {
+    await t.ok('POST', 'auth/azure/role/sp', { bound_service_principal_ids: 'sp-a,sp-b', token_policies: 'sp-pol' });
+    await t.ok('POST', 'auth/azure/role/group', { bound_group_ids: ['g-1'], policies: 'group-pol' });
+    await t.ok('POST', 'auth/azure/role/vm', {
       bound_resource_groups: 'RG-WEB',
       bound_locations: 'westeurope',
       policies: 'vm',
     });
-    await ok('POST', 'auth/azure/role/ss', { bound_scale_sets: 'ss-1', bound_subscription_ids: SUB, policies: 'ss' });
-    const read = (await ok('GET', 'auth/azure/role/sp')).body.data;
+    await t.ok('POST', 'auth/azure/role/ss', { bound_scale_sets: 'ss-1', bound_subscription_ids: SUB, policies: 'ss' });
+    const read = (await t.ok('GET', 'auth/azure/role/sp')).data;
     assert.deepEqual(read.bound_service_principal_ids, ['sp-a', 'sp-b']);
     assert.deepEqual(read.bound_locations, []);
     assert.deepEqual(read.token_policies, ['sp-pol']);
-    assert.deepEqual((await ok('LIST', 'auth/azure/role')).body.data.keys, ['group', 'sp', 'ss', 'vm']);
+    assert.deepEqual((await t.ok('LIST', 'auth/azure/role')).data.keys, ['group', 'sp', 'ss', 'vm']);
   });
 
   it('a managed identity logs in with its token: alias is the object id, groups bound', async () => {
@@ -114,14 +109,14 @@ describe('Azure auth method', () => {
   });
 
   it("the entity alias is the object id, and the token's groups join the external groups aliased to them", async () => {
-    const accessor = (await ok('GET', 'sys/auth')).body.data['azure/'].accessor;
-    const group = (await ok('POST', 'identity/group', { name: 'azure-g1', type: 'external', policies: ['g1-pol'] }))
-      .body.data.id;
-    await ok('POST', 'identity/group-alias', { name: 'g-1', mount_accessor: accessor, canonical_id: group });
+    const accessor = (await t.ok('GET', 'sys/auth')).data['azure/'].accessor;
+    const group = (await t.ok('POST', 'identity/group', { name: 'azure-g1', type: 'external', policies: ['g1-pol'] }))
+      .data.id;
+    await t.ok('POST', 'identity/group-alias', { name: 'g-1', mount_accessor: accessor, canonical_id: group });
     const res = await login({ role: 'group', jwt: await token('oid-42', { groups: ['g-1'] }) });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.auth.identity_policies, ['g1-pol']);
-    const entity = (await ok('GET', `identity/entity/id/${res.body.auth.entity_id}`)).body.data;
+    const entity = (await t.ok('GET', `identity/entity/id/${res.body.auth.entity_id}`)).data;
     assert.deepEqual(
       entity.aliases.map((a: { name: string; mount_type: string }) => [a.name, a.mount_type]),
       [['oid-42', 'azure']],
@@ -129,7 +124,7 @@ describe('Azure auth method', () => {
   });
 
   it('renewal applies the role as it is now: a changed policy set stops it', async () => {
-    await ok('POST', 'auth/azure/role/renew', {
+    await t.ok('POST', 'auth/azure/role/renew', {
       bound_service_principal_ids: 'sp-r',
       token_policies: 'r1',
       token_ttl: 60,
@@ -138,7 +133,7 @@ describe('Azure auth method', () => {
     const client = res.body.auth.client_token;
     const renewed = await t.request('POST', 'auth/token/renew-self', { token: client, body: { increment: 30 } });
     assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
-    await ok('POST', 'auth/azure/role/renew', { token_policies: 'r2' });
+    await t.ok('POST', 'auth/azure/role/renew', { token_policies: 'r2' });
     const refused = await t.request('POST', 'auth/token/renew-self', { token: client });
     assert.equal(refused.status, 400, JSON.stringify(refused.body));
   });

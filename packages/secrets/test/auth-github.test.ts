@@ -14,11 +14,6 @@ describe('GitHub auth method', () => {
   let github: FakeGitHub;
   const login = (token: string, mount = 'github') =>
     t.request('POST', `auth/${mount}/login`, { token: null, body: { token } });
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res;
-  };
 
   before(async () => {
     // Two items per page: every listing below spans several pages.
@@ -39,9 +34,11 @@ describe('GitHub auth method', () => {
     );
     github.addUser('tok-bob', 'bob', [OTHER_ORG]);
     t = await startTestServer();
-    await ok('POST', 'sys/auth/github', { type: 'github' });
+    await t.ok('POST', 'sys/auth/github', { type: 'github' });
     for (const name of ['sre', 'read', 'dev', 'alice-own', 'base']) {
-      await ok('PUT', `sys/policies/acl/${name}`, { policy: `path "secret/data/${name}" { capabilities = ["read"] }` });
+      await t.ok('PUT', `sys/policies/acl/${name}`, {
+        policy: `path "secret/data/${name}" { capabilities = ["read"] }`,
+      });
     }
   });
   after(async () => {
@@ -62,7 +59,7 @@ describe('GitHub auth method', () => {
     assert.match(unknown.body.errors[0], /unable to fetch the organization_id/);
 
     const baseUrl = github.baseUrl.replace(/\/$/, '');
-    await ok('POST', 'auth/github/config', {
+    await t.ok('POST', 'auth/github/config', {
       organization: 'acme',
       base_url: baseUrl,
       token_ttl: '1h',
@@ -75,7 +72,7 @@ describe('GitHub auth method', () => {
         ['/orgs/acme', undefined],
       ],
     );
-    const read = (await ok('GET', 'auth/github/config')).body.data;
+    const read = (await t.ok('GET', 'auth/github/config')).data;
     assert.equal(read.organization, 'acme');
     assert.equal(read.organization_id, ORG);
     assert.equal(read.base_url, github.baseUrl, 'with the trailing slash GitHub paths resolve against');
@@ -87,10 +84,10 @@ describe('GitHub auth method', () => {
 
   it('logs a member in: policies of their teams in the org and of the user, metadata, an entity alias', async () => {
     // Policy maps on their own: src/auth/github/paths.test.ts.
-    await ok('POST', 'auth/github/map/teams/Site Reliability', { value: 'sre' });
-    await ok('POST', 'auth/github/map/teams/readers', { value: 'read, ' });
-    await ok('POST', 'auth/github/map/teams/devs', { value: 'dev' });
-    await ok('POST', 'auth/github/map/users/alice', { value: 'alice-own' });
+    await t.ok('POST', 'auth/github/map/teams/Site Reliability', { value: 'sre' });
+    await t.ok('POST', 'auth/github/map/teams/readers', { value: 'read, ' });
+    await t.ok('POST', 'auth/github/map/teams/devs', { value: 'dev' });
+    await t.ok('POST', 'auth/github/map/users/alice', { value: 'alice-own' });
     const res = await login('tok-alice');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const { auth } = res.body;
@@ -139,16 +136,16 @@ describe('GitHub auth method', () => {
   });
 
   it('answers 502 when GitHub cannot be reached, 400 without config, and 403 outside token_bound_cidrs', async () => {
-    await ok('POST', 'sys/auth/gh2', { type: 'github' });
+    await t.ok('POST', 'sys/auth/gh2', { type: 'github' });
     assert.deepEqual((await login('tok-alice', 'gh2')).body.errors, ['configuration has not been set']);
-    await ok('POST', 'auth/gh2/config', {
+    await t.ok('POST', 'auth/gh2/config', {
       organization: 'acme',
       organization_id: ORG,
       base_url: 'http://127.0.0.1:1/',
     });
     assert.equal((await login('tok-alice', 'gh2')).status, 502);
 
-    await ok('POST', 'auth/gh2/config', { base_url: github.baseUrl, token_bound_cidrs: '10.0.0.0/8' });
+    await t.ok('POST', 'auth/gh2/config', { base_url: github.baseUrl, token_bound_cidrs: '10.0.0.0/8' });
     github.requests.length = 0;
     assert.equal((await login('tok-alice', 'gh2')).status, 403);
     assert.equal(github.requests.length, 0, 'GitHub is not asked for a client it would refuse anyway');
@@ -156,7 +153,7 @@ describe('GitHub auth method', () => {
 
   it('renews a token under the current config', async () => {
     const token = (await login('tok-alice')).body.auth.client_token;
-    await ok('POST', 'auth/github/config', { token_ttl: '2h' });
+    await t.ok('POST', 'auth/github/config', { token_ttl: '2h' });
     const renewed = await t.request('POST', 'auth/token/renew-self', { token });
     assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
     assert.equal(renewed.body.auth.lease_duration, 7200);

@@ -16,11 +16,6 @@ describe('Okta auth method', () => {
   let t: TestServer;
   let okta: FakeOkta;
   let agent: Agent;
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res;
-  };
   const login = (username: string, body: Record<string, unknown>) =>
     t.request('POST', `auth/okta/login/${username}`, { token: null, body });
 
@@ -47,7 +42,7 @@ describe('Okta auth method', () => {
       auth: new Map([...BUILTIN_BACKENDS.auth, ['okta', oktaBackendFactory(agent)]]),
     };
     t = await startTestServer({ catalog, clock: systemClock });
-    await ok('POST', 'sys/auth/okta', { type: 'okta' });
+    await t.ok('POST', 'sys/auth/okta', { type: 'okta' });
   });
   after(async () => {
     await t?.stop();
@@ -61,26 +56,30 @@ describe('Okta auth method', () => {
     assert.deepEqual([missing.status, missing.body.errors], [400, ['org_name is missing']]);
     const bad = await t.request('POST', 'auth/okta/config', { body: { org_name: 'a/b' } });
     assert.equal(bad.status, 400);
-    await ok('POST', 'auth/okta/config', { org_name: 'acme', base_url: okta.baseUrl, api_token: FAKE_OKTA_API_TOKEN });
-    const read = await ok('GET', 'auth/okta/config');
-    assert.equal(read.body.data.org_name, 'acme');
-    assert.equal(read.body.data.base_url, okta.baseUrl);
-    assert.equal(read.body.data.bypass_okta_mfa, false);
-    assert.ok(!('api_token' in read.body.data));
-    assert.deepEqual(read.body.data.token_policies, []);
+    await t.ok('POST', 'auth/okta/config', {
+      org_name: 'acme',
+      base_url: okta.baseUrl,
+      api_token: FAKE_OKTA_API_TOKEN,
+    });
+    const read = await t.ok('GET', 'auth/okta/config');
+    assert.equal(read.data.org_name, 'acme');
+    assert.equal(read.data.base_url, okta.baseUrl);
+    assert.equal(read.data.bypass_okta_mfa, false);
+    assert.ok(!('api_token' in read.data));
+    assert.deepEqual(read.data.token_policies, []);
   });
 
   it('users/ and groups/: 404 listings when empty, policies and local groups read back', async () => {
     assert.equal((await t.request('LIST', 'auth/okta/groups')).status, 404);
-    await ok('POST', 'auth/okta/groups/engineering', { policies: 'eng,Shared' });
-    await ok('POST', 'auth/okta/groups/local-ops', { policies: ['ops'] });
-    await ok('POST', 'auth/okta/users/alice@example.com', { policies: 'alice', groups: 'local-ops' });
-    assert.deepEqual((await ok('LIST', 'auth/okta/groups')).body.data.keys, ['engineering', 'local-ops']);
-    assert.deepEqual((await ok('GET', 'auth/okta/users/alice@example.com')).body.data, {
+    await t.ok('POST', 'auth/okta/groups/engineering', { policies: 'eng,Shared' });
+    await t.ok('POST', 'auth/okta/groups/local-ops', { policies: ['ops'] });
+    await t.ok('POST', 'auth/okta/users/alice@example.com', { policies: 'alice', groups: 'local-ops' });
+    assert.deepEqual((await t.ok('LIST', 'auth/okta/groups')).data.keys, ['engineering', 'local-ops']);
+    assert.deepEqual((await t.ok('GET', 'auth/okta/users/alice@example.com')).data, {
       policies: ['alice'],
       groups: ['local-ops'],
     });
-    assert.deepEqual((await ok('GET', 'auth/okta/groups/engineering')).body.data, { policies: ['eng', 'shared'] });
+    assert.deepEqual((await t.ok('GET', 'auth/okta/groups/engineering')).data, { policies: ['eng', 'shared'] });
     assert.equal((await t.request('GET', 'auth/okta/groups/none')).status, 404);
   });
 
@@ -92,7 +91,7 @@ describe('Okta auth method', () => {
     assert.ok(okta.requests.filter((r) => r.endsWith('/groups')).length >= 3, 'groups listed page by page');
     const token = await t.request('GET', 'auth/token/lookup-self', { token: res.body.auth.client_token });
     assert.equal(token.body.data.display_name, 'okta-alice@example.com');
-    const entity = (await ok('GET', `identity/entity/id/${res.body.auth.entity_id}`)).body.data;
+    const entity = (await t.ok('GET', `identity/entity/id/${res.body.auth.entity_id}`)).data;
     assert.deepEqual(
       entity.aliases.map((a: { name: string; mount_type: string }) => [a.name, a.mount_type]),
       [['alice@example.com', 'okta']],
@@ -111,7 +110,7 @@ describe('Okta auth method', () => {
   });
 
   it('MFA by TOTP: the provider chooses the factor, a wrong passcode is refused', async () => {
-    await ok('POST', 'auth/okta/users/bob@example.com', { policies: 'bob' });
+    await t.ok('POST', 'auth/okta/users/bob@example.com', { policies: 'bob' });
     const good = await login('bob@example.com', { password: 'pw-bob', totp: '123456', provider: 'GOOGLE' });
     assert.equal(good.status, 200, JSON.stringify(good.body));
     assert.deepEqual(good.body.auth.policies, ['bob', 'default']);
@@ -124,7 +123,7 @@ describe('Okta auth method', () => {
   });
 
   it('a factor link outside the organization is not followed (502)', async () => {
-    await ok('POST', 'auth/okta/users/gina@example.com', { policies: 'gina' });
+    await t.ok('POST', 'auth/okta/users/gina@example.com', { policies: 'gina' });
     const before = okta.requests.length;
     const res = await login('gina@example.com', { password: 'pw-gina', totp: '111111' });
     assert.equal(res.status, 502, JSON.stringify(res.body));
@@ -132,8 +131,8 @@ describe('Okta auth method', () => {
   });
 
   it('MFA by push: the login waits for the answer, its number is at verify/:nonce meanwhile; a rejection is refused', async () => {
-    await ok('POST', 'auth/okta/users/carol@example.com', { policies: 'carol' });
-    await ok('POST', 'auth/okta/users/dave@example.com', { policies: 'dave' });
+    await t.ok('POST', 'auth/okta/users/carol@example.com', { policies: 'carol' });
+    await t.ok('POST', 'auth/okta/users/dave@example.com', { policies: 'dave' });
     assert.equal((await t.request('GET', 'auth/okta/verify/n-1', { token: null })).status, 404);
     const pending = login('carol@example.com', { password: 'pw-carol', nonce: 'n-1' });
     let answer: number | undefined;
@@ -164,9 +163,9 @@ describe('Okta auth method', () => {
   });
 
   it('bypass_okta_mfa logs a user with factors in on the password alone', async () => {
-    await ok('POST', 'auth/okta/config', { bypass_okta_mfa: true });
+    await t.ok('POST', 'auth/okta/config', { bypass_okta_mfa: true });
     const res = await login('dave@example.com', { password: 'pw-dave' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    await ok('POST', 'auth/okta/config', { bypass_okta_mfa: false });
+    await t.ok('POST', 'auth/okta/config', { bypass_okta_mfa: false });
   });
 });

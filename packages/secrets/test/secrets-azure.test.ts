@@ -22,11 +22,6 @@ describe('Azure secrets engine', () => {
   let readerId = '';
   let groupId = '';
   let existing = { objectId: '' };
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res;
-  };
   /** Whether Entra ID accepts the client id and secret (the client-credentials grant). */
   const signsIn = async (clientId: string, secret: string) => {
     const res = await request(`${azure.cloud.activeDirectoryEndpoint}${TENANT}/oauth2/v2.0/token`, {
@@ -68,7 +63,7 @@ describe('Azure secrets engine', () => {
         auth: BUILTIN_BACKENDS.auth,
       },
     });
-    await ok('POST', 'sys/mounts/azure', { type: 'azure' });
+    await t.ok('POST', 'sys/mounts/azure', { type: 'azure' });
   });
   after(async () => {
     await t?.stop();
@@ -77,7 +72,7 @@ describe('Azure secrets engine', () => {
   });
 
   it('config: empty values before it is written, the secret never shown, root_password_ttl defaults to 182 days', async () => {
-    assert.deepEqual((await ok('GET', 'azure/config')).body.data, {
+    assert.deepEqual((await t.ok('GET', 'azure/config')).data, {
       subscription_id: '',
       tenant_id: '',
       client_id: '',
@@ -85,13 +80,13 @@ describe('Azure secrets engine', () => {
       root_password_ttl: 0,
     });
     assert.equal((await t.request('POST', 'azure/config', { body: { environment: 'AzureCats' } })).status, 400);
-    await ok('POST', 'azure/config', {
+    await t.ok('POST', 'azure/config', {
       subscription_id: SUB,
       tenant_id: TENANT,
       client_id: 'engine-client',
       client_secret: 'engine-secret',
     });
-    assert.deepEqual((await ok('GET', 'azure/config')).body.data, {
+    assert.deepEqual((await t.ok('GET', 'azure/config')).data, {
       subscription_id: SUB,
       tenant_id: TENANT,
       client_id: 'engine-client',
@@ -119,25 +114,25 @@ describe('Azure secrets engine', () => {
       body: { application_object_id: existing.objectId, ttl: 100, max_ttl: 50 },
     });
     assert.deepEqual(tooLong.body.errors, ['ttl cannot be greater than max_ttl']);
-    await ok('POST', 'azure/roles/dynamic', {
+    await t.ok('POST', 'azure/roles/dynamic', {
       azure_roles: JSON.stringify([{ role_name: 'Reader', scope }]),
       azure_groups: JSON.stringify([{ group_name: 'deployers' }]),
       ttl: '1h',
       max_ttl: '2h',
     });
-    const read = (await ok('GET', 'azure/roles/dynamic')).body.data;
+    const read = (await t.ok('GET', 'azure/roles/dynamic')).data;
     assert.deepEqual(read.azure_roles, [{ role_name: 'Reader', role_id: readerId, scope }]);
     assert.deepEqual(read.azure_groups, [{ group_name: 'deployers', object_id: groupId }]);
     assert.deepEqual([read.ttl, read.max_ttl, read.application_object_id, read.persist_app], [3600, 7200, '', false]);
-    await ok('POST', 'azure/roles/static', { application_object_id: existing.objectId, ttl: 600 });
-    assert.deepEqual((await ok('LIST', 'azure/roles')).body.data.keys, ['dynamic', 'static']);
+    await t.ok('POST', 'azure/roles/static', { application_object_id: existing.objectId, ttl: 600 });
+    assert.deepEqual((await t.ok('LIST', 'azure/roles')).data.keys, ['dynamic', 'static']);
   });
 
   it('creds of a dynamic role: a new application with its service principal, role assignment and group; revoke deletes them', async () => {
     const apps = azure.applications.size;
-    const res = await ok('GET', 'azure/creds/dynamic');
-    assert.equal(res.body.lease_duration, 3600);
-    const { client_id, client_secret } = res.body.data;
+    const res = await t.ok('GET', 'azure/creds/dynamic');
+    assert.equal(res.lease_duration, 3600);
+    const { client_id, client_secret } = res.data;
     assert.ok(await signsIn(client_id, client_secret), 'the issued secret signs in');
     assert.equal(azure.applications.size, apps + 1);
     const sp = [...azure.servicePrincipals.values()].find((s) => s.appId === client_id);
@@ -147,7 +142,7 @@ describe('Azure secrets engine', () => {
       [[sp.id, readerId]],
     );
     assert.ok(azure.groupMembers.get(groupId)?.has(sp.id));
-    await ok('PUT', 'sys/leases/revoke', { lease_id: res.body.lease_id });
+    await t.ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
     assert.equal(azure.applications.size, apps);
     assert.equal(azure.roleAssignments.size, 0);
     assert.equal(azure.groupMembers.get(groupId)?.size, 0);
@@ -158,36 +153,36 @@ describe('Azure secrets engine', () => {
   it('creds of an existing application: a password added, removed on revoke; the application stays', async () => {
     const app = azure.applications.get(existing.objectId);
     const before = app?.passwords.size ?? 0;
-    const res = await ok('GET', 'azure/creds/static');
-    assert.equal(res.body.data.client_id, 'existing-client');
-    assert.ok(await signsIn('existing-client', res.body.data.client_secret));
+    const res = await t.ok('GET', 'azure/creds/static');
+    assert.equal(res.data.client_id, 'existing-client');
+    assert.ok(await signsIn('existing-client', res.data.client_secret));
     assert.equal(app?.passwords.size, before + 1);
-    await ok('PUT', 'sys/leases/revoke', { lease_id: res.body.lease_id });
+    await t.ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
     assert.equal(app?.passwords.size, before);
     assert.ok(azure.applications.has(existing.objectId));
-    assert.equal(await signsIn('existing-client', res.body.data.client_secret), false);
+    assert.equal(await signsIn('existing-client', res.data.client_secret), false);
   });
 
   it('persist_app: one application for the role, a password per credential; deleting the role deletes it', async () => {
     const apps = azure.applications.size;
-    await ok('POST', 'azure/roles/kept', { azure_groups: [{ object_id: groupId }], persist_app: true });
+    await t.ok('POST', 'azure/roles/kept', { azure_groups: [{ object_id: groupId }], persist_app: true });
     assert.equal(azure.applications.size, apps + 1);
-    const a = await ok('GET', 'azure/creds/kept');
-    const b = await ok('GET', 'azure/creds/kept');
-    assert.equal(a.body.data.client_id, b.body.data.client_id);
-    await ok('PUT', 'sys/leases/revoke', { lease_id: a.body.lease_id });
-    assert.equal(await signsIn(a.body.data.client_id, a.body.data.client_secret), false);
-    assert.ok(await signsIn(b.body.data.client_id, b.body.data.client_secret));
-    await ok('DELETE', 'azure/roles/kept');
+    const a = await t.ok('GET', 'azure/creds/kept');
+    const b = await t.ok('GET', 'azure/creds/kept');
+    assert.equal(a.data.client_id, b.data.client_id);
+    await t.ok('PUT', 'sys/leases/revoke', { lease_id: a.lease_id });
+    assert.equal(await signsIn(a.data.client_id, a.data.client_secret), false);
+    assert.ok(await signsIn(b.data.client_id, b.data.client_secret));
+    await t.ok('DELETE', 'azure/roles/kept');
     assert.equal(azure.applications.size, apps);
     assert.equal(azure.groupMembers.get(groupId)?.size, 0);
   });
 
   it('a role assignment is asked again while Resource Manager does not see the new principal yet', async () => {
     azure.lagReplication(1);
-    const res = await ok('GET', 'azure/creds/dynamic');
+    const res = await t.ok('GET', 'azure/creds/dynamic');
     assert.equal(azure.roleAssignments.size, 1);
-    await ok('PUT', 'sys/leases/revoke', { lease_id: res.body.lease_id });
+    await t.ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
     assert.equal(azure.roleAssignments.size, 0);
   });
 
@@ -198,12 +193,12 @@ describe('Azure secrets engine', () => {
     assert.equal(failed.status, 502, JSON.stringify(failed.body));
     assert.equal(azure.applications.size, apps);
     assert.equal(azure.servicePrincipals.size, 2);
-    const res = await ok('GET', 'azure/creds/dynamic');
+    const res = await t.ok('GET', 'azure/creds/dynamic');
     azure.failNext('graph', 1);
-    const revoke = await t.request('PUT', 'sys/leases/revoke', { body: { lease_id: res.body.lease_id } });
+    const revoke = await t.request('PUT', 'sys/leases/revoke', { body: { lease_id: res.lease_id } });
     assert.equal(revoke.status, 502, JSON.stringify(revoke.body));
     assert.equal(azure.applications.size, apps + 1);
-    await ok('PUT', 'sys/leases/revoke', { lease_id: res.body.lease_id });
+    await t.ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
     assert.equal(azure.applications.size, apps);
     assert.equal(azure.roleAssignments.size, 0);
   });
@@ -219,13 +214,13 @@ describe('Azure secrets engine', () => {
   });
 
   it('rotate-root: the configured secret stops working, the new one is known only to the server', async () => {
-    await ok('POST', 'azure/rotate-root');
+    await t.ok('POST', 'azure/rotate-root');
     assert.equal(await signsIn('engine-client', 'engine-secret'), false);
-    const config = (await ok('GET', 'azure/config')).body.data;
+    const config = (await t.ok('GET', 'azure/config')).data;
     assert.ok(Date.parse(config.root_password_expiration_date) > Date.now() + 180 * 86400_000);
     assert.ok(!('client_secret' in config));
     // The engine still signs in with the secret it made.
-    const res = await ok('GET', 'azure/creds/static');
-    await ok('PUT', 'sys/leases/revoke', { lease_id: res.body.lease_id });
+    const res = await t.ok('GET', 'azure/creds/static');
+    await t.ok('PUT', 'sys/leases/revoke', { lease_id: res.lease_id });
   });
 });
