@@ -3,39 +3,27 @@ import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { ENGINE_DN, ENGINE_PASSWORD, type Slapd, startSlapd } from './slapd.js';
-import { startWard, WARD_BIN, type WardProcess } from './ward-process.js';
+import { type DevWard, startDevWard, WARD_BIN } from './ward-process.js';
 
 const run = promisify(execFile);
 
 describe('ldap engine over HTTP through bin/ward, against slapd', () => {
   let slapd: Slapd;
-  let ward: WardProcess;
-  let url = '';
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}/v1/${path}`, {
-      method,
-      headers: { 'X-Vault-Token': 'root', 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
+  let dev: DevWard;
 
   before(async () => {
     slapd = await startSlapd();
-    ward = startWard(['server', '-dev', '-dev-root-token-id=root', '-dev-listen-address=127.0.0.1:0']);
-    [, url = ''] = await ward.waitFor(/export VAULT_ADDR='(http:\/\/[^']+)'/);
-    await ward.waitFor(/Root Token: root/);
+    dev = await startDevWard('root');
   });
   after(async () => {
-    ward?.child.kill('SIGTERM');
-    await ward?.exited;
+    dev?.ward.child.kill('SIGTERM');
+    await dev?.ward.exited;
     await slapd?.stop();
   });
 
   it('mounts as openldap, refuses length with password_policy (400), rotates with a password policy', async () => {
-    assert.equal((await call('POST', 'sys/mounts/ldap', { type: 'openldap' })).status, 204);
-    const both = await call('POST', 'ldap/config', {
+    assert.equal((await dev.call('POST', 'sys/mounts/ldap', { type: 'openldap' })).status, 204);
+    const both = await dev.call('POST', 'ldap/config', {
       binddn: ENGINE_DN,
       bindpass: ENGINE_PASSWORD,
       url: slapd.url,
@@ -46,24 +34,24 @@ describe('ldap engine over HTTP through bin/ward, against slapd', () => {
     assert.deepEqual(both.body.errors, ["cannot set both 'password_policy' and 'length'"]);
 
     const config = { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, url: slapd.url, password_policy: 'digits' };
-    assert.equal((await call('POST', 'ldap/config', config)).status, 204);
-    const read = await call('GET', 'ldap/config');
+    assert.equal((await dev.call('POST', 'ldap/config', config)).status, 204);
+    const read = await dev.call('GET', 'ldap/config');
     assert.equal(read.body.data.password_policy, 'digits');
     assert.equal(read.body.data.bindpass, undefined);
 
     const dn = await slapd.addUser('carol', 'carol-initial');
     // The policy need not exist when the config is saved, but must when a password is made: 400 until then.
-    const early = await call('POST', 'ldap/static-role/carol', { dn, username: 'carol', rotation_period: '1h' });
+    const early = await dev.call('POST', 'ldap/static-role/carol', { dn, username: 'carol', rotation_period: '1h' });
     assert.equal(early.status, 400);
     assert.match(early.body.errors[0], /password policy "digits" does not exist/);
-    await call('POST', 'sys/policies/password/digits', {
+    await dev.call('POST', 'sys/policies/password/digits', {
       policy: 'length = 12\nrule "charset" {\n  charset = "0123456789"\n  min-chars = 12\n}\n',
     });
     assert.equal(
-      (await call('POST', 'ldap/static-role/carol', { dn, username: 'carol', rotation_period: '1h' })).status,
+      (await dev.call('POST', 'ldap/static-role/carol', { dn, username: 'carol', rotation_period: '1h' })).status,
       204,
     );
-    const cred = await call('GET', 'ldap/static-cred/carol');
+    const cred = await dev.call('GET', 'ldap/static-cred/carol');
     assert.equal(cred.status, 200);
     assert.match(cred.body.data.password, /^\d{12}$/);
     assert.equal(cred.body.password, cred.body.data.password, 'also at the top level, as spec 001 shows');
@@ -71,18 +59,18 @@ describe('ldap engine over HTTP through bin/ward, against slapd', () => {
     assert.ok(cred.body.data.ttl > 3590 && cred.body.data.ttl <= 3600);
     assert.ok(await slapd.canBind(dn, cred.body.data.password));
 
-    assert.equal((await call('POST', 'ldap/rotate-root')).status, 204);
+    assert.equal((await dev.call('POST', 'ldap/rotate-root')).status, 204);
     assert.equal(await slapd.canBind(ENGINE_DN, ENGINE_PASSWORD), false);
     // Still bound with the rotated password it alone knows.
-    assert.equal((await call('POST', 'ldap/rotate-role/carol')).status, 204);
-    const after = await call('GET', 'ldap/static-cred/carol');
+    assert.equal((await dev.call('POST', 'ldap/rotate-role/carol')).status, 204);
+    const after = await dev.call('GET', 'ldap/static-cred/carol');
     assert.notEqual(after.body.data.password, cred.body.data.password);
     assert.ok(await slapd.canBind(dn, after.body.data.password));
   });
 
   it('ward read prints a static credential', async () => {
     const { stdout } = await run(process.execPath, [WARD_BIN, 'read', '-format=json', 'ldap/static-cred/carol'], {
-      env: { ...process.env, VAULT_ADDR: url, VAULT_TOKEN: 'root' },
+      env: { ...process.env, VAULT_ADDR: dev.url, VAULT_TOKEN: 'root' },
     });
     assert.match(JSON.parse(stdout).data.password, /^\d{12}$/);
   });
@@ -93,8 +81,8 @@ describe('ldap engine over HTTP through bin/ward, against slapd', () => {
       deletion_ldif: 'dn: cn={{.Username}},ou=users,dc=example,dc=org\nchangetype: delete\n',
       default_ttl: '10m',
     };
-    assert.equal((await call('POST', 'ldap/role/temp', role)).status, 204);
-    const env = { ...process.env, VAULT_ADDR: url, VAULT_TOKEN: 'root' };
+    assert.equal((await dev.call('POST', 'ldap/role/temp', role)).status, 204);
+    const env = { ...process.env, VAULT_ADDR: dev.url, VAULT_TOKEN: 'root' };
     const { stdout } = await run(process.execPath, [WARD_BIN, 'read', 'ldap/creds/temp'], { env });
     const leaseId = /lease_id\s+(\S+)/.exec(stdout)?.[1] ?? '';
     assert.match(leaseId, /^ldap\/creds\/temp\//);
@@ -111,22 +99,22 @@ describe('ldap engine over HTTP through bin/ward, against slapd', () => {
   it('hierarchical role names: org/team/name everywhere, LIST one level at a time', async () => {
     for (const name of ['eve', 'Org/Team/Frank']) {
       const dn = await slapd.addUser(name.split('/').at(-1)?.toLowerCase() ?? '', 'initial');
-      const saved = await call('POST', `ldap/static-role/${name}`, { dn, username: name, rotation_period: '1h' });
+      const saved = await dev.call('POST', `ldap/static-role/${name}`, { dn, username: name, rotation_period: '1h' });
       assert.equal(saved.status, 204, JSON.stringify(saved.body));
     }
-    const list = async (path: string) => (await call('LIST', path)).body?.data?.keys;
+    const list = async (path: string) => (await dev.call('LIST', path)).body?.data?.keys;
     assert.deepEqual(await list('ldap/static-role'), ['carol', 'eve', 'org/']);
     assert.deepEqual(await list('ldap/static-role/org'), ['team/']);
     assert.deepEqual(await list('ldap/static-role/Org/team/'), ['frank']);
-    assert.equal((await call('GET', 'ldap/static-role/org/team/frank')).body.data.username, 'Org/Team/Frank');
-    const before = (await call('GET', 'ldap/static-cred/org/team/frank')).body.data.password;
-    assert.equal((await call('POST', 'ldap/rotate-role/org/team/frank')).status, 204);
-    const after = (await call('GET', 'ldap/static-cred/org/team/frank')).body.data.password;
+    assert.equal((await dev.call('GET', 'ldap/static-role/org/team/frank')).body.data.username, 'Org/Team/Frank');
+    const before = (await dev.call('GET', 'ldap/static-cred/org/team/frank')).body.data.password;
+    assert.equal((await dev.call('POST', 'ldap/rotate-role/org/team/frank')).status, 204);
+    const after = (await dev.call('GET', 'ldap/static-cred/org/team/frank')).body.data.password;
     assert.notEqual(after, before);
     assert.ok(await slapd.canBind('cn=frank,ou=users,dc=example,dc=org', after));
     // Each level follows the name rule: no empty level, no `..`.
     for (const bad of ['a//b', 'a/../b', 'a/', '/a']) {
-      assert.equal((await call('GET', `ldap/static-role/${bad}`)).status, 404, bad);
+      assert.equal((await dev.call('GET', `ldap/static-role/${bad}`)).status, 404, bad);
     }
 
     const role = {
@@ -134,23 +122,23 @@ describe('ldap engine over HTTP through bin/ward, against slapd', () => {
       deletion_ldif: 'dn: cn={{.Username}},ou=users,dc=example,dc=org\nchangetype: delete\n',
       username_template: '{{.RoleName | replace "/" "-"}}_{{random 6}}',
     };
-    assert.equal((await call('POST', 'ldap/role/dev/web', role)).status, 204);
+    assert.equal((await dev.call('POST', 'ldap/role/dev/web', role)).status, 204);
     assert.deepEqual(await list('ldap/role'), ['dev/', 'temp']);
     assert.deepEqual(await list('ldap/role/dev'), ['web']);
-    const issued = await call('GET', 'ldap/creds/dev/web');
+    const issued = await dev.call('GET', 'ldap/creds/dev/web');
     assert.equal(issued.status, 200, JSON.stringify(issued.body));
     assert.match(issued.body.data.username, /^dev-web_\w{6}$/);
     assert.match(issued.body.lease_id, /^ldap\/creds\/dev\/web\//);
-    assert.equal((await call('PUT', 'sys/leases/revoke', { lease_id: issued.body.lease_id })).status, 204);
+    assert.equal((await dev.call('PUT', 'sys/leases/revoke', { lease_id: issued.body.lease_id })).status, 204);
     assert.equal(await slapd.exists(`cn=${issued.body.data.username},ou=users,dc=example,dc=org`), false);
   });
 
   it('answers a directory that cannot be reached with 502 and the reason', async () => {
-    await call('POST', 'ldap/config', { url: 'ldap://127.0.0.1:1', connection_timeout: 1 });
-    const res = await call('POST', 'ldap/rotate-role/carol');
+    await dev.call('POST', 'ldap/config', { url: 'ldap://127.0.0.1:1', connection_timeout: 1 });
+    const res = await dev.call('POST', 'ldap/rotate-role/carol');
     assert.equal(res.status, 502);
     assert.match(res.body.errors[0], /ECONNREFUSED/);
-    const role = await call('GET', 'ldap/static-role/carol');
+    const role = await dev.call('GET', 'ldap/static-role/carol');
     assert.match(role.body.data.last_rotation_error, /ECONNREFUSED/);
   });
 });

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { request } from '../src/server/testing.js';
 import { ENGINE_DN, ENGINE_PASSWORD, type Slapd, SUFFIX, startSlapd } from './slapd.js';
-import { startSqliteWard, startWard, WARD_BIN, type WardProcess } from './ward-process.js';
+import { type DevWard, startDevWard, startSqliteWard, startWard, WARD_BIN, type WardProcess } from './ward-process.js';
 
 const run = promisify(execFile);
 const USERDN = `ou=users,${SUFFIX}`;
@@ -20,56 +20,44 @@ path "ldap/library/manage/*" { capabilities = ["deny"] }
 
 describe('ldap library sets over HTTP through bin/ward, against slapd', () => {
   let slapd: Slapd;
-  let ward: WardProcess;
-  let url = '';
-  const call = async (method: string, path: string, body?: unknown, token = 'root') => {
-    const res = await fetch(`${url}/v1/${path}`, {
-      method,
-      headers: { 'X-Vault-Token': token, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
+  let dev: DevWard;
   const tokenWith = async (policy: string) => {
-    const res = await call('POST', 'auth/token/create', { policies: [policy], no_parent: true });
+    const res = await dev.call('POST', 'auth/token/create', { policies: [policy], no_parent: true });
     assert.equal(res.status, 200);
     return res.body.auth.client_token as string;
   };
-  const login = async () => (await call('POST', 'auth/userpass/login/alice', { password: 'pw' })).body.auth;
-  const status = async (set: string) => (await call('GET', `ldap/library/${set}/status`)).body.data;
+  const login = async () => (await dev.call('POST', 'auth/userpass/login/alice', { password: 'pw' })).body.auth;
+  const status = async (set: string) => (await dev.call('GET', `ldap/library/${set}/status`)).body.data;
 
   before(async () => {
     slapd = await startSlapd();
-    ward = startWard(['server', '-dev', '-dev-root-token-id=root', '-dev-listen-address=127.0.0.1:0']);
-    [, url = ''] = await ward.waitFor(/export VAULT_ADDR='(http:\/\/[^']+)'/);
-    await ward.waitFor(/Root Token: root/);
-    assert.equal((await call('POST', 'sys/mounts/ldap', { type: 'ldap' })).status, 204);
+    dev = await startDevWard('root');
+    assert.equal((await dev.call('POST', 'sys/mounts/ldap', { type: 'ldap' })).status, 204);
     const config = { binddn: ENGINE_DN, bindpass: ENGINE_PASSWORD, url: slapd.url, userdn: USERDN };
-    assert.equal((await call('POST', 'ldap/config', config)).status, 204);
-    assert.equal((await call('PUT', 'sys/policies/acl/borrower', { policy: BORROWER_POLICY })).status, 204);
-    await call('POST', 'sys/auth/userpass', { type: 'userpass' });
-    await call('POST', 'auth/userpass/users/alice', { password: 'pw', policies: 'borrower' });
+    assert.equal((await dev.call('POST', 'ldap/config', config)).status, 204);
+    assert.equal((await dev.call('PUT', 'sys/policies/acl/borrower', { policy: BORROWER_POLICY })).status, 204);
+    await dev.call('POST', 'sys/auth/userpass', { type: 'userpass' });
+    await dev.call('POST', 'auth/userpass/users/alice', { password: 'pw', policies: 'borrower' });
     for (const cn of ['lib-h1', 'lib-h2', 'lib-s1']) await slapd.addUser(cn, 'initial');
   });
   after(async () => {
-    ward?.child.kill('SIGTERM');
-    await ward?.exited;
+    dev?.ward.child.kill('SIGTERM');
+    await dev?.ward.exited;
     await slapd?.stop();
   });
 
   it('creates, reads and lists a set; an account of another set is a 400', async () => {
-    const created = await call('POST', 'ldap/library/web', { service_account_names: 'lib-h1,lib-h2', ttl: '1h' });
+    const created = await dev.call('POST', 'ldap/library/web', { service_account_names: 'lib-h1,lib-h2', ttl: '1h' });
     assert.equal(created.status, 204, JSON.stringify(created.body));
     assert.equal(await slapd.canBind(dnOf('lib-h1'), 'initial'), false);
-    assert.deepEqual((await call('GET', 'ldap/library/web')).body.data, {
+    assert.deepEqual((await dev.call('GET', 'ldap/library/web')).body.data, {
       service_account_names: ['lib-h1', 'lib-h2'],
       ttl: 3600,
       max_ttl: 86400,
       disable_check_in_enforcement: false,
     });
-    assert.deepEqual((await call('LIST', 'ldap/library')).body.data.keys, ['web']);
-    const taken = await call('POST', 'ldap/library/other', { service_account_names: ['lib-h2'] });
+    assert.deepEqual((await dev.call('LIST', 'ldap/library')).body.data.keys, ['web']);
+    const taken = await dev.call('POST', 'ldap/library/other', { service_account_names: ['lib-h2'] });
     assert.equal(taken.status, 400);
     assert.deepEqual(taken.body.errors, ['"lib-h2" is already managed by the secrets engine']);
   });
@@ -77,7 +65,7 @@ describe('ldap library sets over HTTP through bin/ward, against slapd', () => {
   it('enforces check-in by the borrower: another token 400, the manage path 403 without its policy', async () => {
     const a = await tokenWith('borrower');
     const b = await tokenWith('borrower');
-    const out = await call('POST', 'ldap/library/web/check-out', {}, a);
+    const out = await dev.call('POST', 'ldap/library/web/check-out', {}, a);
     assert.equal(out.status, 200, JSON.stringify(out.body));
     assert.match(out.body.lease_id, /^ldap\/library\/web\/check-out\//);
     assert.equal(out.body.lease_duration, 3600);
@@ -87,18 +75,23 @@ describe('ldap library sets over HTTP through bin/ward, against slapd', () => {
     assert.ok(await slapd.canBind(dnOf(account), password), 'the checked-out password binds');
     assert.ok((await status('web'))[account].borrower_accessor);
 
-    const refused = await call('POST', 'ldap/library/web/check-in', { service_account_names: [account] }, b);
+    const refused = await dev.call('POST', 'ldap/library/web/check-in', { service_account_names: [account] }, b);
     assert.equal(refused.status, 400);
     assert.deepEqual(refused.body.errors, [
       `"${account}" can't be checked in because it wasn't checked out by the caller`,
     ]);
     // Without names, another caller's check-outs are not its to check in: nothing happens.
-    assert.deepEqual((await call('POST', 'ldap/library/web/check-in', {}, b)).body.data, { check_ins: [] });
-    const forcedByB = await call('POST', 'ldap/library/manage/web/check-in', { service_account_names: [account] }, b);
+    assert.deepEqual((await dev.call('POST', 'ldap/library/web/check-in', {}, b)).body.data, { check_ins: [] });
+    const forcedByB = await dev.call(
+      'POST',
+      'ldap/library/manage/web/check-in',
+      { service_account_names: [account] },
+      b,
+    );
     assert.equal(forcedByB.status, 403);
     assert.equal((await status('web'))[account].available, false);
 
-    const checkedIn = await call('POST', 'ldap/library/web/check-in', {}, a);
+    const checkedIn = await dev.call('POST', 'ldap/library/web/check-in', {}, a);
     assert.deepEqual(checkedIn.body.data, { check_ins: [account] });
     assert.equal(await slapd.canBind(dnOf(account), password), false, 'the old password is refused after check-in');
     assert.equal((await status('web'))[account].available, true);
@@ -108,27 +101,27 @@ describe('ldap library sets over HTTP through bin/ward, against slapd', () => {
     const first = await login();
     const second = await login();
     assert.notEqual(first.client_token, second.client_token);
-    const out = await call('POST', 'ldap/library/web/check-out', {}, first.client_token);
+    const out = await dev.call('POST', 'ldap/library/web/check-out', {}, first.client_token);
     const account = out.body.data.service_account_name;
     assert.equal((await status('web'))[account].borrower_entity_id, first.entity_id);
-    const byEntity = await call('POST', 'ldap/library/web/check-in', {}, second.client_token);
+    const byEntity = await dev.call('POST', 'ldap/library/web/check-in', {}, second.client_token);
     assert.deepEqual(byEntity.body.data, { check_ins: [account] });
 
     const a = await tokenWith('borrower');
-    const again = await call('POST', 'ldap/library/web/check-out', {}, a);
+    const again = await dev.call('POST', 'ldap/library/web/check-out', {}, a);
     assert.equal(again.status, 200);
-    const forced = await call('POST', 'ldap/library/manage/web/check-in', { service_account_names: [account] });
+    const forced = await dev.call('POST', 'ldap/library/manage/web/check-in', { service_account_names: [account] });
     assert.deepEqual(forced.body.data, { check_ins: [account] });
     assert.equal(await slapd.canBind(dnOf(account), again.body.data.password), false);
     // The lease of the check-out already ended by force: its revocation changes nothing now.
-    const next = await call('POST', 'ldap/library/web/check-out', {}, a);
-    assert.equal((await call('PUT', 'sys/leases/revoke', { lease_id: again.body.lease_id })).status, 204);
+    const next = await dev.call('POST', 'ldap/library/web/check-out', {}, a);
+    assert.equal((await dev.call('PUT', 'sys/leases/revoke', { lease_id: again.body.lease_id })).status, 204);
     assert.ok(await slapd.canBind(dnOf(account), next.body.data.password));
-    await call('POST', 'ldap/library/manage/web/check-in', { service_account_names: [account] });
+    await dev.call('POST', 'ldap/library/manage/web/check-in', { service_account_names: [account] });
   });
 
   it('ward write -f checks out; ward lease revoke checks in (password rotated)', async () => {
-    const env = { ...process.env, VAULT_ADDR: url, VAULT_TOKEN: 'root' };
+    const env = { ...process.env, VAULT_ADDR: dev.url, VAULT_TOKEN: 'root' };
     const { stdout } = await run(
       process.execPath,
       [WARD_BIN, 'write', '-format=json', '-f', 'ldap/library/web/check-out'],
@@ -139,7 +132,7 @@ describe('ldap library sets over HTTP through bin/ward, against slapd', () => {
     const out = JSON.parse(stdout);
     const account = out.data.service_account_name;
     assert.ok(await slapd.canBind(dnOf(account), out.data.password));
-    const busy = await call('DELETE', 'ldap/library/web');
+    const busy = await dev.call('DELETE', 'ldap/library/web');
     assert.equal(busy.status, 400);
     assert.deepEqual(busy.body.errors, [`"${account}" can't be deleted because it is currently checked out`]);
     await run(process.execPath, [WARD_BIN, 'lease', 'revoke', out.lease_id], { env });
@@ -148,10 +141,13 @@ describe('ldap library sets over HTTP through bin/ward, against slapd', () => {
   });
 
   it("a check-out's lease expiring checks the account in", async () => {
-    assert.equal((await call('POST', 'ldap/library/short', { service_account_names: ['lib-s1'], ttl: 2 })).status, 204);
-    const out = await call('POST', 'ldap/library/short/check-out');
+    assert.equal(
+      (await dev.call('POST', 'ldap/library/short', { service_account_names: ['lib-s1'], ttl: 2 })).status,
+      204,
+    );
+    const out = await dev.call('POST', 'ldap/library/short/check-out');
     assert.equal(out.body.lease_duration, 2);
-    const none = await call('POST', 'ldap/library/short/check-out');
+    const none = await dev.call('POST', 'ldap/library/short/check-out');
     assert.equal(none.status, 400);
     assert.deepEqual(none.body.errors, ['No service accounts available for check-out.']);
     for (let i = 0; i < 100 && !(await status('short'))['lib-s1'].available; i++) {
@@ -159,8 +155,8 @@ describe('ldap library sets over HTTP through bin/ward, against slapd', () => {
     }
     assert.equal((await status('short'))['lib-s1'].available, true);
     assert.equal(await slapd.canBind(dnOf('lib-s1'), out.body.data.password), false);
-    assert.equal((await call('DELETE', 'ldap/library/short')).status, 204);
-    assert.equal((await call('GET', 'ldap/library/short')).status, 404);
+    assert.equal((await dev.call('DELETE', 'ldap/library/short')).status, 204);
+    assert.equal((await dev.call('GET', 'ldap/library/short')).status, 404);
   });
 });
 
