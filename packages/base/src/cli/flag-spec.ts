@@ -6,7 +6,8 @@ import type { FlagKind, FlagValue, ParsedFlags } from '../go-flags.js';
  */
 export type FlagSpec =
   | { kind: 'string'; description: string; default?: string }
-  | { kind: 'bool' | 'list' | 'duration' | 'int' | 'log-level' | 'log-format'; description: string };
+  | { kind: 'bool'; description: string; default?: boolean }
+  | { kind: 'list' | 'duration' | 'int' | 'log-level' | 'log-format'; description: string };
 export type FlagSpecs = Record<string, FlagSpec>;
 
 type Flag<K extends FlagKind> = { kind: K; description: string };
@@ -25,7 +26,9 @@ function stringFlag(description = '', defaultValue?: string): FlagSpec {
  */
 export const flag = {
   string: stringFlag,
-  bool: (description = ''): Flag<'bool'> => ({ kind: 'bool', description }),
+  /** Set by a bare `-flag`; `defaultValue` true makes it one a user turns off with `-flag=false`. */
+  bool: (description = '', defaultValue = false): Flag<'bool'> & { default?: boolean } =>
+    defaultValue ? { kind: 'bool', description, default: true } : { kind: 'bool', description },
   /** Repeatable; the values in the order given. */
   list: (description = ''): Flag<'list'> => ({ kind: 'list', description }),
   /** Go durations (`1h30m`), and per binary bare seconds and days; see `DurationStyle`. */
@@ -68,7 +71,7 @@ export function flagValues<F extends FlagSpecs, D>(
   const values: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(specs)) {
     const value: FlagValue | undefined = parsed.values.get(name);
-    if (f.kind === 'bool') values[name] = value === true;
+    if (f.kind === 'bool') values[name] = value === undefined ? f.default === true : value === true;
     else if (f.kind === 'list') values[name] = value ?? [];
     else if (typeof value === 'bigint') values[name] = duration(value);
     else values[name] = value ?? (f.kind === 'string' ? f.default : undefined);

@@ -80,6 +80,11 @@ const COMMANDS = new CommandTable<Command>([
   ['lease renew', async () => (await import('./commands/lease-renew.js')).leaseRenewCommand],
   ['lease revoke', async () => (await import('./commands/lease-revoke.js')).leaseRevokeCommand],
   ['unwrap', async () => (await import('./commands/unwrap.js')).unwrapCommand],
+  ['pki verify-sign', async () => (await import('./commands/pki-verify-sign.js')).pkiVerifySignCommand],
+  [
+    'pki list-intermediates',
+    async () => (await import('./commands/pki-list-intermediates.js')).pkiListIntermediatesCommand,
+  ],
   ['transit import', async () => (await import('./commands/transit-import.js')).transitImportCommand],
   ['transit import-version', async () => (await import('./commands/transit-import.js')).transitImportVersionCommand],
   ['print token', async () => (await import('./commands/print-token.js')).printTokenCommand],

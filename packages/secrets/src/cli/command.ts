@@ -124,7 +124,7 @@ function commandHelp(spec: CommandSpec<FlagSpecs>): string {
   const line = (name: string, f: FlagSpec) => {
     const value = f.kind === 'list' ? 'VALUE (repeatable)' : f.kind === 'duration' ? 'DURATION' : 'VALUE';
     const left = f.kind === 'bool' ? `-${name}` : `-${name}=${value}`;
-    const def = f.kind === 'string' && f.default !== undefined ? ` (default ${f.default})` : '';
+    const def = (f.kind === 'string' || f.kind === 'bool') && f.default !== undefined ? ` (default ${f.default})` : '';
     return `  ${left.padEnd(32)} ${f.description}${def}`;
   };
   return [

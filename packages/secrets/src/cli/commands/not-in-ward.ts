@@ -10,13 +10,18 @@ const NOT_IN_WARD: ReadonlyMap<string, string> = new Map([
   ['hcp', 'HCP is a hosted service of HashiCorp; Ward does not connect to it'],
   ['plugin', 'Ward runs no external plugins: every engine and auth method is built in (`ward secrets list -detailed`)'],
   [
-    'pki',
-    "the pki helper commands are not in Ward; use the engine's paths, e.g. `ward write pki/issue/ROLE common_name=…`",
-  ],
-  [
     'ssh',
     'Ward does not run ssh for you; sign a key with `ward write -field=signed_key ssh/sign/ROLE public_key=@key.pub` and pass the certificate to ssh -i',
   ],
+  [
+    'pki health-check',
+    "not in Ward yet; read the mount's settings with `ward read pki/config/crl`, `pki/config/urls` and `pki/issuers`",
+  ],
+  [
+    'pki issue',
+    'not in Ward yet; make an intermediate with `ward write pki_int/intermediate/generate/internal`, `pki/root/sign-intermediate` and `pki_int/intermediate/set-signed`',
+  ],
+  ['pki reissue', 'not in Ward yet; sign a new intermediate through `pki/root/sign-intermediate`'],
   ['transform', 'Ward has no transform engine'],
   ['version-history', 'Ward keeps no version history; `ward version` prints this build'],
   [
