@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { startWard, type WardProcess } from './ward-process.js';
+import { startDevWard, type WardProcess } from './ward-process.js';
 
 // Issue 18: the real hvac client (Debian's python3-hvac) drives AppRole on the real
 // `bin/ward server -dev`. The script prints what it saw as JSON; the assertions live here.
@@ -54,10 +54,9 @@ describe('hvac (python3-hvac) with AppRole on bin/ward server -dev', () => {
   let seen: any;
 
   before(async () => {
-    ward = startWard(['server', '-dev', '-dev-root-token-id=root', '-dev-listen-address=127.0.0.1:0']);
-    const [, url = ''] = await ward.waitFor(/export VAULT_ADDR='(http:\/\/[^']+)'/);
-    await ward.waitFor(/Root Token: root/);
-    const { stdout } = await run(PYTHON, ['-c', SCRIPT, url], { timeout: 60_000 });
+    const dev = await startDevWard('root');
+    ward = dev.ward;
+    const { stdout } = await run(PYTHON, ['-c', SCRIPT, dev.url], { timeout: 60_000 });
     seen = JSON.parse(stdout);
   });
   after(() => ward?.child.kill('SIGKILL'));

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import nodeVault from 'node-vault';
-import { startWard, type WardProcess } from './ward-process.js';
+import { startDevWard, type WardProcess } from './ward-process.js';
 
 // Issue 13, point 5: response wrapping through hvac's and node-vault's own wrapping calls, against
 // the real binary.
@@ -19,9 +19,7 @@ describe('response wrapping with real clients against bin/ward server -dev', () 
   let ward: WardProcess | undefined;
   let url: string;
   before(async () => {
-    ward = startWard(['server', '-dev', '-dev-root-token-id=root', '-dev-listen-address=127.0.0.1:0']);
-    [, url = ''] = await ward.waitFor(/export VAULT_ADDR='(http:\/\/[^']+)'/);
-    await ward.waitFor(/Root Token: root/);
+    ({ ward, url } = await startDevWard('root'));
   });
   after(() => ward?.child.kill('SIGKILL'));
 

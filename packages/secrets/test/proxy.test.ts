@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import nodeVault from 'node-vault';
 import { request, type TestResponse } from '../src/server/testing.js';
-import { startWard, WARD_BIN, type WardProcess } from './ward-process.js';
+import { startDevWard, startWard, WARD_BIN, type WardProcess } from './ward-process.js';
 
 // Issue 22: `ward proxy` in front of a real `ward server -dev`, both as processes; real clients
 // (node-vault, hvac, the ward CLI) reach the server through it without a token of their own.
@@ -78,10 +78,8 @@ describe('ward proxy in front of ward server -dev', () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ward-proxy-'));
-    server = startWard(['server', '-dev', '-dev-root-token-id=root', '-dev-listen-address=127.0.0.1:0']);
+    ({ ward: server, url: serverUrl } = await startDevWard('root'));
     processes.push(server);
-    [, serverUrl = ''] = await server.waitFor(/export VAULT_ADDR='(http:\/\/[^']+)'/);
-    await server.waitFor(/Root Token: root/);
     assert.equal((await root('POST', 'sys/auth/userpass', { type: 'userpass' })).status, 204);
     assert.equal((await root('PUT', 'sys/policies/acl/app', { policy: APP_POLICY })).status, 204);
     assert.equal(

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startSqliteWard, startWard, type WardProcess } from './ward-process.js';
+import { startDevWard, startSqliteWard, startWard, type WardProcess } from './ward-process.js';
 
 async function call(url: string, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
   const res = await fetch(`${url}/v1/${path}`, {
@@ -105,10 +105,8 @@ listener "tcp" {
 describe('sys/metrics in Prometheus form without a telemetry stanza', () => {
   // Issue 28 point 10: the established dev server retains Prometheus metrics for 24 h, so dev mode answers.
   it('answers in dev mode (24 h retention, no hostname label)', async () => {
-    const ward = startWard(['server', '-dev', '-dev-root-token-id=root', '-dev-listen-address=127.0.0.1:0']);
+    const { ward, url } = await startDevWard('root');
     try {
-      const [, url = ''] = await ward.waitFor(/export VAULT_ADDR='([^']+)'/);
-      await ward.waitFor(/Ward server started!/);
       const res = await call(url, 'GET', 'sys/metrics?format=prometheus', { token: 'root' });
       assert.equal(res.status, 200, res.text);
       assert.match(res.text, /^ward_core_unsealed 1$/m);

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { request } from '../src/server/testing.js';
 import type { SnapshotStatus } from '../src/sys/snapshot-auto/runner.js';
 import { type FakeGcs, startFakeGcs } from './fakes/gcs.js';
-import { startWard, type WardProcess } from './ward-process.js';
+import { startDevWard, type WardProcess } from './ward-process.js';
 
 const BUCKET = 'ward-snapshots';
 const NAME = /^ward\/auto-\d{19}\.snap$/;
@@ -29,9 +29,7 @@ describe('automated snapshots to GCS through the real server', () => {
   before(async () => {
     const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
     gcs = await startFakeGcs({ buckets: [BUCKET], serviceAccount: { email, publicKeyPem } });
-    ward = startWard(['server', '-dev', `-dev-root-token-id=${token}`, '-dev-listen-address=127.0.0.1:0']);
-    [, url = ''] = await ward.waitFor(/export VAULT_ADDR='(http:\/\/[^']+)'/);
-    await ward.waitFor(/Root Token: /);
+    ({ ward, url } = await startDevWard(token));
   });
   after(async () => {
     ward.child.kill('SIGKILL');
