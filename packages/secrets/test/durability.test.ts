@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PostgresServer } from '@ward/base/testing';
 import pg from 'pg';
-import { mountKvV2AtSecret, request } from '../src/server/testing.js';
+import { initShamirAndUnseal, mountKvV2AtSecret, request } from '../src/server/testing.js';
 import { startWard, type WardProcess } from './ward-process.js';
 
 const SECRET_MARKER = 'plaintext-marker-7f3a9c';
@@ -108,10 +108,7 @@ for (const storage of STORAGES)
 
     it('acknowledges writes, is killed with SIGKILL, and reads every write back after unsealing with 3 of 5 keys', async () => {
       let url = await start();
-      const init = await request(url, 'PUT', 'sys/init', { body: { secret_shares: 5, secret_threshold: 3 } });
-      keys = init.body.keys;
-      rootToken = init.body.root_token;
-      for (const key of keys.slice(0, 3)) await request(url, 'PUT', 'sys/unseal', { body: { key } });
+      ({ keys, rootToken } = await initShamirAndUnseal(url));
       // A configured server's secret/ is KV version 1; this test is about version 2 there.
       await mountKvV2AtSecret(url, rootToken);
 
