@@ -10,25 +10,20 @@ const b64 = (text: string) => Buffer.from(text).toString('base64');
 describe('transit encryption with keys the engine holds', () => {
   let t: TestServer;
   const call = (method: string, path: string, body?: unknown) => t.request(method, path, { body });
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const r = await call(method, path, body);
-    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
   const encrypt = async (key: string, text: string) =>
-    (await ok('POST', `transit/encrypt/${key}`, { plaintext: b64(text) })).data;
+    (await t.ok('POST', `transit/encrypt/${key}`, { plaintext: b64(text) })).data;
   const decrypt = async (key: string, ciphertext: string) =>
-    Buffer.from((await ok('POST', `transit/decrypt/${key}`, { ciphertext })).data.plaintext, 'base64').toString();
+    Buffer.from((await t.ok('POST', `transit/decrypt/${key}`, { ciphertext })).data.plaintext, 'base64').toString();
 
   before(async () => {
     t = await startTestServer();
-    await ok('POST', 'sys/mounts/transit', { type: 'transit' });
+    await t.ok('POST', 'sys/mounts/transit', { type: 'transit' });
   });
   after(() => t.stop());
 
   it('creates an aes256-gcm96 key with no body and round-trips data; the read shows no key material', async () => {
-    await ok('POST', 'transit/keys/app');
-    const key = (await ok('GET', 'transit/keys/app')).data;
+    await t.ok('POST', 'transit/keys/app');
+    const key = (await t.ok('GET', 'transit/keys/app')).data;
     assert.equal(key.type, 'aes256-gcm96');
     assert.equal(key.latest_version, 1);
     assert.deepEqual(Object.keys(key.keys), ['1']);
@@ -43,13 +38,13 @@ describe('transit encryption with keys the engine holds', () => {
     assert.notEqual((await encrypt('app', 'attack at dawn')).ciphertext, sealed.ciphertext, 'a fresh nonce each time');
     assert.equal(await decrypt('app', sealed.ciphertext), 'attack at dawn');
     // hvac sends "test" as is: it is valid base64, and comes back the same.
-    const hvacStyle = await ok('POST', 'transit/encrypt/app', { plaintext: 'test' });
-    const back = await ok('POST', 'transit/decrypt/app', { ciphertext: hvacStyle.data.ciphertext });
+    const hvacStyle = await t.ok('POST', 'transit/encrypt/app', { plaintext: 'test' });
+    const back = await t.ok('POST', 'transit/decrypt/app', { ciphertext: hvacStyle.data.ciphertext });
     assert.equal(back.data.plaintext, 'test');
   });
 
   it('refuses a tampered ciphertext, another key’s ciphertext, bad base64 and a missing key with 400', async () => {
-    await ok('POST', 'transit/keys/other', { type: 'chacha20-poly1305' });
+    await t.ok('POST', 'transit/keys/other', { type: 'chacha20-poly1305' });
     const sealed = (await encrypt('app', 'secret')).ciphertext as string;
     const payload = Buffer.from(sealed.slice('vault:v1:'.length), 'base64');
     payload[14] = (payload[14] ?? 0) ^ 1;
@@ -71,23 +66,23 @@ describe('transit encryption with keys the engine holds', () => {
   });
 
   it('encrypt creates a missing key (upsert, as established), of the type asked for', async () => {
-    const sealed = (await ok('POST', 'transit/encrypt/upserted', { plaintext: b64('x'), type: 'aes128-gcm96' })).data;
-    assert.equal((await ok('GET', 'transit/keys/upserted')).data.type, 'aes128-gcm96');
+    const sealed = (await t.ok('POST', 'transit/encrypt/upserted', { plaintext: b64('x'), type: 'aes128-gcm96' })).data;
+    assert.equal((await t.ok('GET', 'transit/keys/upserted')).data.type, 'aes128-gcm96');
     assert.equal(await decrypt('upserted', sealed.ciphertext), 'x');
   });
 
   it('rotates: new ciphertexts use the new version, old ones decrypt until min_decryption_version passes them', async () => {
-    await ok('POST', 'transit/keys/rotating');
+    await t.ok('POST', 'transit/keys/rotating');
     const v1 = (await encrypt('rotating', 'one')).ciphertext;
-    await ok('POST', 'transit/keys/rotating/rotate');
+    await t.ok('POST', 'transit/keys/rotating/rotate');
     const v2 = await encrypt('rotating', 'two');
     assert.equal(v2.key_version, 2);
     assert.match(v2.ciphertext, /^vault:v2:/);
     assert.equal(await decrypt('rotating', v1), 'one');
-    const pinned = await ok('POST', 'transit/encrypt/rotating', { plaintext: b64('old'), key_version: 1 });
+    const pinned = await t.ok('POST', 'transit/encrypt/rotating', { plaintext: b64('old'), key_version: 1 });
     assert.match(pinned.data.ciphertext, /^vault:v1:/);
 
-    await ok('POST', 'transit/keys/rotating/config', { min_decryption_version: 2 });
+    await t.ok('POST', 'transit/keys/rotating/config', { min_decryption_version: 2 });
     const tooOld = await call('POST', 'transit/decrypt/rotating', { ciphertext: v1 });
     assert.deepEqual(
       [tooOld.status, tooOld.body.errors],
@@ -100,11 +95,11 @@ describe('transit encryption with keys the engine holds', () => {
   });
 
   it('deletes a key only once deletion_allowed is set', async () => {
-    await ok('POST', 'transit/keys/doomed');
+    await t.ok('POST', 'transit/keys/doomed');
     const refused = await call('DELETE', 'transit/keys/doomed');
     assert.deepEqual([refused.status, refused.body.errors], [400, ['deletion is not allowed for this key']]);
-    await ok('POST', 'transit/keys/doomed/config', { deletion_allowed: true });
-    await ok('DELETE', 'transit/keys/doomed');
+    await t.ok('POST', 'transit/keys/doomed/config', { deletion_allowed: true });
+    await t.ok('DELETE', 'transit/keys/doomed');
     assert.equal((await call('GET', 'transit/keys/doomed')).status, 404);
   });
 
