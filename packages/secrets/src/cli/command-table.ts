@@ -80,6 +80,7 @@ const COMMANDS = new CommandTable<Command>([
   ['lease renew', async () => (await import('./commands/lease-renew.js')).leaseRenewCommand],
   ['lease revoke', async () => (await import('./commands/lease-revoke.js')).leaseRevokeCommand],
   ['unwrap', async () => (await import('./commands/unwrap.js')).unwrapCommand],
+  ['ssh', async () => (await import('./commands/ssh.js')).sshCommand],
   ['pki verify-sign', async () => (await import('./commands/pki-verify-sign.js')).pkiVerifySignCommand],
   [
     'pki list-intermediates',

@@ -38,6 +38,7 @@ async function run(argv: string[], script: (d: FetchDouble) => void, namespace?:
       writeRaw: async (chunk) => {
         stdout += chunk.toString();
       },
+      runProgram: async () => 0,
       close: async () => {},
     }),
   };

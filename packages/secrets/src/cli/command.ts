@@ -32,6 +32,8 @@ export interface CommandContext {
   readFile(path: string): Promise<string>;
   /** Bytes to standard output as they come, undecorated (`monitor`'s log lines); resolves once written. */
   writeRaw(chunk: Uint8Array | string): Promise<void>;
+  /** Runs a program found on PATH on the run's streams (`ward ssh` runs `ssh`); resolves with its exit status. */
+  runProgram(program: string, args: readonly string[], extraEnv?: Record<string, string>): Promise<number>;
 }
 
 export interface CommandSpec<F extends FlagSpecs> {

@@ -8,6 +8,7 @@ import { flagBool, flagValue, type ParsedArgs, UsageError } from './flags.js';
 import { createOutput } from './output.js';
 import { readSecret } from './prompt.js';
 import { capturingFetch } from './request-capture.js';
+import { runProgram } from './run-program.js';
 import { tokenStoreFor } from './token-file.js';
 
 /** The established default: TLS on the loopback address. */
@@ -66,6 +67,7 @@ export function contextFactory(rt: Runtime, fetch?: FetchFunction): ContextFacto
       },
       writeRaw: (chunk) =>
         new Promise<void>((resolve, reject) => rt.stdout.write(chunk, (err) => (err ? reject(err) : resolve()))),
+      runProgram: (program, args, extraEnv) => runProgram(rt, program, args, extraEnv),
       close: () => client.close(),
     };
     return ctx;

@@ -10,10 +10,6 @@ const NOT_IN_WARD: ReadonlyMap<string, string> = new Map([
   ['hcp', 'HCP is a hosted service of HashiCorp; Ward does not connect to it'],
   ['plugin', 'Ward runs no external plugins: every engine and auth method is built in (`ward secrets list -detailed`)'],
   [
-    'ssh',
-    'Ward does not run ssh for you; sign a key with `ward write -field=signed_key ssh/sign/ROLE public_key=@key.pub` and pass the certificate to ssh -i',
-  ],
-  [
     'pki health-check',
     "not in Ward yet; read the mount's settings with `ward read pki/config/crl`, `pki/config/urls` and `pki/issuers`",
   ],
