@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
-import { type CliHarness, startCliHarness } from '../src/cli/testing.js';
+import { type CliHarness, expectSuccess, startCliHarness } from '../src/cli/testing.js';
 import { withBackends } from '../src/server/testing.js';
 import { createLeasingBackend, FakeUpstream } from './fakes/leasing-engine.js';
 
@@ -14,11 +14,7 @@ describe('ward everyday commands against a running server', () => {
     cli = await startCliHarness({ catalog: withBackends({ 'fake-creds': createLeasingBackend(new FakeUpstream()) }) });
   });
   after(() => cli.stop());
-  const ok = async (args: string[], stdin?: string) => {
-    const run = await cli.ward(args, stdin);
-    assert.equal(run.code, 0, `ward ${args.join(' ')}: ${run.stderr}`);
-    return run.stdout;
-  };
+  const ok = async (args: string[], stdin?: string) => expectSuccess(await cli.ward(args, stdin), args);
 
   it('version and -version print the version', async () => {
     assert.match(await ok(['version']), /^Ward v\d+\.\d+\.\d+/);

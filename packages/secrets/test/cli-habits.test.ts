@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { type CliHarness, runWardInProcess, startCliHarness, tempHome } from '../src/cli/testing.js';
+import { type CliHarness, expectSuccess, runWardInProcess, startCliHarness, tempHome } from '../src/cli/testing.js';
 
 // Issue 35: commands users copy from the established CLI's habits (in process; cli-smoke.test.ts runs bin/ward).
 describe('ward as users of the established CLI type it', () => {
@@ -13,11 +13,7 @@ describe('ward as users of the established CLI type it', () => {
     cli = await startCliHarness();
   });
   after(() => cli.stop());
-  const ok = async (args: string[], stdin?: string) => {
-    const run = await cli.ward(args, stdin);
-    assert.equal(run.code, 0, `ward ${args.join(' ')}: ${run.stderr}`);
-    return run.stdout;
-  };
+  const ok = async (args: string[], stdin?: string) => expectSuccess(await cli.ward(args, stdin), args);
 
   it('write -f writes without data, as -force does', async () => {
     await ok(['secrets', 'enable', 'transit']);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type CliHarness, startCliHarness } from '../src/cli/testing.js';
+import { type CliHarness, expectSuccess, startCliHarness } from '../src/cli/testing.js';
 
 // What `-format=json` prints, as the established CLI does: `list` prints the
 // JSON array of keys alone; `read` and `kv get` print the whole secret response.
@@ -10,11 +10,7 @@ describe('ward -format=json prints what the established CLI prints', () => {
     cli = await startCliHarness();
   });
   after(() => cli.stop());
-  const ok = async (args: string[]) => {
-    const run = await cli.ward(args);
-    assert.equal(run.code, 0, `ward ${args.join(' ')}: ${run.stderr}`);
-    return run.stdout;
-  };
+  const ok = async (args: string[]) => expectSuccess(await cli.ward(args), args);
 
   it('list -format=json prints only the JSON array of keys (yaml likewise)', async () => {
     await ok(['secrets', 'enable', '-path=v1', 'kv']);

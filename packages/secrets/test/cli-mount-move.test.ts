@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runWard } from '../src/cli/testing.js';
+import { expectSuccess, runWard } from '../src/cli/testing.js';
 import { type DevWard, startDevWard } from './ward-process.js';
 
 // `ward auth move` and `ward secrets move` as established (sys/remount, then its status until the
@@ -9,11 +9,7 @@ import { type DevWard, startDevWard } from './ward-process.js';
 describe('ward auth move / secrets move (bin/ward against bin/ward server)', () => {
   let dev: DevWard;
   const ward = (...args: string[]) => runWard(args, dev.env);
-  const ok = async (...args: string[]) => {
-    const run = await ward(...args);
-    assert.equal(run.code, 0, `${args.join(' ')}: ${run.stderr}`);
-    return run.stdout;
-  };
+  const ok = async (...args: string[]) => expectSuccess(await ward(...args), args);
 
   before(async () => {
     dev = await startDevWard('root');

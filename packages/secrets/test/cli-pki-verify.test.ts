@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runWard } from '../src/cli/testing.js';
+import { expectSuccess, runWard } from '../src/cli/testing.js';
 import { type DevWard, startDevWard } from './ward-process.js';
 
 // `ward pki verify-sign` and `ward pki list-intermediates` as established, through bin/ward
@@ -13,11 +13,7 @@ describe('ward pki verify-sign / list-intermediates (bin/ward against bin/ward s
   let intId = '';
   let otherId = '';
   const ward = (...args: string[]) => runWard(args, dev.env);
-  const ok = async (...args: string[]) => {
-    const run = await ward(...args);
-    assert.equal(run.code, 0, `${args.join(' ')}: ${run.stderr}`);
-    return run.stdout;
-  };
+  const ok = async (...args: string[]) => expectSuccess(await ward(...args), args);
   const json = async (...args: string[]) => JSON.parse(await ok(...args, '-format=json'));
 
   before(async () => {

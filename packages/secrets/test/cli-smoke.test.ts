@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type CliHarness, startCliHarness } from '../src/cli/testing.js';
+import { type CliHarness, expectSuccess, startCliHarness } from '../src/cli/testing.js';
 
 // The CLI tests run `ward` in process (runWardInProcess); this file runs one command of every
 // command group through bin/ward, so the launcher, the compiled entry point and the real streams
@@ -13,11 +13,7 @@ describe('bin/ward: one command of each group as a child process', () => {
     cli = await startCliHarness();
   });
   after(() => cli.stop());
-  const ok = async (args: string[], stdin?: string) => {
-    const run = await cli.wardProcess(args, stdin);
-    assert.equal(run.code, 0, `ward ${args.join(' ')}: ${run.stderr}`);
-    return run.stdout;
-  };
+  const ok = async (args: string[], stdin?: string) => expectSuccess(await cli.wardProcess(args, stdin), args);
 
   it('version, status, operator, secrets, auth, audit, policy, namespace, path-help, completion', async () => {
     assert.match(await ok(['version']), /^Ward v\d+\.\d+\.\d+/);

@@ -3,7 +3,7 @@ import { createDecipheriv, createPublicKey, generateKeyPairSync, randomBytes } f
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runWard } from '../src/cli/testing.js';
+import { expectSuccess, runWard } from '../src/cli/testing.js';
 import { type DevWard, startDevWard } from './ward-process.js';
 
 // `ward transit import|import-version` as established: the material wrapped with an ephemeral
@@ -21,11 +21,7 @@ function openCiphertext(ciphertext: string, material: Buffer): string {
 describe('ward transit import / import-version (bin/ward against bin/ward server)', () => {
   let dev: DevWard;
   const ward = (...args: string[]) => runWard(args, dev.env);
-  const ok = async (...args: string[]) => {
-    const run = await ward(...args);
-    assert.equal(run.code, 0, `${args.join(' ')}: ${run.stderr}`);
-    return run.stdout;
-  };
+  const ok = async (...args: string[]) => expectSuccess(await ward(...args), args);
   const encrypt = async (key: string) =>
     (
       await ok(

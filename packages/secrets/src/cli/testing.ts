@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,12 @@ export interface WardRun {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/** The standard output of `run`, a `ward args` that must have exited 0 (else the assertion shows its standard error). */
+export function expectSuccess(run: WardRun, args: string[]): string {
+  assert.equal(run.code, 0, `ward ${args.join(' ')}: ${run.stderr}`);
+  return run.stdout;
 }
 
 /**
