@@ -13,10 +13,6 @@ const NOT_IN_WARD: ReadonlyMap<string, string> = new Map([
     'pki health-check',
     "not in Ward yet; read the mount's settings with `ward read pki/config/crl`, `pki/config/urls` and `pki/issuers`",
   ],
-  [
-    'pki issue',
-    'not in Ward yet; make an intermediate with `ward write pki_int/intermediate/generate/internal`, `pki/root/sign-intermediate` and `pki_int/intermediate/set-signed`',
-  ],
   ['pki reissue', 'not in Ward yet; sign a new intermediate through `pki/root/sign-intermediate`'],
   ['transform', 'Ward has no transform engine'],
   ['version-history', 'Ward keeps no version history; `ward version` prints this build'],
