@@ -25,19 +25,15 @@ describe('oidc login in a browser (Chromium)', () => {
     op.accounts.set('dana', { email: 'dana@example.test', groups: ['ops'] });
     op.nextUser = 'dana';
     t = await startTestServer();
-    const ok = async (path: string, body: unknown) => {
-      const res = await t.request('POST', path, { body });
-      assert.ok(res.status < 300, `${path}: ${JSON.stringify(res.body)}`);
-    };
-    await ok('sys/auth/oidc', { type: 'oidc' });
-    await ok('auth/oidc/config', {
+    await t.ok('POST', 'sys/auth/oidc', { type: 'oidc' });
+    await t.ok('POST', 'auth/oidc/config', {
       oidc_discovery_url: op.issuer,
       oidc_client_id: op.clientId,
       oidc_client_secret: op.clientSecret,
       oidc_response_mode: 'form_post',
       default_role: 'people',
     });
-    await ok('auth/oidc/role/people', {
+    await t.ok('POST', 'auth/oidc/role/people', {
       user_claim: 'email',
       oidc_scopes: 'email',
       allowed_redirect_uris: `http://localhost:${port}/oidc/callback`,

@@ -19,14 +19,13 @@ describe('ward login -method=oidc (browser flow through the local listener)', ()
     op = await startOpenIdProvider({ redirectUris: [`http://localhost:${port}/oidc/callback`] });
     op.accounts.set('alice', { email: 'alice@example.test' });
     t = await startTestServer();
-    const ok = async (path: string, body: unknown) => assert.ok((await t.request('POST', path, { body })).status < 300);
-    await ok('sys/auth/oidc', { type: 'oidc' });
-    await ok('auth/oidc/config', {
+    await t.ok('POST', 'sys/auth/oidc', { type: 'oidc' });
+    await t.ok('POST', 'auth/oidc/config', {
       oidc_discovery_url: op.issuer,
       oidc_client_id: op.clientId,
       oidc_client_secret: op.clientSecret,
     });
-    await ok('auth/oidc/role/web', {
+    await t.ok('POST', 'auth/oidc/role/web', {
       user_claim: 'email',
       oidc_scopes: 'email',
       allowed_redirect_uris: `http://localhost:${port}/oidc/callback`,
