@@ -81,6 +81,7 @@ const COMMANDS = new CommandTable<Command>([
   ['lease revoke', async () => (await import('./commands/lease-revoke.js')).leaseRevokeCommand],
   ['unwrap', async () => (await import('./commands/unwrap.js')).unwrapCommand],
   ['ssh', async () => (await import('./commands/ssh.js')).sshCommand],
+  ['pki health-check', async () => (await import('./commands/pki-health-check.js')).pkiHealthCheckCommand],
   ['pki issue', async () => (await import('./commands/pki-issue.js')).pkiIssueCommand],
   ['pki verify-sign', async () => (await import('./commands/pki-verify-sign.js')).pkiVerifySignCommand],
   [
