@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -19,7 +20,7 @@ describe('ward pki issue (bin/ward against bin/ward server)', () => {
 
   before(async () => {
     dev = await startDevWard('root');
-    for (const mount of ['pki', 'pki_int', 'pki_table', 'pki_fail']) {
+    for (const mount of ['pki', 'pki_int', 'pki_table', 'pki_fail', 'pki_src', 'pki_re']) {
       await ok('secrets', 'enable', `-path=${mount}`, 'pki');
     }
     await ok('write', 'pki/root/generate/internal', 'common_name=Root CA', 'issuer_name=root', 'ttl=24h');
@@ -67,6 +68,48 @@ describe('ward pki issue (bin/ward against bin/ward server)', () => {
     assert.match(out, /^certificate\s+-----BEGIN CERTIFICATE-----/m);
     const ids: string[] = JSON.parse(await ok('list', '-format=json', 'pki_table/issuers'));
     assert.equal(ids.length, 2);
+  });
+
+  it('pki reissue makes an intermediate like the template: subject, names, key; K=V pairs change it', async () => {
+    await ok(
+      'pki',
+      'issue',
+      '-issuer_name=src',
+      'pki/issuer/root',
+      'pki_src',
+      'common_name=Source CA',
+      'organization=Acme',
+      'ou=Ops',
+      'alt_names=ca.example.com',
+      'key_type=ec',
+      'key_bits=384',
+      'ttl=10h',
+    );
+    const out = await ok(
+      'pki',
+      'reissue',
+      '-issuer_name=re',
+      '-format=json',
+      'pki/issuer/root',
+      'pki_src/issuer/src',
+      'pki_re',
+      'ttl=5h',
+    );
+    const issued = new X509Certificate(JSON.parse(out).data.certificate);
+    const source = new X509Certificate((await ok('read', '-field=certificate', 'pki_src/issuer/src')).trim());
+    assert.equal(issued.subject, source.subject);
+    assert.match(issued.subject, /O=Acme/);
+    assert.equal(issued.subjectAltName, 'DNS:ca.example.com');
+    assert.equal(issued.publicKey.asymmetricKeyDetails?.namedCurve, 'secp384r1');
+    assert.notEqual(
+      issued.publicKey.export({ format: 'der', type: 'spki' }).toString('hex'),
+      source.publicKey.export({ format: 'der', type: 'spki' }).toString('hex'),
+      'a new key',
+    );
+    const hours = (issued.validToDate.getTime() - issued.validFromDate.getTime()) / 3_600_000;
+    assert.ok(hours > 4.9 && hours <= 5.01, `ttl=5h overrides the template's 10h: ${hours}`);
+    assert.equal(issued.ca, true);
+    assert.equal((await ward('pki', 'reissue', 'pki/issuer/root', 'pki_src/roles', 'pki_re')).code, 2);
   });
 
   it('refuses a parent that is not an issuer path, or too few arguments, before sending', async () => {

@@ -82,6 +82,7 @@ const COMMANDS = new CommandTable<Command>([
   ['unwrap', async () => (await import('./commands/unwrap.js')).unwrapCommand],
   ['ssh', async () => (await import('./commands/ssh.js')).sshCommand],
   ['pki health-check', async () => (await import('./commands/pki-health-check.js')).pkiHealthCheckCommand],
+  ['pki reissue', async () => (await import('./commands/pki-reissue.js')).pkiReissueCommand],
   ['pki issue', async () => (await import('./commands/pki-issue.js')).pkiIssueCommand],
   ['pki verify-sign', async () => (await import('./commands/pki-verify-sign.js')).pkiVerifySignCommand],
   [

@@ -9,7 +9,6 @@ const NOT_IN_WARD: ReadonlyMap<string, string> = new Map([
   ['events', 'Ward has no event stream (sys/events)'],
   ['hcp', 'HCP is a hosted service of HashiCorp; Ward does not connect to it'],
   ['plugin', 'Ward runs no external plugins: every engine and auth method is built in (`ward secrets list -detailed`)'],
-  ['pki reissue', 'not in Ward yet; sign a new intermediate through `pki/root/sign-intermediate`'],
   ['transform', 'Ward has no transform engine'],
   ['version-history', 'Ward keeps no version history; `ward version` prints this build'],
   [
