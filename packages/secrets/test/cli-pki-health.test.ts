@@ -40,6 +40,12 @@ describe('ward pki health-check (bin/ward against bin/ward server)', () => {
     await ok('write', 'pki_bad/issue/local', 'common_name=app.example.com', 'ttl=1h');
     await ok('secrets', 'enable', '-path=pki_good', '-max-lease-ttl=87600h', 'pki');
     await ok('write', 'pki_good/root/generate/internal', 'common_name=Long Root', 'ttl=26280h');
+    await ok('write', 'pki_good/config/auto-tidy', 'enabled=true', 'interval_duration=1h', 'tidy_cert_store=true');
+    await ok('write', 'pki_good/tidy', 'tidy_cert_store=true');
+    for (let i = 0; i < 50; i++) {
+      if ((await ok('read', '-field=state', 'pki_good/tidy-status')).trim() === 'Finished') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
   after(async () => {
     dev?.ward.child.kill('SIGTERM');
@@ -55,8 +61,12 @@ describe('ward pki health-check (bin/ward against bin/ward server)', () => {
       'root_issued_leaves',
       'role_allows_localhost',
       'role_allows_glob_wildcards',
+      'enable_auto_tidy',
+      'tidy_last_run',
       'too_many_certs',
     ]);
+    assert.equal(results.enable_auto_tidy[0].status, 'informational', 'auto-tidy is off');
+    assert.equal(results.tidy_last_run[0].status, 'critical', 'no tidy ever finished');
     const [validity] = results.ca_validity_period;
     assert.equal(validity.status, 'critical');
     assert.equal(validity.status_code, 4);
@@ -83,7 +93,11 @@ describe('ward pki health-check (bin/ward against bin/ward server)', () => {
     const config = join(dev.env.HOME ?? '', 'health.json');
     await writeFile(
       config,
-      JSON.stringify({ ca_validity_period: { enabled: false }, too_many_certs: { count_warning: 1 } }),
+      JSON.stringify({
+        ca_validity_period: { enabled: false },
+        tidy_last_run: { enabled: false },
+        too_many_certs: { count_warning: 1 },
+      }),
     );
     const tuned = await ward(['pki', 'health-check', '-format=json', `-health-config=${config}`, 'pki_bad']);
     assert.equal(tuned.code, 3, 'the worst left is a warning');
@@ -115,7 +129,10 @@ describe('ward pki health-check (bin/ward against bin/ward server)', () => {
   it('passes a healthy mount (exit 0) and lists the checks with -list', async () => {
     const run = await ward(['pki', 'health-check', '-format=json', 'pki_good']);
     assert.equal(run.code, 0, run.stdout);
-    assert.equal(JSON.parse(run.stdout).ca_validity_period[0].status, 'ok');
+    const good = JSON.parse(run.stdout);
+    assert.equal(good.ca_validity_period[0].status, 'ok');
+    assert.equal(good.enable_auto_tidy[0].status, 'ok');
+    assert.equal(good.tidy_last_run[0].status, 'ok');
     const list = await ward(['pki', 'health-check', '-list', '-format=json']);
     assert.equal(list.code, 0);
     assert.equal(JSON.parse(list.stdout).ca_validity_period.root_expiry_critical, '180d');

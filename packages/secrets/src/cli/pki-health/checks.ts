@@ -1,16 +1,9 @@
 import { X509Certificate } from 'node:crypto';
-import { durationSeconds, parseDuration } from '@ward/base';
-import { CliError } from '../command.js';
+import { type Check, type CheckConfig, millis } from './check.js';
+import { enableAutoTidy, tidyLastRun } from './checks-tidy.js';
 import { DeniedError, type Finding, finding, type MountReader, type StatusName } from './result.js';
 
-/** A check's settings: `enabled` and its own parameters, defaults overlaid by the -health-config file. */
-export type CheckConfig = Record<string, unknown>;
-
-export interface Check {
-  name: string;
-  defaults: CheckConfig;
-  run(reader: MountReader, config: CheckConfig, nowMs: number): Promise<Finding[]>;
-}
+export type { CheckConfig };
 
 const DAY_MS = 86_400_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -41,15 +34,6 @@ async function roles(reader: MountReader): Promise<Map<string, Record<string, un
   return found;
 }
 
-function seconds(config: CheckConfig, key: string): number {
-  const value = config[key];
-  try {
-    return typeof value === 'number' ? value : durationSeconds(parseDuration(String(value), 'api'));
-  } catch {
-    throw new CliError(`the health check setting ${key}=${String(value)} is not a duration`, 2);
-  }
-}
-
 const caValidityPeriod: Check = {
   name: 'ca_validity_period',
   defaults: {
@@ -67,7 +51,7 @@ const caValidityPeriod: Check = {
       const notAfter = cert.validToDate.getTime();
       let result = finding('ok', `/${reader.mount}/issuer/${id}`, `Issuer valid until ${day(notAfter)}: OK`);
       for (const level of ['critical', 'warning', 'informational'] as const) {
-        const window = seconds(config, `${kind}_expiry_${level}`) * 1000;
+        const window = millis(config, `${kind}_expiry_${level}`);
         if (notAfter < nowMs + window) {
           result = finding(
             level,
@@ -182,6 +166,8 @@ export const CHECKS: readonly Check[] = [
   rootIssuedLeaves,
   roleAllowsLocalhost,
   roleAllowsGlobWildcards,
+  enableAutoTidy,
+  tidyLastRun,
   tooManyCerts,
 ];
 
