@@ -58,13 +58,29 @@ describe('ward pki health-check (bin/ward against bin/ward server)', () => {
     const results = JSON.parse(run.stdout);
     assert.deepEqual(Object.keys(results), [
       'ca_validity_period',
+      'crl_validity_period',
       'root_issued_leaves',
       'role_allows_localhost',
       'role_allows_glob_wildcards',
+      'role_no_store_false',
       'enable_auto_tidy',
       'tidy_last_run',
       'too_many_certs',
     ]);
+    assert.deepEqual(
+      results.crl_validity_period.map((f: { status: string; endpoint: string }) => [
+        f.status,
+        /\/crl(\/delta)?$/.exec(f.endpoint)?.[0],
+      ]),
+      [['ok', '/crl']],
+    );
+    assert.deepEqual(
+      results.role_no_store_false.map((f: { status: string; endpoint: string }) => [f.status, f.endpoint]).sort(),
+      [
+        ['warning', '/pki_bad/roles/globs'],
+        ['warning', '/pki_bad/roles/local'],
+      ],
+    );
     assert.equal(results.enable_auto_tidy[0].status, 'informational', 'auto-tidy is off');
     assert.equal(results.tidy_last_run[0].status, 'critical', 'no tidy ever finished');
     const [validity] = results.ca_validity_period;

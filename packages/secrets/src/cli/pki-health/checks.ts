@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { type Check, type CheckConfig, millis } from './check.js';
+import { crlValidityPeriod, roleNoStoreFalse } from './checks-crl.js';
 import { enableAutoTidy, tidyLastRun } from './checks-tidy.js';
 import { DeniedError, type Finding, finding, type MountReader, type StatusName } from './result.js';
 
@@ -163,9 +164,11 @@ const tooManyCerts: Check = {
 /** The checks Ward runs, in the established order (those whose endpoints Ward serves). */
 export const CHECKS: readonly Check[] = [
   caValidityPeriod,
+  crlValidityPeriod,
   rootIssuedLeaves,
   roleAllowsLocalhost,
   roleAllowsGlobWildcards,
+  roleNoStoreFalse,
   enableAutoTidy,
   tidyLastRun,
   tooManyCerts,
