@@ -102,6 +102,71 @@ describe('ward ssh (bin/ward against bin/ward server and a real sshd)', () => {
     assert.match(noKey.stderr, /could not find an SSH public key/);
   });
 
+  it('-host-key-mount-point trusts the host through that mount CA, strictly', async () => {
+    await ok('secrets', 'enable', '-path=ssh-host', 'ssh');
+    await ok('write', 'ssh-host/config/ca', 'generate_signing_key=true');
+    await ok(
+      'write',
+      'ssh-host/roles/host',
+      'key_type=ca',
+      'allow_host_certificates=true',
+      'allowed_domains=127.0.0.1',
+      'allow_bare_domains=true',
+    );
+    const userCa = (await ok('read', '-field=public_key', 'ssh/config/ca')).trim();
+    const hostSshd = await Sshd.start(userCa, async (hostKey) => {
+      const keyFile = join(dev.env.HOME ?? '', 'host_key.pub');
+      await writeFile(keyFile, hostKey);
+      return ok(
+        'write',
+        '-field=signed_key',
+        'ssh-host/sign/host',
+        `public_key=@${keyFile}`,
+        'cert_type=host',
+        'valid_principals=127.0.0.1',
+      );
+    });
+    try {
+      const options = [
+        '-p',
+        String(hostSshd.port),
+        '-F',
+        '/dev/null',
+        '-o',
+        'BatchMode=yes',
+        '-o',
+        'IdentitiesOnly=yes',
+      ];
+      const trusted = await ward([
+        'ssh',
+        '-mode=ca',
+        '-role=dev',
+        '-host-key-mount-point=ssh-host',
+        `${user}@127.0.0.1`,
+        ...options,
+        'echo',
+        'host-trusted',
+      ]);
+      assert.equal(trusted.code, 0, `${trusted.stderr}\n${hostSshd.output()}`);
+      assert.equal(trusted.stdout.trim(), 'host-trusted');
+      // The user CA did not sign the host key: strict checking refuses the host.
+      const untrusted = await ward([
+        'ssh',
+        '-mode=ca',
+        '-role=dev',
+        '-host-key-mount-point=ssh',
+        '-strict-host-key-checking=no',
+        `${user}@127.0.0.1`,
+        ...options,
+        'true',
+      ]);
+      assert.equal(untrusted.code, 255, untrusted.stderr);
+      assert.match(untrusted.stderr, /Host key verification failed/);
+    } finally {
+      await hostSshd.stop();
+    }
+  });
+
   describe('-mode=otp', () => {
     let bin: string;
     let record: string;

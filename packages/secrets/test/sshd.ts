@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -30,18 +30,27 @@ export class Sshd {
     return userInfo().username;
   }
 
-  static async start(caPublicKey: string): Promise<Sshd> {
+  /**
+   * `signHostKey`, when given, turns the host's public key into a host certificate, which sshd
+   * then presents (`HostCertificate`), so clients may trust the host through its CA.
+   */
+  static async start(caPublicKey: string, signHostKey?: (hostPublicKey: string) => Promise<string>): Promise<Sshd> {
     const dir = await mkdtemp(join(tmpdir(), 'ward-sshd-'));
     await chmod(dir, 0o700);
     // sshd's privilege separation needs this directory when it runs as root.
     if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
     await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'host_key')]);
+    const hostCertificate = signHostKey
+      ? await signHostKey(await readFile(join(dir, 'host_key.pub'), 'utf8'))
+      : undefined;
+    if (hostCertificate) await writeFile(join(dir, 'host_key-cert.pub'), hostCertificate);
     await writeFile(join(dir, 'ca.pub'), caPublicKey);
     const port = await freePort();
     const config = [
       `Port ${port}`,
       'ListenAddress 127.0.0.1',
       `HostKey ${join(dir, 'host_key')}`,
+      ...(hostCertificate ? [`HostCertificate ${join(dir, 'host_key-cert.pub')}`] : []),
       `PidFile ${join(dir, 'sshd.pid')}`,
       `TrustedUserCAKeys ${join(dir, 'ca.pub')}`,
       'AuthorizedKeysFile none',
