@@ -3,20 +3,23 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runWard, tempHome } from '../src/cli/testing.js';
-import { startTestServer, type TestServer } from '../src/server/testing.js';
 import { awsClientConfig } from './aws-auth.testing.js';
 import { type FakeAws, startFakeAws } from './fakes/aws-iam-sts.js';
+import { type DevWard, startDevWard } from './ward-process.js';
 
-// Issue 37: `ward login -method=aws` through the real CLI binary: the SDK's credential chain,
-// a SigV4-signed GetCallerIdentity sent to the server, which forwards it to the wire-level STS.
+// Issue 37: `ward login -method=aws` through the real CLI binary against bin/ward server -dev: the
+// SDK's credential chain, a SigV4-signed GetCallerIdentity sent to the server, which forwards it to
+// the wire-level STS.
 
 describe('ward login -method=aws', () => {
-  let t: TestServer;
+  let dev: DevWard;
   let aws: FakeAws;
   let alice: ReturnType<FakeAws['addUser']>;
+  const ok = (method: string, path: string, body?: unknown) => dev.ok(method, path, body);
+  const lookupSelf = async (token: string) => (await dev.call('GET', 'auth/token/lookup-self', undefined, token)).body;
   /** The environment of a run: no IMDS, the fake STS, a fresh HOME; credentials as given. */
   const envFor = async (extra: Record<string, string> = {}) => ({
-    VAULT_ADDR: t.url,
+    VAULT_ADDR: dev.url,
     HOME: await tempHome(),
     AWS_EC2_METADATA_DISABLED: 'true',
     AWS_ENDPOINT_URL_STS: aws.endpoint,
@@ -31,11 +34,11 @@ describe('ward login -method=aws', () => {
     aws = await startFakeAws();
     alice = aws.addUser('alice');
     const admin = aws.addUser('ward-admin');
-    t = await startTestServer();
+    dev = await startDevWard('root');
     for (const path of ['aws', 'aws-team']) {
-      await t.ok('POST', `sys/auth/${path}`, { type: 'aws' });
-      await t.ok('POST', `auth/${path}/config/client`, awsClientConfig(aws, admin));
-      await t.ok('POST', `auth/${path}/role/dev`, {
+      await ok('POST', `sys/auth/${path}`, { type: 'aws' });
+      await ok('POST', `auth/${path}/config/client`, awsClientConfig(aws, admin));
+      await ok('POST', `auth/${path}/role/dev`, {
         auth_type: 'iam',
         bound_iam_principal_arn: alice.arn,
         token_policies: 'dev',
@@ -43,7 +46,8 @@ describe('ward login -method=aws', () => {
     }
   });
   after(async () => {
-    await t?.stop();
+    dev?.ward.child.kill('SIGTERM');
+    await dev?.ward.exited;
     await aws?.close();
   });
 
@@ -54,8 +58,7 @@ describe('ward login -method=aws', () => {
     const { auth } = JSON.parse(run.stdout);
     assert.deepEqual(auth.token_policies, ['default', 'dev']);
     assert.equal((await readFile(join(env.HOME, '.vault-token'), 'utf8')).trim(), auth.client_token);
-    const self = await t.request('GET', 'auth/token/lookup-self', { token: auth.client_token });
-    assert.equal(self.body.data.display_name, 'aws-alice');
+    assert.equal((await lookupSelf(auth.client_token)).data.display_name, 'aws-alice');
   });
 
   it('reads the shared profile, and logs in at mount=… or -path', async () => {
@@ -66,14 +69,13 @@ describe('ward login -method=aws', () => {
     const byMount = await runWard(['login', '-method=aws', '-format=json', 'mount=aws-team', 'role=dev'], env);
     assert.equal(byMount.code, 0, byMount.stderr);
     const token = JSON.parse(byMount.stdout).auth.client_token;
-    const self = await t.request('GET', 'auth/token/lookup-self', { token });
-    assert.equal(self.body.data.path, 'auth/aws-team/login');
+    assert.equal((await lookupSelf(token)).data.path, 'auth/aws-team/login');
     const byPath = await runWard(['login', '-method=aws', '-path=aws-team', '-no-store', 'role=dev'], env);
     assert.equal(byPath.code, 0, byPath.stderr);
   });
 
   it('signs the server id header when header_value is given', async () => {
-    await t.ok('POST', 'auth/aws/config/client', { iam_server_id_header_value: 'ward.example.com' });
+    await ok('POST', 'auth/aws/config/client', { iam_server_id_header_value: 'ward.example.com' });
     try {
       const env = await envFor(keys(alice));
       const without = await runWard(['login', '-method=aws', 'role=dev'], env);
@@ -84,7 +86,7 @@ describe('ward login -method=aws', () => {
       const right = await runWard(['login', '-method=aws', 'role=dev', 'header_value=ward.example.com'], env);
       assert.equal(right.code, 0, right.stderr);
     } finally {
-      await t.ok('POST', 'auth/aws/config/client', { iam_server_id_header_value: '' });
+      await ok('POST', 'auth/aws/config/client', { iam_server_id_header_value: '' });
     }
   });
 
