@@ -276,10 +276,10 @@ export class AesGcmBarrier implements Storage {
    */
   async getDecoded(key: string, decode: (bytes: Uint8Array) => unknown): Promise<unknown> {
     this.#unsealed();
-    const { value, mayRemember } = await this.#reads.read(key);
+    const { value, mayRemember, decoded: held } = await this.#reads.read(key);
     if (value === undefined) return undefined;
     this.#unsealed(); // the barrier may have been sealed while storage answered
-    const kept = this.#cache.decoded(key, value);
+    const kept = held ?? this.#cache.decoded(key, value);
     if (kept !== undefined) return kept;
     const decoded = decode(this.#open(key, value, mayRemember));
     if (mayRemember) this.#cache.rememberDecoded(key, value, decoded);

@@ -183,4 +183,31 @@ describe('AesGcmBarrier in an HA role (issue 19 point 5)', () => {
     assert.equal(await read, undefined);
     assert.equal(text(await active.get('logical/u/a')), 'written');
   });
+
+  it('keeps its own write of a key over an older value a read of it brought back meanwhile', async () => {
+    const { active, physical } = await activeAndStandby();
+    await active.put('logical/u/a', bytes('old'));
+    active.setHaRole('active'); // the cache starts empty: the next read goes to storage
+    const held = physical.holdNextGet('logical/u/a');
+    const read = active.get('logical/u/a');
+    await held.answered;
+    await active.put('logical/u/a', bytes('new'));
+    held.release();
+    assert.equal(text(await read), 'old');
+    // The active trusts its cache: had the read's 'old' replaced the write's 'new', it would serve it now.
+    assert.equal(text(await active.get('logical/u/a')), 'new');
+  });
+
+  it('keeps a key it deleted deleted, after a read of it brought the value back meanwhile', async () => {
+    const { active, physical } = await activeAndStandby();
+    await active.put('logical/u/a', bytes('old'));
+    active.setHaRole('active');
+    const held = physical.holdNextGet('logical/u/a');
+    const read = active.get('logical/u/a');
+    await held.answered;
+    await active.delete('logical/u/a');
+    held.release();
+    assert.equal(text(await read), 'old');
+    assert.equal(await active.get('logical/u/a'), undefined);
+  });
 });
