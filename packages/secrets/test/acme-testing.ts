@@ -1,3 +1,7 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FakeClock } from '@ward/base';
 import type { TestServer } from '../src/server/testing.js';
 
@@ -10,4 +14,25 @@ export async function runValidationRetries(t: TestServer, steps = 8): Promise<vo
     (t.clock as FakeClock).advance(31_000);
     await t.server.core.scheduler.settled();
   }
+}
+
+/** The first certificate of a PEM chain: the leaf acme-client downloaded. */
+export function leafOf(chain: string): string {
+  return chain.split(/(?=-----BEGIN CERTIFICATE-----)/)[0] ?? '';
+}
+
+/**
+ * Asserts that `openssl verify` accepts `leafPem` under `rootPem` at the test server's time (its
+ * clock is fake), both written to `dir` as `root.pem` and `<name>.pem`.
+ */
+export function assertVerifiesUnderRoot(t: TestServer, dir: string, rootPem: string, leafPem: string, name = 'leaf') {
+  writeFileSync(join(dir, 'root.pem'), rootPem);
+  writeFileSync(join(dir, `${name}.pem`), leafPem);
+  const at = String(Math.floor(t.clock.now() / 1000));
+  const verified = spawnSync(
+    'openssl',
+    ['verify', '-attime', at, '-CAfile', join(dir, 'root.pem'), join(dir, `${name}.pem`)],
+    { encoding: 'utf8' },
+  );
+  assert.match(verified.stdout, new RegExp(`${name}\\.pem: OK`), verified.stderr);
 }

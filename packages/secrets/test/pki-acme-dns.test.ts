@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as acme from 'acme-client';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
-import { runValidationRetries } from './acme-testing.js';
+import { assertVerifiesUnderRoot, leafOf, runValidationRetries } from './acme-testing.js';
 import { FakeDnsServer } from './fakes/dns-server.js';
 
 // Issue 32: ACME dns-01 (RFC 8555 8.4) and wildcard identifiers, with the real acme-client against
@@ -15,7 +14,6 @@ import { FakeDnsServer } from './fakes/dns-server.js';
 describe('PKI ACME dns-01 with acme-client and a DNS server', () => {
   let t: TestServer;
   // openssl checks validity at the server's (fake) time, which the validation retries move on.
-  const serverTime = () => ['-attime', String(Math.floor(t.clock.now() / 1000))];
   const dns = new FakeDnsServer();
   let resolver: string;
   const dir = mkdtempSync(join(tmpdir(), 'ward-acme-dns-'));
@@ -68,17 +66,8 @@ describe('PKI ACME dns-01 with acme-client and a DNS server', () => {
       },
     });
     assert.ok(dns.asked.includes('TXT _acme-challenge.example.test'), dns.asked.join(', '));
-    const leaf = chain.split(/(?=-----BEGIN CERTIFICATE-----)/)[0] ?? '';
-    writeFileSync(join(dir, 'root.pem'), rootPem);
-    writeFileSync(join(dir, 'leaf.pem'), leaf);
-    const verified = spawnSync(
-      'openssl',
-      ['verify', ...serverTime(), '-CAfile', join(dir, 'root.pem'), join(dir, 'leaf.pem')],
-      {
-        encoding: 'utf8',
-      },
-    );
-    assert.match(verified.stdout, /leaf\.pem: OK/, verified.stderr);
+    const leaf = leafOf(chain);
+    assertVerifiesUnderRoot(t, dir, rootPem, leaf);
     assert.deepEqual(acme.crypto.readCertificateInfo(leaf).domains.altNames.sort(), ['*.example.test', 'example.test']);
   });
 

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +8,7 @@ import { createSecureContext, createServer, type SecureContext, type Server } fr
 import * as acme from 'acme-client';
 import { createPkiBackend } from '../src/engines/pki/backend.js';
 import { startTestServer, type TestServer, withBackends } from '../src/server/testing.js';
-import { runValidationRetries } from './acme-testing.js';
+import { assertVerifiesUnderRoot, leafOf, runValidationRetries } from './acme-testing.js';
 import { FakeDnsServer } from './fakes/dns-server.js';
 
 // Issue 32: ACME tls-alpn-01 (RFC 8737) with the real acme-client: its validation certificate is
@@ -19,7 +18,6 @@ import { FakeDnsServer } from './fakes/dns-server.js';
 describe('PKI ACME tls-alpn-01 with acme-client and a TLS responder', () => {
   let t: TestServer;
   // openssl checks validity at the server's (fake) time, which the validation retries move on.
-  const serverTime = () => ['-attime', String(Math.floor(t.clock.now() / 1000))];
   let responder: Server;
   const contexts = new Map<string, SecureContext>();
   const dns = new FakeDnsServer();
@@ -78,17 +76,8 @@ describe('PKI ACME tls-alpn-01 with acme-client and a TLS responder', () => {
       },
     });
     assert.ok(dns.asked.includes('A alpn.test'), 'the host was found through dns_resolver');
-    const leaf = chain.split(/(?=-----BEGIN CERTIFICATE-----)/)[0] ?? '';
-    writeFileSync(join(dir, 'root.pem'), rootPem);
-    writeFileSync(join(dir, 'leaf.pem'), leaf);
-    const verified = spawnSync(
-      'openssl',
-      ['verify', ...serverTime(), '-CAfile', join(dir, 'root.pem'), join(dir, 'leaf.pem')],
-      {
-        encoding: 'utf8',
-      },
-    );
-    assert.match(verified.stdout, /leaf\.pem: OK/, verified.stderr);
+    const leaf = leafOf(chain);
+    assertVerifiesUnderRoot(t, dir, rootPem, leaf);
   });
 
   it('fails the challenge when the certificate holds another key authorization', async () => {
