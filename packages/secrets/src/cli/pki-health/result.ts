@@ -1,3 +1,4 @@
+import { CodedError } from '@ward/base';
 import { ApiError, type Client } from '@ward/secrets-client';
 
 /** A finding's severity, ordered as established: the exit status is the highest one past the cut-off. */
@@ -25,7 +26,8 @@ export function finding(status: StatusName, endpoint: string, message: string): 
 }
 
 /** A read or list the token may not make: the checks report it instead of failing the run. */
-export class DeniedError extends Error {
+export class DeniedError extends CodedError<'permission_denied'> {
+  readonly code = 'permission_denied';
   constructor(readonly path: string) {
     super(`permission denied: ${path}`);
   }
