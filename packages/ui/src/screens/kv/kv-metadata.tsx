@@ -17,7 +17,11 @@ export function KvMetadata({ params }: ScreenProps) {
   const path = params.path ?? '';
   const mount = useKvMount(segment);
   const kv = mount.data;
-  const metadata = useLoad(async () => (kv ? kv.metadata(path) : undefined), [kv, path]);
+  // Tagged with the mount it was read for: in the render where the mount arrives, `isLoading` still
+  // tells of the load made without one, and a form shown then lost what was typed into it as soon as
+  // the real load began (the fields came back with the stored values: a flaky browser test).
+  const metadata = useLoad(async () => (kv ? { kv, value: await kv.metadata(path) } : undefined), [kv, path]);
+  const loaded = kv !== undefined && metadata.data?.kv === kv ? metadata.data : undefined;
   const [maxVersions, setMaxVersions] = useState('0');
   const [casRequired, setCasRequired] = useState(false);
   const [deleteAfter, setDeleteAfter] = useState('0s');
@@ -25,13 +29,13 @@ export function KvMetadata({ params }: ScreenProps) {
   const [problem, setProblem] = useState<string | undefined>();
   // Filled in the same turn as the first render with the data, so nothing typed in between is overwritten.
   useLayoutEffect(() => {
-    const m = metadata.data;
+    const m = loaded?.value;
     if (!m) return;
     setMaxVersions(String(m.max_versions));
     setCasRequired(m.cas_required);
     setDeleteAfter(m.delete_version_after);
     setCustom(editorStateOf(m.custom_metadata ?? {}));
-  }, [metadata.data]);
+  }, [loaded]);
   const show = `/secrets/${encodeURIComponent(segment)}/show/${encodePath(path)}`;
   const save = useAction(async () => {
     const result = editorData(custom);
@@ -53,7 +57,7 @@ export function KvMetadata({ params }: ScreenProps) {
       <ErrorMessage error={mount.error ?? metadata.error} />
       {metadata.isLoading && <Loading />}
       {kv?.version === 1 && <p>KV version 1 keeps no metadata.</p>}
-      {kv?.version === 2 && !metadata.isLoading && (
+      {kv?.version === 2 && loaded !== undefined && !metadata.isLoading && (
         <ActionForm action={save} submitLabel="Save metadata" class="form">
           <Field
             label="Maximum versions"
