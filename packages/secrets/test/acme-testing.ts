@@ -3,7 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeClock } from '@ward/base';
+import type * as acme from 'acme-client';
 import type { TestServer } from '../src/server/testing.js';
+import type { FakeDnsServer } from './fakes/dns-server.js';
 
 /**
  * Moves the test server's fake clock past every retry of the failed ACME validations (5 s, 10 s, …
@@ -35,4 +37,20 @@ export function assertVerifiesUnderRoot(t: TestServer, dir: string, rootPem: str
     { encoding: 'utf8' },
   );
   assert.match(verified.stdout, new RegExp(`${name}\\.pem: OK`), verified.stderr);
+}
+
+/**
+ * acme-client `auto` options (all but the CSR) that answer dns-01 through the fake DNS server: the
+ * client's own check of the record is skipped, since the system's resolver does not know it.
+ */
+export function dns01Through(dns: FakeDnsServer): Omit<acme.ClientAutoOptions, 'csr'> {
+  return {
+    termsOfServiceAgreed: true,
+    challengePriority: ['dns-01'],
+    skipChallengeVerification: true,
+    challengeCreateFn: async (authz, _challenge, keyAuthorization) =>
+      dns.addTxt(`_acme-challenge.${authz.identifier.value}`, keyAuthorization),
+    challengeRemoveFn: async (authz, _challenge, keyAuthorization) =>
+      dns.removeTxt(`_acme-challenge.${authz.identifier.value}`, keyAuthorization),
+  };
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as acme from 'acme-client';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { dns01Through, leafOf } from './acme-testing.js';
 import { FakeDnsServer } from './fakes/dns-server.js';
 
 // Issue 32: the established per-role and per-issuer ACME directories (roles/:role/acme/,
@@ -20,11 +21,7 @@ describe('PKI ACME directories per role and per issuer', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ward-acme-dirs-'));
   const roots = new Map<string, string>();
 
-  const ok = async (path: string, body?: unknown) => {
-    const r = await t.request('POST', path, { body });
-    assert.ok(r.status < 300, `${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body?.data;
-  };
+  const ok = async (path: string, body?: unknown) => (await t.ok('POST', path, body))?.data;
   const configure = (body: Record<string, unknown>) => t.request('POST', 'pki/config/acme', { body });
   const directoryUrl = (prefix: string) => `${t.url}/v1/pki/${prefix}/directory`;
 
@@ -72,17 +69,7 @@ describe('PKI ACME directories per role and per issuer', () => {
       accountKey: accountKey ?? (await acme.crypto.createPrivateEcdsaKey()),
     });
     const [, csr] = await acme.crypto.createCsr({ commonName: names[0], altNames: names });
-    const chain = await client.auto({
-      csr,
-      termsOfServiceAgreed: true,
-      challengePriority: ['dns-01'],
-      skipChallengeVerification: true,
-      challengeCreateFn: async (authz, _c, keyAuthorization) =>
-        dns.addTxt(`_acme-challenge.${authz.identifier.value}`, keyAuthorization),
-      challengeRemoveFn: async (authz, _c, keyAuthorization) =>
-        dns.removeTxt(`_acme-challenge.${authz.identifier.value}`, keyAuthorization),
-    });
-    return chain.split(/(?=-----BEGIN CERTIFICATE-----)/)[0] ?? '';
+    return leafOf(await client.auto({ csr, ...dns01Through(dns) }));
   };
   /** Whether openssl verify accepts `leaf` under the root issuer `root`. */
   const verifiesUnder = (leaf: string, root: string) => {

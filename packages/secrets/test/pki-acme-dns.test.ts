@@ -22,11 +22,7 @@ describe('PKI ACME dns-01 with acme-client and a DNS server', () => {
   before(async () => {
     resolver = await dns.start();
     t = await startTestServer();
-    const ok = async (path: string, body?: unknown) => {
-      const r = await t.request('POST', path, { body });
-      assert.ok(r.status < 300, `${path}: ${r.status} ${JSON.stringify(r.body)}`);
-      return r.body?.data;
-    };
+    const ok = async (path: string, body?: unknown) => (await t.ok('POST', path, body))?.data;
     await ok('sys/mounts/pki', { type: 'pki', config: { max_lease_ttl: '8760h' } });
     rootPem = (await ok('pki/root/generate/internal', { common_name: 'DNS Root', ttl: '8760h', key_type: 'ec' }))
       .certificate;

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FakeClock } from '@ward/base';
 import * as acme from 'acme-client';
 import { startTestServer, type TestServer } from '../src/server/testing.js';
+import { dns01Through } from './acme-testing.js';
 import { FakeDnsServer } from './fakes/dns-server.js';
 
 // Issue 32: tidy with tidy_acme, as established: orders go once their certificate expired
@@ -17,11 +18,7 @@ describe('PKI tidy of ACME orders and accounts', () => {
   const dns = new FakeDnsServer();
   const ids = new Map<string, string>();
 
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const r = await t.request(method, path, { body });
-    assert.ok(r.status < 300, `${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body?.data;
-  };
+  const ok = async (method: string, path: string, body?: unknown) => (await t.ok(method, path, body))?.data;
   const client = async () =>
     new acme.Client({
       directoryUrl: `${t.url}/v1/pki/acme/directory`,
@@ -46,15 +43,7 @@ describe('PKI tidy of ACME orders and accounts', () => {
     // issued: a certificate (the mount's default 32 days); pending: an order left alone; gone: deactivated.
     const issued = await client();
     const [, csr] = await acme.crypto.createCsr({ commonName: 'issued.test' });
-    await issued.auto({
-      csr,
-      termsOfServiceAgreed: true,
-      challengePriority: ['dns-01'],
-      skipChallengeVerification: true,
-      challengeCreateFn: async (authz, _c, keyAuthorization) =>
-        dns.addTxt(`_acme-challenge.${authz.identifier.value}`, keyAuthorization),
-      challengeRemoveFn: async () => {},
-    });
+    await issued.auto({ csr, ...dns01Through(dns) });
     const pending = await client();
     await pending.createAccount({ termsOfServiceAgreed: true });
     await pending.createOrder({ identifiers: [{ type: 'dns', value: 'pending.test' }] });
