@@ -25,9 +25,9 @@ describe('ward ssh (bin/ward against bin/ward server and a real sshd)', () => {
     return run.stdout;
   };
   /** ssh options that keep the user's own configuration and agent out of the test. */
-  const sshOptions = () => [
+  const sshOptions = (port = sshd.port) => [
     '-p',
-    String(sshd.port),
+    String(port),
     '-F',
     '/dev/null',
     '-o',
@@ -127,16 +127,7 @@ describe('ward ssh (bin/ward against bin/ward server and a real sshd)', () => {
       );
     });
     try {
-      const options = [
-        '-p',
-        String(hostSshd.port),
-        '-F',
-        '/dev/null',
-        '-o',
-        'BatchMode=yes',
-        '-o',
-        'IdentitiesOnly=yes',
-      ];
+      const options = sshOptions(hostSshd.port);
       const trusted = await ward([
         'ssh',
         '-mode=ca',

@@ -6,7 +6,7 @@ import { decryptEntry, encryptEntry, entryTerm, NONCE_BYTES } from './entry-form
 import { KEY_BYTES, Keyring } from './keyring.js';
 import { PlaintextCache } from './plaintext-cache.js';
 import { ReadOnlyStorageError } from './read-only-error.js';
-import { KEYRING_PATH, openStoredKeyring, ROOT_KEY_PATH } from './stored-keyring.js';
+import { KEYRING_PATH, openStoredKeyring, parseKeyring, ROOT_KEY_PATH } from './stored-keyring.js';
 import { StoredReads } from './stored-reads.js';
 
 export { KEYRING_PATH, ROOT_KEY_PATH };
@@ -100,8 +100,7 @@ export class AesGcmBarrier implements Storage {
         'invalid key: failed to decrypt keys from storage: cipher: message authentication failed',
       );
     }
-    const keyring = Keyring.fromJson(plaintext.toString('utf8'));
-    plaintext.fill(0);
+    const keyring = parseKeyring(plaintext);
     if (this.#state) {
       keyring.zero(); // another unseal finished while we read storage
       return;

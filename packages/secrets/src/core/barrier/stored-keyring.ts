@@ -36,11 +36,11 @@ export async function openStoredKeyring(
   const stored = await physical.get(KEYRING_PATH);
   if (stored === undefined) throw new InternalError('the stored keyring is missing');
   const withHeld = decryptEntry(held.rootKey, KEYRING_PATH, stored);
-  if (withHeld) return { keyring: parse(withHeld), rootKey: held.rootKey };
+  if (withHeld) return { keyring: parseKeyring(withHeld), rootKey: held.rootKey };
   for (const candidate of [() => storedRootKey(physical, held.keyring), sealedRootKey]) {
     const rootKey = await candidate?.();
     const plaintext = rootKey && decryptEntry(rootKey, KEYRING_PATH, stored);
-    if (rootKey && plaintext) return { keyring: parse(plaintext), rootKey };
+    if (rootKey && plaintext) return { keyring: parseKeyring(plaintext), rootKey };
     rootKey?.fill(0);
   }
   throw new InternalError('the stored keyring opens neither with the root key held nor with the stored root key');
@@ -57,7 +57,8 @@ async function storedRootKey(physical: StorageBackend, keyring: Keyring): Promis
   return rootKey;
 }
 
-function parse(plaintext: Buffer): Keyring {
+/** The keyring in a decrypted keyring entry, the plaintext zeroed once read. */
+export function parseKeyring(plaintext: Buffer): Keyring {
   try {
     return Keyring.fromJson(plaintext.toString('utf8'));
   } finally {
