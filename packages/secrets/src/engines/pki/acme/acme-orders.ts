@@ -106,6 +106,23 @@ async function orderCsr(payload: Record<string, unknown> | undefined, role: Role
 }
 
 /**
+ * The order's DNS names and IP addresses, once the CSR is found to name exactly those (as
+ * established, a common name that is an IP address names an IP identifier); else `badCSR`.
+ */
+function orderNamesOf(names: ReturnType<typeof csrNames>, order: AcmeOrder) {
+  const cn = names.commonName.toLowerCase();
+  const askedDns = new Set([...(cn && isIP(cn) === 0 ? [cn] : []), ...names.dns.map((n) => n.toLowerCase())]);
+  const askedIps = new Set([...(cn && isIP(cn) !== 0 ? [cn] : []), ...names.ips].map(canonicalIp));
+  const wantedDns = order.identifiers.filter((i) => i.type === 'dns').map((i) => i.value);
+  const wantedIps = order.identifiers.filter((i) => i.type === 'ip').map((i) => i.value);
+  const same = (asked: Set<string>, wanted: string[]) =>
+    asked.size === new Set(wanted).size && wanted.every((n) => asked.has(n));
+  if (names.uris.length > 0 || !same(askedDns, wantedDns) || !same(askedIps, wantedIps))
+    throw new AcmeProblem('badCSR', 'the CSR must name exactly the order’s identifiers');
+  return { wantedDns, wantedIps };
+}
+
+/**
  * Finalizes a ready order with its CSR (base64url DER): its names must be exactly the order's
  * identifiers; the directory's role and issuer sign it.
  */
@@ -120,16 +137,7 @@ export async function finalizeOrder(
   if (order.status !== 'ready') throw new AcmeProblem('orderNotReady', `the order is ${order.status}`, 403);
   const csr = await orderCsr(payload, dir.role, accountJwk);
   const names = csrNames(csr);
-  // As established, a common name that is an IP address names an IP identifier.
-  const cn = names.commonName.toLowerCase();
-  const askedDns = new Set([...(cn && isIP(cn) === 0 ? [cn] : []), ...names.dns.map((n) => n.toLowerCase())]);
-  const askedIps = new Set([...(cn && isIP(cn) !== 0 ? [cn] : []), ...names.ips].map(canonicalIp));
-  const wantedDns = order.identifiers.filter((i) => i.type === 'dns').map((i) => i.value);
-  const wantedIps = order.identifiers.filter((i) => i.type === 'ip').map((i) => i.value);
-  const same = (asked: Set<string>, wanted: string[]) =>
-    asked.size === new Set(wanted).size && wanted.every((n) => asked.has(n));
-  if (names.uris.length > 0 || !same(askedDns, wantedDns) || !same(askedIps, wantedIps))
-    throw new AcmeProblem('badCSR', 'the CSR must name exactly the order’s identifiers');
+  const { wantedDns, wantedIps } = orderNamesOf(names, order);
   // As established, a CSR without a common name gets one of its names: a wildcard, a name, an IP.
   const fallbackCn = wantedDns.find((n) => n.startsWith('*.')) ?? wantedDns[0] ?? wantedIps[0] ?? '';
   // As established, ACME certificates live 90 days at most, and one that would outlive its issuer
